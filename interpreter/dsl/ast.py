@@ -1,0 +1,218 @@
+"""The effect language's syntax tree: small frozen dataclasses that remember where they came from.
+
+``line`` and ``column`` are 1-based positions *inside the snippet*; the compiler
+maps them onto the YAML file through :class:`interpreter.loader.source.Source`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int = field(default=0, kw_only=True, compare=False)
+    column: int = field(default=0, kw_only=True, compare=False)
+
+
+# ----------------------------------------------------------------- expressions
+@dataclass(frozen=True)
+class Const(Node):
+    value: object
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: Node
+    key: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Each(Node):
+    """``each c in cards where cond : result`` — a filtered (and optionally mapped) list."""
+
+    var: str
+    source: Node
+    where: Node | None
+    result: Node | None
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    op: str  # == != < <= > >= in notin
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # and / or
+    items: tuple
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    operand: Node
+
+
+# ------------------------------------------------------------------ statements
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    target: Node  # Name or Attr
+    op: str  # "=", "+=", "-="
+    value: Node
+
+
+@dataclass(frozen=True)
+class Move(Node):
+    what: Node
+    dest: Node
+    bottom: bool
+
+
+@dataclass(frozen=True)
+class Shuffle(Node):
+    zone: Node
+
+
+@dataclass(frozen=True)
+class Emit(Node):
+    event: str
+    args: tuple  # ((name, expr), ...)
+
+
+@dataclass(frozen=True)
+class CallStmt(Node):
+    call: Call
+
+
+@dataclass(frozen=True)
+class Break(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Continue(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Return(Node):
+    value: Node | None
+
+
+@dataclass(frozen=True)
+class Pass(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class EndGame(Node):
+    winners: Node | None
+
+
+@dataclass(frozen=True)
+class Log(Node):
+    text: str
+
+
+@dataclass(frozen=True)
+class Ask(Node):
+    """``ask p to choose COUNT of OPTIONS as NAME "verb"`` — one player decides."""
+
+    player: Node
+    count: Node | str  # "one", "any", or an expression
+    options: Node
+    name: str
+    verb: str | None
+
+
+@dataclass(frozen=True)
+class AskEach(Node):
+    """``ask each p in PLAYERS [secretly] to choose ...`` — several players decide at once."""
+
+    var: str
+    players: Node
+    secret: bool
+    count: Node | str
+    options: Node
+    name: str
+    verb: str | None
+
+
+@dataclass(frozen=True)
+class MenuOption(Node):
+    label: str
+    condition: Node | None
+    body: tuple
+
+
+@dataclass(frozen=True)
+class AskMenu(Node):
+    player: Node
+    options: tuple
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple  # ((condition, body), ...)
+    orelse: tuple
+
+
+@dataclass(frozen=True)
+class While(Node):
+    condition: Node | None  # None: loop forever (until break)
+    body: tuple
+
+
+@dataclass(frozen=True)
+class For(Node):
+    var: str
+    iterable: Node
+    body: tuple
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    times: Node
+    body: tuple

@@ -1,0 +1,314 @@
+"""Built-in functions of the effect language, each specialised at compile time.
+
+A builtin receives its compiled arguments as ``(function, kind, node)`` triples
+and returns ``(function, kind)``: it checks the argument kinds once, at load,
+and returns a closure that does only the work at run time.  Everything here is
+game-agnostic: zones, cards, players and board spaces, never a game's words.
+"""
+
+from __future__ import annotations
+
+from .. import rng as RNG
+from . import types as T
+
+
+class BuiltinError(Exception):
+    """Raised at compile time; the compiler adds the location."""
+
+    def __init__(self, message, node=None):
+        super().__init__(message)
+        self.node = node
+
+
+def _need(args, lo, hi, name):
+    if not lo <= len(args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise BuiltinError(f"{name}() takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}")
+
+
+def _kind(arg, expected, name, position):
+    fn, kind, node = arg
+    if not T.fits(kind, expected):
+        raise BuiltinError(f"argument {position} of {name}() must be {T.describe(expected)}, "
+                           f"not {T.describe(kind)}", node)
+    return fn
+
+
+def _as_list(arg, name, position=1):
+    """A compiled argument that must be a list or zone, as a closure returning a list."""
+    fn, kind, node = arg
+    if not T.is_list(kind) and kind != T.ANY:
+        raise BuiltinError(f"argument {position} of {name}() must be a list or a zone, not {T.describe(kind)}", node)
+    if kind == "zone":
+        return (lambda s, e: s.zones[fn(s, e)]), "list:card"
+    return fn, kind
+
+
+# ---------------------------------------------------------------- collections
+def b_size(c, args):
+    _need(args, 1, 1, "size")
+    fn, _ = _as_list(args[0], "size")
+    return (lambda s, e: len(fn(s, e))), "int"
+
+
+def b_any(c, args):
+    _need(args, 1, 1, "any")
+    fn, _ = _as_list(args[0], "any")
+    return (lambda s, e: any(fn(s, e))), "bool"
+
+
+def b_all(c, args):
+    _need(args, 1, 1, "all")
+    fn, _ = _as_list(args[0], "all")
+    return (lambda s, e: all(fn(s, e))), "bool"
+
+
+def b_sum(c, args):
+    _need(args, 1, 1, "sum")
+    fn, kind = _as_list(args[0], "sum")
+    if not T.fits(T.element(kind), "int"):
+        raise BuiltinError("sum() adds numbers; give it a list of numbers, e.g. sum(each c in zone: c.value)",
+                           args[0][2])
+    return (lambda s, e: sum(fn(s, e))), "int"
+
+
+def _minmax(name, pick):
+    def build(c, args):
+        _need(args, 1, 8, name)
+        if len(args) == 1:
+            fn, kind = _as_list(args[0], name)
+            if not T.fits(T.element(kind), "int"):
+                raise BuiltinError(f"{name}() of a list needs numbers", args[0][2])
+            return (lambda s, e: pick(fn(s, e), default=0)), "int"
+        fns = [_kind(a, "int", name, i + 1) for i, a in enumerate(args)]
+        return (lambda s, e: pick(f(s, e) for f in fns)), "int"
+    return build
+
+
+def b_distinct(c, args):
+    _need(args, 1, 1, "distinct")
+    fn, kind = _as_list(args[0], "distinct")
+    return (lambda s, e: list(dict.fromkeys(fn(s, e)))), kind
+
+
+def b_first(c, args):
+    _need(args, 1, 1, "first")
+    fn, kind = _as_list(args[0], "first")
+    return (lambda s, e: (lambda xs: xs[0] if xs else None)(fn(s, e))), T.element(kind)
+
+
+def b_last(c, args):
+    _need(args, 1, 1, "last")
+    fn, kind = _as_list(args[0], "last")
+    return (lambda s, e: (lambda xs: xs[-1] if xs else None)(fn(s, e))), T.element(kind)
+
+
+def b_reverse(c, args):
+    _need(args, 1, 1, "reverse")
+    fn, kind = _as_list(args[0], "reverse")
+    return (lambda s, e: list(reversed(fn(s, e)))), kind
+
+
+def b_range(c, args):
+    _need(args, 1, 2, "range")
+    fns = [_kind(a, "int", "range", i + 1) for i, a in enumerate(args)]
+    if len(fns) == 1:
+        return (lambda s, e: list(range(fns[0](s, e)))), "list:int"
+    return (lambda s, e: list(range(fns[0](s, e), fns[1](s, e)))), "list:int"
+
+
+def b_abs(c, args):
+    _need(args, 1, 1, "abs")
+    fn = _kind(args[0], "int", "abs", 1)
+    return (lambda s, e: abs(fn(s, e))), "int"
+
+
+# ---------------------------------------------------------------- zones
+def b_top(c, args):
+    """top(zone) -> the top card or none; top(zone, n) -> the top n cards (fewer if short)."""
+    _need(args, 1, 2, "top")
+    zone = _kind(args[0], "zone", "top", 1)
+    if len(args) == 1:
+        def top(s, e):
+            z = s.zones[zone(s, e)]
+            return z[-1] if z else None
+        return top, "card"
+    n = _kind(args[1], "int", "top", 2)
+
+    def top_n(s, e):
+        z = s.zones[zone(s, e)]
+        k = n(s, e)
+        return z[len(z) - k:] if k > 0 else []
+    return top_n, "list:card"
+
+
+def b_bottom(c, args):
+    _need(args, 1, 1, "bottom")
+    zone = _kind(args[0], "zone", "bottom", 1)
+
+    def bottom(s, e):
+        z = s.zones[zone(s, e)]
+        return z[0] if z else None
+    return bottom, "card"
+
+
+def b_zone_of(c, args):
+    _need(args, 1, 1, "zone_of")
+    card = _kind(args[0], "card", "zone_of", 1)
+    return (lambda s, e: s.loc[card(s, e)]), "zone"
+
+
+def b_owner_of(c, args):
+    """The player who owns the zone a card (or a zone) is in; none for shared zones."""
+    _need(args, 1, 1, "owner_of")
+    fn, kind, node = args[0]
+    owners = c.zone_owner  # zone index -> player or None
+    if kind == "zone":
+        return (lambda s, e: owners[fn(s, e)]), "player"
+    _kind(args[0], "card", "owner_of", 1)
+    return (lambda s, e: owners[s.loc[fn(s, e)]] if s.loc[fn(s, e)] >= 0 else None), "player"
+
+
+def b_position(c, args):
+    """Index of a card in its zone, 0 at the bottom."""
+    _need(args, 1, 1, "position")
+    card = _kind(args[0], "card", "position", 1)
+
+    def position(s, e):
+        x = card(s, e)
+        return s.zones[s.loc[x]].index(x)
+    return position, "int"
+
+
+def b_above(c, args):
+    """The cards above a card in its zone (bottom to top)."""
+    _need(args, 1, 1, "above")
+    card = _kind(args[0], "card", "above", 1)
+
+    def above(s, e):
+        x = card(s, e)
+        z = s.zones[s.loc[x]]
+        return z[z.index(x) + 1:]
+    return above, "list:card"
+
+
+def b_below(c, args):
+    _need(args, 1, 1, "below")
+    card = _kind(args[0], "card", "below", 1)
+
+    def below(s, e):
+        x = card(s, e)
+        z = s.zones[s.loc[x]]
+        return z[:z.index(x)]
+    return below, "list:card"
+
+
+# ---------------------------------------------------------------- players
+def b_next_player(c, args):
+    """The next player clockwise (to the left)."""
+    _need(args, 1, 2, "next_player")
+    p = _kind(args[0], "player", "next_player", 1)
+    if len(args) == 2:
+        k = _kind(args[1], "int", "next_player", 2)
+        return (lambda s, e: (p(s, e) + k(s, e)) % s.n), "player"
+    return (lambda s, e: (p(s, e) + 1) % s.n), "player"
+
+
+def b_previous_player(c, args):
+    """The next player counter-clockwise (to the right)."""
+    _need(args, 1, 1, "previous_player")
+    p = _kind(args[0], "player", "previous_player", 1)
+    return (lambda s, e: (p(s, e) - 1) % s.n), "player"
+
+
+def b_players_from(c, args):
+    """Every player, clockwise, starting with the given one."""
+    _need(args, 1, 1, "players_from")
+    p = _kind(args[0], "player", "players_from", 1)
+
+    def players_from(s, e):
+        first = p(s, e)
+        return [(first + i) % s.n for i in range(s.n)]
+    return players_from, "list:player"
+
+
+def b_seat(c, args):
+    """The player in seat k (1-based), as written in rulebooks."""
+    _need(args, 1, 1, "seat")
+    k = _kind(args[0], "int", "seat", 1)
+    return (lambda s, e: (k(s, e) - 1) % s.n), "player"
+
+
+# ---------------------------------------------------------------- chance
+def b_random(c, args):
+    """A uniformly random item of a list or zone (none if empty), from the state's RNG."""
+    _need(args, 1, 1, "random")
+    fn, kind = _as_list(args[0], "random")
+
+    def pick(s, e):
+        xs = fn(s, e)
+        if not xs:
+            return None
+        s.rng, i = RNG.below(s.rng, len(xs))
+        return xs[i]
+    return pick, T.element(kind)
+
+
+def b_roll(c, args):
+    """roll(n): a random number from 1 to n."""
+    _need(args, 1, 1, "roll")
+    n = _kind(args[0], "int", "roll", 1)
+
+    def roll(s, e):
+        s.rng, i = RNG.below(s.rng, max(n(s, e), 1))
+        return i + 1
+    return roll, "int"
+
+
+# ---------------------------------------------------------------- board
+def _board(c, name):
+    if c.board is None:
+        raise BuiltinError(f"{name}() needs a board; declare one under 'board:'")
+    return c.board
+
+
+def b_step(c, args):
+    """step(space, direction): the space reached by one step that way, or none."""
+    _need(args, 2, 2, "step")
+    board = _board(c, "step")
+    sp = _kind(args[0], "space", "step", 1)
+    d = _kind(args[1], "str", "step", 2)
+    table = board.step_table
+    if args[1][2].__class__.__name__ == "Const" and args[1][2].value not in board.directions:
+        raise BuiltinError(f"unknown direction {args[1][2].value!r}; the board has "
+                           f"{', '.join(sorted(board.directions))}", args[1][2])
+    return (lambda s, e: table.get((sp(s, e), d(s, e)))), "space"
+
+
+def b_adjacent(c, args):
+    _need(args, 1, 1, "adjacent")
+    board = _board(c, "adjacent")
+    sp = _kind(args[0], "space", "adjacent", 1)
+    table = board.neighbours
+    return (lambda s, e: list(table.get(sp(s, e), ()))), "list:space"
+
+
+def b_distance(c, args):
+    _need(args, 2, 2, "distance")
+    board = _board(c, "distance")
+    a = _kind(args[0], "space", "distance", 1)
+    b = _kind(args[1], "space", "distance", 2)
+    table = board.distances
+    return (lambda s, e: table.get((a(s, e), b(s, e)))), "int"
+
+
+BUILTINS = {
+    "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
+    "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
+    "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
+    "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
+    "position": b_position, "above": b_above, "below": b_below,
+    "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
+    "seat": b_seat, "random": b_random, "roll": b_roll,
+    "step": b_step, "adjacent": b_adjacent, "distance": b_distance,
+}

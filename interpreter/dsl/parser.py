@@ -1,0 +1,329 @@
+"""Parse effect text into the AST of :mod:`interpreter.dsl.ast`.
+
+The LALR parser is built once per process from ``grammar.lark``.  Every lark
+exception is turned into a :class:`DSLSyntaxError` whose position is inside the
+snippet; the caller (the model builder) shifts it onto the YAML file.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import ast as A
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True)
+
+
+# Readable names for the tokens lark reports as expected.
+_TOKEN_NAMES = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "_NL": "end of line",
+    "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'", "LPAR": "'('",
+    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'", "AUGOP": "'+=' or '-='",
+    "$END": "end of text", "SEMICOLON": "';'",
+}
+
+
+def _describe(expected) -> str:
+    names = sorted({_TOKEN_NAMES.get(t, repr(t.lower().strip('_')) if t.isupper() else t) for t in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+class SnippetSyntaxError(Exception):
+    """A syntax error with a 1-based line/column inside the snippet."""
+
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def parse(text: str) -> tuple:
+    """Parse statements; returns a tuple of statement nodes."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as exc:
+        raise SnippetSyntaxError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+    except UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            line, col = _end_position(text)
+            raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
+        what = "end of line" if tok.type == "_NL" else ("an indented block" if tok.type == "_INDENT" else
+                                                      "end of block" if tok.type == "_DEDENT" else repr(str(tok)))
+        line = tok.line if tok.line is not None else 1
+        col = tok.column if tok.column is not None else 1
+        if tok.type in ("_INDENT", "_DEDENT"):
+            what = "an unexpected indentation" if tok.type == "_INDENT" else "an unexpected end of block"
+        raise SnippetSyntaxError(f"unexpected {what}; expected {_describe(exc.expected)}", line, col) from None
+    except UnexpectedEOF as exc:
+        line, col = _end_position(text)
+        raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other lark errors
+        raise SnippetSyntaxError(str(exc).splitlines()[0], getattr(exc, "line", 1) or 1,
+                                 getattr(exc, "column", 1) or 1) from None
+    except Exception as exc:  # DedentError and friends from the indenter
+        line = text[: getattr(exc, "pos", 0)].count("\n") + 1
+        raise SnippetSyntaxError(f"inconsistent indentation ({exc})", line, 1) from None
+    return _ToAst().transform(tree)
+
+
+def parse_expression(text: str) -> A.Node:
+    """Parse a single expression (as used in YAML keys such as ``until:``)."""
+    if "\n" in text.strip():
+        raise SnippetSyntaxError("an expression must be on one line", 1, 1)
+    stmts = parse(f"return {text.strip()}\n")
+    stmt = stmts[0] if stmts else None
+    if len(stmts) != 1 or not isinstance(stmt, A.Return) or stmt.value is None:
+        raise SnippetSyntaxError("expected one expression", 1, 1)
+    return _shift(stmt.value, -len("return "))
+
+
+def _shift(node, delta):
+    """Move a node's column (used when the text was wrapped before parsing)."""
+    import dataclasses
+
+    if not isinstance(node, A.Node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        if f.name in ("line", "column"):
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, A.Node):
+            changes[f.name] = _shift(value, delta)
+        elif isinstance(value, tuple):
+            changes[f.name] = tuple(_shift(v, delta) if isinstance(v, A.Node) else
+                                    tuple(_shift(x, delta) for x in v) if isinstance(v, tuple) else v for v in value)
+    new = dataclasses.replace(node, **changes)
+    object.__setattr__(new, "column", node.column + delta if node.line == 1 else node.column)
+    object.__setattr__(new, "line", node.line)
+    return new
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _pos(meta_or_token) -> dict:
+    line = getattr(meta_or_token, "line", None)
+    column = getattr(meta_or_token, "column", None)
+    return {"line": line or 0, "column": column or 0}
+
+
+def _string(token: Token) -> str:
+    return str(token)[1:-1]
+
+
+def _bool(op: str, children, meta) -> A.BoolOp:
+    """``a or b or c`` as one node with three items."""
+    left, right = children
+    items = left.items if isinstance(left, A.BoolOp) and left.op == op else (left,)
+    return A.BoolOp(op, items + (right,), **_pos(meta))
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """lark tree -> frozen dataclasses, keeping each node's position."""
+
+    # statements ---------------------------------------------------------------
+    def start(self, meta, children):
+        return tuple(s for c in children for s in (c if isinstance(c, tuple) else (c,)))
+
+    def simple_line(self, meta, children):
+        return tuple(children)
+
+    def suite(self, meta, children):
+        return tuple(s for c in children for s in (c if isinstance(c, tuple) else (c,)))
+
+    def let(self, meta, c):
+        return A.Let(str(c[0]), c[1], **_pos(meta))
+
+    def assign(self, meta, c):
+        return A.Assign(c[0], "=", c[1], **_pos(meta))
+
+    def augassign(self, meta, c):
+        return A.Assign(c[0], str(c[1]), c[2], **_pos(meta))
+
+    def name_target(self, meta, c):
+        return A.Name(str(c[0]), **_pos(meta))
+
+    def attr_target(self, meta, c):
+        return A.Attr(c[0], str(c[1]), **_pos(meta))
+
+    def move(self, meta, c):
+        return A.Move(c[0], c[1], bool(c[2]) and str(c[2]).endswith("bottom"), **_pos(meta))
+
+    def shuffle(self, meta, c):
+        return A.Shuffle(c[0], **_pos(meta))
+
+    def emit(self, meta, c):
+        return A.Emit(str(c[0]), tuple(c[1] or ()), **_pos(meta))
+
+    def kwargs(self, meta, c):
+        return tuple(c)
+
+    def kwarg(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def call_stmt(self, meta, c):
+        return A.CallStmt(A.Call(str(c[0]), tuple(c[1] or ()), **_pos(meta)), **_pos(meta))
+
+    def break_(self, meta, c):
+        return A.Break(**_pos(meta))
+
+    def continue_(self, meta, c):
+        return A.Continue(**_pos(meta))
+
+    def return_(self, meta, c):
+        return A.Return(c[0], **_pos(meta))
+
+    def pass_(self, meta, c):
+        return A.Pass(**_pos(meta))
+
+    def end_game(self, meta, c):
+        return A.EndGame(c[0], **_pos(meta))
+
+    def log(self, meta, c):
+        return A.Log(_string(c[0]), **_pos(meta))
+
+    def ask(self, meta, c):
+        return A.Ask(c[0], c[1], c[2], str(c[3]), _string(c[4]) if c[4] else None, **_pos(meta))
+
+    def ask_each(self, meta, c):
+        return A.AskEach(str(c[0]), c[1], bool(c[2]), c[3], c[4], str(c[5]),
+                         _string(c[6]) if c[6] else None, **_pos(meta))
+
+    def count_one(self, meta, c):
+        return "one"
+
+    def count_any(self, meta, c):
+        return "any"
+
+    def count_n(self, meta, c):
+        return c[0]
+
+    def ask_menu(self, meta, c):
+        return A.AskMenu(c[0], tuple(c[1:]), **_pos(meta))
+
+    def option(self, meta, c):
+        return A.MenuOption(_string(c[0]), c[1], c[2], **_pos(meta))
+
+    def if_(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse = ()
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                orelse = extra[1]
+        return A.If(tuple(branches), orelse, **_pos(meta))
+
+    def elif_(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_(self, meta, c):
+        return ("else", c[0])
+
+    def while_(self, meta, c):
+        return A.While(c[0], c[1], **_pos(meta))
+
+    def loop(self, meta, c):
+        return A.While(None, c[0], **_pos(meta))
+
+    def for_(self, meta, c):
+        return A.For(str(c[0]), c[1], c[2], **_pos(meta))
+
+    def repeat(self, meta, c):
+        return A.Repeat(c[0], c[-1], **_pos(meta))
+
+    # expressions ------------------------------------------------------------
+    def or_(self, meta, c):
+        return _bool("or", c, meta)
+
+    def and_(self, meta, c):
+        return _bool("and", c, meta)
+
+    def not_(self, meta, c):
+        return A.Not(c[0], **_pos(meta))
+
+    def compare(self, meta, c):
+        return A.Compare(str(c[1]), c[0], c[2], **_pos(meta))
+
+    def contains(self, meta, c):
+        return A.Compare("in", c[0], c[1], **_pos(meta))
+
+    def not_contains(self, meta, c):
+        return A.Compare("not in", c[0], c[1], **_pos(meta))
+
+    def binop(self, meta, c):
+        return A.BinOp(str(c[1]), c[0], c[2], **_pos(meta))
+
+    def neg(self, meta, c):
+        return A.Neg(c[0], **_pos(meta))
+
+    def attr(self, meta, c):
+        return A.Attr(c[0], str(c[1]), **_pos(meta))
+
+    def index(self, meta, c):
+        return A.Index(c[0], c[1], **_pos(meta))
+
+    def call(self, meta, c):
+        return A.Call(str(c[0]), tuple(c[1] or ()), **_pos(meta))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def each(self, meta, c):
+        return A.Each(str(c[0]), c[1], c[2], c[3], **_pos(meta))
+
+    def number(self, meta, c):
+        return A.Const(int(c[0]), **_pos(meta))
+
+    def string(self, meta, c):
+        return A.Const(_string(c[0]), **_pos(meta))
+
+    def true(self, meta, c):
+        return A.Const(True, **_pos(meta))
+
+    def false(self, meta, c):
+        return A.Const(False, **_pos(meta))
+
+    def none(self, meta, c):
+        return A.Const(None, **_pos(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), **_pos(meta))
+
+    def list_(self, meta, c):
+        return A.ListLit(tuple(x for x in c if x is not None), **_pos(meta))
+
+    def list_each(self, meta, c):
+        return c[0]
+

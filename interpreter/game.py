@@ -1,0 +1,151 @@
+"""A loaded game definition: immutable, validated, compiled; it creates states.
+
+``Game`` holds everything the run time needs, already normalised: card
+property tables indexed by card id, zone layouts, compiled procedures.  It is
+built by :mod:`interpreter.loader.build` and never changes afterwards, so any
+number of states (and processes) can share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import rng as RNG
+from .dsl import types as T
+from .errors import DefinitionError, Location
+
+DEFAULT_STEP_LIMIT = 200_000
+
+
+@dataclass
+class ZoneSpec:
+    name: str
+    per: str  # "game" | "player" | "space"
+    visibility: str  # "public" | "hidden" | "owner" | "top"
+    base: int = 0  # index of the first instance in State.zones
+    count: int = 1  # number of instances
+    description: str = ""
+
+
+@dataclass
+class Quantity:
+    name: str
+    params: list
+    compute: object = None
+
+
+class Game:
+    """An immutable, compiled game definition (see :func:`interpreter.load_game`)."""
+
+    def __init__(self):
+        self.name = ""
+        self.file = ""
+        self.source = None
+        self.variants: list[str] = []
+        self.min_players = 1
+        self.max_players = 1
+        self.params: dict = {}
+        self.properties: dict = {}  # name -> (table by card id, kind)
+        self.property_defaults: dict = {}
+        self.card_names: list[str] = []
+        self.card_start: list = []  # per card id: (zone name, seat or None)
+        self.kinds: list[dict] = []  # component declarations, normalised
+        self.zones: dict[str, ZoneSpec] = {}
+        self.zone_count = 0
+        self.zone_owner: list = []  # zone index -> player or None
+        self.zone_space: list = []  # zone index -> space name or None
+        self.zone_spec: list = []  # zone index -> ZoneSpec
+        self.gvars: dict = {}
+        self.gvar_defaults: dict = {}
+        self.pvars: dict = {}
+        self.pvar_defaults: dict = {}
+        self.hidden_pvars: set = set()
+        self.events: dict = {}
+        self.functions: dict = {}
+        self.procedures: dict = {}
+        self.procs: list = []  # by id
+        self.codes: list = []  # resumable code by proc id
+        self.triggers: dict = {}  # event -> [Proc]
+        self.abilities: dict = {}  # event -> list by card id of Proc|None
+        self.quantities: dict = {}
+        self.board = None
+        self.main = None
+        self.score_fn = None
+        self.tiebreaks: list = []  # [(sign, fn)]
+        self.step_limit = DEFAULT_STEP_LIMIT
+        self.locate = None  # (where, node) -> Location
+
+    # ---------------------------------------------------------------- model queries
+    def triggers_for(self, event: str) -> list:
+        return self.triggers.get(event, [])
+
+    def abilities_for(self, event: str):
+        return self.abilities.get(event)
+
+    def handlers_for(self, event: str) -> list:
+        handlers = list(self.triggers.get(event, []))
+        table = self.abilities.get(event)
+        if table:
+            handlers.extend({id(p): p for p in table if p is not None}.values())
+        return handlers
+
+    def describe_value(self, value, kind: str) -> str:
+        """How a value reads in action labels, logs and the terminal."""
+        if value is None:
+            return "none"
+        if kind == "card":
+            return self.card_names[value]
+        if kind == "player":
+            return f"player {value + 1}"
+        if kind.startswith("list:"):
+            inner = kind[5:]
+            return ", ".join(self.describe_value(v, inner) for v in value) or "nothing"
+        if kind == "bool":
+            return "yes" if value else "no"
+        return str(value)
+
+    describe = describe_value
+
+    def zone_label(self, index: int) -> str:
+        spec = self.zone_spec[index]
+        if spec.per == "game":
+            return spec.name
+        if spec.per == "player":
+            return f"{spec.name}({self.zone_owner[index] + 1})"
+        return f"{spec.name}({self.zone_space[index]})"
+
+    # ---------------------------------------------------------------- states
+    def new_game(self, players: int, seed: int = 0, log: bool = True):
+        """Start a game: deal the components, run setup until the first decision."""
+        from .state import State
+
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise DefinitionError(f"players must be a whole number, not {players!r}", Location(self.file))
+        if not self.min_players <= players <= self.max_players:
+            raise DefinitionError(f"{self.name} is for {self.min_players}-{self.max_players} players, "
+                                  f"not {players}", Location(self.file, key="players"))
+        return State.start(self, players, int(seed), log)
+
+    def initial_layout(self, players: int):
+        """Zones (lists of card ids) and card locations before setup runs."""
+        zones = [[] for _ in range(self.zone_count)]
+        loc = [-1] * len(self.card_names)
+        for card, (zone, seat) in enumerate(self.card_start):
+            if zone is None:
+                continue
+            spec = self.zones[zone]
+            if spec.per == "player":
+                if seat is None or seat >= players:
+                    continue
+                index = spec.base + seat
+            else:
+                index = spec.base
+            zones[index].append(card)
+            loc[card] = index
+        return zones, loc
+
+    def seed_state(self, seed: int) -> int:
+        return RNG.seed_state(seed)
+
+    def kind_of_pvar(self, name: str) -> str:
+        return self.pvars.get(name, T.ANY)

@@ -1,0 +1,482 @@
+"""Build a :class:`~interpreter.game.Game` from validated YAML data.
+
+Normalise once at load: every default filled, every name resolved, every
+effect parsed, checked and compiled.  Anything wrong raises a located
+:class:`DefinitionError` before a game can start.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import errors as E
+from ..board import BoardError, build_board
+from ..dsl import ast as A
+from ..dsl import types as T
+from ..dsl.compiler import CompileError, Compiler, Func, Proc
+from ..dsl.parser import SnippetSyntaxError, parse, parse_expression
+from ..game import Game, Quantity, ZoneSpec
+from .source import Source
+
+SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
+PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)\s*$")  # "c: card" (quote the YAML key)
+PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c"
+RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers"}
+BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
+
+_ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.DSLTypeError}
+
+
+class Builder:
+    def __init__(self, source: Source, texts: list[str], variants: list[str]):
+        self.src = source
+        self.data = source.data
+        self.g = Game()
+        self.g.source = source
+        self.g.file = source.file
+        self.g.source_texts = texts
+        self.g.variants = variants
+        self.g.locate = self.locate
+        self.compiler = None
+        self.snippets: dict = {}  # path -> parsed statements (for error mapping)
+
+    # ---------------------------------------------------------------- errors
+    def locate(self, where, node):
+        if where is None or node is None:
+            return E.Location(self.src.file, key=str(where) if where else None)
+        return self.src.location(where, node.line or None, node.column or None)
+
+    def fail(self, message, path=(), cls=E.DefinitionError):
+        raise self.src.error(message, tuple(path), cls=cls)
+
+    def compile_error(self, exc: CompileError, where):
+        where = getattr(exc, "where", where)
+        node = exc.node
+        line = node.line if node is not None and node.line else None
+        col = node.column if node is not None and node.column else None
+        raise self.src.error(exc.message, where, line, col, cls=_ERROR_CLASSES.get(exc.cls, E.DSLTypeError)) from None
+
+    def parse_body(self, text, path):
+        if not isinstance(text, str):
+            self.fail("expected effect text (a string)", path)
+        try:
+            return parse(text)
+        except SnippetSyntaxError as exc:
+            raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
+
+    def parse_expr(self, text, path):
+        text = str(text) if isinstance(text, (int, bool)) and not isinstance(text, bool) else text
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        if not isinstance(text, str):
+            self.fail("expected an expression (a string)", path)
+        try:
+            return parse_expression(text)
+        except SnippetSyntaxError as exc:
+            raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
+
+    def signature(self, key, path, what):
+        m = SIGNATURE.match(str(key))
+        if not m:
+            self.fail(f"{what} {key!r} must look like 'name(card a, player p)' (optionally followed by '-> card')", path)
+        name, params_text, returns = m.groups()
+        params = []
+        if params_text.strip():
+            for part in params_text.split(","):
+                pm = PARAM.match(part)
+                if pm:
+                    pname, kind = pm.groups()
+                elif PARAM_TYPE_FIRST.match(part):
+                    kind, pname = PARAM_TYPE_FIRST.match(part).groups()
+                else:
+                    self.fail(f"parameter {part.strip()!r} of {name} must look like 'card c' (kind, then name)", path)
+                if kind not in T.DECLARABLE:
+                    self.fail(f"unknown kind {kind!r} for parameter {pname!r}; kinds are "
+                              f"{', '.join(sorted(T.DECLARABLE))}", path)
+                params.append((pname, T.DECLARABLE[kind]))
+        if returns is not None and returns not in T.DECLARABLE:
+            self.fail(f"unknown return kind {returns!r}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
+        return name, params, T.DECLARABLE.get(returns, T.ANY) if returns else T.ANY
+
+    # ---------------------------------------------------------------- build
+    def build(self) -> Game:
+        d, g = self.data, self.g
+        g.name = d["game"]
+        g.min_players = d["players"]["min"]
+        g.max_players = d["players"]["max"]
+        if g.min_players > g.max_players:
+            self.fail("players.min is larger than players.max", ("players",))
+        g.step_limit = d.get("limits", {}).get("steps", g.step_limit)
+        g.params = dict(d.get("parameters", {}))
+        self.build_board()
+        self.build_zones()
+        self.build_components()
+        self.build_variables()
+        g.events = {}
+        for name, params in d.get("events", {}).items():
+            g.events[name] = [(p, self.kind(k, ("events", name, p))) for p, k in (params or {}).items()]
+        self.compiler = Compiler(g)
+        self.build_functions()
+        self.build_procedures()
+        self.build_triggers()
+        self.build_abilities()
+        self.build_quantities()
+        self.build_flow()
+        self.resolve_suspension()
+        self.compile_all()
+        self.build_scoring()
+        return g
+
+    def kind(self, text, path):
+        if text not in T.DECLARABLE:
+            self.fail(f"unknown kind {text!r}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
+        return T.DECLARABLE[text]
+
+    def build_board(self):
+        try:
+            self.g.board = build_board(self.data.get("board"))
+        except BoardError as exc:
+            self.fail(exc.message, exc.key)
+
+    def build_zones(self):
+        g = self.g
+        index = 0
+        for name, spec in self.data["zones"].items():
+            spec = spec or {}
+            per = spec.get("per", "game")
+            if per == "space" and g.board is None:
+                self.fail(f"zone {name!r} is per space, but the game has no board", ("zones", name, "per"))
+            count = {"game": 1, "player": g.max_players,
+                     "space": len(g.board.spaces) if g.board else 0}[per]
+            z = ZoneSpec(name, per, spec.get("visibility", "public"), index, count, spec.get("description", ""))
+            g.zones[name] = z
+            for k in range(count):
+                g.zone_spec.append(z)
+                g.zone_owner.append(k if per == "player" else None)
+                g.zone_space.append(g.board.spaces[k] if per == "space" else None)
+            index += count
+        g.zone_count = index
+
+    def build_components(self):
+        g, d = self.g, self.data
+        defaults = d.get("properties", {}) or {}
+        g.property_defaults = dict(defaults)
+        tables = {name: [] for name in defaults}
+        names_seen = {}
+        for i, comp in enumerate(d.get("components", [])):
+            path = ("components", i)
+            name = comp["name"]
+            if name in names_seen:
+                self.fail(f"component {name!r} is declared twice (first at components[{names_seen[name]}])",
+                          path + ("name",))
+            names_seen[name] = i
+            zone = comp.get("zone")
+            if zone is not None and zone not in g.zones:
+                self.fail(f"unknown zone {zone!r}{_suggest(zone, g.zones)}", path + ("zone",))
+            per_player = comp.get("per_player", False)
+            if zone is not None and per_player != (g.zones[zone].per == "player"):
+                self.fail(f"zone {zone!r} is per {g.zones[zone].per}; "
+                          + ("set per_player: true to give each player their own copies" if not per_player
+                             else "per_player components need a per-player zone"), path + ("zone",))
+            if zone is not None and g.zones[zone].per == "space":
+                self.fail("components cannot start in a per-space zone; move them there in setup", path + ("zone",))
+            values = {}
+            for key, value in comp.items():
+                if key in RESERVED_KEYS or key.startswith("when_"):
+                    continue
+                if key not in defaults:
+                    self.fail(f"unknown property {key!r}{_suggest(key, defaults)}; declare it under 'properties:' "
+                              "with its default value", path + (key,))
+                if defaults[key] is not None and value is not None \
+                        and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
+                    self.fail(f"property {key!r} is {T.describe(T.kind_of_value(defaults[key]))} "
+                              f"(its default is {defaults[key]!r}), not {value!r}", path + (key,))
+                values[key] = value
+            kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
+            g.kinds.append(kind)
+            seats = range(g.max_players) if per_player else [None]
+            for seat in seats:
+                for _ in range(comp.get("count", 1)):
+                    card = len(g.card_names)
+                    kind["ids"].append(card)
+                    g.card_names.append(name)
+                    g.card_start.append((zone, seat))
+                    for prop, default in defaults.items():
+                        tables[prop].append(values.get(prop, default))
+        for prop, default in defaults.items():
+            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None} or {T.kind_of_value(default)}
+            g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
+
+    def build_variables(self):
+        g, d = self.g, self.data
+        for name, (kind, default) in BUILTIN_GVARS.items():
+            g.gvars[name], g.gvar_defaults[name] = kind, default
+        for section, kinds, defaults in (("game_variables", g.gvars, g.gvar_defaults),
+                                         ("player_variables", g.pvars, g.pvar_defaults)):
+            for name, spec in (d.get(section) or {}).items():
+                path = (section, name)
+                if name in BUILTIN_GVARS and section == "game_variables":
+                    self.fail(f"{name!r} is a built-in game variable", path)
+                if isinstance(spec, dict):
+                    value = spec.get("default")
+                    kind = self.kind(spec["kind"], path + ("kind",)) if "kind" in spec else T.kind_of_value(value)
+                    if spec.get("visibility") == "owner":
+                        if section != "player_variables":
+                            self.fail("only player variables can be private", path + ("visibility",))
+                        g.hidden_pvars.add(name)
+                else:
+                    value, kind = spec, T.kind_of_value(spec)
+                if kind == "none":
+                    kind = T.ANY
+                kinds[name], defaults[name] = kind, value
+
+    # ---------------------------------------------------------------- code
+    def new_proc(self, name, params, body, where, returns=T.ANY) -> Proc:
+        proc = Proc(len(self.g.procs), name, params, body, where, returns)
+        self.g.procs.append(proc)
+        return proc
+
+    def build_functions(self):
+        for key, text in (self.data.get("functions") or {}).items():
+            path = ("functions", key)
+            name, params, _ = self.signature(key, path, "function")
+            self.check_free(name, path)
+            body = self.parse_expr(text, path)
+            self.g.functions[name] = Func(name, params, body, path)
+
+    def build_procedures(self):
+        for key, text in (self.data.get("procedures") or {}).items():
+            path = ("procedures", key)
+            name, params, returns = self.signature(key, path, "procedure")
+            self.check_free(name, path)
+            self.g.procedures[name] = self.new_proc(name, params, self.parse_body(text, path), path, returns)
+
+    def check_free(self, name, path):
+        g = self.g
+        taken = {"zone": g.zones, "function": g.functions, "procedure": g.procedures, "parameter": g.params}
+        for what, table in taken.items():
+            if name in table:
+                self.fail(f"{name!r} is already a {what}; names must be unique", path)
+        from ..dsl.builtins import BUILTINS
+
+        if name in BUILTINS:
+            self.fail(f"{name!r} is a built-in function; pick another name", path)
+
+    def event_params(self, event, path):
+        if event not in self.g.events:
+            self.fail(f"unknown event {event!r}{_suggest(event, self.g.events)}; declare it under 'events:'", path)
+        return list(self.g.events[event])
+
+    def build_triggers(self):
+        for i, trig in enumerate(self.data.get("triggers") or []):
+            path = ("triggers", i)
+            params = self.event_params(trig["on"], path + ("on",))
+            body = self.parse_body(trig["do"], path + ("do",))
+            if "if" in trig:
+                cond = self.parse_expr(trig["if"], path + ("if",))
+                self.check_expr(cond, params, path + ("if",), "bool")
+                body = (A.If(((cond, body),), (), line=0, column=0),)
+            proc = self.new_proc(f"on {trig['on']}", params, body, path + ("do",))
+            self.g.triggers.setdefault(trig["on"], []).append(proc)
+
+    def check_expr(self, node, params, where, kind):
+        from ..dsl.compiler import Scope
+
+        try:
+            self.compiler.where = where
+            _, k = self.compiler.expr(node, Scope(dict(params), None))
+        except CompileError as exc:
+            self.compile_error(exc, where)
+        if kind and not T.fits(k, kind):
+            raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
+        return k
+
+    def build_abilities(self):
+        g = self.g
+        for kind in g.kinds:
+            for key, text in kind["declaration"].items():
+                if not key.startswith("when_"):
+                    continue
+                event = key[5:]
+                path = ("components", kind["index"], key)
+                params = self.event_params(event, path)
+                if "card" not in dict(params):
+                    self.fail(f"event {event!r} has no 'card' parameter, so no card can react to it", path)
+                proc = self.new_proc(f"{kind['name']} when {event}", params, self.parse_body(text, path), path)
+                table = g.abilities.setdefault(event, [None] * len(g.card_names))
+                for card in kind["ids"]:
+                    table[card] = proc
+
+    def build_quantities(self):
+        g = self.g
+        for key, base in (self.data.get("quantities") or {}).items():
+            path = ("quantities", key)
+            name, params, _ = self.signature(key, path, "quantity")
+            self.check_free(name, path)
+            g.quantities[name] = Quantity(name, params)
+            g.quantities[name].base_node = self.parse_expr(base, path)
+        for kind in g.kinds:
+            for i, mod in enumerate(kind["declaration"].get("modifiers") or []):
+                path = ("components", kind["index"], "modifiers", i)
+                if mod["quantity"] not in g.quantities:
+                    self.fail(f"unknown quantity {mod['quantity']!r}{_suggest(mod['quantity'], g.quantities)}; "
+                              "declare it under 'quantities:'", path + ("quantity",))
+                q = g.quantities[mod["quantity"]]
+                q.__dict__.setdefault("mods", []).append((kind, mod, path))
+
+    def compile_quantities(self):
+        from ..dsl.compiler import Scope
+
+        g, c = self.g, self.compiler
+        for q in g.quantities.values():
+            where = ("quantities", next(k for k in self.data["quantities"] if k.startswith(q.name)))
+            c.where = where
+            try:
+                base, k = c.expr(q.base_node, Scope(dict(q.params), None))
+            except CompileError as exc:
+                self.compile_error(exc, where)
+            mods = []
+            for kind, mod, path in getattr(q, "mods", []):
+                scope = Scope({**dict(q.params), "card": "card"}, None)
+                c.where = path + ("add",)
+                try:
+                    add, ak = c.expr(self.parse_expr(mod.get("add", 1), path + ("add",)), scope)
+                except CompileError as exc:
+                    self.compile_error(exc, path + ("add",))
+                cond = None
+                if "if" in mod:
+                    c.where = path + ("if",)
+                    try:
+                        cond, _ = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
+                    except CompileError as exc:
+                        self.compile_error(exc, path + ("if",))
+                mods.append((list(kind["ids"]), add, cond))
+            q.compute = _quantity(base, mods)
+
+    def build_flow(self):
+        """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
+        d = self.data
+        stmts = []
+        if "setup" in d:
+            stmts.extend(self.parse_body(d["setup"], ("setup",)))
+        for i, phase in enumerate(d["flow"]):
+            path = ("flow", i)
+            until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
+            if until is not None:
+                self.check_expr(until, [], path + ("until",), "bool")
+            if "turn" in phase:
+                stmts.extend(self.turn_phase(phase, path, until))
+            else:
+                stmts.extend(self.round_phase(phase, path, until))
+        self.g.main = self.new_proc("main", [], tuple(stmts), ("flow",))
+
+    def call_node(self, name, args, path, want_params):
+        if name not in self.g.procedures:
+            self.fail(f"unknown procedure {name!r}{_suggest(name, self.g.procedures)}", path)
+        params = self.g.procedures[name].params
+        if [k for _, k in params] != want_params:
+            shape = "one player parameter, e.g. take_turn(p: player)" if want_params else "no parameters"
+            self.fail(f"procedure {name!r} must take {shape}", path)
+        return A.CallStmt(A.Call(name, tuple(args)))
+
+    def turn_phase(self, phase, path, until):
+        first = self.parse_expr(phase.get("first", "seat(1)"), path + ("first",))
+        self.check_expr(first, [], path + ("first",), "player")
+        var = f"$phase{path[1]}"
+        p = A.Name(var)
+        order = phase.get("order", "clockwise")
+        step = "next_player" if order == "clockwise" else "previous_player"
+        body = [
+            A.Assign(A.Attr(A.Name("game"), "active"), "=", p),
+            A.Assign(A.Attr(A.Name("game"), "turn"), "+=", A.Const(1)),
+            self.call_node(phase["turn"], [p], path + ("turn",), ["player"]),
+        ]
+        if until is not None:
+            body.append(A.If(((until, (A.Break(),)),), ()))
+        body.append(A.Assign(p, "=", A.Call(step, (p,))))
+        return [A.Let(var, first), A.While(None, tuple(body))]
+
+    def round_phase(self, phase, path, until):
+        body = [A.Assign(A.Attr(A.Name("game"), "round"), "+=", A.Const(1))]
+        for j, name in enumerate(phase["round"]):
+            body.append(self.call_node(name, [], path + ("round", j), []))
+        if until is not None:
+            body.append(A.If(((until, (A.Break(),)),), ()))
+        if phase.get("repeat", True) is False:
+            return body
+        return [A.While(None, tuple(body))]
+
+    def resolve_suspension(self):
+        """A procedure may wait for players if it asks, or calls/emits into something that may."""
+        c = self.compiler
+        changed = True
+        while changed:
+            changed = False
+            for proc in self.g.procs:
+                if not proc.suspends and c.suspends(proc.body):
+                    proc.suspends = True
+                    changed = True
+
+    def compile_all(self):
+        g, c = self.g, self.compiler
+        for func in g.functions.values():
+            try:
+                c.ensure_function(func)
+            except CompileError as exc:
+                self.compile_error(exc, getattr(exc, "where", func.where))
+        self.compile_quantities()
+        for proc in g.procs:
+            try:
+                c.compile_proc(proc)
+            except CompileError as exc:
+                self.compile_error(exc, proc.where)
+        g.codes = [p.code for p in g.procs]
+
+    def build_scoring(self):
+        g, d = self.g, self.data
+        scoring = d.get("scoring") or {}
+        from ..dsl.compiler import Scope
+
+        c = self.compiler
+        if "score" in scoring:
+            where = ("scoring", "score")
+            node = self.parse_expr(scoring["score"], where)
+            self.check_expr(node, [("p", "player")], where, "int")
+            c.where = where
+            g.score_fn = c.expr(node, Scope({"p": "player"}, None))[0]
+        for i, tb in enumerate(scoring.get("tiebreaks") or []):
+            (direction, text), = tb.items()
+            where = ("scoring", "tiebreaks", i, direction)
+            node = self.parse_expr(text, where)
+            self.check_expr(node, [("p", "player")], where, "int")
+            c.where = where
+            g.tiebreaks.append((1 if direction == "highest" else -1, c.expr(node, Scope({"p": "player"}, None))[0]))
+
+
+def _quantity(base, mods):
+    """A quantity's value: its base plus every active modifier on a card in play."""
+    if not mods:
+        return base
+
+    def compute(s, e):
+        value = base(s, e)
+        loc = s.loc
+        for ids, add, cond in mods:
+            for card in ids:
+                if loc[card] < 0:
+                    continue
+                e["card"] = card
+                if cond is None or cond(s, e):
+                    value += add(s, e)
+        return value
+    return compute
+
+
+def _suggest(name, candidates):
+    from ..dsl.compiler import suggest
+
+    return suggest(str(name), [str(c) for c in candidates])
+
+
+def build_game(source: Source, texts: list[str], variants: list[str]) -> Game:
+    return Builder(source, texts, variants).build()
