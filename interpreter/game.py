@@ -70,6 +70,7 @@ class Game:
         self.quantities: dict = {}
         self.board = None
         self.main = None
+        self.setup = None
         self.score_fn = None
         self.tiebreaks: list = []  # [(sign, fn)]
         self.step_limit = DEFAULT_STEP_LIMIT
@@ -115,8 +116,18 @@ class Game:
         return f"{spec.name}({self.zone_space[index]})"
 
     # ---------------------------------------------------------------- states
-    def new_game(self, players: int, seed: int = 0, log: bool = True):
-        """Start a game: deal the components, run setup until the first decision."""
+    def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None):
+        """Start a game: deal the components, run setup until the first decision.
+
+        ``scenario`` replaces setup with a hand-built position, for tests and puzzles::
+
+            {"zones": {"garden(1)": ["leaf", "green frog"]},   # exact contents, bottom to top
+             "on_top": {"pond": ["red frog", "leaf"]},          # drawn first, in this order
+             "game_variables": {...}, "player_variables": {"1": {"points": 3}}}
+
+        Named cards are taken from wherever the components start; cards not named
+        stay in their starting zones.  See :mod:`interpreter.scenario`.
+        """
         from .state import State
 
         if isinstance(players, bool) or not isinstance(players, int):
@@ -124,7 +135,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise DefinitionError(f"{self.name} is for {self.min_players}-{self.max_players} players, "
                                   f"not {players}", Location(self.file, key="players"))
-        return State.start(self, players, int(seed), log)
+        return State.start(self, players, int(seed), log, scenario)
 
     def initial_layout(self, players: int):
         """Zones (lists of card ids) and card locations before setup runs."""

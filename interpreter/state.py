@@ -28,7 +28,7 @@ class State:
 
     # ---------------------------------------------------------------- creation
     @classmethod
-    def start(cls, game, players: int, seed: int, log: bool = True) -> "State":
+    def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None) -> "State":
         s = cls.__new__(cls)
         s.game, s.n, s.seed = game, players, seed
         s.players = list(range(players))
@@ -37,6 +37,8 @@ class State:
         s.pv = {name: [_fresh(value) for _ in range(players)] for name, value in game.pvar_defaults.items()}
         s.rng = game.seed_state(seed)
         s.frames = [[game.main.id, 0, {}, None]]
+        if scenario is None:
+            s.frames.append([game.setup.id, 0, {}, None])
         s.pending = None
         s.over = False
         s.forced_winners = None
@@ -44,6 +46,10 @@ class State:
         s.history = []
         s._result = None
         s.steps = game.step_limit
+        if scenario is not None:
+            from .scenario import apply_scenario
+
+            apply_scenario(s, scenario)
         try:
             s._run()
         except RibbitError:

@@ -783,6 +783,9 @@ class Compiler:
             except SnippetSyntaxError as exc:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
             fn, kind = self.expr(node, scope)
+            if kind == "zone":
+                zf = fn
+                fn, kind = (lambda s, e, zf=zf: s.zones[zf(s, e)]), "list:card"
             parts.append((fn, kind))
             i = k + 1
         return parts

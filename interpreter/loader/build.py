@@ -357,8 +357,8 @@ class Builder:
         """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
         d = self.data
         stmts = []
-        if "setup" in d:
-            stmts.extend(self.parse_body(d["setup"], ("setup",)))
+        setup = self.parse_body(d["setup"], ("setup",)) if "setup" in d else ()
+        self.g.setup = self.new_proc("setup", [], setup, ("setup",))
         for i, phase in enumerate(d["flow"]):
             path = ("flow", i)
             until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
