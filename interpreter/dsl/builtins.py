@@ -52,14 +52,20 @@ def b_size(c, args):
 
 
 def b_any(c, args):
+    """any(list of true/false): is one true?  any(list of cards, players...): is the list non-empty?"""
     _need(args, 1, 1, "any")
-    fn, _ = _as_list(args[0], "any")
-    return (lambda s, e: any(fn(s, e))), "bool"
+    fn, kind = _as_list(args[0], "any")
+    if T.element(kind) == "bool":
+        return (lambda s, e: any(fn(s, e))), "bool"
+    return (lambda s, e: len(fn(s, e)) > 0), "bool"
 
 
 def b_all(c, args):
     _need(args, 1, 1, "all")
-    fn, _ = _as_list(args[0], "all")
+    fn, kind = _as_list(args[0], "all")
+    if not T.fits(T.element(kind), "bool"):
+        raise BuiltinError("all() needs a list of true/false values, e.g. all(each c in zone where c.ready)",
+                           args[0][2])
     return (lambda s, e: all(fn(s, e))), "bool"
 
 

@@ -68,19 +68,29 @@ class Func:
 
 
 class Scope:
-    """Local variables visible at a point, with their kinds."""
+    """Local variables visible at a point: their kinds, and the env keys that hold them.
 
-    def __init__(self, names: dict, proc: Proc | None):
+    ``aliases`` maps the parameters of an inlined function to the caller's
+    compiled argument closures (see :meth:`Compiler.function_call`).
+    """
+
+    def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
         self.names = dict(names)
+        self.keys: dict = {}
+        self.aliases = dict(aliases or {})
         self.proc = proc
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
 
     def child(self):
-        s = Scope(self.names, self.proc)
+        s = Scope(self.names, self.proc, self.aliases)
+        s.keys = dict(self.keys)
         s.loops = self.loops
         s.counter = self.counter
         return s
+
+
+_each_keys = itertools.count()
 
 
 class Label:
@@ -130,13 +140,17 @@ class Compiler:
         return fn, k
 
     def x_Const(self, node, scope):
-        v = node.value
-        return (lambda s, e: v), T.kind_of_value(v)
+        return _const(node.value), T.kind_of_value(node.value)
 
     def x_Name(self, node, scope):
         name = node.name
+        if name in scope.aliases:
+            return scope.aliases[name]
         if name in scope.names:
-            return (lambda s, e: e[name]), scope.names[name]
+            key = scope.keys.get(name, name)
+            fn = lambda s, e: e[key]  # noqa: E731
+            fn.local_key = key  # lets callers fuse 'e[key]' into their own closure
+            return fn, scope.names[name]
         m = self.m
         if name == "players":
             return (lambda s, e: s.players), "list:player"
@@ -156,7 +170,7 @@ class Compiler:
             return (lambda s, e: zi), "zone"
         if name in m.params:
             v = m.params[name]
-            return (lambda s, e: v), T.kind_of_value(v)
+            return _const(v), T.kind_of_value(v)
         if name in m.gvars:
             raise self.err(f"{name!r} is a game variable; write game.{name}", node, "name")
         if name in m.pvars:
@@ -178,10 +192,16 @@ class Compiler:
             if attr not in self.m.properties:
                 raise self.err(f"cards have no property {attr!r}{suggest(attr, self.m.properties)}", node, "name")
             table, pkind = self.m.properties[attr]
+            key = getattr(obj, "local_key", None)
+            if key is not None:
+                return (lambda s, e: table[e[key]]), pkind
             return (lambda s, e: table[obj(s, e)]), pkind
         if kind == "player":
             if attr not in self.m.pvars:
                 raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", node, "name")
+            key = getattr(obj, "local_key", None)
+            if key is not None:
+                return (lambda s, e: s.pv[attr][e[key]]), self.m.pvars[attr]
             return (lambda s, e: s.pv[attr][obj(s, e)]), self.m.pvars[attr]
         if kind == T.ANY:
             raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
@@ -225,27 +245,54 @@ class Compiler:
 
     def x_Each(self, node, scope):
         src, skind = self.as_list(node.source, scope, "the list after 'in'")
-        shadows = node.var in scope.names
         inner = scope.child()
         inner.names[node.var] = T.element(skind)
-        var = node.var
+        inner.aliases.pop(node.var, None)
+        # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
+        key = f"{node.var}.{next(_each_keys)}"
+        inner.keys[node.var] = key
         where = self.expect(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
         if node.result is not None:
             res, rkind = self.expr(node.result, inner)
             out_kind = T.list_of(rkind)
         else:
             res, out_kind = None, T.list_of(T.element(skind))
-        fn = self._each(src, var, where, res)
-        if shadows:  # keep the outer variable of the same name intact
-            inner_fn = fn
+        return self._each(src, key, where, res), out_kind
 
-            def fn(s, e):
-                saved = e[var]
-                try:
-                    return inner_fn(s, e)
-                finally:
-                    e[var] = saved
-        return fn, out_kind
+    def each_reduction(self, name, node, scope):
+        """count/any/all of 'each c in X where cond' without building the list."""
+        src, skind = self.as_list(node.source, scope, "the list after 'in'")
+        inner = scope.child()
+        inner.names[node.var] = T.element(skind)
+        inner.aliases.pop(node.var, None)
+        key = f"{node.var}.{next(_each_keys)}"
+        inner.keys[node.var] = key
+        cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
+        if name in ("count", "size"):
+            def count(s, e):
+                n = 0
+                for x in src(s, e):
+                    e[key] = x
+                    if cond(s, e):
+                        n += 1
+                return n
+            return count, "int"
+        if name == "any":
+            def any_(s, e):
+                for x in src(s, e):
+                    e[key] = x
+                    if cond(s, e):
+                        return True
+                return False
+            return any_, "bool"
+
+        def all_(s, e):
+            for x in src(s, e):
+                e[key] = x
+                if not cond(s, e):
+                    return False
+            return True
+        return all_, "bool"
 
     @staticmethod
     def _each(src, var, where, res):
@@ -335,6 +382,16 @@ class Compiler:
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
         if op in ("<", "<=", ">", ">=") and not (T.fits(lk, "int") and T.fits(rk, "int")):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+        if hasattr(right, "const_value") and op in ("==", "!="):
+            v = right.const_value
+            if op == "==":
+                return (lambda s, e: left(s, e) == v), "bool"
+            return (lambda s, e: left(s, e) != v), "bool"
+        lk_, rk_ = getattr(left, "local_key", None), getattr(right, "local_key", None)
+        if lk_ is not None and rk_ is not None and op in ("==", "!="):
+            if op == "==":
+                return (lambda s, e: e[lk_] == e[rk_]), "bool"
+            return (lambda s, e: e[lk_] != e[rk_]), "bool"
         if op == "==":
             return (lambda s, e: left(s, e) == right(s, e)), "bool"
         if op == "!=":
@@ -381,6 +438,9 @@ class Compiler:
         if name in m.procedures:
             raise self.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
                            f"e.g. 'let x = {name}(...)'", node)
+        if name in ("count", "size", "any", "all") and len(node.args) == 1 and isinstance(node.args[0], A.Each) \
+                and node.args[0].where is not None and node.args[0].result is None:
+            return self.each_reduction(name, node.args[0], scope)
         if name in BUILTINS:
             args = []
             for a in node.args:
@@ -418,17 +478,25 @@ class Compiler:
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
-        self.ensure_function(func)
-        args = self.bind_args(node, func.params, scope, node.func)
-        body = func.fn
+        self.ensure_function(func)  # checks the body once, on its own, with located errors
+        args = self.bind_args(node, func.params, scope, node.func, with_kinds=True)
         names = [n for n, _ in func.params]
-        if len(args) == 1:
-            (a,), (n,) = args, names
+        if all(_cheap(a) for a in node.args):
+            # Inline: compile the body again with each parameter bound to the caller's argument
+            # closure, so a call costs no env dict and no extra call layer.
+            aliases = {n: (fn, kind) for n, (fn, kind) in zip(names, args)}
+            saved = self.where
+            self.where = func.where
+            try:
+                return self.expr(func.body, Scope({}, None, aliases))[0], func.kind
+            finally:
+                self.where = saved
+        body = func.fn
+        fns = [fn for fn, _ in args]
+        if len(fns) == 1:
+            (a,), (n,) = fns, names
             return (lambda s, e: body(s, {n: a(s, e)})), func.kind
-        if len(args) == 2:
-            (a, b), (n1, n2) = args, names
-            return (lambda s, e: body(s, {n1: a(s, e), n2: b(s, e)})), func.kind
-        pairs = list(zip(names, args))
+        pairs = list(zip(names, fns))
         return (lambda s, e: body(s, {n: f(s, e) for n, f in pairs})), func.kind
 
     def quantity_call(self, node, scope):
@@ -462,7 +530,7 @@ class Compiler:
             func.compiling = False
         func.fn, func.kind = fn, kind
 
-    def bind_args(self, node, params, scope, name):
+    def bind_args(self, node, params, scope, name, with_kinds=False):
         positional = [a for a in node.args if not isinstance(a, tuple)]
         if len(positional) != len(node.args):
             raise self.err(f"{name}() takes positional arguments only", node)
@@ -478,7 +546,7 @@ class Compiler:
             if kind == "zone" and pkind.startswith("list:"):
                 zf = fn
                 fn = (lambda s, e, zf=zf: list(s.zones[zf(s, e)]))
-            fns.append(fn)
+            fns.append((fn, pkind if kind == T.ANY else kind) if with_kinds else fn)
         return fns
 
     # ============================================================ statements
@@ -1208,6 +1276,19 @@ def _arith(op, a, b):
     if b == 0:
         raise CompileError("division by zero")
     return a // b if op == "//" else a % b
+
+
+def _const(value):
+    fn = lambda s, e: value  # noqa: E731
+    fn.const_value = value
+    return fn
+
+
+def _cheap(node) -> bool:
+    """Arguments that are safe and cheap to evaluate more than once (for inlining)."""
+    if isinstance(node, (A.Const, A.Name)):
+        return True
+    return isinstance(node, A.Attr) and isinstance(node.obj, A.Name)
 
 
 def _set_local(name, value):
