@@ -23,14 +23,14 @@ SAVE_FORMAT = "ribbit-state/1"
 
 
 class State:
-    __slots__ = ("game", "n", "players", "seed", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
+    __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "steps", "log", "history", "_result")
 
     # ---------------------------------------------------------------- creation
     @classmethod
     def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None) -> "State":
         s = cls.__new__(cls)
-        s.game, s.n, s.seed = game, players, seed
+        s.game, s.n, s.seed, s.scenario = game, players, seed, scenario
         s.players = list(range(players))
         s.zones, s.loc = game.initial_layout(players)
         s.gv = dict(game.gvar_defaults)
@@ -61,7 +61,7 @@ class State:
     def clone(self) -> "State":
         """An independent copy (cheap: card ids and variable values are shared immutables)."""
         c = State.__new__(State)
-        c.game, c.n, c.players, c.seed = self.game, self.n, self.players, self.seed
+        c.game, c.n, c.players, c.seed, c.scenario = self.game, self.n, self.players, self.seed, self.scenario
         c.zones = [z[:] for z in self.zones]
         c.loc = self.loc[:]
         c.gv = dict(self.gv)
@@ -133,19 +133,31 @@ class State:
         return self.pending["prompt"] if self.pending else ""
 
     def apply(self, player: int, action: str) -> None:
-        """Play ``action`` for ``player``.  Illegal actions raise and change nothing."""
-        p = self._check(player, action)
-        i = p["players"].index(player)
-        value = p["values"][i][p["labels"][i].index(action)]
-        backup = self.clone()
+        """Play ``action`` for ``player``.  Illegal actions raise and change nothing.
+
+        If a rule fails while the action resolves (a house rule that loops forever,
+        say), the state is rewound to just before the action and RuleError is raised.
+        Rewinding replays the game from its seed, so the common path pays nothing.
+        """
+        p = self.pending
+        if p is None or type(player) is not int:
+            self._illegal(player, action)
+        players = p["players"]
+        i = players.index(player) if player in players else -1
+        if i < 0 or p["chosen"][i] is not None:
+            self._illegal(player, action)
+        labels = p["labels"][i]
+        if action not in labels:
+            self._illegal(player, action)
+        value = p["values"][i][labels.index(action)]
+        self.history.append([player, action])
         try:
-            self.history.append([player, action])
             if p["each"]:
                 p["chosen"][i] = [value]
-                if any(done is None for done in p["chosen"]):
+                if None in p["chosen"]:
                     return
                 result = self.frames[-1][2][p["dest"]]
-                for who, done in zip(p["players"], p["chosen"]):
+                for who, done in zip(players, p["chosen"]):
                     result[who] = done[0]
             else:
                 self.frames[-1][2][p["dest"]] = value
@@ -153,17 +165,24 @@ class State:
             self.steps = self.game.step_limit
             self._run()
         except RibbitError:
-            self._restore(backup)
+            self._rewind()
             raise
         except RecursionError:
-            self._restore(backup)
+            self._rewind()
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
 
-    def _check(self, player, action):
+    def _rewind(self) -> None:
+        """Go back to the state before the last action, by replaying the game without it."""
+        before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario)
+        for player, action in self.history[:-1]:
+            before.apply(player, action)
+        self._restore(before)
+
+    def _illegal(self, player, action):
+        """Raise IllegalActionError explaining why (the state is not touched)."""
         if self.over:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
-        p = self.pending
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.n:
+        if type(player) is not int or not 0 <= player < self.n:
             raise IllegalActionError(f"there is no player {player!r} in this {self.n}-player game "
                                      f"(players are numbered 0 to {self.n - 1})")
         waiting = self.current_players()
@@ -171,11 +190,9 @@ class State:
             who = ", ".join(f"player {w + 1}" for w in waiting)
             raise IllegalActionError(f"it is not player {player + 1}'s decision; waiting for {who}")
         legal = self.legal_actions(player)
-        if action not in legal:
-            shown = "; ".join(legal[:12]) + ("; ..." if len(legal) > 12 else "")
-            raise IllegalActionError(f"{action!r} is not a legal action for player {player + 1} now. "
-                                     f"Legal actions: {shown}")
-        return p
+        shown = "; ".join(legal[:12]) + ("; ..." if len(legal) > 12 else "")
+        raise IllegalActionError(f"{action!r} is not a legal action for player {player + 1} now. "
+                                 f"Legal actions: {shown}")
 
     # ---------------------------------------------------------------- results
     def is_terminal(self) -> bool:
@@ -261,7 +278,7 @@ class State:
         """The whole state as plain JSON data (omniscient: it includes hidden cards)."""
         return {
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
-            "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
+            "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv, "pv": self.pv,
             "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
             "forced_winners": self.forced_winners, "history": self.history, "log": self.log,
         }
@@ -282,6 +299,7 @@ class State:
                 raise SaveFileError(f"bad player count {s.n}")
             s.players = list(range(s.n))
             s.seed = int(data["seed"])
+            s.scenario = data.get("scenario")
             s.zones = [[int(c) for c in z] for z in data["zones"]]
             if len(s.zones) != game.zone_count:
                 raise SaveFileError("the zones do not match the definition")

@@ -40,7 +40,9 @@ def _as_list(arg, name, position=1):
     if not T.is_list(kind) and kind != T.ANY:
         raise BuiltinError(f"argument {position} of {name}() must be a list or a zone, not {T.describe(kind)}", node)
     if kind == "zone":
-        return (lambda s, e: s.zones[fn(s, e)]), "list:card"
+        from .compiler import zone_cards
+
+        return zone_cards(fn), "list:card"
     return fn, kind
 
 

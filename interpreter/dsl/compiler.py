@@ -28,7 +28,7 @@ from .builtins import BUILTINS, BuiltinError
 
 BREAK, CONTINUE, RETURN = 1, 2, 3
 TRANSFER, SUSPEND = -1, -2
-MAX_OPTIONS = 5000
+MAX_OPTIONS = 100_000  # C(24, 4) towers from a garden of every frog kind is ~10,600
 
 
 class CompileError(Exception):
@@ -134,7 +134,7 @@ class Compiler:
     def as_list(self, node, scope, what):
         fn, k = self.expr(node, scope)
         if k == "zone":
-            return (lambda s, e: s.zones[fn(s, e)]), "list:card"
+            return zone_cards(fn), "list:card"
         if not T.is_list(k) and k != T.ANY:
             raise self.err(f"{what} must be a list or a zone, not {T.describe(k)}", node)
         return fn, k
@@ -166,8 +166,7 @@ class Compiler:
             if spec.per != "game":
                 raise self.err(f"zone {name!r} belongs to each {spec.per}; say whose: {name}({spec.per[0]})", node,
                                "name")
-            zi = spec.base
-            return (lambda s, e: zi), "zone"
+            return _const(spec.base), "zone"
         if name in m.params:
             v = m.params[name]
             return _const(v), T.kind_of_value(v)
@@ -257,17 +256,66 @@ class Compiler:
             out_kind = T.list_of(rkind)
         else:
             res, out_kind = None, T.list_of(T.element(skind))
+        ok = self.static_table(where, key) if where is not None and T.element(skind) == "card" else None
+        if ok is not None:
+            if res is None:
+                return (lambda s, e: [x for x in src(s, e) if ok[x]]), out_kind
+            where = lambda s, e: ok[e[key]]  # noqa: E731
         return self._each(src, key, where, res), out_kind
 
-    def each_reduction(self, name, node, scope):
+    def static_table(self, cond, key):
+        """If a per-card condition reads only the card's fixed properties, evaluate it now for every card.
+
+        Card properties never change, so ``c.type != "leaf"`` is a fact about card ids:
+        a table of booleans replaces a closure call per card at run time.
+        """
+        poisoned = _Poisoned()
+        table = []
+        try:
+            for card in range(len(self.m.card_names)):
+                table.append(bool(cond(poisoned, {key: card})))
+        except Exception:  # it reads the state or another variable: not static
+            return None
+        return table
+
+    def filtered_call(self, node, scope):
+        """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
+        inlined), return that Each node and the scope to compile it in; else None."""
+        if not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
+            return None
+        func = self.m.functions[node.func]
+        body = func.body
+        if not (isinstance(body, A.Each) and body.where is not None and body.result is None):
+            return None
+        if not all(_cheap(a) for a in node.args):
+            return None
+        self.ensure_function(func)
+        args = self.bind_args(node, func.params, scope, node.func, with_kinds=True)
+        aliases = {n: a for (n, _), a in zip(func.params, args)}
+        return body, Scope({}, None, aliases), func.where
+
+    def each_reduction(self, name, node, scope, where_=None):
         """count/any/all of 'each c in X where cond' without building the list."""
-        src, skind = self.as_list(node.source, scope, "the list after 'in'")
-        inner = scope.child()
-        inner.names[node.var] = T.element(skind)
-        inner.aliases.pop(node.var, None)
-        key = f"{node.var}.{next(_each_keys)}"
-        inner.keys[node.var] = key
-        cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
+        saved = self.where
+        if where_ is not None:
+            self.where = where_
+        try:
+            src, skind = self.as_list(node.source, scope, "the list after 'in'")
+            inner = scope.child()
+            inner.names[node.var] = T.element(skind)
+            inner.aliases.pop(node.var, None)
+            key = f"{node.var}.{next(_each_keys)}"
+            inner.keys[node.var] = key
+            cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
+        finally:
+            self.where = saved
+        ok = self.static_table(cond, key) if T.element(skind) == "card" else None
+        if ok is not None:
+            if name in ("count", "size"):
+                return (lambda s, e: len([x for x in src(s, e) if ok[x]])), "int"
+            if name == "any":
+                return (lambda s, e: any([ok[x] for x in src(s, e)])), "bool"
+            return (lambda s, e: all([ok[x] for x in src(s, e)])), "bool"
         if name in ("count", "size"):
             def count(s, e):
                 n = 0
@@ -382,11 +430,19 @@ class Compiler:
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
         if op in ("<", "<=", ">", ">=") and not (T.fits(lk, "int") and T.fits(rk, "int")):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
-        if hasattr(right, "const_value") and op in ("==", "!="):
+        if hasattr(right, "const_value"):
             v = right.const_value
             if op == "==":
                 return (lambda s, e: left(s, e) == v), "bool"
-            return (lambda s, e: left(s, e) != v), "bool"
+            if op == "!=":
+                return (lambda s, e: left(s, e) != v), "bool"
+            if op == "<":
+                return (lambda s, e: left(s, e) < v), "bool"
+            if op == "<=":
+                return (lambda s, e: left(s, e) <= v), "bool"
+            if op == ">":
+                return (lambda s, e: left(s, e) > v), "bool"
+            return (lambda s, e: left(s, e) >= v), "bool"
         lk_, rk_ = getattr(left, "local_key", None), getattr(right, "local_key", None)
         if lk_ is not None and rk_ is not None and op in ("==", "!="):
             if op == "==":
@@ -409,11 +465,11 @@ class Compiler:
         if node.op == "and":
             if len(fns) == 2:
                 a, b = fns
-                return (lambda s, e: bool(a(s, e) and b(s, e))), "bool"
+                return (lambda s, e: a(s, e) and b(s, e)), "bool"
             return (lambda s, e: all(f(s, e) for f in fns)), "bool"
         if len(fns) == 2:
             a, b = fns
-            return (lambda s, e: bool(a(s, e) or b(s, e))), "bool"
+            return (lambda s, e: a(s, e) or b(s, e)), "bool"
         return (lambda s, e: any(f(s, e) for f in fns)), "bool"
 
     def x_Not(self, node, scope):
@@ -438,9 +494,13 @@ class Compiler:
         if name in m.procedures:
             raise self.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
                            f"e.g. 'let x = {name}(...)'", node)
-        if name in ("count", "size", "any", "all") and len(node.args) == 1 and isinstance(node.args[0], A.Each) \
-                and node.args[0].where is not None and node.args[0].result is None:
-            return self.each_reduction(name, node.args[0], scope)
+        if name in ("count", "size", "any", "all") and len(node.args) == 1 and name not in m.functions:
+            arg = node.args[0]
+            if isinstance(arg, A.Each) and arg.where is not None and arg.result is None:
+                return self.each_reduction(name, arg, scope)
+            inlined = self.filtered_call(arg, scope)
+            if inlined is not None:
+                return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
         if name in BUILTINS:
             args = []
             for a in node.args:
@@ -464,6 +524,11 @@ class Compiler:
         fn, kind = self.expect(node.args[0], scope, spec.per, f"the argument of {node.func}()")
         base = spec.base
         if spec.per == "player":
+            key = getattr(fn, "local_key", None)
+            if key is not None:
+                zf = lambda s, e: base + e[key]  # noqa: E731
+                zf.zone_of_local = (base, key)
+                return zf, "zone"
             return (lambda s, e: base + fn(s, e)), "zone"
         index = {sp: base + i for i, sp in enumerate(self.board.spaces)}
         loc = self.location(node)
@@ -1278,6 +1343,24 @@ def _arith(op, a, b):
     return a // b if op == "//" else a % b
 
 
+def zone_cards(zone_fn):
+    """A closure returning the card list of a zone, fused with how the zone is found."""
+    if hasattr(zone_fn, "const_value"):
+        index = zone_fn.const_value
+        return lambda s, e: s.zones[index]
+    if hasattr(zone_fn, "zone_of_local"):
+        base, key = zone_fn.zone_of_local
+        return lambda s, e: s.zones[base + e[key]]
+    return lambda s, e: s.zones[zone_fn(s, e)]
+
+
+class _Poisoned:
+    """A stand-in state that refuses every read: evaluating against it proves a condition is static."""
+
+    def __getattr__(self, name):
+        raise LookupError(name)
+
+
 def _const(value):
     fn = lambda s, e: value  # noqa: E731
     fn.const_value = value
@@ -1306,7 +1389,11 @@ def _discard(fn):
 def _move(s, card, dest, bottom):
     src = s.loc[card]
     if src >= 0:
-        s.zones[src].remove(card)
+        zone = s.zones[src]
+        if zone[-1] == card:  # most moves take the top card
+            zone.pop()
+        else:
+            zone.remove(card)
     s.loc[card] = dest
     if bottom:
         s.zones[dest].insert(0, card)
