@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 
@@ -27,27 +27,71 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+    def handle_NL(self, token: Token):
+        """Like lark's, but a line that dedents to no open block says where it is."""
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            indent_str = token.rsplit("\n", 1)[1]
+            width = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+            open_blocks = " or ".join(str(n) for n in levels)
+            raise SnippetSyntaxError(
+                f"this line is indented by {width} space{'s' if width != 1 else ''}, which lines up with no "
+                f"enclosing block (blocks here are indented by {open_blocks})",
+                token.end_line or 1, token.end_column or 1) from None
+
+    def _process(self, stream):
+        last = []
+
+        def remember(tokens):
+            for token in tokens:
+                last[:] = [token]
+                yield token
+        try:
+            yield from super()._process(remember(stream))
+        except AssertionError:  # lark asserts on a ')' or ']' that closes nothing
+            token = last[0] if last else None
+            raise SnippetSyntaxError(f"{str(token)!r} closes a bracket that was never opened",
+                                     getattr(token, "line", 1) or 1, getattr(token, "column", 1) or 1) from None
+
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+    # cache=True keeps the built LALR tables in the temp directory: loading a game drops from ~0.5 s to ~50 ms.
+    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True, cache=True,
                 maybe_placeholders=True)
 
 
-# Readable names for the tokens lark reports as expected.
+# Readable names for the tokens lark reports as expected (keywords and symbols read as themselves).
 _TOKEN_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "_NL": "end of line",
-    "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'", "LPAR": "'('",
-    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of text",
     "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'", "AUGOP": "'+=' or '-='",
-    "$END": "end of text", "SEMICOLON": "';'",
+    "PLACE": "'at bottom' or 'at top'", "__ANON_0": "'number'",
 }
+MAX_EXPECTED = 10
+
+
+@lru_cache(maxsize=1)
+def _literal_names() -> dict:
+    """Terminal name -> its literal text quoted, e.g. MINUS -> "'-'", AND -> "'and'"."""
+    from lark.lexer import PatternStr
+
+    return {t.name: f"'{t.pattern.value}'" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
 
 
 def _describe(expected) -> str:
-    names = sorted({_TOKEN_NAMES.get(t, repr(t.lower().strip('_')) if t.isupper() else t) for t in expected})
-    if len(names) > 8:
-        names = names[:8] + ["..."]
+    """The tokens lark expected, in words: kinds of value first, then keywords, then symbols."""
+    literal = _literal_names()
+    names = {_TOKEN_NAMES.get(t) or literal.get(t) or t.lower().strip("_") for t in expected}
+
+    def order(name):
+        word = name.strip("'")
+        return (0 if not name.startswith("'") else 1 if word[:1].isalpha() else 2, name)
+    names = sorted(names, key=order)
+    if len(names) > MAX_EXPECTED:
+        names = names[:MAX_EXPECTED] + ["..."]
     return ", ".join(names)
 
 
@@ -65,19 +109,30 @@ def parse(text: str) -> tuple:
         text += "\n"
     try:
         tree = _parser().parse(text)
+    except SnippetSyntaxError:
+        raise
     except UnexpectedCharacters as exc:
-        raise SnippetSyntaxError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+        char = text[exc.pos_in_stream]
+        hint = " (text is written in double quotes)" if char == "'" else ""
+        raise SnippetSyntaxError(f"unexpected character {char!r}{hint}", exc.line, exc.column) from None
     except UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
             line, col = _end_position(text)
             raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
-        what = "end of line" if tok.type == "_NL" else ("an indented block" if tok.type == "_INDENT" else
-                                                      "end of block" if tok.type == "_DEDENT" else repr(str(tok)))
         line = tok.line if tok.line is not None else 1
         col = tok.column if tok.column is not None else 1
-        if tok.type in ("_INDENT", "_DEDENT"):
-            what = "an unexpected indentation" if tok.type == "_INDENT" else "an unexpected end of block"
+        if tok.type == "_INDENT":  # borrowed from the newline before it: point at the indented line itself
+            line, col = tok.end_line or line, tok.end_column or col
+            raise SnippetSyntaxError("unexpected indentation: only a line ending with ':' opens an indented block",
+                                     line, col) from None
+        if tok.type == "_DEDENT":
+            line, col = tok.end_line or line, tok.end_column or col
+            raise SnippetSyntaxError(f"the block ends too early; expected {_describe(exc.expected)}",
+                                     line, col) from None
+        if set(exc.expected) <= {"_NL", "_INDENT"} and _after_colon_line(text, line):
+            raise SnippetSyntaxError("expected an indented block after the line ending with ':'", line, col) from None
+        what = "end of line" if tok.type == "_NL" else repr(str(tok))
         raise SnippetSyntaxError(f"unexpected {what}; expected {_describe(exc.expected)}", line, col) from None
     except UnexpectedEOF as exc:
         line, col = _end_position(text)
@@ -85,9 +140,8 @@ def parse(text: str) -> tuple:
     except UnexpectedInput as exc:  # pragma: no cover - other lark errors
         raise SnippetSyntaxError(str(exc).splitlines()[0], getattr(exc, "line", 1) or 1,
                                  getattr(exc, "column", 1) or 1) from None
-    except Exception as exc:  # DedentError and friends from the indenter
-        line = text[: getattr(exc, "pos", 0)].count("\n") + 1
-        raise SnippetSyntaxError(f"inconsistent indentation ({exc})", line, 1) from None
+    except Exception as exc:  # pragma: no cover - anything else lark raises is still a syntax problem
+        raise SnippetSyntaxError(f"cannot read this text ({exc})", 1, 1) from None
     return _ToAst().transform(tree)
 
 
@@ -95,11 +149,17 @@ def parse_expression(text: str) -> A.Node:
     """Parse a single expression (as used in YAML keys such as ``until:``)."""
     if "\n" in text.strip():
         raise SnippetSyntaxError("an expression must be on one line", 1, 1)
-    stmts = parse(f"return {text.strip()}\n")
+    body = text.strip()
+    lead = len(text) - len(text.lstrip())
+    try:
+        stmts = parse(f"return {body}\n")
+    except SnippetSyntaxError as exc:  # report the column in the caller's text, not in "return ..."
+        column = min(max(exc.column - len("return ") + lead, 1), len(text) + 1)
+        raise SnippetSyntaxError(exc.message, 1, column) from None
     stmt = stmts[0] if stmts else None
     if len(stmts) != 1 or not isinstance(stmt, A.Return) or stmt.value is None:
         raise SnippetSyntaxError("expected one expression", 1, 1)
-    return _shift(stmt.value, -len("return "))
+    return _shift(stmt.value, lead - len("return "))
 
 
 def _shift(node, delta):
@@ -122,6 +182,15 @@ def _shift(node, delta):
     object.__setattr__(new, "column", node.column + delta if node.line == 1 else node.column)
     object.__setattr__(new, "line", node.line)
     return new
+
+
+def _after_colon_line(text: str, line: int) -> bool:
+    """Is the last code line before ``line`` one that ends with ':' (so it opens a block)?"""
+    for raw in reversed(text.split("\n")[: line - 1]):
+        code = raw.split("#", 1)[0].strip() if '"' not in raw else raw.strip()
+        if code:
+            return code.endswith(":")
+    return False
 
 
 def _end_position(text: str) -> tuple[int, int]:
