@@ -15,11 +15,10 @@ dicts, so asking the board costs one dict lookup at run time.
 
 from __future__ import annotations
 
-import networkx as nx
-
-
 class Board:
-    def __init__(self, graph: nx.MultiDiGraph, spaces: list[str]):
+    def __init__(self, graph, spaces: list[str]):
+        import networkx as nx
+
         self.graph = graph
         self.spaces = spaces
         self.directions = sorted({d for _, _, d in graph.edges(data="direction")})
@@ -39,6 +38,8 @@ def build_board(spec: dict | None) -> Board | None:
     """Build the board graph from its declaration (already schema-checked)."""
     if not spec:
         return None
+    import networkx as nx  # imported only by games with a board: it takes a while to import
+
     graph = nx.MultiDiGraph()
     spaces: list[str] = []
 

@@ -256,27 +256,57 @@ class Compiler:
             out_kind = T.list_of(rkind)
         else:
             res, out_kind = None, T.list_of(T.element(skind))
-        ok = self.static_table(where, key) if where is not None and T.element(skind) == "card" else None
-        if ok is not None:
-            if res is None:
-                return (lambda s, e: [x for x in src(s, e) if ok[x]]), out_kind
-            where = lambda s, e: ok[e[key]]  # noqa: E731
+        if T.element(skind) == "card":
+            fast = self.static_each(src, key, where, res, inner)
+            if fast is not None:
+                return fast, out_kind
         return self._each(src, key, where, res), out_kind
 
-    def static_table(self, cond, key):
-        """If a per-card condition reads only the card's fixed properties, evaluate it now for every card.
-
-        Card properties never change, so ``c.type != "leaf"`` is a fact about card ids:
-        a table of booleans replaces a closure call per card at run time.
-        """
-        poisoned = _Poisoned()
-        table = []
-        try:
-            for card in range(len(self.m.card_names)):
-                table.append(bool(cond(poisoned, {key: card})))
-        except Exception:  # it reads the state or another variable: not static
+    def static_each(self, src, key, where, res, scope):
+        """'each c in cards where ... : ...' with tabulated condition and result, if they are static."""
+        ok = self.static_table(where, key, scope) if where is not None else ([True] * len(self.m.card_names), None)
+        if ok is None:
             return None
-        return table
+        values = None
+        if res is not None:
+            values = self.static_table(res, key, None, as_bool=False)
+            if values is None:
+                return None
+            values = values[0]
+        ok, other = ok
+        if other is None:
+            if values is None:
+                return lambda s, e: [x for x in src(s, e) if ok[x]]
+            return lambda s, e: [values[x] for x in src(s, e) if ok[x]]
+        if values is None:
+            return lambda s, e: [x for x in src(s, e) if ok[e[other]][x]]
+        return lambda s, e: [values[x] for x in src(s, e) if ok[e[other]][x]]
+
+    def static_table(self, fn, key, scope=None, as_bool=True):
+        """Tabulate a per-card expression that reads only fixed card properties.
+
+        Card properties never change, so ``c.type != "leaf"`` is a fact about card
+        ids: a table replaces a closure call per card at run time.  If the
+        expression also reads one other card variable (``same_type(c, card)``),
+        the table has two dimensions: ``table[other][c]``.  Returns
+        ``(table, other_key)`` or None when the expression reads the game state.
+        """
+        cards = range(len(self.m.card_names))
+        poisoned = _Poisoned()
+        convert = bool if as_bool else (lambda v: v)
+        try:
+            return [convert(fn(poisoned, {key: c})) for c in cards], None
+        except KeyError as missing:
+            other = missing.args[0] if missing.args else None
+        except Exception:  # it reads the state: not static
+            return None
+        names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
+        if names.get(other) != "card" or len(cards) > 400:
+            return None
+        try:
+            return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
+        except Exception:
+            return None
 
     def filtered_call(self, node, scope):
         """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
@@ -309,8 +339,15 @@ class Compiler:
             cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
         finally:
             self.where = saved
-        ok = self.static_table(cond, key) if T.element(skind) == "card" else None
-        if ok is not None:
+        table = self.static_table(cond, key, inner) if T.element(skind) == "card" else None
+        if table is not None:
+            ok, other = table
+            if other is not None:
+                if name in ("count", "size"):
+                    return (lambda s, e: len([x for x in src(s, e) if ok[e[other]][x]])), "int"
+                if name == "any":
+                    return (lambda s, e: any([ok[e[other]][x] for x in src(s, e)])), "bool"
+                return (lambda s, e: all([ok[e[other]][x] for x in src(s, e)])), "bool"
             if name in ("count", "size"):
                 return (lambda s, e: len([x for x in src(s, e) if ok[x]])), "int"
             if name == "any":
@@ -1189,7 +1226,11 @@ class Compiler:
             if n_fn == "any":
                 sizes = range(0, len(items) + 1)
             else:
-                sizes = (n_fn(s, e),)
+                k = n_fn(s, e)
+                if k == len(items):  # only one way: take them all
+                    text = ", ".join(key if len(g) == 1 else f"{len(g)} x {key}" for key, g in groups.items())
+                    return [prefix + (text or "nothing")], [[c for g in groups.values() for c in g]]
+                sizes = (k,)
             labels, vals = [], []
             keys = list(groups)
             for k in sizes:
@@ -1354,11 +1395,15 @@ def zone_cards(zone_fn):
     return lambda s, e: s.zones[zone_fn(s, e)]
 
 
+class _NotStatic(Exception):
+    pass
+
+
 class _Poisoned:
-    """A stand-in state that refuses every read: evaluating against it proves a condition is static."""
+    """A stand-in state that refuses every read: evaluating against it proves an expression is static."""
 
     def __getattr__(self, name):
-        raise LookupError(name)
+        raise _NotStatic(name)
 
 
 def _const(value):
