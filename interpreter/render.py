@@ -1,0 +1,478 @@
+"""Terminal rendering with rich: a player's view, results, simulation tables and the rules.
+
+Everything here reads only what it is given (a view dict, a finished state,
+statistics, a loaded definition) and knows no game: zone names, card names and
+variable names all come from the definition.  Text from the definition is
+always wrapped in ``Text`` (never parsed as rich markup), so a card called
+"[x]" prints as itself.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+from rich import box
+from rich.console import Console
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+PIPE_WIDTH = 120  # width used when output is not a terminal (logs, pipes, tests)
+
+VISIBILITY = {
+    "public": "everyone sees the cards",
+    "hidden": "face down; only the number of cards is known",
+    "owner": "only the owner sees the cards; others see how many",
+    "top": "everyone sees the top card and how many there are",
+}
+PER = {"game": "shared", "player": "one per player", "space": "one per board space"}
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A console on the current sys.stdout/stderr (so test capture works), wide enough when piped."""
+    stream = sys.stderr if stderr else sys.stdout
+    console = Console(file=stream, highlight=False)
+    if not console.is_terminal:
+        console = Console(file=stream, highlight=False, width=max(PIPE_WIDTH, shutil.get_terminal_size().columns))
+    return console
+
+
+# ---------------------------------------------------------------- values and cards
+def group_cards(names) -> list[tuple[str, int]]:
+    """Identical names counted together, in order of first appearance."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return list(counts.items())
+
+
+def describe_cards(names) -> str:
+    """'blue card x3, marker' (or 'empty')."""
+    groups = group_cards(names)
+    if not groups:
+        return "empty"
+    return ", ".join(name if times == 1 else f"{name} x{times}" for name, times in groups)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def format_value(value, kind: str = "any") -> str:
+    """A variable's value as players read it (seats 1-based, yes/no, grouped card names)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if kind == "player" and isinstance(value, int):
+        return f"player {value + 1}"
+    if isinstance(value, list):
+        if kind == "list:player":
+            return ", ".join(f"player {v + 1}" for v in value) or "nobody"
+        if all(isinstance(v, str) for v in value):
+            return describe_cards(value) if value else "none"
+        return ", ".join(format_value(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {format_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def zone_contents(shown: dict) -> Text:
+    """One zone of a view: grouped cards, or a count for hidden cards, or the top card and a count."""
+    if "cards" in shown:
+        return Text(describe_cards(shown["cards"]), style="" if shown["cards"] else "dim")
+    count = shown.get("count", 0)
+    if "top" in shown:
+        if not count:
+            return Text("empty", style="dim")
+        return Text.assemble(("top: ", "dim"), str(shown["top"]), (f"  ({plural(count, 'card')})", "dim"))
+    return Text(f"{plural(count, 'card')} (hidden)" if count else "empty", style="dim")
+
+
+# ---------------------------------------------------------------- a player's view
+def zones_by_place(game, view: dict):
+    """Split the view's zones into shared ones, per player and per board space (board order)."""
+    shared, per_player, per_space = [], {}, {}
+    for index in range(game.zone_count):
+        label = game.zone_label(index)
+        if label not in view["zones"]:
+            continue
+        spec = game.zone_spec[index]
+        entry = (spec.name, view["zones"][label])
+        if spec.per == "player":
+            per_player.setdefault(game.zone_owner[index], []).append(entry)
+        elif spec.per == "space":
+            per_space.setdefault(game.zone_space[index], []).append(entry)
+        else:
+            shared.append(entry)
+    return shared, per_player, per_space
+
+
+def render_view(console: Console, game, view: dict, seat: int | None, events=()) -> None:
+    """Everything ``seat`` may see before deciding: news, table, board, players, the decision."""
+    if events:
+        news = Text()
+        for kind, text in events:
+            news.append(text + "\n", style="dim" if kind == "action" else "")
+        news.rstrip()
+        console.print(Panel(news, title="Since your last decision", title_align="left", border_style="dim"))
+    shared, per_player, per_space = zones_by_place(game, view)
+    parts = []
+    if shared:
+        parts.append(_zone_table("On the table", shared))
+    if per_space and game.board is not None:
+        parts.append(_board_table(game, per_space))
+    console.print(*parts)
+    console.print(_players_table(game, view, per_player, seat))
+    variables = [f"{name} {format_value(value, game.gvars.get(name, 'any'))}"
+                 for name, value in view["variables"].items()]
+    console.print(Text("Game: " + " · ".join(variables), style="dim"))
+    decision = view.get("decision")
+    if decision:
+        render_decision(console, decision, seat)
+
+
+def _players_table(game, view: dict, per_player: dict, seat: int | None) -> Table:
+    """One row per player: their zones, then their variables (private ones only for their owner)."""
+    zone_names = [name for name, spec in game.zones.items() if spec.per == "player"]
+    variable_names = []
+    for row in view["player_variables"]:
+        variable_names += [name for name in row if name not in variable_names]
+    table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("player", no_wrap=True)
+    for name in zone_names:
+        table.add_column(Text(name), ratio=3)
+    for name in variable_names:
+        table.add_column(Text(name), justify="right")
+    active = view["variables"].get("active")
+    for player in range(view["players"]):
+        zones = dict(per_player.get(player, []))
+        values = view["player_variables"][player]
+        label = f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
+        table.add_row(label, *(zone_contents(zones[n]) if n in zones else Text("") for n in zone_names),
+                      *(Text(format_value(values[n], game.pvars.get(n, "any")) if n in values else "?")
+                        for n in variable_names),
+                      style="bold" if player == seat else "")
+    table.caption = "* active player" if active is not None else None
+    table.caption_justify = "left"
+    return table
+
+
+def _zone_table(title: str, zones) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False, pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for name, shown in zones:
+        table.add_row(Text(name), zone_contents(shown))
+    return table
+
+
+def _board_table(game, per_space) -> Table:
+    names = []
+    for zones in per_space.values():
+        for name, _ in zones:
+            if name not in names:
+                names.append(name)
+    table = Table(title="Board", title_justify="left", box=box.SIMPLE, pad_edge=False)
+    table.add_column("space", style="bold")
+    for name in names:
+        table.add_column(Text(name))
+    for space in game.board.spaces:
+        zones = dict(per_space.get(space, []))
+        table.add_row(Text(str(space)), *(zone_contents(zones[n]) if n in zones else Text("") for n in names))
+    return table
+
+
+def render_decision(console: Console, decision: dict, seat: int | None) -> None:
+    """Whose decision it is, and the numbered options when it is ``seat``'s."""
+    waiting = ", ".join(f"player {p + 1}" for p in decision["waiting_for"]) or "nobody"
+    options = decision.get("your_options") or []
+    you = " (you)" if seat is not None and seat in decision["waiting_for"] else ""
+    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose",
+                         (f" - waiting for {waiting}{you}", "dim"))
+    console.print(head)
+    for number, option in enumerate(options, 1):
+        console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
+
+
+# ---------------------------------------------------------------- results
+def render_result(console: Console, game, state) -> None:
+    """Final scores and winners of a finished game."""
+    scores, winners = state.scores(), state.winners()
+    table = Table(title=f"{game.name}: final result", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("seat")
+    table.add_column("score", justify="right")
+    table.add_column("")
+    for seat, score in enumerate(scores):
+        table.add_row(f"player {seat + 1}", str(score), "winner" if seat in winners else "",
+                      style="bold green" if seat in winners else "")
+    console.print(table)
+    console.print(Text(winners_sentence(winners) + (" (the rules ended the game with `end game`)"
+                                                     if state.forced_winners is not None else "")))
+
+
+def winners_sentence(winners) -> str:
+    names = [f"player {w + 1}" for w in winners]
+    if not names:
+        return "Nobody wins."
+    if len(names) == 1:
+        return f"{names[0].capitalize()} wins."
+    return f"{', '.join(names[:-1]).capitalize()} and {names[-1]} share the victory."
+
+
+# ---------------------------------------------------------------- simulation statistics
+def _number(value, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.{digits}f}"
+    return str(int(value))
+
+
+def render_stats(console: Console, game, stats, players: int, elapsed: float | None = None) -> None:
+    """The simulation tables: per-seat wins and scores, then game length and endings."""
+    games = stats.games
+    title = f"{game.name}: {games} games, {players} players"
+    if elapsed:
+        title += f" ({elapsed:.1f} s, {games / elapsed:.0f} games/s)"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("seat", "win share", "score mean", "min", "median", "max"):
+        table.add_column(name, justify="left" if name == "seat" else "right")
+    for seat in range(players):
+        tally = stats.scores[seat]
+        table.add_row(f"player {seat + 1}", f"{100 * stats.win_share(seat):.1f}%", _number(tally.mean),
+                      _number(tally.minimum), _number(tally.median, 1), _number(tally.maximum))
+    console.print(table)
+    length = Table(box=box.SIMPLE_HEAD, title="Game length", title_justify="left")
+    for name in ("per game", "mean", "min", "median", "max"):
+        length.add_column(name, justify="left" if name == "per game" else "right")
+    for name, tally in (("decisions", stats.decisions), ("turns", stats.turns)):
+        length.add_row(name, _number(tally.mean, 1), _number(tally.minimum), _number(tally.median, 1),
+                       _number(tally.maximum))
+    console.print(length)
+    share = 100 * stats.ended_by_end_game / games if games else 0.0
+    shared = 100 * stats.shared_victories / games if games else 0.0
+    console.print(Text(f"Ended by an `end game` statement: {stats.ended_by_end_game} games ({share:.1f}%)"))
+    console.print(Text(f"Shared victories: {stats.shared_victories} games ({shared:.1f}%)"))
+
+
+# ---------------------------------------------------------------- the rules
+def effect(text) -> Syntax:
+    """Effect or expression text, laid out as code."""
+    return Syntax(str(text).rstrip(), "python", theme="ansi_dark", background_color="default", word_wrap=True)
+
+
+def render_rules(console: Console, game) -> None:
+    """A readable summary of a loaded definition, section by section, for any game."""
+    data = game.source.data
+    console.print(Text(game.name, style="bold underline"))
+    if data.get("description"):
+        console.print(Text(" ".join(str(data["description"]).split())))
+    players = f"{game.min_players}" if game.min_players == game.max_players \
+        else f"{game.min_players}-{game.max_players}"
+    console.print(Text(f"Players: {players}"))
+    for section in (_components, _parameters, _board, _zones, _variables, _events, _setup, _flow,
+                    _procedures, _functions, _quantities, _triggers, _abilities, _scoring):
+        section(console, game, data)
+
+
+def _section(console: Console, title: str) -> None:
+    console.print()
+    console.rule(Text(title, style="bold"), align="left")
+
+
+def _components(console, game, data):
+    defaults = game.property_defaults
+    total = len(game.card_names)
+    _section(console, f"Components ({plural(len(game.kinds), 'kind')}, {plural(total, 'piece')} in all)")
+    if defaults:
+        console.print(Text("Properties (default): " + ", ".join(f"{k} ({format_value(v)})"
+                                                               for k, v in defaults.items()), style="dim"))
+    if not game.kinds:
+        console.print(Text("none"))
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("component", "count", "properties", "starts in", "abilities"):
+        table.add_column(name, justify="right" if name == "count" else "left")
+    for kind in game.kinds:
+        decl = kind["declaration"]
+        count = decl.get("count", 1)
+        count_text = f"{count} each" if decl.get("per_player") else str(count)
+        props = ", ".join(f"{k}: {format_value(v)}" for k, v in kind["values"].items()
+                          if v != defaults.get(k))
+        zone = decl.get("zone")
+        start = "out of play" if zone is None else zone + (" (each player's)" if decl.get("per_player") else "")
+        abilities = [f"when {k[5:].replace('_', ' ')}" for k in decl if k.startswith("when_")]
+        abilities += [f"modifies {m['quantity']}" for m in decl.get("modifiers") or []]
+        table.add_row(Text(kind["name"]), count_text, Text(props or "-"), Text(start), Text(", ".join(abilities)))
+    console.print(table)
+
+
+def _parameters(console, game, data):
+    if not game.params:
+        return
+    _section(console, "Parameters")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("name")
+    table.add_column("value")
+    for name, value in game.params.items():
+        table.add_row(Text(name), Text(format_value(value)))
+    console.print(table)
+
+
+def _board(console, game, data):
+    board = game.board
+    if board is None:
+        return
+    _section(console, f"Board ({plural(len(board.spaces), 'space')})")
+    console.print(Text("Spaces: " + ", ".join(map(str, board.spaces))))
+    console.print(Text("Directions: " + (", ".join(board.directions) or "none")))
+    for space in board.spaces:
+        steps = [f"{d} -> {board.step_table[(space, d)]}" for d in board.directions if (space, d) in board.step_table]
+        console.print(Text(f"  {space}: " + ("; ".join(steps) or "no exits"), style="dim"))
+
+
+def _zones(console, game, data):
+    _section(console, f"Zones ({len(game.zones)})")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("zone", "kind", "visibility", "description"):
+        table.add_column(name)
+    for spec in game.zones.values():
+        table.add_row(Text(spec.name), PER.get(spec.per, spec.per),
+                      Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim")),
+                      Text(" ".join(str(spec.description).split())))
+    console.print(table)
+
+
+def _variables(console, game, data):
+    rows = []
+    for section, owner in (("game_variables", "game"), ("player_variables", "each player")):
+        for name, spec in (data.get(section) or {}).items():
+            value = spec.get("default") if isinstance(spec, dict) else spec
+            notes = []
+            if isinstance(spec, dict):
+                if spec.get("visibility") == "owner":
+                    notes.append("private to its owner")
+                if spec.get("description"):
+                    notes.append(str(spec["description"]))
+            rows.append((name, owner, format_value(value), "; ".join(notes)))
+    if not rows:
+        return
+    _section(console, "Variables")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("variable", "of", "starts at", "notes"):
+        table.add_column(name)
+    for row in rows:
+        table.add_row(*(Text(str(cell)) for cell in row))
+    console.print(table)
+    console.print(Text("Built in: game.active (whose turn it is), game.turn and game.round (counters).", style="dim"))
+
+
+def _events(console, game, data):
+    if not game.events:
+        return
+    _section(console, "Events")
+    for name, params in game.events.items():
+        console.print(Text(f"{name}(" + ", ".join(f"{p}: {k}" for p, k in params) + ")"))
+
+
+def _setup(console, game, data):
+    if data.get("setup"):
+        _section(console, "Setup")
+        console.print(Padding(effect(data["setup"]), (0, 0, 0, 4)))
+
+
+def _flow(console, game, data):
+    _section(console, f"Flow ({plural(len(data['flow']), 'phase')})")
+    for number, phase in enumerate(data["flow"], 1):
+        name = phase.get("phase", f"phase {number}")
+        if "turn" in phase:
+            text = (f"turns: each player in {phase.get('order', 'clockwise')} order plays {phase['turn']}, "
+                    f"starting with {phase.get('first', 'seat(1)')}")
+            check = "after each turn"
+        else:
+            text = "a round: " + ", then ".join(phase["round"])
+            text += ", once" if phase.get("repeat", True) is False else ", again and again"
+            check = "after each round"
+        if "until" in phase:
+            text += f"; the phase ends when {phase['until']} ({check})"
+        console.print(Text.assemble((f"{number}. {name}", "bold"), " - ", text))
+    console.print(Text("The game ends when the last phase ends, or at once when an effect says `end game`.",
+                       style="dim"))
+
+
+def _code_blocks(console, title, entries):
+    entries = list(entries)
+    if not entries:
+        return
+    _section(console, title)
+    for heading, text in entries:
+        console.print(Text(heading, style="bold"))
+        console.print(Padding(effect(text), (0, 0, 1, 4)))
+
+
+def _procedures(console, game, data):
+    _code_blocks(console, f"Procedures ({len(game.procedures)})", (data.get("procedures") or {}).items())
+
+
+def _functions(console, game, data):
+    functions = data.get("functions") or {}
+    if not functions:
+        return
+    _section(console, f"Functions ({len(functions)})")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("function")
+    table.add_column("value")
+    for signature, text in functions.items():
+        table.add_row(Text(str(signature)), effect(" ".join(str(text).split())))
+    console.print(table)
+
+
+def _quantities(console, game, data):
+    quantities = data.get("quantities") or {}
+    if not quantities:
+        return
+    _section(console, "Quantities")
+    for signature, base in quantities.items():
+        console.print(Text.assemble((str(signature), "bold"), " = ", str(base)))
+    for kind in game.kinds:
+        for mod in kind["declaration"].get("modifiers") or []:
+            cond = f" while {mod['if']}" if "if" in mod else ""
+            console.print(Text(f"  {kind['name']}: {mod['quantity']} + {mod.get('add', 1)}{cond}", style="dim"))
+
+
+def _triggers(console, game, data):
+    entries = []
+    for trig in data.get("triggers") or []:
+        heading = f"on {trig['on']}" + (f" if {trig['if']}" if "if" in trig else "")
+        if trig.get("description"):
+            heading += f" - {trig['description']}"
+        entries.append((heading, trig["do"]))
+    _code_blocks(console, "Triggers", entries)
+
+
+def _abilities(console, game, data):
+    entries = [(f"{kind['name']} - when {key[5:].replace('_', ' ')}", text)
+               for kind in game.kinds for key, text in kind["declaration"].items() if key.startswith("when_")]
+    _code_blocks(console, "Card abilities", entries)
+
+
+def _scoring(console, game, data):
+    scoring = data.get("scoring") or {}
+    _section(console, "Scoring")
+    if "score" in scoring:
+        console.print(Text.assemble(("Score: ", "bold"), str(scoring["score"])))
+    else:
+        console.print(Text("No score: every player scores 0."))
+    for number, tiebreak in enumerate(scoring.get("tiebreaks") or [], 1):
+        (direction, text), = tiebreak.items()
+        console.print(Text(f"Tiebreak {number}: the {direction} {text} wins the tie"))
+    console.print(Text("Players still tied share the victory. An `end game winners ...` statement names the "
+                       "winners directly.", style="dim"))
+
+
+__all__ = ["make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
+           "render_result", "render_stats", "render_rules", "winners_sentence"]

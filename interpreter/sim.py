@@ -1,0 +1,242 @@
+"""Batch simulation: many bot games, folded into running statistics.
+
+Game ``i`` of a run with seed ``S`` is dealt with seed ``S + i`` and its bots
+are seeded from that game seed and their seat, so a run's statistics depend
+only on the seed, never on how the games are split across processes, and any
+game of a run can be watched again with ``ribbit play --seed S+i``.  Statistics are
+merged exactly (integers, fractions, histograms), so the order in which chunks
+finish changes nothing either.  Only running totals are kept: memory stays
+flat however many games are played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import signal
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .agents import make_agent
+from .errors import RibbitError
+
+MAX_DECISIONS = 100_000  # a random game this long is taken to be a game that never ends
+
+
+class SimulationError(RibbitError):
+    """A game stopped during a simulation (a rule failed, or it never ended)."""
+
+
+# ---------------------------------------------------------------- running statistics
+@dataclass
+class Tally:
+    """Running statistics of whole numbers: count, sum, extremes and a histogram for the median."""
+
+    count: int = 0
+    total: int = 0
+    minimum: int | None = None
+    maximum: int | None = None
+    histogram: dict = field(default_factory=dict)  # value -> how many times it was seen
+
+    def add(self, value: int) -> None:
+        value = int(value)
+        self.count += 1
+        self.total += value
+        self.minimum = value if self.minimum is None else min(self.minimum, value)
+        self.maximum = value if self.maximum is None else max(self.maximum, value)
+        self.histogram[value] = self.histogram.get(value, 0) + 1
+
+    def merge(self, other: "Tally") -> None:
+        self.count += other.count
+        self.total += other.total
+        for bound, pick in (("minimum", min), ("maximum", max)):
+            mine, theirs = getattr(self, bound), getattr(other, bound)
+            setattr(self, bound, theirs if mine is None else mine if theirs is None else pick(mine, theirs))
+        for value, times in other.histogram.items():
+            self.histogram[value] = self.histogram.get(value, 0) + times
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.count if self.count else None
+
+    @property
+    def median(self) -> float | None:
+        """The middle value (the mean of the two middle values for an even count)."""
+        if not self.count:
+            return None
+        middle = [(self.count - 1) // 2, self.count // 2]
+        found, seen = [], 0
+        for value in sorted(self.histogram):
+            seen += self.histogram[value]
+            while middle and middle[0] < seen:
+                found.append(value)
+                middle.pop(0)
+        return (found[0] + found[1]) / 2
+
+    def to_json(self) -> dict:
+        return {"mean": self.mean, "min": self.minimum, "median": self.median, "max": self.maximum,
+                "histogram": {str(v): self.histogram[v] for v in sorted(self.histogram)}}
+
+
+@dataclass
+class SimStats:
+    """Everything measured over a batch of games; chunks merge into one."""
+
+    players: int
+    games: int = 0
+    win_shares: list = field(default_factory=list)  # per seat: sum of state.returns(), as exact fractions
+    scores: list = field(default_factory=list)  # per seat: Tally of final scores
+    decisions: Tally = field(default_factory=Tally)  # actions applied per game
+    turns: Tally = field(default_factory=Tally)  # game.turn at the end of each game
+    ended_by_end_game: int = 0  # games stopped by an `end game` statement
+    shared_victories: int = 0  # games with more than one winner
+
+    def __post_init__(self):
+        self.win_shares = self.win_shares or [Fraction(0)] * self.players
+        self.scores = self.scores or [Tally() for _ in range(self.players)]
+
+    def record(self, state) -> None:
+        """Fold one finished game into the totals."""
+        self.games += 1
+        winners = state.winners()
+        for seat in winners:
+            self.win_shares[seat] += Fraction(1, len(winners))
+        for seat, score in enumerate(state.scores()):
+            self.scores[seat].add(score)
+        self.decisions.add(len(state.history))
+        self.turns.add(state.gv.get("turn", 0))
+        self.ended_by_end_game += state.forced_winners is not None
+        self.shared_victories += len(winners) > 1
+
+    def merge(self, other: "SimStats") -> None:
+        self.games += other.games
+        self.win_shares = [a + b for a, b in zip(self.win_shares, other.win_shares)]
+        for mine, theirs in zip(self.scores, other.scores):
+            mine.merge(theirs)
+        self.decisions.merge(other.decisions)
+        self.turns.merge(other.turns)
+        self.ended_by_end_game += other.ended_by_end_game
+        self.shared_victories += other.shared_victories
+
+    def win_share(self, seat: int) -> float:
+        return float(self.win_shares[seat] / self.games) if self.games else 0.0
+
+    def to_json(self) -> dict:
+        games = self.games or 1
+        return {
+            "games": self.games,
+            "seats": [{"seat": seat + 1, "win_share": self.win_share(seat),
+                       "wins": str(self.win_shares[seat]), "score": self.scores[seat].to_json()}
+                      for seat in range(self.players)],
+            "decisions": self.decisions.to_json(),
+            "turns": self.turns.to_json(),
+            "ended_by_end_game": {"games": self.ended_by_end_game, "share": self.ended_by_end_game / games},
+            "shared_victories": {"games": self.shared_victories, "share": self.shared_victories / games},
+        }
+
+
+# ---------------------------------------------------------------- playing games
+def bot_seed(game_seed: int, seat: int) -> int:
+    """A bot's seed from the game's seed and its seat (the same in every process and Python version)."""
+    digest = hashlib.sha256(f"ribbit-bot/{game_seed}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
+    """Let the agents (one per seat) play ``state`` to its end."""
+    while not state.is_terminal():
+        if len(state.history) >= max_decisions:
+            raise SimulationError(f"the game did not end after {max_decisions} decisions")
+        seat = state.current_players()[0]
+        agent = agents[seat]
+        view = state.view(seat) if agent.uses_view else None
+        state.apply(seat, agent.choose(view, state.legal_actions(seat)))
+    return state
+
+
+def play_bot_game(game, players: int, seed: int, index: int, bot: str = "random"):
+    """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat."""
+    game_seed = seed + index
+    agents = [make_agent(bot, bot_seed(game_seed, seat)) for seat in range(players)]
+    try:
+        return play_out(game.new_game(players, game_seed, log=False), agents)
+    except RibbitError as exc:
+        raise SimulationError(f"game {index + 1} of the run (seed {game_seed}; `ribbit play FILE --players "
+                              f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
+
+
+def run_chunk(game, players: int, seed: int, start: int, stop: int, bot: str = "random") -> SimStats:
+    """Play games ``start`` to ``stop - 1`` of a run and return their statistics."""
+    stats = SimStats(players)
+    for index in range(start, stop):
+        stats.record(play_bot_game(game, players, seed, index, bot))
+    return stats
+
+
+def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into chunks small enough for a smooth progress bar and fair sharing."""
+    size = max(1, min(200, games // (jobs * 8) or 1))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+# ---------------------------------------------------------------- worker processes
+_worker_game = None
+_worker_error = None
+
+
+def _load_worker_game(path, variants):
+    """Pool initializer: each worker loads (and compiles) the definition once.
+
+    A failure is kept and reported by the first chunk: an initializer that
+    raises would make the pool restart workers forever.  Workers ignore Ctrl-C;
+    the parent process handles it and terminates the pool.
+    """
+    global _worker_game, _worker_error
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .loader import load_game
+
+    try:
+        _worker_game = load_game(path, variants=variants)
+    except RibbitError as exc:
+        _worker_error = str(exc)
+
+
+def _run_worker_chunk(task) -> SimStats:
+    if _worker_error is not None:
+        raise SimulationError(f"a worker process could not load the definition: {_worker_error}")
+    players, seed, start, stop, bot = task
+    return run_chunk(_worker_game, players, seed, start, stop, bot)
+
+
+def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: str = "random",
+             variants=None, game=None, progress=None) -> SimStats:
+    """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
+
+    ``game`` is an already loaded copy for in-process play (loaded from ``path``
+    if omitted).  ``jobs`` > 1 plays chunks in a process pool; every worker loads
+    the definition itself.  ``progress(done)`` is called with the number of
+    games finished so far, after each chunk.
+    """
+    variants = list(variants or [])
+    stats = SimStats(players)
+    done = 0
+    work = chunks(games, max(1, jobs))
+    if jobs <= 1:
+        if game is None:
+            from .loader import load_game
+
+            game = load_game(path, variants=variants)
+        for start, stop in work:
+            stats.merge(run_chunk(game, players, seed, start, stop, bot))
+            done += stop - start
+            if progress:
+                progress(done)
+        return stats
+    tasks = [(players, seed, start, stop, bot) for start, stop in work]
+    with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants)) as pool:
+        for part in pool.imap_unordered(_run_worker_chunk, tasks):
+            stats.merge(part)
+            done += part.games
+            if progress:
+                progress(done)
+    return stats
