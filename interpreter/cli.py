@@ -290,12 +290,13 @@ def run_simulate(args) -> int:
     if to_stdout:
         print(json.dumps(report, indent=2))
         return EXIT_OK
-    render_stats(console, game, stats, args.players, elapsed)
-    if args.json:
+    if args.json:  # written before the tables, so a closed pipe on stdout cannot lose it
         try:
             Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"--json {args.json}: cannot write the statistics: {exc.strerror or exc}") from None
+    render_stats(console, game, stats, args.players, elapsed)
+    if args.json:
         console.print(f"Statistics written to {args.json}", markup=False)
     return EXIT_OK
 
