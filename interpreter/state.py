@@ -262,7 +262,7 @@ class State:
         }
         pend = self.pending
         if pend is not None:
-            decision = {"prompt": pend["prompt"], "waiting_for": self.current_players(),
+            decision = {"prompt": pend["prompt"], "secret": pend["secret"], "waiting_for": self.current_players(),
                         "decided": [p for p, d in zip(pend["players"], pend["chosen"]) if d is not None]}
             if player in pend["players"]:
                 i = pend["players"].index(player)
