@@ -40,8 +40,8 @@ GAMES = {  # name -> (definition, fewest players, most players)
     "rounds": (ROOT / "tests" / "definitions" / "rounds.yaml", 2, 4),
 }
 # Games per definition for the cheap checks (the expensive sample is on top of these).
-CHEAP_GAMES = {"frog_tower": 250}
-CHEAP_GAMES_DEFAULT = 300
+CHEAP_GAMES = {"frog_tower": 200}
+CHEAP_GAMES_DEFAULT = 250
 DEEP_EXAMPLES = 25
 MAX_ACTIONS = 2000  # no playout of these games comes near this; reaching it means the flow never ends
 
