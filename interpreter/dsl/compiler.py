@@ -885,6 +885,31 @@ class Compiler:
         pairs = list(zip(names, args))
         loc = self.location(call)
 
+        if not pairs:
+            def invoke0(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                return proc.direct(s, {})
+            return invoke0
+        if len(pairs) == 1:
+            (n, f), = pairs
+            k = getattr(f, "local_key", None)
+            if k is not None:
+                def invoke_local(s, e):
+                    s.steps -= 1
+                    if s.steps < 0:
+                        raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                    return proc.direct(s, {n: e[k]})
+                return invoke_local
+
+            def invoke1(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                return proc.direct(s, {n: f(s, e)})
+            return invoke1
+
         def invoke(s, e):
             s.steps -= 1
             if s.steps < 0:
