@@ -21,6 +21,7 @@ class Board:
 
         self.graph = graph
         self.spaces = spaces
+        self.space_set = frozenset(spaces)
         self.directions = sorted({d for _, _, d in graph.edges(data="direction")})
         self.step_table = {(a, d): b for a, b, d in graph.edges(data="direction")}
         undirected = nx.Graph(graph)

@@ -56,6 +56,8 @@ class State:
             raise
         except RecursionError:
             raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
+            raise RuleError(f"a rule failed while setting up the game ({type(exc).__name__}: {exc})") from None
         return s
 
     def clone(self) -> "State":
@@ -156,9 +158,11 @@ class State:
                 p["chosen"][i] = [value]
                 if None in p["chosen"]:
                     return
-                result = self.frames[-1][2][p["dest"]]
+                env = self.frames[-1][2]
+                result = list(env[p["dest"]])  # a new list: clones may share the old one
                 for who, done in zip(players, p["chosen"]):
                     result[who] = done[0]
+                env[p["dest"]] = result
             else:
                 self.frames[-1][2][p["dest"]] = value
             self.pending = None
@@ -170,6 +174,10 @@ class State:
         except RecursionError:
             self._rewind()
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
+            self._rewind()
+            raise RuleError(f"a rule failed after {action!r} ({type(exc).__name__}: {exc}); "
+                            "the game is back where it was before that action") from None
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
@@ -276,12 +284,12 @@ class State:
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict:
         """The whole state as plain JSON data (omniscient: it includes hidden cards)."""
-        return {
+        return _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
-            "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv, "pv": self.pv,
-            "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
+            "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv,
+            "pv": self.pv, "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
             "forced_winners": self.forced_winners, "history": self.history, "log": self.log,
-        }
+        })
 
     @classmethod
     def from_json(cls, game, data) -> "State":
@@ -349,6 +357,15 @@ def fingerprint(game) -> str:
     for text in game.source_texts:
         h.update(text.encode("utf-8"))
     return h.hexdigest()[:16]
+
+
+def _copy(value):
+    """A deep copy of plain data (dicts, lists, scalars): a snapshot later actions cannot change."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def _fresh(value):

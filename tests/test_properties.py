@@ -258,10 +258,6 @@ def test_saves_clones_replays_and_secrets_hold_in_random_playouts(name, data):
     playout(name, players, seed, deep=True)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: clone() copies frame locals shallowly and apply() fills the "
-                                       "'ask each' result list in place, so completing a simultaneous choice on a "
-                                       "clone changes the original (repro: test_mechanisms.py::"
-                                       "test_completing_a_secret_choice_on_a_clone_leaves_the_original)")
 def test_clones_are_independent_in_secret_choice_playouts():
     for seed in range(DEEP_EXAMPLES):
         playout("simultaneous", 2 + seed % 3, seed, deep=True)
@@ -281,8 +277,6 @@ def test_a_saved_state_shares_nothing_with_the_live_state():
     assert state.history == []
 
 
-@pytest.mark.xfail(strict=True, reason="to_json() returns the state's own lists (zones, history, variables), so "
-                                       "the 'saved' data changes as the game goes on")
 def test_to_json_is_a_snapshot_that_later_actions_do_not_change():
     state = game("frog_tower").new_game(3, 1)
     saved = state.to_json()

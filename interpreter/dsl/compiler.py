@@ -140,7 +140,10 @@ class Compiler:
         return fn, k
 
     def x_Const(self, node, scope):
-        return _const(node.value), T.kind_of_value(node.value)
+        value = node.value
+        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
+            return _const(value), "space"  # a quoted space name: "r2c2"
+        return _const(value), T.kind_of_value(value)
 
     def x_Name(self, node, scope):
         name = node.name
@@ -187,21 +190,40 @@ class Compiler:
         if kind == "card":
             if attr == "name":
                 names = self.m.card_names
-                return (lambda s, e: names[obj(s, e)]), "str"
+                return (lambda s, e: "none" if (c := obj(s, e)) is None else names[c]), "str"
             if attr not in self.m.properties:
                 raise self.err(f"cards have no property {attr!r}{suggest(attr, self.m.properties)}", node, "name")
             table, pkind = self.m.properties[attr]
             key = getattr(obj, "local_key", None)
+            loc = self.location(node)
             if key is not None:
-                return (lambda s, e: table[e[key]]), pkind
-            return (lambda s, e: table[obj(s, e)]), pkind
+                def prop_of_local(s, e):
+                    try:
+                        return table[e[key]]
+                    except TypeError:
+                        raise RuleError(f"cannot read .{attr}: the card is none (is the zone empty?)", loc) from None
+                return prop_of_local, pkind
+
+            def prop(s, e):
+                try:
+                    return table[obj(s, e)]
+                except TypeError:
+                    raise RuleError(f"cannot read .{attr}: the card is none (is the zone empty?)", loc) from None
+            return prop, pkind
         if kind == "player":
             if attr not in self.m.pvars:
                 raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", node, "name")
             key = getattr(obj, "local_key", None)
             if key is not None:
                 return (lambda s, e: s.pv[attr][e[key]]), self.m.pvars[attr]
-            return (lambda s, e: s.pv[attr][obj(s, e)]), self.m.pvars[attr]
+            loc = self.location(node)
+
+            def player_var(s, e):
+                try:
+                    return s.pv[attr][obj(s, e)]
+                except TypeError:
+                    raise RuleError(f"cannot read .{attr}: the player is none", loc) from None
+            return player_var, self.m.pvars[attr]
         if kind == T.ANY:
             raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
                            "(give the parameter a kind, e.g. c: card)", node)
@@ -867,12 +889,16 @@ class Compiler:
 
         def emit(s, e):
             env = {n: f(s, e) for n, f in args}
-            for h in handlers:
-                h.direct(s, dict(env))
-            if abilities is not None and env.get("card") is not None:
-                ab = abilities[env["card"]]
-                if ab is not None:
-                    ab.direct(s, dict(env))
+            try:
+                for h in handlers:
+                    h.direct(s, dict(env))
+                if abilities is not None and env.get("card") is not None:
+                    ab = abilities[env["card"]]
+                    if ab is not None:
+                        ab.direct(s, dict(env))
+            except RecursionError:
+                raise RuleError("events set each other off without end (an endless chain of events?)",
+                                budget_loc) from None
             s.steps -= 1
             if s.steps < 0:
                 raise RuleError("effects ran too long without a decision (an endless chain of events?)", budget_loc)
@@ -890,7 +916,10 @@ class Compiler:
                 s.steps -= 1
                 if s.steps < 0:
                     raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                return proc.direct(s, {})
+                try:
+                    return proc.direct(s, {})
+                except RecursionError:
+                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
             return invoke0
         if len(pairs) == 1:
             (n, f), = pairs
@@ -900,21 +929,30 @@ class Compiler:
                     s.steps -= 1
                     if s.steps < 0:
                         raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                    return proc.direct(s, {n: e[k]})
+                    try:
+                        return proc.direct(s, {n: e[k]})
+                    except RecursionError:
+                        raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
                 return invoke_local
 
             def invoke1(s, e):
                 s.steps -= 1
                 if s.steps < 0:
                     raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                return proc.direct(s, {n: f(s, e)})
+                try:
+                    return proc.direct(s, {n: f(s, e)})
+                except RecursionError:
+                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
             return invoke1
 
         def invoke(s, e):
             s.steps -= 1
             if s.steps < 0:
                 raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-            return proc.direct(s, {n: f(s, e) for n, f in pairs})
+            try:
+                return proc.direct(s, {n: f(s, e) for n, f in pairs})
+            except RecursionError:
+                raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
         return invoke
 
     def s_CallStmt(self, st, scope):
