@@ -1,7 +1,7 @@
 """Ribbit: run tabletop card games from declarative YAML definitions.
 
     from interpreter import load_game
-    game = load_game("definitions/frog_tower.yaml")
+    game = load_game("definitions/<game>.yaml")
     state = game.new_game(players=3, seed=7)
     while not state.is_terminal():
         player = state.current_players()[0]

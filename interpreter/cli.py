@@ -144,7 +144,7 @@ def run_rules(args) -> int:
 class GameLog:
     """A JSON-lines record of a game: header, actions and narration, then the result.
 
-    Written line by line, so an interrupted game still leaves a usable record.
+    Written line by line, so an interrupted game still ends with a usable record.
     Seats are 1-based, as on the command line.
     """
 

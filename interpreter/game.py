@@ -121,8 +121,8 @@ class Game:
 
         ``scenario`` replaces setup with a hand-built position, for tests and puzzles::
 
-            {"zones": {"garden(1)": ["leaf", "green frog"]},   # exact contents, bottom to top
-             "on_top": {"pond": ["red frog", "leaf"]},          # drawn first, in this order
+            {"zones": {"hand(1)": ["ace", "red king"]},        # exact contents, bottom to top
+             "on_top": {"deck": ["red king", "ace"]},           # drawn first, in this order
              "game_variables": {...}, "player_variables": {"1": {"points": 3}}}
 
         Named cards are taken from wherever the components start; cards not named

@@ -28,7 +28,7 @@ from .builtins import BUILTINS, BuiltinError
 
 BREAK, CONTINUE, RETURN = 1, 2, 3
 TRANSFER, SUSPEND = -1, -2
-MAX_OPTIONS = 100_000  # C(24, 4) towers from a garden of every frog kind is ~10,600
+MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
 
 class CompileError(Exception):
@@ -307,7 +307,7 @@ class Compiler:
     def static_table(self, fn, key, scope=None, as_bool=True):
         """Tabulate a per-card expression that reads only fixed card properties.
 
-        Card properties never change, so ``c.type != "leaf"`` is a fact about card
+        Card properties never change, so ``c.suit != "hearts"`` is a fact about card
         ids: a table replaces a closure call per card at run time.  If the
         expression also reads one other card variable (``same_type(c, card)``),
         the table has two dimensions: ``table[other][c]``.  Returns
