@@ -1,7 +1,7 @@
 """Hand-built positions: lay named cards into zones instead of running setup.
 
 Rulebook examples start from a known table ("Emma draws a red card, then a
-green"), so tests need to stack decks and fill gardens by card name.  A
+green"), so tests need to stack decks and fill hands by card name.  A
 scenario is plain data, so it can also come from a JSON or YAML file.
 """
 
