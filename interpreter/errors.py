@@ -8,17 +8,22 @@ traceback to be understood.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Location:
-    """A place in a source file: 1-based line and column, plus the YAML key path."""
+    """A place in a source file: 1-based line and column, plus the YAML key path.
+
+    ``excerpt`` (the quoted line with a caret) rides along when the loader knows the
+    text, so an error raised at run time can still show the line it comes from.
+    """
 
     file: str = "<string>"
     line: int | None = None
     column: int | None = None
     key: str | None = None
+    excerpt: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         text = self.file
@@ -37,7 +42,7 @@ class RibbitError(Exception):
     def __init__(self, message: str, location: Location | None = None, excerpt: str | None = None):
         self.message = message
         self.location = location
-        self.excerpt = excerpt
+        self.excerpt = excerpt if excerpt is not None else getattr(location, "excerpt", None)
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
@@ -76,7 +81,21 @@ class SaveFileError(RibbitError):
     """A saved state or game log that cannot be read back."""
 
 
+EXCERPT_WIDTH = 100
+
+
 def caret_excerpt(source_line: str, column: int) -> str:
-    """Quote one source line with a caret under the (1-based) column."""
-    line = source_line.rstrip("\n").expandtabs(1)
-    return f"    {line}\n    {' ' * max(column - 1, 0)}^"
+    """Quote one source line with a caret under the (1-based) column.
+
+    A tab shows as one space and any other control character as ``?``, so the
+    caret stays under its column; a very long line is cut to a window around it.
+    """
+    line = "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in source_line.rstrip("\r\n"))
+    col = max(column - 1, 0)
+    if len(line) > EXCERPT_WIDTH:
+        start = max(0, min(col - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+        shown = line[start:start + EXCERPT_WIDTH]
+        left = "..." if start > 0 else ""
+        right = "..." if start + EXCERPT_WIDTH < len(line) else ""
+        line, col = left + shown + right, col - start + len(left)
+    return f"    {line}\n    {' ' * col}^"

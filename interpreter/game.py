@@ -75,6 +75,7 @@ class Game:
         self.tiebreaks: list = []  # [(sign, fn)]
         self.step_limit = DEFAULT_STEP_LIMIT
         self.locate = None  # (where, node) -> Location
+        self._layouts: dict = {}  # player count -> initial (zones, loc)
 
     # ---------------------------------------------------------------- model queries
     def triggers_for(self, event: str) -> list:
@@ -138,7 +139,14 @@ class Game:
         return State.start(self, players, int(seed), log, scenario)
 
     def initial_layout(self, players: int):
-        """Zones (lists of card ids) and card locations before setup runs."""
+        """Zones (lists of card ids) and card locations before setup runs (fresh copies)."""
+        cached = self._layouts.get(players)
+        if cached is None:
+            cached = self._layouts[players] = self._layout(players)
+        zones, loc = cached
+        return [z[:] for z in zones], loc[:]
+
+    def _layout(self, players: int):
         zones = [[] for _ in range(self.zone_count)]
         loc = [-1] * len(self.card_names)
         for card, (zone, seat) in enumerate(self.card_start):

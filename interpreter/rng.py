@@ -41,7 +41,8 @@ def shuffle(state: int, items: list) -> int:
     pure-Python Fisher-Yates), and reproducible on every CPython.
     """
     state, seed = next_u64(state)
-    keys = _random.Random(seed).random
-    decorated = sorted([(keys(), i) for i in range(len(items))])
-    items[:] = [items[i] for _, i in decorated]
+    draw = _random.Random(seed).random
+    keys = [draw() for _ in items]
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    items[:] = [items[i] for i in order]
     return state

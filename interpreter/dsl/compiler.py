@@ -819,6 +819,17 @@ class Compiler:
         bottom = st.bottom
         loc = self.location(st)
         if kind == "card" or kind == "none":
+            key = getattr(what, "local_key", None)
+            if hasattr(dest, "const_value") and key is not None:  # move card to holding
+                d = dest.const_value
+
+                def move_local(s, e):
+                    c = e[key]
+                    if c is None:
+                        raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
+                    _move(s, c, d, bottom)
+                return move_local
+
             def move_one(s, e):
                 c = what(s, e)
                 if c is None:

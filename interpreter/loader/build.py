@@ -185,8 +185,8 @@ class Builder:
                 if key in RESERVED_KEYS or key.startswith("when_"):
                     continue
                 if key not in defaults:
-                    self.fail(f"unknown property {key!r}{_suggest(key, defaults)}; declare it under 'properties:' "
-                              "with its default value", path + (key,))
+                    self.fail(f"unknown property {key!r}{_suggest(key, defaults)} (every property is declared under "
+                              "'properties:' with its default value)", path + (key,))
                 if defaults[key] is not None and value is not None \
                         and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
                     self.fail(f"property {key!r} is {T.describe(T.kind_of_value(defaults[key]))} "
@@ -264,7 +264,8 @@ class Builder:
 
     def event_params(self, event, path):
         if event not in self.g.events:
-            self.fail(f"unknown event {event!r}{_suggest(event, self.g.events)}; declare it under 'events:'", path)
+            self.fail(f"unknown event {event!r}{_suggest(event, self.g.events)} (events are declared under "
+                      "'events:')", path)
         return list(self.g.events[event])
 
     def build_triggers(self):
@@ -319,8 +320,8 @@ class Builder:
             for i, mod in enumerate(kind["declaration"].get("modifiers") or []):
                 path = ("components", kind["index"], "modifiers", i)
                 if mod["quantity"] not in g.quantities:
-                    self.fail(f"unknown quantity {mod['quantity']!r}{_suggest(mod['quantity'], g.quantities)}; "
-                              "declare it under 'quantities:'", path + ("quantity",))
+                    self.fail(f"unknown quantity {mod['quantity']!r}{_suggest(mod['quantity'], g.quantities)} "
+                              "(quantities are declared under 'quantities:')", path + ("quantity",))
                 q = g.quantities[mod["quantity"]]
                 q.__dict__.setdefault("mods", []).append((kind, mod, path))
 

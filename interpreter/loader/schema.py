@@ -1,7 +1,12 @@
-"""Validate definitions against the JSON Schemas in ``schemas/`` and report errors with positions."""
+"""Validate definitions against the JSON Schemas in ``schemas/`` and report errors with positions.
+
+The report reads ``file:line:col: key.path: message``: the best-matching error
+first, pointing at the offending key or value, then how many more there are.
+"""
 
 from __future__ import annotations
 
+import difflib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +19,9 @@ from .source import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+               "array": "a list", "object": "a mapping", "null": "nothing (null)"}
+
 
 @lru_cache(maxsize=None)
 def load_schema(name: str) -> dict:
@@ -21,23 +29,15 @@ def load_schema(name: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _relevance(error):
-    # deeper errors first, then ones that are not about "anyOf"/"oneOf" wrappers
-    return (-len(error.path), error.validator in ("anyOf", "oneOf"))
-
-
 def validate(source: Source, schema_name: str = "game.schema.json", verbose: bool = False) -> None:
     """Raise a located DefinitionError naming the best-matching violation (and how many more)."""
     schema = load_schema(schema_name)
     validator = jsonschema.Draft202012Validator(schema)
-    errors = list(validator.iter_errors(source.data))
+    errors = list(validator.iter_errors(_json_keys(source.data)))
     if not errors:
         return
-    best = best_match(errors)
-    # descend into the most specific sub-error of anyOf/oneOf for a useful message
-    while best.context:
-        best = best_match(best.context)
-    path = tuple(best.absolute_path)
+    best = _most_specific(best_match(errors))
+    location = _locate(source, best)
     message = _explain(best)
     others = len(errors) - 1
     if others and not verbose:
@@ -45,32 +45,137 @@ def validate(source: Source, schema_name: str = "game.schema.json", verbose: boo
     elif others:
         extra = []
         for err in errors:
-            if err is best:
+            if err is best or best in _descendants(err):
                 continue
-            loc = source.location(tuple(err.absolute_path))
-            extra.append(f"  {loc}: {_explain(err)}")
+            err = _most_specific(err)
+            extra.append(f"  {_locate(source, err)}: {_explain(err)}")
         message += "\n" + "\n".join(extra)
-    raise source.error(message, path)
+    raise source.error_at(message, location)
+
+
+def _descendants(error):
+    for sub in error.context or ():
+        yield sub
+        yield from _descendants(sub)
+
+
+def _most_specific(error):
+    """Descend into anyOf/oneOf to the sub-error that explains the most, unless the choice itself is the news."""
+    while error.context and not _choice_of_keys(error):
+        error = best_match(error.context)
+    return error
+
+
+def _choice_of_keys(error):
+    """For a oneOf whose branches only require a key each, the keys to choose between (else None)."""
+    branches = error.validator_value if error.validator in ("oneOf", "anyOf") else None
+    if not isinstance(branches, list) or not all(set(b) == {"required"} and len(b["required"]) == 1
+                                                  for b in branches if isinstance(b, dict)):
+        return None
+    return [b["required"][0] for b in branches]
+
+
+def _json_keys(value):
+    """The data as JSON sees it: mapping keys are text (YAML allows number keys, e.g. in tables)."""
+    if isinstance(value, dict):
+        return {str(k): _json_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_keys(v) for v in value]
+    return value
+
+
+def _source_path(data, path) -> tuple:
+    """Map a path through the JSON view back to the loaded data's own keys (numbers stay numbers)."""
+    out = []
+    for part in path:
+        if isinstance(data, dict) and part not in data:
+            part = next((k for k in data if str(k) == part), part)
+        out.append(part)
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            data = None
+    return tuple(out)
+
+
+def _locate(source: Source, error):
+    """Point at the key itself for unknown or badly named keys, else at the value."""
+    path = _source_path(source.data, error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        extra = _extra_keys(error)
+        if extra:
+            return source.key_location(_source_path(source.data, tuple(error.absolute_path) + (extra[0],)))
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        return source.key_location(_source_path(source.data, tuple(error.absolute_path) + (error.instance,)))
+    return source.location(path)
+
+
+def _extra_keys(error) -> list:
+    allowed = error.schema.get("properties", {})
+    patterns = error.schema.get("patternProperties", {})
+    import re
+
+    return [k for k in error.instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]
 
 
 def _explain(error) -> str:
     """A sentence for one jsonschema error, naming what was expected."""
     v = error.validator
+    keys = _choice_of_keys(error)
+    if keys:
+        present = [k for k in keys if isinstance(error.instance, dict) and k in error.instance]
+        listed = " or ".join(repr(k) for k in keys)
+        if present:
+            return f"use only one of {listed}, not {' and '.join(map(repr, present))} together"
+        return f"needs one of {listed}"
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return f"missing required key {missing!r}"
+        about = error.schema.get("properties", {}).get(missing, {}).get("description", "")
+        about = about.split(". ")[0].rstrip(".")
+        return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "")
     if v == "additionalProperties":
-        extra = [k for k in error.instance if k not in error.schema.get("properties", {})] \
-            if isinstance(error.instance, dict) else []
-        allowed = ", ".join(sorted(error.schema.get("properties", {})))
-        return f"unknown key {', '.join(map(repr, extra))}; expected one of: {allowed}"
+        extra = _extra_keys(error) if isinstance(error.instance, dict) else []
+        allowed = sorted(error.schema.get("properties", {}))
+        close = difflib.get_close_matches(str(extra[0]), allowed, n=1) if extra else []
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"unknown key {', '.join(map(repr, extra))}{hint} Expected one of: {', '.join(allowed)}" \
+            if hint else f"unknown key {', '.join(map(repr, extra))}; expected one of: {', '.join(allowed)}"
     if v == "type":
-        want = error.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
-        return f"expected {want}, got {type(error.instance).__name__} {error.instance!r}"[:300]
+        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
+        hint = ""
+        if "string" in types and isinstance(error.instance, (list, dict)):
+            hint = ("; YAML reads a value that starts with '[' or '{' as a list or mapping, "
+                    "so put an expression that starts with one in quotes")
+        return f"expected {want}, not {_describe(error.instance)}{hint}"
     if v == "enum":
-        return f"{error.instance!r} is not one of: {', '.join(map(str, error.validator_value))}"
+        options = [str(o) for o in error.validator_value]
+        close = difflib.get_close_matches(str(error.instance), options, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"{error.instance!r} is not one of: {', '.join(options)}{hint}"
+    if "propertyNames" in error.absolute_schema_path:
+        return (f"{error.instance!r} is not a valid name here; expected 'name(kind parameter, ...)', "
+                "optionally followed by '-> kind', e.g. 'deal(player p)'")
     if v == "pattern":
         desc = error.schema.get("description", "")
         return f"{error.instance!r} does not have the expected form{': ' + desc if desc else ''}"
+    if v in ("minItems", "minProperties") and error.validator_value == 1:
+        return "must not be empty"
     return error.message[:300]
+
+
+def _describe(value) -> str:
+    """How a wrong value reads in a message: its kind and (short) text."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value[:60]!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "nothing (null)"
+    return f"{type(value).__name__} {value!r}"[:80]

@@ -4,12 +4,14 @@ The loader turns a YAML file into plain Python data *and* a map from each
 value's key path to its line and column, so that a schema error, a bad
 reference or a DSL error deep inside an effect can point at the exact spot in
 the file.  It is also the first line of defence against hostile files: safe
-constructors only, and limits on size, nesting and alias expansion.
+constructors only, no tags that build objects, and limits on size, nesting
+and alias expansion checked on the event stream before anything is built.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -27,40 +29,70 @@ except AttributeError:  # pragma: no cover - pure-Python fallback
 
 Path_ = tuple  # a key path: ("procedures", "turn(p: player)")
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CORE = "tag:yaml.org,2002:"
+# Tags a plain-data document can carry (timestamps: a date-like plain value resolves to one).
+_PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge", "timestamp")}
+
 
 @dataclass
 class Source:
-    """A parsed YAML document plus the position of every value in it."""
+    """A parsed YAML document plus the position of every value (and key) in it."""
 
     file: str
     text: str
     data: object
     marks: dict[Path_, tuple[int, int, str | None]] = field(default_factory=dict)
+    key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    _line_cache: list | None = field(default=None, repr=False, compare=False)
 
     # -- locating -----------------------------------------------------------
     def location(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
-        """The location of the value at ``path``; ``line``/``column`` are inside it (1-based)."""
+        """The location of the value at ``path``; ``line``/``column`` are inside it (1-based).
+
+        The returned location carries its caret excerpt, for errors raised later at run time.
+        """
+        loc = self._location(path, line, column)
+        return replace(loc, excerpt=self.excerpt(loc))
+
+    def _location(self, path: Path_, line: int | None, column: int | None) -> Location:
         key = format_path(path)
         mark = self._nearest_mark(path)
         if mark is None:
             return Location(self.file, None, None, key)
         mline, mcol, style = mark  # 0-based, as yaml reports them
         if line is None:
+            if style in ("|", ">") and tuple(path) in self.key_marks:  # the key says more than a bare '|'
+                kline, kcol = self.key_marks[tuple(path)]
+                return Location(self.file, kline + 1, kcol + 1, key)
             return Location(self.file, mline + 1, mcol + 1, key)
-        if style in ("|", ">"):
+        if style == "|":  # literal: the text is the file's lines minus their indentation
             first = mline + 1  # block scalars start on the line after the indicator
             indent = self._block_indent(first)
             return Location(self.file, first + line, indent + (column or 1), key)
+        text = self._value_at(path)
+        if isinstance(text, str):
+            found = self._folded_position(text, mline, mcol, style, line, column or 1)
+            if found is not None:
+                return Location(self.file, found[0] + 1, found[1] + 1, key)
         shift = 1 if style in ('"', "'") else 0
         if line == 1:
             return Location(self.file, mline + 1, mcol + shift + (column or 1), key)
         return Location(self.file, mline + line, column, key)
 
+    def key_location(self, path: Path_) -> Location:
+        """The location of the *key* that ends ``path`` (for unknown or misspelt keys)."""
+        mark = self.key_marks.get(tuple(path))
+        if mark is None:
+            return self.location(path)
+        loc = Location(self.file, mark[0] + 1, mark[1] + 1, format_path(path))
+        return replace(loc, excerpt=self.excerpt(loc))
+
     def excerpt(self, location: Location) -> str | None:
         """The source line of ``location`` with a caret under its column."""
         if location.line is None:
             return None
-        lines = self.text.splitlines()
+        lines = self._lines()
         if not 1 <= location.line <= len(lines):
             return None
         return caret_excerpt(lines[location.line - 1], location.column or 1)
@@ -70,18 +102,85 @@ class Source:
         loc = self.location(path, line, column)
         return cls(message, loc, self.excerpt(loc))
 
+    def error_at(self, message: str, location: Location, cls: type[DefinitionError] = DefinitionError):
+        return cls(message, location, self.excerpt(location))
+
+    def _lines(self) -> list[str]:
+        if self._line_cache is None:
+            self._line_cache = split_lines(self.text)
+        return self._line_cache
+
     def _nearest_mark(self, path: Path_):
         path = tuple(path)
         while path not in self.marks and path:
             path = path[:-1]
         return self.marks.get(path)
 
+    def _value_at(self, path: Path_):
+        value = self.data
+        for part in path:
+            try:
+                value = value[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
     def _block_indent(self, first_line0: int) -> int:
-        lines = self.text.splitlines()
+        lines = self._lines()
         for raw in lines[first_line0:]:
             if raw.strip():
                 return len(raw) - len(raw.lstrip(" "))
         return 0
+
+    def _folded_position(self, value: str, mline: int, mcol: int, style, line: int, column: int):
+        """Map (line, column) in a scalar's *value* to 0-based (line, column) in the file.
+
+        Folded (``>``), plain and quoted scalars may join or rewrap lines, so the
+        value's layout differs from the file's; their non-blank characters, though,
+        come in the same order.  Count them, and find the same one in the file.
+        """
+        lines = value.split("\n")
+        if not 1 <= line <= len(lines):
+            return None
+        offset = sum(len(x) + 1 for x in lines[:line - 1]) + min(column - 1, len(lines[line - 1]))
+        before = sum(1 for ch in value[:offset] if not ch.isspace())
+        on_blank = offset >= len(value) or value[offset].isspace()
+        if on_blank and not value[offset:].strip():  # at the end: just after the last character
+            target, after = before, True
+        else:
+            target, after = before + 1, False
+        text_lines = self._lines()
+        if style == ">":
+            row, col = mline + 1, 0
+        else:
+            row, col = mline, mcol + (1 if style in ('"', "'") else 0)
+        seen, last = 0, None
+        while row < len(text_lines):
+            raw = text_lines[row]
+            while col < len(raw):
+                ch = raw[col]
+                width = 1
+                if style == '"' and ch == "\\":
+                    width = 2
+                elif style == "'" and raw.startswith("''", col):
+                    width = 2
+                elif style in ('"', "'") and ch == style:
+                    return (last[0], last[1] + 1) if after and last else None
+                if not ch.isspace() and not (style == '"' and ch == "\\" and col + 1 >= len(raw)):
+                    seen += 1
+                    last = (row, col + width - 1)
+                    if seen == target and not after:
+                        return row, col
+                    if seen == target and after:
+                        return row, col + width
+                col += width
+            row, col = row + 1, 0
+        return None
+
+
+def split_lines(text: str) -> list[str]:
+    """The text's lines as YAML numbers them (it breaks lines at \\n, \\r\\n and \\r only)."""
+    return _LINE_BREAK.split(text)
 
 
 def format_path(path: Path_) -> str:
@@ -108,30 +207,50 @@ def read_yaml_file(path: str | Path) -> Source:
         raise DefinitionError(f"file is {size} bytes; definitions are limited to {MAX_FILE_BYTES} bytes",
                               Location(str(path)))
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DefinitionError(f"not UTF-8 text (byte {exc.start}); save the file as UTF-8",
-                              Location(str(path))) from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise DefinitionError(f"cannot read the file: {exc.strerror or exc}", Location(str(path))) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(raw, exc, str(path)) from None
     return read_yaml_text(text, str(path))
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError, file: str) -> DefinitionError:
+    line = raw.count(b"\n", 0, exc.start) + 1
+    start_of_line = raw.rfind(b"\n", 0, exc.start) + 1
+    shown = raw[start_of_line:].split(b"\n", 1)[0]
+    column = len(raw[start_of_line:exc.start].decode("utf-8", "replace")) + 1
+    loc = Location(file, line, column)
+    return DefinitionError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; save the file as UTF-8",
+                           loc, caret_excerpt(shown.decode("utf-8", "replace"), column))
 
 
 def read_yaml_text(text: str, file: str = "<string>") -> Source:
     """Parse YAML text into a :class:`Source` (plain data + marks)."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise DefinitionError(f"text is longer than {MAX_FILE_BYTES} bytes", Location(file))
+    lines = split_lines(text)
+
+    def excerpt(line0: int, col0: int):
+        return caret_excerpt(lines[line0], col0 + 1) if 0 <= line0 < len(lines) else None
     try:
+        _check_events(text, file, excerpt)
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        message, mark = _runaway_quote(text, exc) or _explain_yaml_error(exc, text)
         loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
-        problem = exc.problem or exc.context or "invalid YAML"
-        lines = text.splitlines()
-        excerpt = caret_excerpt(lines[mark.line], mark.column + 1) if mark and mark.line < len(lines) else None
-        raise DefinitionError(f"YAML syntax error: {problem}", loc, excerpt) from None
+        raise DefinitionError(f"YAML syntax error: {message}", loc,
+                              excerpt(mark.line, mark.column) if mark else None) from None
+    except yaml.reader.ReaderError as exc:
+        line0 = text.count("\n", 0, exc.position)
+        col0 = exc.position - (text.rfind("\n", 0, exc.position) + 1)
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise DefinitionError(f"the control character {char!r} is not allowed in YAML; remove it",
+                              Location(file, line0 + 1, col0 + 1), excerpt(line0, col0)) from None
     except yaml.YAMLError as exc:
-        raise DefinitionError(f"YAML error: {exc}", Location(file)) from None
+        raise DefinitionError(f"YAML error: {str(exc).splitlines()[0]}", Location(file)) from None
     source = Source(file, text, None)
     if node is None:
         source.data = None
@@ -139,6 +258,128 @@ def read_yaml_text(text: str, file: str = "<string>") -> Source:
     budget = [MAX_NODES]
     source.data = _construct(node, (), source, 0, budget)
     return source
+
+
+def _check_events(text: str, file: str, excerpt) -> None:
+    """Refuse deep nesting and alias bombs on the event stream, before any node is built.
+
+    Composing a 100 000-deep list would overflow the C stack, and nine aliases of
+    nine aliases of ... expand to billions of values; both are caught here in one
+    linear pass, counting every value as if aliases were written out.
+    """
+    sizes: dict[str, int] = {}  # anchor -> number of values it stands for
+    stack: list[list] = []  # open collections: [anchor, values so far]
+    total = 0
+
+    def fail(message, event):
+        mark = event.start_mark
+        raise DefinitionError(message, Location(file, mark.line + 1, mark.column + 1),
+                              excerpt(mark.line, mark.column))
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            if any(anchor == event.anchor for anchor, _ in stack):
+                fail(f"the alias *{event.anchor} is used inside the value it names; that value would never end",
+                     event)
+            if event.anchor not in sizes:
+                fail(f"the alias *{event.anchor} refers to no anchor &{event.anchor} defined before it", event)
+            count = sizes[event.anchor]
+        elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            count = 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, count = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = count
+            if stack:
+                stack[-1][1] += count
+            continue
+        else:
+            continue
+        total += count
+        if total > MAX_NODES:
+            fail(f"the document expands to more than {MAX_NODES} values (aliases repeating aliases?); "
+                 "write the values out instead of nesting aliases", event)
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append([event.anchor, 1])
+            if len(stack) > MAX_DEPTH + 1:  # the document's own mapping is level 0
+                fail(f"nesting deeper than {MAX_DEPTH} levels", event)
+        else:
+            if isinstance(event, yaml.ScalarEvent) and event.anchor is not None:
+                sizes[event.anchor] = 1
+            if stack:
+                stack[-1][1] += count
+
+
+def _runaway_quote(text: str, exc: yaml.MarkedYAMLError):
+    """A quote left open swallows the lines after it, and YAML fails where the next quote closes it.
+
+    When the error sits on the line where a multi-line quoted text ends, the missing
+    quote is the likely cause: say so, and point at where that text began.
+    """
+    mark = exc.problem_mark
+    if mark is None:
+        return None
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if token.start_mark.line > mark.line:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'"):
+                last = token
+    except yaml.YAMLError:
+        pass
+    if last is None or last.start_mark.line == last.end_mark.line or last.end_mark.line != mark.line:
+        return None
+    start = last.start_mark
+    return (f"the quoted text that starts here runs on to line {last.end_mark.line + 1}; is its closing "
+            f"{last.style} missing?"), start
+
+
+def _explain_yaml_error(exc: yaml.MarkedYAMLError, text: str):
+    """A plain-words reason for a YAML syntax error, and the mark it should point at."""
+    problem = exc.problem or exc.context or "invalid YAML"
+    context = exc.context or ""
+    mark, cmark = exc.problem_mark or exc.context_mark, exc.context_mark
+    at = f"line {cmark.line + 1}, column {cmark.column + 1}" if cmark else ""
+    char = _char_at(text, mark)
+    if char == "\t" and ("cannot start any token" in problem or "tab" in problem):
+        return "a tab character; YAML indentation must use spaces, never tabs", mark
+    if ("while scanning an alias" in context or "while scanning an anchor" in context) and cmark is not None:
+        return (f"a value that starts with {_char_at(text, cmark)!r} is a YAML alias or anchor; "
+                "put text that starts with it in quotes"), cmark
+    if char in ("@", "`") and "cannot start any token" in problem:
+        return f"a value cannot start with {char!r} in YAML; put the text in quotes", mark
+    if "block sequence entries are not allowed" in problem:
+        return ("a '- ' here would start a list item, which cannot go here; check the indentation, "
+                "or put text that starts with '-' in quotes"), mark
+    if "could not find expected ':'" in problem and cmark is not None:
+        return "this line is not 'key: value'; is its ':' missing?", cmark
+    if "quoted scalar" in context and cmark is not None:
+        return f"this quoted text is never closed: add the matching {_char_at(text, cmark)} at its end", cmark
+    if "block mapping" in context and "expected key" in problem:
+        return (f"this line is not indented like the keys of the mapping that starts at {at}; "
+                "check the indentation (or quote a value that contains ': ')"), mark
+    if "mapping values are not allowed" in problem:
+        return ("a ':' that YAML cannot read here: the line may be indented too far, or a value that contains "
+                "': ' needs quotes"), mark
+    if "flow mapping" in context or "flow sequence" in context:
+        closer = "}" if "mapping" in context else "]"
+        where = mark if mark is not None and _line_at(text, mark).strip() else cmark  # a blank line says nothing
+        return f"did not find expected ',' or '{closer}' to close the '{'{' if closer == '}' else '['}' at {at}", where
+    if "single document" in context:
+        return "a definition is one YAML document, but a second one starts here ('---')", mark
+    if "undefined alias" in problem:
+        return "this alias refers to no anchor defined before it", mark
+    return (f"{problem} ({context} at {at})" if context and cmark else problem), mark
+
+
+def _line_at(text: str, mark) -> str:
+    lines = split_lines(text)
+    return lines[mark.line] if mark is not None and 0 <= mark.line < len(lines) else ""
+
+
+def _char_at(text: str, mark) -> str:
+    line = _line_at(text, mark)
+    return line[mark.column] if mark is not None and 0 <= mark.column < len(line) else ""
 
 
 def _construct(node, path, source: Source, depth: int, budget: list[int]):
@@ -151,32 +392,49 @@ def _construct(node, path, source: Source, depth: int, budget: list[int]):
         raise source.error(f"nesting deeper than {MAX_DEPTH} levels", path)
     style = getattr(node, "style", None)
     source.marks[path] = (node.start_mark.line, node.start_mark.column, style)
+    if node.tag not in _PLAIN_TAGS:
+        tag = "!!" + node.tag[len(_CORE):] if node.tag.startswith(_CORE) else node.tag
+        raise source.error(f"the YAML tag {tag!r} is not allowed: a definition is plain data (text, numbers, "
+                           "true/false, lists and mappings), and tags that build objects are refused", path)
     if isinstance(node, yaml.ScalarNode):
         try:
             return _scalar(node)
         except yaml.YAMLError as exc:
-            raise source.error(f"bad scalar value: {exc}", path) from None
+            raise source.error(f"bad scalar value: {getattr(exc, 'problem', None) or exc}", path) from None
     if isinstance(node, yaml.SequenceNode):
         return [_construct(child, path + (i,), source, depth + 1, budget) for i, child in enumerate(node.value)]
     if isinstance(node, yaml.MappingNode):
         result = {}
+        table = all(k.tag == _CORE + "int" for k, _ in node.value)  # keyed by numbers, e.g. {2: 4, 3: 3}
         for key_node, value_node in node.value:
+            mark = key_node.start_mark
             if not isinstance(key_node, yaml.ScalarNode):
-                mark = key_node.start_mark
-                raise DefinitionError("mapping keys must be plain text", Location(source.file, mark.line + 1,
-                                                                                  mark.column + 1, format_path(path)))
+                loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path))
+                raise source.error_at("mapping keys must be plain text, not a list or a mapping", loc)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise source.error("YAML merge keys (<<) are not supported; write the keys out", path)
-            key = _scalar(key_node)
-            if not isinstance(key, (str, int)) or isinstance(key, bool):
-                key = str(key)
+            key = _key(key_node, table)
             if key in result:
-                mark = key_node.start_mark
                 loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path + (key,)))
-                raise DefinitionError(f"duplicate key {key!r}", loc, source.excerpt(loc))
+                raise source.error_at(f"duplicate key {key!r}", loc)
+            source.key_marks[path + (key,)] = (mark.line, mark.column)
             result[key] = _construct(value_node, path + (key,), source, depth + 1, budget)
         return result
     raise source.error("unsupported YAML node", path)  # pragma: no cover
+
+
+def _key(node, table: bool):
+    """A mapping key: its text as written, except in a table whose keys are all whole numbers.
+
+    So ``on:`` or ``yes:`` stay the words they are instead of becoming true, and a
+    stray ``3:`` among named keys is the name '3', not a number the builder trips on.
+    """
+    if table and node.tag == _CORE + "int":
+        try:
+            return _scalar(node)
+        except yaml.YAMLError:
+            return node.value
+    return node.value
 
 
 _scalar_loader = yaml.SafeLoader("")
