@@ -178,12 +178,43 @@ def _board_table(game, per_space) -> Table:
                 names.append(name)
     table = Table(title="Board", title_justify="left", box=box.SIMPLE, pad_edge=False)
     table.add_column("space", style="bold")
+    table.add_column("steps", style="dim")
     for name in names:
         table.add_column(Text(name))
     for space in game.board.spaces:
         zones = dict(per_space.get(space, []))
-        table.add_row(Text(str(space)), *(zone_contents(zones[n]) if n in zones else Text("") for n in names))
+        table.add_row(Text(str(space)), _steps_from(game.board, space),
+                      *(pile_contents(zones[n]) if n in zones else Text("") for n in names))
     return table
+
+
+def _steps_from(board, space) -> Text:
+    """Where one step in each direction leads ('east -> r1c2'), so the board's layout can be read."""
+    steps = [f"{d} -> {board.step_table[(space, d)]}" for d in board.directions if (space, d) in board.step_table]
+    return Text("\n".join(steps))
+
+
+def pile_contents(shown: dict) -> Text:
+    """A zone on a board space, read as a pile: one line per card, the top card first and marked.
+
+    Order matters on a board (what is on top of what), so runs of identical cards are
+    grouped only when they are next to each other.
+    """
+    cards = shown.get("cards")
+    if not cards or len(cards) == 1:
+        return zone_contents(shown)
+    runs: list[list] = []
+    for name in reversed(cards):
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    text = Text()
+    for i, (name, times) in enumerate(runs):
+        text.append(("\n" if i else "") + (name if times == 1 else f"{name} x{times}"))
+        if i == 0:
+            text.append("  (top)", style="dim")
+    return text
 
 
 def render_decision(console: Console, decision: dict, seat: int | None) -> None:

@@ -211,6 +211,38 @@ def b_below(c, args):
     return below, "list:card"
 
 
+def b_space_of(c, args):
+    """The board space whose per-space zone holds a card (or is the zone); none elsewhere.
+
+    Pieces that move on a board live in per-space zones, so the rules can ask
+    where a piece stands and then ask the board where a step leads from there.
+    """
+    _need(args, 1, 1, "space_of")
+    fn, kind, node = args[0]
+    spaces = c.m.zone_space  # zone index -> space name or None
+    if kind == "zone":
+        return (lambda s, e: spaces[fn(s, e)]), "space"
+    _kind(args[0], "card", "space_of", 1)
+
+    def space_of(s, e):
+        where = s.loc[fn(s, e)]
+        return spaces[where] if where >= 0 else None
+    return space_of, "space"
+
+
+def b_flatten(c, args):
+    """flatten(list of zones or lists): one list, in order, e.g. every piece on the board:
+    flatten(each sp in spaces: pile(sp))."""
+    _need(args, 1, 1, "flatten")
+    fn, kind = _as_list(args[0], "flatten")
+    inner = T.element(kind)
+    if inner == "zone":
+        return (lambda s, e: [x for z in fn(s, e) for x in s.zones[z]]), "list:card"
+    if not T.is_list(inner) and inner != T.ANY:
+        raise BuiltinError(f"flatten() joins a list of lists or zones, not {T.describe(kind)}", args[0][2])
+    return (lambda s, e: [x for xs in fn(s, e) for x in xs]), T.list_of(T.element(inner))
+
+
 # ---------------------------------------------------------------- players
 def b_next_player(c, args):
     """The next player clockwise (to the left)."""
@@ -315,7 +347,7 @@ BUILTINS = {
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
     "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
     "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
-    "position": b_position, "above": b_above, "below": b_below,
+    "position": b_position, "above": b_above, "below": b_below, "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
     "seat": b_seat, "random": b_random, "roll": b_roll,
     "step": b_step, "adjacent": b_adjacent, "distance": b_distance,
