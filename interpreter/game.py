@@ -134,8 +134,10 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int):
             raise DefinitionError(f"players must be a whole number, not {players!r}", Location(self.file))
         if not self.min_players <= players <= self.max_players:
-            raise DefinitionError(f"{self.name} is for {self.min_players}-{self.max_players} players, "
-                                  f"not {players}", Location(self.file, key="players"))
+            span = f"exactly {self.min_players}" if self.min_players == self.max_players else \
+                f"{self.min_players}-{self.max_players}"
+            raise DefinitionError(f"{self.name} is for {span} players, not {players}",
+                                  Location(self.file, key="players"))
         return State.start(self, players, int(seed), log, scenario)
 
     def initial_layout(self, players: int):

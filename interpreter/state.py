@@ -56,7 +56,7 @@ class State:
             raise
         except RecursionError:
             raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
+        except Exception as exc:
             raise RuleError(f"a rule failed while setting up the game ({type(exc).__name__}: {exc})") from None
         return s
 
@@ -174,7 +174,7 @@ class State:
         except RecursionError:
             self._rewind()
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
+        except Exception as exc:  # a rule failed in a way no check foresaw: never half an action
             self._rewind()
             raise RuleError(f"a rule failed after {action!r} ({type(exc).__name__}: {exc}); "
                             "the game is back where it was before that action") from None
@@ -192,14 +192,14 @@ class State:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
         if type(player) is not int or not 0 <= player < self.n:
             raise IllegalActionError(f"there is no player {player!r} in this {self.n}-player game "
-                                     f"(players are numbered 0 to {self.n - 1})")
+                                     f"(players are numbered 0 to {self.n - 1}: seats 1 to {self.n})")
         waiting = self.current_players()
         if player not in waiting:
-            who = ", ".join(f"player {w + 1}" for w in waiting)
-            raise IllegalActionError(f"it is not player {player + 1}'s decision; waiting for {who}")
+            who = ", ".join(f"player {w} (seat {w + 1})" for w in waiting)
+            raise IllegalActionError(f"it is not player {player}'s (seat {player + 1}) decision; waiting for {who}")
         legal = self.legal_actions(player)
         shown = "; ".join(legal[:12]) + ("; ..." if len(legal) > 12 else "")
-        raise IllegalActionError(f"{action!r} is not a legal action for player {player + 1} now. "
+        raise IllegalActionError(f"{action!r} is not a legal action for player {player} (seat {player + 1}) now. "
                                  f"Legal actions: {shown}")
 
     # ---------------------------------------------------------------- results
@@ -326,7 +326,10 @@ class State:
             for f in s.frames:
                 if not 0 <= f[0] < len(game.codes) or not 0 <= f[1] < len(game.codes[f[0]]):
                     raise SaveFileError("the saved rule position does not exist in this definition")
-            s.pending = data["pending"]
+            s.pending = _check_pending(data["pending"], s.n)
+            for name, values in s.pv.items():
+                if len(values) != s.n:
+                    raise SaveFileError(f"player variable {name!r} has {len(values)} values for {s.n} players")
             s.over = bool(data["over"])
             s.forced_winners = data["forced_winners"]
             s.history = [list(h) for h in data["history"]]
@@ -336,8 +339,10 @@ class State:
             return s
         except SaveFileError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise SaveFileError(f"the save file is damaged or incomplete ({type(exc).__name__}: {exc})") from None
+        except KeyError as exc:
+            raise SaveFileError(f"the save file is incomplete: it has no {exc.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise SaveFileError(f"the save file is damaged ({exc})") from None
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
@@ -357,6 +362,20 @@ def fingerprint(game) -> str:
     for text in game.source_texts:
         h.update(text.encode("utf-8"))
     return h.hexdigest()[:16]
+
+
+def _check_pending(pending, players: int):
+    """A saved decision must have the shape the engine writes, or loading it would fail later."""
+    if pending is None:
+        return None
+    keys = {"players", "labels", "values", "chosen", "dest", "each", "secret", "prompt"}
+    if not isinstance(pending, dict) or set(pending) != keys:
+        raise SaveFileError("the saved decision is damaged (expected the keys " + ", ".join(sorted(keys)) + ")")
+    n = len(pending["players"])
+    if not all(isinstance(pending[k], list) and len(pending[k]) == n for k in ("labels", "values", "chosen")) \
+            or not all(isinstance(p, int) and 0 <= p < players for p in pending["players"]):
+        raise SaveFileError("the saved decision is damaged (its players, options and choices do not line up)")
+    return pending
 
 
 def _copy(value):

@@ -157,7 +157,7 @@ def test_a_player_who_has_chosen_cannot_choose_again(duel):
     duel.apply(0, "play one")
     before = snapshot(duel)
     for action in ("play five", "play one"):
-        with pytest.raises(IllegalActionError, match="not player 1's decision; waiting for player 2, player 3"):
+        with pytest.raises(IllegalActionError, match=r"not player 0's \(seat 1\) decision; waiting for player 1 \(seat 2\), player 2 \(seat 3\)"):
             duel.apply(0, action)
         assert snapshot(duel) == before
     assert duel.legal_actions(0) == []

@@ -42,7 +42,7 @@ class GameOver(Exception):
 
 
 def suggest(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1)
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -779,7 +779,14 @@ class Compiler:
             if op == "=":
                 return _set_local(name, value)
             sign = 1 if op == "+=" else -1
-            return lambda s, e: e.__setitem__(name, e[name] + sign * value(s, e))
+            loc = self.location(st)
+
+            def add_local(s, e):
+                try:
+                    e[name] = e[name] + sign * value(s, e)
+                except TypeError:
+                    raise RuleError(f"cannot add to {name}: it holds {e[name]!r}, not a number", loc) from None
+            return add_local
         if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
             attr = target.name
             if attr not in self.m.gvars:
@@ -790,7 +797,15 @@ class Compiler:
             if op == "=":
                 return lambda s, e: s.gv.__setitem__(attr, value(s, e))
             sign = 1 if op == "+=" else -1
-            return lambda s, e: s.gv.__setitem__(attr, s.gv[attr] + sign * value(s, e))
+            loc = self.location(st)
+
+            def add_gv(s, e):
+                try:
+                    s.gv[attr] = s.gv[attr] + sign * value(s, e)
+                except TypeError:
+                    raise RuleError(f"cannot add to game.{attr}: it holds {s.gv[attr]!r}, not a number "
+                                    "(give it a starting value under game_variables)", loc) from None
+            return add_gv
         obj, okind = self.expr(target.obj, scope)
         attr = target.name
         if okind != "player":
@@ -807,10 +822,16 @@ class Compiler:
             return set_pv
         sign = 1 if op == "+=" else -1
 
+        loc = self.location(st)
+
         def add_pv(s, e):
             row = s.pv[attr]
             p = obj(s, e)
-            row[p] = row[p] + sign * value(s, e)
+            try:
+                row[p] = row[p] + sign * value(s, e)
+            except TypeError:
+                raise RuleError(f"cannot add to .{attr}: it holds {row[p]!r}, not a number "
+                                "(give it a starting value under player_variables)", loc) from None
         return add_pv
 
     def s_Move(self, st, scope):
@@ -872,8 +893,8 @@ class Compiler:
     def emit_args(self, st, scope):
         event = self.m.events.get(st.event)
         if event is None:
-            raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)}; declare it under 'events:'",
-                           st, "name")
+            raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)} "
+                           "(events are declared under 'events:')", st, "name")
         given = dict(st.args)
         for name in given:
             if name not in dict(event):
@@ -1026,7 +1047,12 @@ class Compiler:
                 node = parse_expression(text[j + 1:k])
             except SnippetSyntaxError as exc:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
-            fn, kind = self.expr(node, scope)
+            try:
+                fn, kind = self.expr(node, scope)
+            except CompileError as exc:  # point into the log text: after 'log "' and the '{'
+                inner = exc.node or node
+                exc.node = A.Pass(line=st.line, column=st.column + len('log "') + j + max(inner.column, 1))
+                raise
             if kind == "zone":
                 zf = fn
                 fn, kind = (lambda s, e, zf=zf: s.zones[zf(s, e)]), "list:card"
