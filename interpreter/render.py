@@ -305,9 +305,33 @@ def render_rules(console: Console, game) -> None:
     players = f"{game.min_players}" if game.min_players == game.max_players \
         else f"{game.min_players}-{game.max_players}"
     console.print(Text(f"Players: {players}"))
+    _variants(console, game)
     for section in (_components, _parameters, _board, _zones, _variables, _events, _setup, _flow,
-                    _procedures, _functions, _quantities, _triggers, _abilities, _scoring):
+                    _procedures, _functions, _quantities, _triggers, _abilities, _scoring, _changes):
         section(console, game, data)
+
+
+def _changed(game, path) -> Text:
+    """A '[variant]' mark after a part that a variant added or replaced; nothing for the game's own parts."""
+    changed_by = getattr(game.source, "changed_by", None)
+    name = changed_by(path) if changed_by else None
+    return Text(f"  [{name}]", style="bold magenta") if name else Text("")
+
+
+def _variants(console, game) -> None:
+    for variant in getattr(game.source, "variants", ()):
+        settings = ", ".join(f"{k} = {format_value(v)}" for k, v in variant.params.items() if k in game.params)
+        console.print(Text.assemble(("Variant: ", "bold"), f"{variant.title} ", (f"[{variant.name}]", "bold magenta"),
+                                    f" with {settings}" if settings else ""))
+
+
+def _changes(console, game, data):
+    changes = getattr(game.source, "changes", ())
+    if not changes:
+        return
+    _section(console, f"Changed by variants ({len(changes)})")
+    for change in changes:
+        console.print(Text(str(change)))
 
 
 def _section(console: Console, title: str) -> None:
@@ -338,7 +362,8 @@ def _components(console, game, data):
         start = "out of play" if zone is None else zone + (" (each player's)" if decl.get("per_player") else "")
         abilities = [f"when {k[5:].replace('_', ' ')}" for k in decl if k.startswith("when_")]
         abilities += [f"modifies {m['quantity']}" for m in decl.get("modifiers") or []]
-        table.add_row(Text(kind["name"]), count_text, Text(props or "-"), Text(start), Text(", ".join(abilities)))
+        table.add_row(Text(kind["name"]) + _changed(game, ("components", kind["index"])), count_text,
+                      Text(props or "-"), Text(start), Text(", ".join(abilities)))
     console.print(table)
 
 
@@ -350,7 +375,7 @@ def _parameters(console, game, data):
     table.add_column("name")
     table.add_column("value")
     for name, value in game.params.items():
-        table.add_row(Text(name), Text(format_value(value)))
+        table.add_row(Text(name) + _changed(game, ("parameters", name)), Text(format_value(value)))
     console.print(table)
 
 
@@ -372,7 +397,7 @@ def _zones(console, game, data):
     for name in ("zone", "kind", "visibility", "description"):
         table.add_column(name)
     for spec in game.zones.values():
-        table.add_row(Text(spec.name), PER.get(spec.per, spec.per),
+        table.add_row(Text(spec.name) + _changed(game, ("zones", spec.name)), PER.get(spec.per, spec.per),
                       Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim")),
                       Text(" ".join(str(spec.description).split())))
     console.print(table)
@@ -411,9 +436,16 @@ def _events(console, game, data):
 
 
 def _setup(console, game, data):
-    if data.get("setup"):
-        _section(console, "Setup")
-        console.print(Padding(effect(data["setup"]), (0, 0, 0, 4)))
+    setup = data.get("setup")
+    if not setup:
+        return
+    _section(console, "Setup")
+    if isinstance(setup, str):
+        console.print(Padding(effect(setup), (0, 0, 0, 4)))
+        return
+    for number, step in enumerate(setup, 1):  # named steps, run in order
+        console.print(Text(f"{number}. {step['step']}", style="bold") + _changed(game, ("setup", number - 1)))
+        console.print(Padding(effect(step["do"]), (0, 0, 0, 4)))
 
 
 def _flow(console, game, data):
@@ -430,7 +462,7 @@ def _flow(console, game, data):
             check = "after each round"
         if "until" in phase:
             text += f"; the phase ends when {phase['until']} ({check})"
-        console.print(Text.assemble((f"{number}. {name}", "bold"), " - ", text))
+        console.print(Text.assemble((f"{number}. {name}", "bold"), " - ", text) + _changed(game, ("flow", number - 1)))
     console.print(Text("The game ends when the last phase ends, or at once when an effect says `end game`.",
                        style="dim"))
 
@@ -441,12 +473,14 @@ def _code_blocks(console, title, entries):
         return
     _section(console, title)
     for heading, text in entries:
-        console.print(Text(heading, style="bold"))
+        console.print(heading if isinstance(heading, Text) else Text(heading, style="bold"))
         console.print(Padding(effect(text), (0, 0, 1, 4)))
 
 
 def _procedures(console, game, data):
-    _code_blocks(console, f"Procedures ({len(game.procedures)})", (data.get("procedures") or {}).items())
+    entries = [(Text(str(key), style="bold") + _changed(game, ("procedures", key)), text)
+               for key, text in (data.get("procedures") or {}).items()]
+    _code_blocks(console, f"Procedures ({len(game.procedures)})", entries)
 
 
 def _functions(console, game, data):
@@ -458,7 +492,7 @@ def _functions(console, game, data):
     table.add_column("function")
     table.add_column("value")
     for signature, text in functions.items():
-        table.add_row(Text(str(signature)), effect(" ".join(str(text).split())))
+        table.add_row(Text(str(signature)) + _changed(game, ("functions", signature)), effect(" ".join(str(text).split())))
     console.print(table)
 
 
@@ -477,11 +511,12 @@ def _quantities(console, game, data):
 
 def _triggers(console, game, data):
     entries = []
-    for trig in data.get("triggers") or []:
-        heading = f"on {trig['on']}" + (f" if {trig['if']}" if "if" in trig else "")
+    for number, trig in enumerate(data.get("triggers") or []):
+        heading = (f"{trig['name']}: " if "name" in trig else "") + f"on {trig['on']}" \
+            + (f" if {trig['if']}" if "if" in trig else "")
         if trig.get("description"):
             heading += f" - {trig['description']}"
-        entries.append((heading, trig["do"]))
+        entries.append((Text(heading, style="bold") + _changed(game, ("triggers", number)), trig["do"]))
     _code_blocks(console, "Triggers", entries)
 
 
@@ -494,7 +529,16 @@ def _abilities(console, game, data):
 def _scoring(console, game, data):
     scoring = data.get("scoring") or {}
     _section(console, "Scoring")
-    if "score" in scoring:
+    score = scoring.get("score")
+    if isinstance(score, dict) and len(score) > 1:  # named terms, added up
+        console.print(Text.assemble(("Score: ", "bold"), "the sum of"))
+        for name, term in score.items():
+            console.print(Text(f"  {name}: {term}") + _changed(game, ("scoring", "score", name)))
+    elif isinstance(score, dict):
+        (name, term), = score.items()
+        console.print(Text.assemble(("Score: ", "bold"), str(term), (f" ({name})", "dim"))
+                      + _changed(game, ("scoring", "score", name)))
+    elif "score" in scoring:
         console.print(Text.assemble(("Score: ", "bold"), str(scoring["score"])))
     else:
         console.print(Text("No score: every player scores 0."))

@@ -39,6 +39,7 @@ class Builder:
         self.g.locate = self.locate
         self.compiler = None
         self.snippets: dict = {}  # path -> parsed statements (for error mapping)
+        self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
 
     # ---------------------------------------------------------------- errors
     def locate(self, where, node):
@@ -269,15 +270,22 @@ class Builder:
         return list(self.g.events[event])
 
     def build_triggers(self):
+        named = {}
         for i, trig in enumerate(self.data.get("triggers") or []):
             path = ("triggers", i)
+            if "name" in trig:
+                if trig["name"] in named:
+                    self.fail(f"two triggers are called {trig['name']!r} (the other is triggers[{named[trig['name']]}]); "
+                              "each trigger needs its own name", path + ("name",))
+                named[trig["name"]] = i
             params = self.event_params(trig["on"], path + ("on",))
             body = self.parse_body(trig["do"], path + ("do",))
             if "if" in trig:
                 cond = self.parse_expr(trig["if"], path + ("if",))
                 self.check_expr(cond, params, path + ("if",), "bool")
                 body = (A.If(((cond, body),), (), line=0, column=0),)
-            proc = self.new_proc(f"on {trig['on']}", params, body, path + ("do",))
+            proc = self.new_proc(f"trigger {trig['name']}" if "name" in trig else f"on {trig['on']}", params, body,
+                                 path + ("do",))
             self.g.triggers.setdefault(trig["on"], []).append(proc)
 
     def check_expr(self, node, params, where, kind):
@@ -358,8 +366,7 @@ class Builder:
         """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
         d = self.data
         stmts = []
-        setup = self.parse_body(d["setup"], ("setup",)) if "setup" in d else ()
-        self.g.setup = self.new_proc("setup", [], setup, ("setup",))
+        self.build_setup()
         for i, phase in enumerate(d["flow"]):
             path = ("flow", i)
             until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
@@ -370,6 +377,29 @@ class Builder:
             else:
                 stmts.extend(self.round_phase(phase, path, until))
         self.g.main = self.new_proc("main", [], tuple(stmts), ("flow",))
+
+    def build_setup(self):
+        """Setup is one effect, or named steps run in order.
+
+        Each step is its own procedure (so its errors point into its own text and a
+        variant can slot a step in between without seeing the others' locals); the
+        steps are reachable only from setup, under names no effect can write.
+        """
+        setup = self.data.get("setup")
+        if not isinstance(setup, list):
+            body = self.parse_body(setup, ("setup",)) if setup else ()
+            self.g.setup = self.new_proc("setup", [], body, ("setup",))
+            return
+        calls = []
+        for i, step in enumerate(setup):
+            path = ("setup", i)
+            key = f"setup step {step['step']}"
+            if key in self.g.procedures:
+                self.fail(f"two setup steps are called {step['step']!r}; each step needs its own name", path + ("step",))
+            self.g.procedures[key] = self.new_proc(key, [], self.parse_body(step["do"], path + ("do",)), path + ("do",))
+            self.setup_steps.append(key)
+            calls.append(A.CallStmt(A.Call(key, ())))
+        self.g.setup = self.new_proc("setup", [], tuple(calls), ("setup",))
 
     def call_node(self, name, args, path, want_params):
         if name not in self.g.procedures:
@@ -432,6 +462,8 @@ class Builder:
             except CompileError as exc:
                 self.compile_error(exc, proc.where)
         g.codes = [p.code for p in g.procs]
+        for key in self.setup_steps:
+            del g.procedures[key]
 
     def build_scoring(self):
         g, d = self.g, self.data
@@ -440,11 +472,16 @@ class Builder:
 
         c = self.compiler
         if "score" in scoring:
-            where = ("scoring", "score")
-            node = self.parse_expr(scoring["score"], where)
-            self.check_expr(node, [("p", "player")], where, "int")
-            c.where = where
-            g.score_fn = c.expr(node, Scope({"p": "player"}, None))[0]
+            # One expression, or named terms that are added up (variants add or replace a term).
+            terms = scoring["score"] if isinstance(scoring["score"], dict) else {None: scoring["score"]}
+            fns = []
+            for name, text in terms.items():
+                where = ("scoring", "score") + (() if name is None else (name,))
+                node = self.parse_expr(text, where)
+                self.check_expr(node, [("p", "player")], where, "int")
+                c.where = where
+                fns.append(c.expr(node, Scope({"p": "player"}, None))[0])
+            g.score_fn = fns[0] if len(fns) == 1 else _sum_of(fns)
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
             where = ("scoring", "tiebreaks", i, direction)
@@ -452,6 +489,13 @@ class Builder:
             self.check_expr(node, [("p", "player")], where, "int")
             c.where = where
             g.tiebreaks.append((1 if direction == "highest" else -1, c.expr(node, Scope({"p": "player"}, None))[0]))
+
+
+def _sum_of(terms):
+    """A score made of several terms: their sum."""
+    def score(s, e):
+        return sum(term(s, e) for term in terms)
+    return score
 
 
 def _quantity(base, mods):
