@@ -1,4 +1,4 @@
-"""Loading a game: read the YAML safely, validate it against the schema, build and compile it."""
+"""Loading a game: read the YAML safely, apply variants, validate against the schema, build and compile it."""
 
 from __future__ import annotations
 
@@ -8,15 +8,28 @@ from ..errors import DefinitionError, Location
 from .build import build_game
 from .schema import validate
 from .source import read_yaml_file
+from .variants import apply_variants, find_base, is_variant_file
 
 
 def load_game(path: str | Path, variants: list[str] | None = None, verbose: bool = False):
-    """Load, validate and compile a game definition; raises a located DefinitionError if anything is wrong."""
+    """Load, validate and compile a game definition; raises a located DefinitionError if anything is wrong.
+
+    ``variants`` are applied in order: each is a NAME from the game's ``variants/<game>/``
+    folder or a PATH, optionally with settings (``"crayfish:rule=pass_left"``).  ``path``
+    may itself be a variant file: its game is then found next to the variants folder.
+    """
+    variants = [variants] if isinstance(variants, str) else list(variants or [])
     source = read_yaml_file(path)
+    if is_variant_file(source):
+        variants.insert(0, str(path))
+        source = read_yaml_file(find_base(path))
     if not isinstance(source.data, dict):
         raise DefinitionError("a game definition must be a YAML mapping with keys such as game, players, zones, flow",
                               Location(source.file, 1, 1))
-    if variants:
-        raise DefinitionError("variants are not supported yet", Location(source.file))
     validate(source, "game.schema.json", verbose=verbose)
-    return build_game(source, [source.text], [])
+    if not variants:
+        return build_game(source, [source.text], [])
+    merged = apply_variants(source, variants, verbose=verbose)
+    validate(merged, "game.schema.json", verbose=verbose)
+    texts = [source.text] + [f"{v.canonical()}\n{v.source.text}" for v in merged.variants]
+    return build_game(merged, texts, [v.canonical() for v in merged.variants])

@@ -1,0 +1,567 @@
+"""Variants: YAML overlays that add, replace or remove named parts of a game.
+
+A variant file names the game it modifies (``game:``) and lists operations by
+part::
+
+    variant: My house rule
+    game: Some Game
+    parameters: {bonus: {default: 2, one_of: [1, 2, 3]}}   # chosen with NAME:bonus=3
+    add:     {scoring: {bonus: "bonus * p.sets"}}
+    replace: {procedures: {"deal(player p)": "..."}}
+    remove:  {setup: [shuffle_twice]}
+
+Parts are found by name: mapping keys (procedures, functions and quantities by
+the name before the parenthesis), components and triggers by ``name``, setup
+steps by ``step``, phases by ``phase``, score terms by key.  Variants apply in
+the order given; ``extends`` applies other variants first.  A part may be
+changed by one variant only (unless that variant extends the other), and an
+operation on a part that does not exist is an error; both name the files and
+lines involved.
+
+The result is plain game data plus a :class:`MergedSource`, which has the
+interface of :class:`~interpreter.loader.source.Source` and remembers, for
+every merged key path, the file and path it came from, so later errors (schema,
+names, effects, run time) point into the right file.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DefinitionError, Location
+from .schema import validate
+from .source import Source, format_path, read_yaml_file
+
+# How each part of a game is addressed.  Mappings are keyed by name; signature
+# mappings by the name before "("; lists by a naming field.
+MAPPING_PARTS = ("parameters", "properties", "zones", "game_variables", "player_variables", "events")
+SIGNATURE_PARTS = ("functions", "procedures", "quantities")
+LIST_PARTS = {"components": "name", "triggers": "name", "setup": "step", "flow": "phase"}
+WHOLE_PARTS = ("players", "limits", "board", "tiebreaks")
+OPERATIONS = ("remove", "replace", "add")  # the order they apply within one variant
+WORDS = {"parameters": "parameter", "properties": "property", "zones": "zone", "game_variables": "game variable",
+         "player_variables": "player variable", "events": "event", "functions": "function",
+         "procedures": "procedure", "quantities": "quantity", "components": "component", "triggers": "trigger",
+         "setup": "setup step", "flow": "phase", "scoring": "score term", "players": "player count",
+         "limits": "limits", "board": "board", "tiebreaks": "tie-breaks"}
+VERBS = {"add": "adds", "replace": "replaces", "remove": "removes"}
+UNNAMED_SETUP = "setup"  # the one step of a setup written as a single effect
+UNNAMED_SCORE = "score"  # the one term of a score written as a single expression
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a merged value was read from: a file and the key path inside it."""
+
+    source: Source
+    path: tuple
+
+
+@dataclass
+class Change:
+    """One operation of a variant, for ``ribbit rules`` and error messages."""
+
+    variant: str  # the variant's short name (its file stem)
+    op: str  # add | replace | remove
+    part: str  # e.g. "procedures"
+    name: str  # the part's name, e.g. "flip"
+    location: Location
+
+    def __str__(self) -> str:
+        what = f"{WORDS[self.part]} {self.name!r}" if self.name else f"the {WORDS[self.part]}"
+        return f"{self.variant} {VERBS[self.op]} {what} ({_at(self.location)})"
+
+
+@dataclass
+class Variant:
+    """A variant file read and checked, with its parameter values chosen."""
+
+    name: str
+    file: str
+    source: Source
+    params: dict
+    ancestors: set = field(default_factory=set)  # files of the variants it extends, transitively
+
+    @property
+    def title(self) -> str:
+        return self.source.data["variant"]
+
+    def canonical(self) -> str:
+        """The variant as a reference with every parameter spelt out (``crayfish:rule=random``)."""
+        settings = ",".join(f"{k}={_text(v)}" for k, v in sorted(self.params.items()))
+        return f"{self.name}:{settings}" if settings else self.name
+
+
+@dataclass
+class Entry:
+    """One named entry of a part while merging."""
+
+    name: str
+    key: object  # the mapping key (None in lists)
+    value: object
+    origin: Origin
+    inner: dict = field(default_factory=dict)  # sub-path -> Origin, when the value was reshaped
+    owner: Variant | None = None  # the variant that last added or replaced it
+    op: str = ""
+    op_location: Location | None = None
+
+
+class MergedSource:
+    """The merged game data, locating every path in the file it came from (same interface as Source)."""
+
+    def __init__(self, base: Source, data: dict, origins: dict, variants: list[Variant], changes: list[Change]):
+        self.base = base
+        self.file = base.file
+        self.text = base.text
+        self.data = data
+        self.origins = origins
+        self.variants = variants
+        self.changes = changes
+        self.sources = {base.file: base, **{v.source.file: v.source for v in variants}}
+
+    def origin(self, path=()) -> Origin:
+        """The file and path a merged path comes from (its nearest recorded ancestor, extended)."""
+        path = tuple(path)
+        for k in range(len(path), -1, -1):
+            found = self.origins.get(path[:k])
+            if found is not None:
+                return Origin(found.source, found.path + path[k:])
+        return Origin(self.base, path)
+
+    def location(self, path=(), line: int | None = None, column: int | None = None) -> Location:
+        found = self.origin(path)
+        return found.source.location(found.path, line, column)
+
+    def key_location(self, path) -> Location:
+        found = self.origin(path)
+        return found.source.key_location(found.path)
+
+    def excerpt(self, location: Location) -> str | None:
+        source = self.sources.get(location.file)
+        return source.excerpt(location) if source is not None else None
+
+    def error(self, message: str, path=(), line: int | None = None, column: int | None = None,
+              cls: type[DefinitionError] = DefinitionError) -> DefinitionError:
+        loc = self.location(path, line, column)
+        return cls(message, loc, self.excerpt(loc))
+
+    def error_at(self, message: str, location: Location, cls: type[DefinitionError] = DefinitionError):
+        return cls(message, location, self.excerpt(location))
+
+    def changed_by(self, path) -> str | None:
+        """The variant a merged path comes from (its short name), or None for the base game."""
+        found = self.origin(path)
+        for variant in self.variants:
+            if variant.source is found.source:
+                return variant.name
+        return None
+
+
+# ---------------------------------------------------------------- references
+def parse_ref(ref: str) -> tuple[str, dict]:
+    """``NAME``, ``PATH`` or either followed by ``:key=value,key=value`` -> (target, settings)."""
+    target, settings = ref, {}
+    head, sep, tail = ref.rpartition(":")
+    if sep and "=" in tail and head:
+        target = head
+        for item in tail.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise DefinitionError(f"variant setting {item!r} in {ref!r} must look like key=value")
+            settings[key.strip()] = value.strip()
+    return target, settings
+
+
+def variants_folder(base_file: str | Path) -> Path:
+    """Where a game's variants live: ``variants/<game file stem>/`` next to the game file."""
+    base_file = Path(base_file)
+    return base_file.parent / "variants" / base_file.stem
+
+
+def resolve_target(target: str, folder: Path, relative_to: Path | None = None) -> Path:
+    """A variant NAME (a file in ``folder``) or a PATH (relative to ``relative_to``, default the working
+    directory), as an existing file."""
+    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")):
+        path = Path(target)
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        if not path.is_file():
+            raise DefinitionError(f"variant file {target!r} does not exist", Location(target))
+        return path
+    path = folder / f"{target}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+        close = difflib.get_close_matches(target, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        listed = f"; variants there: {', '.join(known)}" if known else "; there are no variants there"
+        raise DefinitionError(f"no variant called {target!r} in {folder}{hint}{listed} "
+                              "(give a NAME from that folder or a PATH to a variant file)", Location(str(folder)))
+    return path
+
+
+def find_base(variant_file: str | Path) -> Path:
+    """The game a variant file belongs to, by the folder convention ``<dir>/variants/<stem>/x.yaml``."""
+    variant_file = Path(variant_file)
+    folder = variant_file.resolve().parent
+    candidate = folder.parent.parent / f"{folder.name}.yaml"
+    if folder.parent.name != "variants" or not candidate.is_file():
+        raise DefinitionError("cannot tell which game this variant belongs to: variants live in "
+                              "<games folder>/variants/<game file name>/; validate it with its game instead: "
+                              f"ribbit validate GAME.yaml --variant {variant_file}", Location(str(variant_file)))
+    return candidate
+
+
+def is_variant_file(source: Source) -> bool:
+    return isinstance(source.data, dict) and "variant" in source.data
+
+
+# ---------------------------------------------------------------- reading
+def read_variant(path: Path, name: str, settings: dict, base: Source, verbose: bool = False) -> Variant:
+    """Read a variant file, check it against the schema and its base, and choose its parameter values."""
+    source = read_yaml_file(path)
+    if not isinstance(source.data, dict):
+        raise DefinitionError("a variant must be a YAML mapping with keys such as variant, game, add, replace, "
+                              "remove", Location(source.file, 1, 1))
+    validate(source, "variant.schema.json", verbose=verbose)
+    game = base.data.get("game")
+    if source.data["game"] != game:
+        raise source.error(f"this variant is for {source.data['game']!r}, but {base.file} is {game!r}", ("game",))
+    return Variant(name, source.file, source, choose_parameters(source, settings, name))
+
+
+def choose_parameters(source: Source, settings: dict, name: str) -> dict:
+    """Each declared parameter's value: the setting given (checked and converted) or the default."""
+    declared = source.data.get("parameters") or {}
+    for key, spec in declared.items():
+        if "one_of" in spec and spec["default"] not in spec["one_of"]:
+            raise source.error(f"the default {spec['default']!r} is not one of the allowed values: "
+                               f"{', '.join(map(_text, spec['one_of']))}", ("parameters", key, "default"))
+    for key in settings:
+        if key not in declared:
+            close = difflib.get_close_matches(key, list(declared), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
+            where = ("parameters",) if declared else ("variant",)
+            raise source.error(f"variant {name!r} has no parameter {key!r}{hint} ({known})", where)
+    values = {}
+    for key, spec in declared.items():
+        if key not in settings:
+            values[key] = spec["default"]
+            continue
+        value = _convert(settings[key], spec["default"])
+        allowed = spec.get("one_of")
+        if value is None or (allowed is not None and value not in allowed):
+            options = ", ".join(map(_text, allowed)) if allowed else f"any {_kind_word(spec['default'])}"
+            raise source.error_at(f"{settings[key]!r} is not an allowed value of parameter {key!r} "
+                                  f"(given as {name}:{key}={settings[key]}); allowed: {options}",
+                                  source.key_location(("parameters", key)))
+        values[key] = value
+    return values
+
+
+def _convert(text: str, default):
+    """A command-line setting as a value of the default's kind (None if it cannot be)."""
+    if isinstance(default, bool):
+        return {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            return None
+    return text
+
+
+def _kind_word(value) -> str:
+    return "true/false" if isinstance(value, bool) else "whole number" if isinstance(value, int) else "text"
+
+
+def _at(location: Location) -> str:
+    """``file:line:col`` of a location, without its key path."""
+    return str(Location(location.file, location.line, location.column))
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# ---------------------------------------------------------------- merging
+class Overlay:
+    """Applies variants, in order, to a base game's data, keeping track of where everything came from."""
+
+    def __init__(self, base: Source):
+        self.base = base
+        self.data = copy.deepcopy(base.data)
+        self.parts: dict[str, list[Entry]] = {}
+        self.applied: dict[str, Variant] = {}  # file -> variant, in order
+        self.in_progress: list[str] = []
+        self.changes: list[Change] = []
+        self.removed: dict[tuple, Entry] = {}  # (part, name) -> the entry as it was removed (owner = remover)
+
+    # -- applying -------------------------------------------------------------
+    def apply_ref(self, ref: str, folder: Path, verbose: bool = False, by: Variant | None = None) -> Variant:
+        target, settings = parse_ref(ref)
+        path = resolve_target(target, folder, Path(by.file).parent if by else None)
+        key = str(path.resolve())
+        if key in self.in_progress:
+            raise by.source.error(f"variant {target!r} extends itself (through {' -> '.join(self.in_progress)})",
+                                  ("extends",)) if by else DefinitionError(f"variant {target!r} extends itself")
+        if key in self.applied:
+            done = self.applied[key]
+            if settings and any(done.params.get(k) != _convert(v, done.params.get(k)) for k, v in settings.items()):
+                raise DefinitionError(f"variant {done.name!r} is applied twice with different settings: "
+                                      f"{done.canonical()} and {ref}", Location(done.file))
+            return done
+        variant = read_variant(path, path.stem, settings, self.base, verbose)
+        self.in_progress.append(key)
+        for i, parent_ref in enumerate(variant.source.data.get("extends") or []):
+            try:
+                parent = self.apply_ref(parent_ref, path.parent, verbose, by=variant)
+            except DefinitionError as exc:
+                if exc.location is None or exc.location.line is None:
+                    loc = variant.source.location(("extends", i))
+                    raise variant.source.error_at(f"{exc.message} (extended here)", loc) from None
+                raise
+            variant.ancestors |= {str(Path(parent.file).resolve())} | parent.ancestors
+        self.in_progress.pop()
+        self.apply(variant)
+        self.applied[key] = variant
+        return variant
+
+    def apply(self, v: Variant) -> None:
+        data = v.source.data
+        for op in OPERATIONS:
+            for part, items in (data.get(op) or {}).items():
+                getattr(self, f"_{op}")(v, part, items)
+        for key, spec in (data.get("parameters") or {}).items():
+            self._add_one(v, "parameters", key, key, v.params[key], ("parameters", key))
+
+    def _remove(self, v: Variant, part: str, names: list) -> None:
+        entries = self.part(part)
+        for i, name in enumerate(names):
+            where = ("remove", part, i)
+            index = self.find(v, part, name, where, "remove")
+            entry = entries.pop(index)
+            entry.owner, entry.op, entry.op_location = v, "remove", v.source.key_location(where)
+            self.removed[(part, name)] = entry
+            self.note(v, "remove", part, name, where)
+
+    def _replace(self, v: Variant, part: str, items) -> None:
+        if part in WHOLE_PARTS:
+            self.find(v, part, "", ("replace", part), "replace")
+            self.parts[part][0] = self._entry(v, "replace", part, "", None, items, ("replace", part))
+            self.note(v, "replace", part, "", ("replace", part))
+            return
+        entries = self.part(part)
+        for key, value, where in self._items(part, items, "replace"):
+            name = self.name_of(part, key, value)
+            index = self.find(v, part, name, where, "replace")
+            entries[index] = self._entry(v, "replace", part, name, key, value, where)
+            self.note(v, "replace", part, name, where)
+
+    def _add(self, v: Variant, part: str, items) -> None:
+        if part == "tiebreaks":
+            entries = self.part(part)
+            whole = entries[0]
+            whole.value = list(whole.value or []) + list(items)
+            start = len(whole.value) - len(items)
+            for i in range(len(items)):
+                whole.inner[(start + i,)] = Origin(v.source, ("add", part, i))
+            self.note(v, "add", part, "", ("add", part))
+            return
+        for key, value, where in self._items(part, items, "add"):
+            self._add_one(v, part, self.name_of(part, key, value), key, value, where)
+
+    def _add_one(self, v: Variant, part: str, name: str, key, value, where: tuple) -> None:
+        entries = self.part(part)
+        existing = self.lookup(part, name) or self.removed.get((part, name))
+        if existing is not None:
+            raise self.clash(v, "add", part, name, where, existing)
+        position = len(entries)
+        if part in LIST_PARTS:
+            value = dict(value)
+            for side in ("before", "after"):
+                if side in value:
+                    anchor = value.pop(side)
+                    index = self.find(v, part, anchor, where + (side,), "place an entry next to", own=False)
+                    position = index if side == "before" else index + 1
+        entries.insert(position, self._entry(v, "add", part, name, key, value, where))
+        self.note(v, "add", part, name, where)
+
+    # -- parts ------------------------------------------------------------------
+    def part(self, part: str) -> list[Entry]:
+        """The entries of a part, read from the base data the first time a variant touches it."""
+        if part not in self.parts:
+            self.parts[part] = self._read_part(part)
+        return self.parts[part]
+
+    def _read_part(self, part: str) -> list[Entry]:
+        base = self.base
+        if part == "scoring":
+            score = (base.data.get("scoring") or {}).get("score")
+            if score is None:
+                return []
+            if not isinstance(score, dict):  # one expression: the single term 'score'
+                origin = Origin(base, ("scoring", "score"))
+                return [Entry(UNNAMED_SCORE, UNNAMED_SCORE, score, origin)]
+            return [Entry(str(k), k, t, Origin(base, ("scoring", "score", k))) for k, t in score.items()]
+        if part in WHOLE_PARTS:
+            path = ("scoring", "tiebreaks") if part == "tiebreaks" else (part,)
+            value = base.data.get("scoring", {}).get("tiebreaks") if part == "tiebreaks" else base.data.get(part)
+            return [Entry("", None, copy.deepcopy(value), Origin(base, path))]
+        value = base.data.get(part)
+        if part == "setup" and isinstance(value, str):  # one effect: the single step 'setup'
+            origin = Origin(base, ("setup",))
+            return [Entry(UNNAMED_SETUP, None, {"step": UNNAMED_SETUP, "do": value}, origin,
+                          inner={("do",): origin, ("step",): origin})]
+        if part in LIST_PARTS:
+            return [Entry(self.name_of(part, None, item), None, item, Origin(base, (part, i)))
+                    for i, item in enumerate(value or [])]
+        return [Entry(self.name_of(part, k, item), k, item, Origin(base, (part, k))) for k, item in (value or {}).items()]
+
+    @staticmethod
+    def name_of(part: str, key, value) -> str:
+        if part in LIST_PARTS:
+            name = value.get(LIST_PARTS[part]) if isinstance(value, dict) else None
+            return str(name) if name is not None else ""
+        if part in SIGNATURE_PARTS:
+            return str(key).split("(", 1)[0].strip()
+        return str(key)
+
+    @staticmethod
+    def _items(part: str, items, op: str):
+        """(key, value, path in the variant) for each entry an operation lists."""
+        if part in LIST_PARTS:
+            return [(None, item, (op, part, i)) for i, item in enumerate(items)]
+        return [(key, value, (op, part, key)) for key, value in items.items()]
+
+    def lookup(self, part: str, name: str) -> Entry | None:
+        for entry in self.part(part):
+            if entry.name == name:
+                return entry
+        return None
+
+    def find(self, v: Variant, part: str, name: str, where: tuple, op: str, own: bool = True) -> int:
+        """The index of the named entry an operation targets; a located error if it is missing or taken."""
+        entries = self.part(part)
+        for index, entry in enumerate(entries):
+            if entry.name == name:
+                if own:
+                    self.check_owner(v, op, part, name, where, entry)
+                return index
+        if part in WHOLE_PARTS:
+            return 0
+        removed = self.removed.get((part, name))
+        if removed is not None:
+            raise self.clash(v, op, part, name, where, removed)
+        unnamed = [e for e in entries if not e.name]
+        known = [e.name for e in entries if e.name]
+        close = difflib.get_close_matches(str(name), known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        what = WORDS[part]
+        message = f"there is no {what} {name!r} to {op} in {self.base.data.get('game')!r} ({self._where_names()})"
+        if unnamed and part in LIST_PARTS:
+            message += f"; some {part} entries have no {LIST_PARTS[part]!r} key, so variants cannot name them"
+        located = v.source.key_location(where) if own else v.source.location(where)  # a key, or the anchor's name
+        raise v.source.error_at(message + hint, located)
+
+    def _where_names(self) -> str:
+        files = [self.base.file] + [a.file for a in self.applied.values()]
+        return "looked in " + ", ".join(files)
+
+    def check_owner(self, v: Variant, op: str, part: str, name: str, where: tuple, entry: Entry) -> None:
+        other = entry.owner
+        if other is None or other is v or str(Path(other.file).resolve()) in v.ancestors:
+            if other is v:
+                raise self.clash(v, op, part, name, where, entry)
+            return
+        raise self.clash(v, op, part, name, where, entry)
+
+    def clash(self, v: Variant, op: str, part: str, name: str, where: tuple, entry: Entry) -> DefinitionError:
+        """Two variants (or a variant and the base) want the same part: say who and where."""
+        what = f"{WORDS[part]} {name!r}" if name else f"the {WORDS[part]}"
+        here = _at(v.source.key_location(where))
+        if entry.owner is None:
+            there = _at(entry.origin.source.key_location(entry.origin.path))
+            message = f"cannot add {what}: the game already has it at {there}; use 'replace' to change it"
+        elif entry.owner is v:
+            message = f"this variant changes {what} twice (it already {VERBS[entry.op]} it at {_at(entry.op_location)})"
+        else:
+            there = _at(entry.op_location)
+            if entry.op == "remove":
+                story = f"{there} removes it, so {here} cannot {op} it"
+            else:
+                story = f"{there} {VERBS[entry.op]} it, and {here} {VERBS.get(op, op)} it"
+            message = (f"variants {entry.owner.name!r} and {v.name!r} both change {what}: {story}. "
+                       f"Use only one of the two variants, or make {v.name!r} extend {entry.owner.name!r}")
+        return v.source.error_at(message, v.source.key_location(where))
+
+    def _entry(self, v: Variant, op: str, part: str, name: str, key, value, where: tuple) -> Entry:
+        return Entry(name, key, copy.deepcopy(value), Origin(v.source, where), owner=v, op=op,
+                     op_location=v.source.key_location(where))
+
+    def note(self, v: Variant, op: str, part: str, name: str, where: tuple) -> None:
+        self.changes.append(Change(v.name, op, part, name, v.source.key_location(where)))
+
+    # -- result -----------------------------------------------------------------
+    def merged(self) -> MergedSource:
+        """Write the touched parts back into the data, with the origin of every entry."""
+        data = self.data
+        origins = {(): Origin(self.base, ())}
+        for part, entries in self.parts.items():
+            if part == "scoring":
+                scoring = data.setdefault("scoring", {})
+                if entries:
+                    scoring["score"] = {e.key: e.value for e in entries}
+                else:
+                    scoring.pop("score", None)
+                for e in entries:
+                    origins[("scoring", "score", e.key)] = e.origin
+                continue
+            if part in WHOLE_PARTS:
+                entry = entries[0]
+                path = ("scoring", "tiebreaks") if part == "tiebreaks" else (part,)
+                container = data.setdefault("scoring", {}) if part == "tiebreaks" else data
+                if entry.value is None:
+                    container.pop(path[-1], None)
+                else:
+                    container[path[-1]] = entry.value
+                origins[path] = entry.origin
+                for sub, origin in entry.inner.items():
+                    origins[path + sub] = origin
+                continue
+            if part in LIST_PARTS:
+                data[part] = [e.value for e in entries]
+                paths = [(part, i) for i in range(len(entries))]
+            else:
+                data[part] = {e.key: e.value for e in entries}
+                paths = [(part, e.key) for e in entries]
+            if not entries:
+                data.pop(part)
+            for path, entry in zip(paths, entries):
+                origins[path] = entry.origin
+                for sub, origin in entry.inner.items():
+                    origins[path + sub] = origin
+        return MergedSource(self.base, data, origins, list(self.applied.values()), self.changes)
+
+
+def apply_variants(base: Source, refs: list[str], verbose: bool = False) -> MergedSource:
+    """Apply variant references (NAME, PATH, NAME:key=value) to a validated base game, in order."""
+    overlay = Overlay(base)
+    folder = variants_folder(base.file)
+    for ref in refs:
+        if not isinstance(ref, str) or not ref.strip():
+            raise DefinitionError(f"a variant is given as NAME or PATH (text), not {ref!r}", Location(base.file))
+        overlay.apply_ref(ref.strip(), folder, verbose)
+    return overlay.merged()
+
+
+def describe_changes(merged: MergedSource) -> list[str]:
+    """One line per change the variants made, in the order they were applied."""
+    return [str(change) for change in merged.changes]
+
+
+__all__ = ["apply_variants", "MergedSource", "Change", "Variant", "parse_ref", "find_base", "is_variant_file",
+           "variants_folder", "resolve_target", "describe_changes", "format_path"]

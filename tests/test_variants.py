@@ -1,0 +1,340 @@
+"""Variants as overlays: naming, composing, parameters, and located errors for conflicts and dangling targets.
+
+The base game is Frog Tower; the overlays are the shipped variants or small files written to a temporary
+folder, referred to by path.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import DefinitionError, DSLNameError, RuleError, SaveFileError, State, load_game
+from interpreter.state import fingerprint
+
+from conftest import REPO_ROOT, zone
+
+BASE = REPO_ROOT / "definitions" / "frog_tower.yaml"
+SHIPPED = REPO_ROOT / "definitions" / "variants" / "frog_tower"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+def variant(folder: Path, name: str, body: str) -> Path:
+    """A variant file for Frog Tower with ``body`` under the header."""
+    return write(folder, name, "variant: Test\ngame: Frog Tower\n" + textwrap.dedent(body).lstrip())
+
+
+def error_of(variants, base=BASE) -> str:
+    with pytest.raises(DefinitionError) as info:
+        load_game(base, variants=[str(v) for v in variants])
+    return str(info.value)
+
+
+# ---------------------------------------------------------------- naming and composing
+def test_a_variant_is_found_by_name_in_the_games_variants_folder_or_by_path():
+    by_name = load_game(BASE, variants=["flower"])
+    by_path = load_game(BASE, variants=[str(SHIPPED / "flower.yaml")])
+    assert by_name.variants == by_path.variants == ["flower"]
+    assert fingerprint(by_name) == fingerprint(by_path)
+
+
+def test_flower_adds_a_score_term_to_the_named_terms_of_the_base_game():
+    game = load_game(BASE, variants=["flower"])
+    assert game.source.data["scoring"]["score"] == {"towers": "p.points", "flowers": "flower_score(p)"}
+    assert load_game(BASE).source.data["scoring"]["score"] == {"towers": "p.points"}
+
+
+def test_a_variant_file_given_as_the_game_is_applied_to_the_game_of_its_folder():
+    game = load_game(SHIPPED / "flower.yaml")
+    assert game.name == "Frog Tower" and game.variants == ["flower"]
+    assert fingerprint(game) == fingerprint(load_game(BASE, variants=["flower"]))
+
+
+def test_variants_compose_in_the_order_given(tmp_path):
+    first = variant(tmp_path, "first.yaml", """
+        add:
+          setup:
+            - {step: first_step, after: shuffle_pond, do: pass}
+        """)
+    second = variant(tmp_path, "second.yaml", """
+        add:
+          setup:
+            - {step: second_step, after: shuffle_pond, do: pass}
+        """)
+    steps = [s["step"] for s in load_game(BASE, variants=[str(first), str(second)]).source.data["setup"]]
+    assert steps == ["shuffle_pond", "second_step", "first_step", "starting_leaves", "set_aside"]
+    steps = [s["step"] for s in load_game(BASE, variants=[str(second), str(first)]).source.data["setup"]]
+    assert steps == ["shuffle_pond", "first_step", "second_step", "starting_leaves", "set_aside"]
+
+
+def test_an_added_step_can_go_before_a_named_step_and_runs_there(tmp_path):
+    # Dealing one more starting leaf before the normal deal: each Garden gets 1 + 4 leaves in 2 players.
+    extra = variant(tmp_path, "extra_leaf.yaml", """
+        add:
+          setup:
+            - step: one_more_leaf
+              before: starting_leaves
+              do: |
+                for p in players:
+                  move top(box) to garden(p)
+        """)
+    state = load_game(BASE, variants=[str(extra)]).new_game(2, seed=1)
+    assert [len(zone(state, f"garden({p})")) for p in (1, 2)] == [5, 5]
+    assert zone(state, "box") == []
+
+
+def test_removing_a_setup_step_skips_it(tmp_path):
+    keep_all = variant(tmp_path, "keep_all.yaml", "remove:\n  setup: [set_aside]\n")
+    state = load_game(BASE, variants=[str(keep_all)]).new_game(3, seed=1)
+    assert zone(state, "set_aside") == []
+    assert len(zone(state, "pond")) + len(zone(state, "holding")) == 75  # the first card is flipped
+
+
+def test_replacing_a_parameter_changes_the_rules_that_read_it(tmp_path):
+    rich = variant(tmp_path, "rich.yaml", "replace:\n  parameters:\n    tower_points: {2: 1, 3: 3, 4: 7}\n")
+    game = load_game(BASE, variants=[str(rich)])
+    assert game.params["tower_points"] == {2: 1, 3: 3, 4: 7}
+
+
+def test_components_are_replaced_and_removed_by_name(tmp_path):
+    deck = variant(tmp_path, "deck.yaml", """
+        replace:
+          components:
+            - {name: red frog, type: red, one_more: true, count: 6, zone: pond}
+        remove:
+          components: [rainbow frog, rainbow frog (purple flower)]
+        """)
+    game = load_game(BASE, variants=[str(deck)])
+    one_more, _ = game.properties["one_more"]
+    reds = [c for c, name in enumerate(game.card_names) if name == "red frog"]
+    assert len(reds) == 6 and all(one_more[c] for c in reds)
+    assert "rainbow frog" not in game.card_names and len(game.card_names) == 85 - 4
+
+
+def test_a_procedure_is_replaced_by_its_name_whatever_its_parameters(tmp_path):
+    quiet = variant(tmp_path, "quiet.yaml", """
+        replace:
+          procedures:
+            refill_pond(): |
+              if size(pond) == 0 and not game.refilled:
+                move set_aside to pond
+                game.refilled = true
+                game.last_turn = true
+        """)
+    game = load_game(BASE, variants=[str(quiet)])
+    assert "log" not in game.source.data["procedures"]["refill_pond()"]
+
+
+def test_an_extending_variant_may_change_what_its_parent_added():
+    game = load_game(BASE, variants=["crayfish2"])
+    assert game.variants == ["crayfish:rule=random", "crayfish2"]
+    trigger, = game.source.data["triggers"]
+    assert "move top(crayfish_rules) to rule_in_force" in trigger["do"]
+    assert "rule" not in game.params  # crayfish2 removes the setting it does not use
+
+
+def test_a_variant_asked_for_twice_is_applied_once():
+    assert load_game(BASE, variants=["crayfish", "crayfish2"]).variants == ["crayfish:rule=random", "crayfish2"]
+    assert load_game(BASE, variants=["flower", "flower"]).variants == ["flower"]
+
+
+# ---------------------------------------------------------------- parameters
+def test_a_variant_parameter_becomes_a_game_parameter_with_its_default_or_the_given_value():
+    assert load_game(BASE, variants=["crayfish"]).params["rule"] == "random"
+    assert load_game(BASE, variants=["crayfish:rule=pass_left"]).params["rule"] == "pass_left"
+
+
+def test_a_bad_parameter_value_is_located_at_the_declaration_and_lists_the_allowed_values():
+    message = error_of(["crayfish:rule=pass_up"])
+    assert message == (
+        f"{SHIPPED / 'crayfish.yaml'}:10:3: parameters.rule: 'pass_up' is not an allowed value of parameter 'rule' "
+        "(given as crayfish:rule=pass_up); allowed: pass_right, pass_left, everyone_flips, pick_from_right, random\n"
+        "      rule:\n"
+        "      ^")
+
+
+def test_an_unknown_parameter_is_rejected_with_a_suggestion():
+    assert "variant 'crayfish' has no parameter 'rul'; did you mean 'rule'? (its parameters are rule)" \
+        in error_of(["crayfish:rul=pass_left"])
+
+
+def test_whole_number_and_true_false_parameters_are_converted_from_the_command_line(tmp_path):
+    bonus = variant(tmp_path, "bonus.yaml", """
+        parameters:
+          bonus: {default: 1, description: points per tower}
+          doubled: {default: false, description: twice the bonus}
+        add:
+          scoring:
+            bonus: "p.tower_count * bonus * (2 if doubled else 1)"
+        """)
+    # the score term above is not valid effect text; the parameters are checked before it
+    assert "'many' is not an allowed value of parameter 'bonus' (given as bonus:bonus=many); allowed: any whole " \
+           "number" in error_of([f"{bonus}:bonus=many"])
+    write(tmp_path, "bonus.yaml", bonus.read_text().replace('"p.tower_count * bonus * (2 if doubled else 1)"',
+                                                            '"p.tower_count * bonus"'))
+    game = load_game(BASE, variants=[f"{bonus}:bonus=3,doubled=yes"])
+    assert game.params["bonus"] == 3 and game.params["doubled"] is True
+    assert game.variants == ["bonus:bonus=3,doubled=true"]
+
+
+# ---------------------------------------------------------------- conflicts and dangling targets
+def test_two_variants_replacing_the_same_procedure_fail_naming_both_files_and_lines(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        replace:
+          procedures:
+            refill_pond(): pass
+        """)
+    b = variant(tmp_path, "b.yaml", """
+        replace:
+          procedures:
+            refill_pond(): pass
+        """)
+    assert error_of([a, b]) == (
+        f"{b}:5:5: replace.procedures.refill_pond(): variants 'a' and 'b' both change procedure 'refill_pond': "
+        f"{a}:5:5 replaces it, and {b}:5:5 replaces it. Use only one of the two variants, or make 'b' extend 'a'\n"
+        "        refill_pond(): pass\n"
+        "        ^")
+
+
+def test_a_variant_cannot_replace_what_another_removed(tmp_path):
+    a = variant(tmp_path, "a.yaml", "remove:\n  setup: [set_aside]\n")
+    b = variant(tmp_path, "b.yaml", "replace:\n  setup:\n    - {step: set_aside, do: pass}\n")
+    assert error_of([a, b]).startswith(
+        f"{b}:5:7: replace.setup[0]: variants 'a' and 'b' both change setup step 'set_aside': "
+        f"{a}:4:11 removes it, so {b}:5:7 cannot replace it.")
+
+
+def test_a_variant_cannot_add_what_another_variant_added(tmp_path):
+    a = variant(tmp_path, "a.yaml", "add:\n  zones:\n    pile: {}\n")
+    b = variant(tmp_path, "b.yaml", "add:\n  zones:\n    pile: {visibility: hidden}\n")
+    assert f"{b}:5:5: add.zones.pile: variants 'a' and 'b' both change zone 'pile': {a}:5:5 adds it, and " \
+           f"{b}:5:5 adds it." in error_of([a, b])
+
+
+def test_adding_a_part_the_game_has_says_where_it_is_and_to_use_replace(tmp_path):
+    a = variant(tmp_path, "a.yaml", "add:\n  functions:\n    is_leaf(card c): true\n")
+    assert error_of([a]).splitlines()[0] == (
+        f"{a}:5:5: add.functions.is_leaf(card c): cannot add function 'is_leaf': the game already has it at "
+        f"{BASE}:75:3; use 'replace' to change it")
+
+
+def test_replacing_a_part_that_does_not_exist_is_located_with_a_suggestion(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        replace:
+          procedures:
+            flp(player p) -> card: return top(pond)
+        """)
+    assert error_of([a]) == (
+        f"{a}:5:5: replace.procedures.flp(player p) -> card: there is no procedure 'flp' to replace in "
+        f"'Frog Tower' (looked in {BASE}); did you mean 'flip'?\n"
+        "        flp(player p) -> card: return top(pond)\n"
+        "        ^")
+
+
+def test_placing_a_step_next_to_a_missing_step_is_located_at_the_anchor(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        add:
+          setup:
+            - step: extra
+              after: shufle_pond
+              do: pass
+        """)
+    assert error_of([a]).splitlines()[0] == (
+        f"{a}:6:14: add.setup[0].after: there is no setup step 'shufle_pond' to place an entry next to in "
+        f"'Frog Tower' (looked in {BASE}); did you mean 'shuffle_pond'?")
+
+
+def test_a_variant_may_not_change_the_same_part_twice(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        remove:
+          scoring: [towers]
+        add:
+          scoring:
+            towers: p.points * 2
+        """)
+    assert error_of([a]).splitlines()[0] == (
+        f"{a}:7:5: add.scoring.towers: this variant changes score term 'towers' twice (it already removes it at "
+        f"{a}:4:13)")
+
+
+def test_a_variant_for_another_game_is_rejected(tmp_path):
+    other = write(tmp_path, "other.yaml", "variant: Other\ngame: Top Frog\n")
+    assert error_of([other]).splitlines()[0] == (
+        f"{other}:2:7: game: this variant is for 'Top Frog', but {BASE} is 'Frog Tower'")
+
+
+def test_an_unknown_variant_name_lists_the_variants_there():
+    message = error_of(["flowr"])
+    assert message == (f"{SHIPPED}: no variant called 'flowr' in {SHIPPED}; did you mean 'flower'?; variants there: "
+                       "crayfish, crayfish2, flower (give a NAME from that folder or a PATH to a variant file)")
+
+
+def test_a_misspelt_part_is_rejected_by_the_variant_schema(tmp_path):
+    a = variant(tmp_path, "a.yaml", "add:\n  procedure:\n    x(): pass\n")
+    assert error_of([a]).splitlines()[0] == (
+        f"{a}:4:3: add.procedure: unknown key 'procedure'; did you mean 'procedures'? Expected one of: components, "
+        "events, flow, functions, game_variables, parameters, player_variables, procedures, properties, quantities, "
+        "scoring, setup, tiebreaks, triggers, zones")
+
+
+def test_a_bad_value_in_a_variant_is_located_in_the_variant_file(tmp_path):
+    a = variant(tmp_path, "a.yaml", "add:\n  zones:\n    pile: {visibility: secret}\n")
+    assert error_of([a]).splitlines()[0].startswith(
+        f"{a}:5:24: add.zones.pile.visibility: 'secret' is not one of: public, hidden, owner, top")
+
+
+def test_an_effect_error_in_a_variant_is_located_in_the_variant_file(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        add:
+          procedures:
+            tidy(player p): |
+              move nothing_here to garden(p)
+        """)
+    with pytest.raises(DSLNameError) as info:
+        load_game(BASE, variants=[str(a)])
+    assert str(info.value).splitlines()[0] == f"{a}:6:12: add.procedures.tidy(player p): unknown name 'nothing_here'"
+
+
+def test_an_extends_cycle_is_rejected(tmp_path):
+    write(tmp_path, "a.yaml", "variant: A\ngame: Frog Tower\nextends: [b.yaml]\n")
+    write(tmp_path, "b.yaml", "variant: B\ngame: Frog Tower\nextends: [a.yaml]\n")
+    assert "extends itself" in error_of([tmp_path / "a.yaml"])
+
+
+def test_a_rule_that_runs_forever_in_a_variant_is_located_in_the_variant_file(tmp_path):
+    a = variant(tmp_path, "a.yaml", """
+        add:
+          setup:
+            - step: spin
+              do: |
+                while true:
+                  shuffle pond
+        """)
+    game = load_game(BASE, variants=[str(a)])
+    with pytest.raises(RuleError) as info:
+        game.new_game(3)
+    assert info.value.location.file == str(a)
+
+
+# ---------------------------------------------------------------- saves
+def test_the_fingerprint_covers_the_variants_and_their_settings():
+    prints = {tuple(v): fingerprint(load_game(BASE, variants=v)) for v in
+              ([], ["flower"], ["crayfish"], ["crayfish:rule=pass_left"], ["flower", "crayfish"],
+               ["crayfish", "flower"])}
+    assert len(set(prints.values())) == len(prints)
+    assert fingerprint(load_game(BASE, variants=["crayfish:rule=random"])) == prints[("crayfish",)]
+
+
+def test_a_save_made_with_a_variant_does_not_load_into_the_plain_game():
+    saved = json.loads(json.dumps(load_game(BASE, variants=["flower"]).new_game(3, seed=2).to_json()))
+    with pytest.raises(SaveFileError, match="different definition"):
+        State.from_json(load_game(BASE), saved)
+    assert State.from_json(load_game(BASE, variants=["flower"]), saved).to_json() == saved
