@@ -57,9 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     def command(name, help_text, run):
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("file", metavar="FILE", help="the game definition (YAML)")
+        sub.add_argument("file", metavar="FILE",
+                         help="the game definition (YAML), or a variant file (applied to its game)")
         sub.add_argument("--variant", metavar="V", action="append", default=[],
-                         help="a variant file applied on top of the game (repeatable, in order)")
+                         help="a variant applied on top of the game, as NAME (from the game's variants/ folder) or "
+                              "PATH, with settings as NAME:key=value,key=value (repeatable, applied in order)")
         sub.set_defaults(run=run)
         return sub
 
@@ -130,8 +132,9 @@ def run_validate(args) -> int:
     parts = [f"{players} players", f"{len(game.kinds)} components ({len(game.card_names)} cards)",
              f"{len(game.zones)} zones", f"{len(game.procedures)} procedures", f"{len(game.functions)} functions",
              f"{phases} phase{'s' if phases != 1 else ''}"]
-    variants = f" with {', '.join(args.variant)}" if args.variant else ""
-    print(f"OK {args.file}{variants}: {game.name}: {', '.join(parts)}")
+    on = f" (a variant of {game.file})" if Path(game.file).resolve() != Path(args.file).resolve() else ""
+    variants = f" with {', '.join(game.variants)}" if game.variants else ""
+    print(f"OK {args.file}{on}{variants}: {game.name}: {', '.join(parts)}")
     return EXIT_OK
 
 

@@ -211,7 +211,10 @@ def find_base(variant_file: str | Path) -> Path:
         raise DefinitionError("cannot tell which game this variant belongs to: variants live in "
                               "<games folder>/variants/<game file name>/; validate it with its game instead: "
                               f"ribbit validate GAME.yaml --variant {variant_file}", Location(str(variant_file)))
-    return candidate
+    try:  # shown in messages: as short as the variant's own path
+        return candidate.relative_to(Path.cwd()) if not variant_file.is_absolute() else candidate
+    except ValueError:
+        return candidate
 
 
 def is_variant_file(source: Source) -> bool:
