@@ -19,7 +19,8 @@ from conftest import REPO_ROOT
 from interpreter import load_game, replay
 
 KAERU = REPO_ROOT / "definitions" / "kaeru.yaml"
-VARIANTS = {"standard": []}
+VARIANTS = {"standard": [], "frightened_prey": ["frightened_prey"], "unknown_tastes": ["unknown_tastes"],
+            "both": ["frightened_prey", "unknown_tastes"]}
 LILIES = ["l1", "l2", "l3", "l4", "l5"]
 HIDDEN = {"deck", "goal_deck", "out_of_game"} | {f"stack({sp})" for sp in LILIES}
 GAMES = 40  # per variant; each action is checked, so this is a few thousand positions
@@ -27,7 +28,7 @@ GAMES = 40  # per variant; each action is checked, so this is a few thousand pos
 
 @cache
 def game(variant: str):
-    return load_game(KAERU, variants=[str(v) for v in VARIANTS[variant]] or None)
+    return load_game(KAERU, variants=VARIANTS[variant])
 
 
 @cache
@@ -68,6 +69,7 @@ def rulebook_score(state, seat: int) -> int:
 
 def check_position(state, variant: str) -> None:
     g = state.game
+    frightened, unknown = ("frightened_prey" in VARIANTS[variant]), ("unknown_tastes" in VARIANTS[variant])
     # Conservation: every card in exactly one zone, none ever leaves the game.
     seen = [c for zone in state.zones for c in zone]
     assert sorted(seen) == list(range(len(g.card_names)))
@@ -78,7 +80,7 @@ def check_position(state, variant: str) -> None:
     assert len(frogs) == 6 and all(is_frog(f) for f in frogs)
     # A lily with no frog on it always shows its prey (in the standard game every lily does).
     for sp in LILIES:
-        if not state.is_terminal() and (variant != "frightened_prey" or not names(state, f"lily({sp})")):
+        if not state.is_terminal() and (not frightened or not names(state, f"lily({sp})")):
             assert len(names(state, f"prey({sp})")) == 1, sp
     # The game ends exactly when a stack is empty.
     empty = [sp for sp in LILIES if not names(state, f"prey({sp})") and not names(state, f"stack({sp})")]
@@ -88,7 +90,7 @@ def check_position(state, variant: str) -> None:
         view = state.view(seat)
         for label in HIDDEN:
             assert set(view["zones"][label]) == {"count"}, label
-        if variant == "unknown_tastes":
+        if unknown:
             for other in (0, 1):
                 if other != seat:
                     goal = names(state, f"goal({other + 1})")[0]
@@ -126,3 +128,17 @@ def test_a_random_game_replays_bit_for_bit_from_its_seed_and_actions(variant):
         again = replay(game(variant), 2, seed, state.history)
         assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(state.to_json(), sort_keys=True)
         assert again.log == state.log
+
+
+def test_frightened_prey_games_do_hide_prey_under_frogs():
+    """The variant really differs: some positions have a frog-occupied lily with no prey showing."""
+    hidden = 0
+    for seed in range(5):
+        state = game("frightened_prey").new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.randrange(len(actions))])
+            hidden += sum(1 for sp in LILIES if not names(state, f"prey({sp})") and names(state, f"stack({sp})"))
+    assert hidden > 0
