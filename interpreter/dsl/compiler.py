@@ -1183,11 +1183,17 @@ class Compiler:
         head.pc = len(code)
         cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
         loc = self.location(st)
-        code.append(_loop_head(cond, exit_, loc))
+        check = _loop_head(cond, exit_, loc)
+        code.append(check)
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
-        code.append(_jump(head))
+        body = Label()
+        body.pc = head.pc + 1
+
+        def back(s, fr, pc):  # the jump back runs the loop test itself: one step instead of two
+            return check(s, fr, head.pc)
+        code.append(back)
         exit_.pc = len(code)
 
     def r_For(self, st, scope, code):
@@ -1310,6 +1316,18 @@ class Compiler:
             n_fn = "any"
         else:
             n_fn = self.expect(count, scope, "int", "how many to choose")[0]
+
+        if count == "one" and elem == "card":
+            labels_of = [prefix + name for name in names]  # every card's action text, made once
+
+            def build_one_card(s, e):
+                seen = {}
+                for c in values(s, e):
+                    label = labels_of[c]
+                    if label not in seen:
+                        seen[label] = c
+                return list(seen), list(seen.values())
+            return build_one_card, elem
 
         def build(s, e):
             items = values(s, e)
