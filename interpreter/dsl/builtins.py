@@ -49,6 +49,10 @@ def _as_list(arg, name, position=1):
 # ---------------------------------------------------------------- collections
 def b_size(c, args):
     _need(args, 1, 1, "size")
+    zone = args[0][0]
+    if args[0][1] == "zone" and hasattr(zone, "const_value"):  # the commonest case: size(deck)
+        index = zone.const_value
+        return (lambda s, e: len(s.zones[index])), "int"
     fn, _ = _as_list(args[0], "size")
     return (lambda s, e: len(fn(s, e))), "int"
 
@@ -136,6 +140,13 @@ def b_top(c, args):
     """top(zone) -> the top card or none; top(zone, n) -> the top n cards (fewer if short)."""
     _need(args, 1, 2, "top")
     zone = _kind(args[0], "zone", "top", 1)
+    if len(args) == 1 and hasattr(zone, "const_value"):  # top(deck)
+        index = zone.const_value
+
+        def top_of(s, e):
+            z = s.zones[index]
+            return z[-1] if z else None
+        return top_of, "card"
     if len(args) == 1:
         def top(s, e):
             z = s.zones[zone(s, e)]

@@ -878,7 +878,22 @@ class Compiler:
 
         def move_list(s, e):
             d = dest(s, e)
-            for c in list(what(s, e)):
+            cards = list(what(s, e))
+            if cards and cards[0] is not None:
+                src = s.loc[cards[0]]
+                zone = s.zones[src] if src >= 0 else None
+                k = len(cards)
+                if zone is not None and src != d and zone[-k:] == cards:  # the top k of one zone: move in bulk
+                    del zone[-k:]
+                    loc = s.loc
+                    for c in cards:
+                        loc[c] = d
+                    if bottom:
+                        s.zones[d][:0] = cards
+                    else:
+                        s.zones[d].extend(cards)
+                    return
+            for c in cards:
                 if c is not None:
                     _move(s, c, d, bottom)
         return move_list
