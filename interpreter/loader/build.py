@@ -229,6 +229,10 @@ class Builder:
                     value, kind = spec, T.kind_of_value(spec)
                 if kind == "none":
                     kind = T.ANY
+                if kind == "space" and value is not None and (g.board is None or value not in g.board.space_set):
+                    spaces = ", ".join(g.board.spaces) if g.board else "none: the game has no board"
+                    self.fail(f"the default {value!r} is not a space of the board (spaces: {spaces})",
+                              path + ("default",) if isinstance(spec, dict) else path)
                 kinds[name], defaults[name] = kind, value
 
     # ---------------------------------------------------------------- code
