@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 
 from .. import rng as RNG
 from ..errors import RuleError
@@ -1367,7 +1368,7 @@ class Compiler:
             labels, vals = [], []
             keys = list(groups)
             for k in sizes:
-                for combo in _multisets(keys, [len(groups[x]) for x in keys], k):
+                for combo in _combos(keys, [len(groups[x]) for x in keys], k):
                     picked = []
                     for key, times in combo:
                         picked.extend(groups[key][:times])
@@ -1604,6 +1605,23 @@ def _return(s, fr, value):
     if dest is not None and s.frames:
         s.frames[-1][2][dest] = value
     return TRANSFER
+
+
+def _combos(keys, caps, k):
+    """Like :func:`_multisets` (same options, same order), via itertools when that is small enough."""
+    n = sum(caps)
+    if k < 0 or k > n:
+        return []
+    if math.comb(n, k) > 20_000:
+        return list(_multisets(keys, caps, k))
+    expanded = [i for i, cap in enumerate(caps) for _ in range(cap)]
+    out = []
+    for combo in dict.fromkeys(itertools.combinations(expanded, k)):
+        counts = {}
+        for i in combo:
+            counts[i] = counts.get(i, 0) + 1
+        out.append([(keys[i], t) for i, t in counts.items()])
+    return out
 
 
 def _multisets(keys, caps, k, start=0):
