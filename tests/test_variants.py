@@ -338,3 +338,125 @@ def test_a_save_made_with_a_variant_does_not_load_into_the_plain_game():
     with pytest.raises(SaveFileError, match="different definition"):
         State.from_json(load_game(BASE), saved)
     assert State.from_json(load_game(BASE, variants=["flower"]), saved).to_json() == saved
+
+
+# ---------------------------------------------------------------- every kind of part, on a small game
+SMALL_GAME = """\
+game: Small
+players: {min: 2, max: 3}
+components:
+  - {name: stone, count: 6, zone: deck}
+zones:
+  deck: {visibility: hidden}
+  hand: {per: player}
+player_variables:
+  points: 0
+events:
+  drawn: {player: player}
+triggers:
+  - name: first
+    on: drawn
+    do: player.points += 1
+setup: shuffle deck
+flow:
+  - phase: draw
+    turn: draw
+    until: size(deck) == 0
+procedures:
+  draw(player p): |
+    move top(deck) to hand(p)
+    emit drawn(player=p)
+scoring:
+  score: p.points
+  tiebreaks:
+    - {lowest: size(hand(p))}
+"""
+
+
+@pytest.fixture
+def small(tmp_path):
+    return write(tmp_path, "small.yaml", SMALL_GAME)
+
+
+def small_variant(folder: Path, name: str, body: str) -> Path:
+    return write(folder, name, "variant: Test\ngame: Small\n" + textwrap.dedent(body).lstrip())
+
+
+def test_a_setup_written_as_one_effect_is_the_step_called_setup(small, tmp_path):
+    v = small_variant(tmp_path, "deal.yaml", """
+        add:
+          setup:
+            - step: deal
+              after: setup
+              do: |
+                for p in players:
+                  move top(deck) to hand(p)
+        """)
+    game = load_game(small, variants=[str(v)])
+    assert game.source.data["setup"] == [{"step": "setup", "do": "shuffle deck"},
+                                         {"step": "deal", "do": "for p in players:\n  move top(deck) to hand(p)\n"}]
+    state = game.new_game(2, seed=1)
+    assert state.is_terminal() and state.scores() == [2, 2]  # two dealt, then two draws each
+
+
+def test_a_score_written_as_one_expression_is_the_term_called_score(small, tmp_path):
+    v = small_variant(tmp_path, "bonus.yaml", "add:\n  scoring:\n    hand: size(hand(p)) * 10\n")
+    game = load_game(small, variants=[str(v)])
+    assert game.source.data["scoring"]["score"] == {"score": "p.points", "hand": "size(hand(p)) * 10"}
+    assert game.new_game(2, seed=1).scores() == [33, 33]
+
+
+def test_triggers_are_added_before_or_after_a_named_one_and_run_in_that_order(small, tmp_path):
+    v = small_variant(tmp_path, "log.yaml", """
+        add:
+          triggers:
+            - {name: before_first, before: first, on: drawn, do: 'log "{player} before: {player.points}"'}
+            - {name: after_first, after: first, on: drawn, do: 'log "{player} after: {player.points}"'}
+        """)
+    state = load_game(small, variants=[str(v)]).new_game(2, seed=1)
+    assert state.log[:2] == ["player 1 before: 0", "player 1 after: 1"]
+
+
+def test_a_trigger_is_removed_by_name(small, tmp_path):
+    v = small_variant(tmp_path, "quiet.yaml", "remove:\n  triggers: [first]\n")
+    assert load_game(small, variants=[str(v)]).new_game(2, seed=1).scores() == [0, 0]
+
+
+def test_a_phase_is_found_by_its_name_and_a_new_one_placed_before_it(small, tmp_path):
+    v = small_variant(tmp_path, "warmup.yaml", """
+        add:
+          flow:
+            - {phase: warm_up, before: draw, turn: draw, until: size(deck) <= 4}
+        replace:
+          flow:
+            - {phase: draw, turn: draw, until: size(deck) <= 1}
+        """)
+    game = load_game(small, variants=[str(v)])
+    assert [p["phase"] for p in game.source.data["flow"]] == ["warm_up", "draw"]
+    state = game.new_game(2, seed=1)
+    assert state.is_terminal() and len(zone(state, "deck")) == 1
+
+
+def test_players_limits_and_tiebreaks_are_replaced_whole_and_tiebreaks_added_after(small, tmp_path):
+    v = small_variant(tmp_path, "more.yaml", """
+        replace:
+          players: {min: 2, max: 4}
+          tiebreaks:
+            - {highest: size(hand(p))}
+        """)
+    w = small_variant(tmp_path, "last.yaml", "add:\n  tiebreaks:\n    - {lowest: p.points}\n")
+    game = load_game(small, variants=[str(v), str(w)])
+    assert game.max_players == 4
+    assert game.source.data["scoring"]["tiebreaks"] == [{"highest": "size(hand(p))"}, {"lowest": "p.points"}]
+    assert error_of([v, small_variant(tmp_path, "again.yaml", "replace:\n  players: {min: 1, max: 2}\n")],
+                    base=small).splitlines()[0].endswith(
+        "variants 'more' and 'again' both change the player count: "
+        f"{v}:4:3 replaces it, and {tmp_path / 'again.yaml'}:4:3 replaces it. Use only one of the two variants, "
+        "or make 'again' extend 'more'")
+
+
+def test_removing_a_part_still_in_use_is_reported_where_it_is_used(small, tmp_path):
+    v = small_variant(tmp_path, "no_events.yaml", "remove:\n  events: [drawn]\n")
+    with pytest.raises(DefinitionError) as info:
+        load_game(small, variants=[str(v)])
+    assert str(info.value).splitlines()[0].startswith(f"{small}:14:9: triggers[0].on: unknown event 'drawn'")
