@@ -93,7 +93,10 @@ def _minmax(name, pick):
                 raise BuiltinError(f"{name}() of a list needs numbers", args[0][2])
             return (lambda s, e: pick(fn(s, e), default=0)), "int"
         fns = [_kind(a, "int", name, i + 1) for i, a in enumerate(args)]
-        return (lambda s, e: pick(f(s, e) for f in fns)), "int"
+        if len(fns) == 2:
+            a, b = fns
+            return (lambda s, e: pick(a(s, e), b(s, e))), "int"
+        return (lambda s, e: pick([f(s, e) for f in fns])), "int"
     return build
 
 
