@@ -73,6 +73,20 @@ def bench_games(path: str, players: int, games: int, repeats: int) -> tuple[floa
     return games / seconds, decisions / seconds
 
 
+def bench_against_reference(games: int, repeats: int) -> tuple[float, float, float]:
+    """Engine vs hand-written Frog Tower, run in alternation so machine load affects both alike."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import reference_frog_tower as reference
+
+    game = load_game(ROOT / GAMES["Frog Tower"][0])
+    engine_times, reference_times = [], []
+    for _ in range(repeats * 2):
+        engine_times.append(median_time(lambda: random_games(game, 3, games), 1) / games)
+        reference_times.append(median_time(lambda: reference.run(3, games * 4), 1) / (games * 4))
+    ratios = sorted(e / r for e, r in zip(engine_times, reference_times))
+    return 1 / statistics.median(engine_times), 1 / statistics.median(reference_times), statistics.median(ratios)
+
+
 def peak_rss_of_simulate(path: str, players: int, games: int) -> tuple[float, float]:
     """Run ``ribbit simulate`` in a child process; returns (peak RSS in MiB, seconds)."""
     command = [sys.executable, "-m", "interpreter.cli", "simulate", str(ROOT / path), "--players", str(players),
@@ -105,6 +119,11 @@ def main(argv=None) -> int:
         for players in counts:
             per_game, per_decision = bench_games(path, players, games, repeats)
             print(f"  {name:12s} {players}p  {per_game:8.0f} games/s  {per_decision:10.0f} decisions/s")
+
+    print("\nagainst a tight hand-written simulator of the same rules (tools/reference_frog_tower.py), 3 players:")
+    engine_rate, reference_rate, ratio = bench_against_reference(games // 4, repeats)
+    print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
+          f"engine is {ratio:.1f}x slower (median of interleaved runs)")
 
     if not args.no_memory:
         sizes = (1_000, 10_000) if not args.quick else (200, 2_000)
