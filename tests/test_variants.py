@@ -306,7 +306,8 @@ def test_an_effect_error_in_a_variant_is_located_in_the_variant_file(tmp_path):
 def test_an_extends_cycle_is_rejected(tmp_path):
     write(tmp_path, "a.yaml", "variant: A\ngame: Frog Tower\nextends: [b.yaml]\n")
     write(tmp_path, "b.yaml", "variant: B\ngame: Frog Tower\nextends: [a.yaml]\n")
-    assert "extends itself" in error_of([tmp_path / "a.yaml"])
+    assert error_of([tmp_path / "a.yaml"]).splitlines()[0] == (
+        f"{tmp_path / 'b.yaml'}:3:10: extends: variant 'a' extends itself (a -> b -> a)")
 
 
 def test_a_rule_that_runs_forever_in_a_variant_is_located_in_the_variant_file(tmp_path):

@@ -15,7 +15,7 @@ def load_game(path: str | Path, variants: list[str] | None = None, verbose: bool
     """Load, validate and compile a game definition; raises a located DefinitionError if anything is wrong.
 
     ``variants`` are applied in order: each is a NAME from the game's ``variants/<game>/``
-    folder or a PATH, optionally with settings (``"crayfish:rule=pass_left"``).  ``path``
+    folder or a PATH, optionally with settings (``"house_rule:bonus=2"``).  ``path``
     may itself be a variant file: its game is then found next to the variants folder.
     """
     variants = [variants] if isinstance(variants, str) else list(variants or [])

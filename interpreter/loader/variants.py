@@ -90,7 +90,7 @@ class Variant:
         return self.source.data["variant"]
 
     def canonical(self) -> str:
-        """The variant as a reference with every parameter spelt out (``crayfish:rule=random``)."""
+        """The variant as a reference with every parameter spelt out (``house_rule:bonus=2``)."""
         settings = ",".join(f"{k}={_text(v)}" for k, v in sorted(self.params.items()))
         return f"{self.name}:{settings}" if settings else self.name
 
@@ -299,7 +299,7 @@ class Overlay:
         self.data = copy.deepcopy(base.data)
         self.parts: dict[str, list[Entry]] = {}
         self.applied: dict[str, Variant] = {}  # file -> variant, in order
-        self.in_progress: list[str] = []
+        self.in_progress: dict[str, str] = {}  # file -> name of the variants being applied (extends chains)
         self.changes: list[Change] = []
         self.removed: dict[tuple, Entry] = {}  # (part, name) -> the entry as it was removed (owner = remover)
 
@@ -309,8 +309,8 @@ class Overlay:
         path = resolve_target(target, folder, Path(by.file).parent if by else None)
         key = str(path.resolve())
         if key in self.in_progress:
-            raise by.source.error(f"variant {target!r} extends itself (through {' -> '.join(self.in_progress)})",
-                                  ("extends",)) if by else DefinitionError(f"variant {target!r} extends itself")
+            chain = " -> ".join(list(self.in_progress.values()) + [path.stem])
+            raise by.source.error(f"variant {path.stem!r} extends itself ({chain})", ("extends",))
         if key in self.applied:
             done = self.applied[key]
             if settings and any(done.params.get(k) != _convert(v, done.params.get(k)) for k, v in settings.items()):
@@ -318,7 +318,7 @@ class Overlay:
                                       f"{done.canonical()} and {ref}", Location(done.file))
             return done
         variant = read_variant(path, path.stem, settings, self.base, verbose)
-        self.in_progress.append(key)
+        self.in_progress[key] = path.stem
         for i, parent_ref in enumerate(variant.source.data.get("extends") or []):
             try:
                 parent = self.apply_ref(parent_ref, path.parent, verbose, by=variant)
@@ -328,7 +328,7 @@ class Overlay:
                     raise variant.source.error_at(f"{exc.message} (extended here)", loc) from None
                 raise
             variant.ancestors |= {str(Path(parent.file).resolve())} | parent.ancestors
-        self.in_progress.pop()
+        del self.in_progress[key]
         self.apply(variant)
         self.applied[key] = variant
         return variant
