@@ -461,3 +461,24 @@ def test_removing_a_part_still_in_use_is_reported_where_it_is_used(small, tmp_pa
     with pytest.raises(DefinitionError) as info:
         load_game(small, variants=[str(v)])
     assert str(info.value).splitlines()[0].startswith(f"{small}:14:9: triggers[0].on: unknown event 'drawn'")
+
+
+def test_every_key_of_the_variant_schema_is_described():
+    schema = json.loads((REPO_ROOT / "schemas" / "variant.schema.json").read_text(encoding="utf-8"))
+    undescribed = []
+
+    def walk(node, path):
+        for name, sub in (node.get("properties") or {}).items():
+            if "description" not in sub:
+                undescribed.append(f"{path}.{name}")
+            walk(sub, f"{path}.{name}")
+        for key in ("items", "additionalProperties", "not", "propertyNames"):
+            if isinstance(node.get(key), dict):
+                walk(node[key], f"{path}.{key}")
+        for key in ("allOf", "oneOf", "anyOf"):
+            for i, sub in enumerate(node.get(key) or []):
+                walk(sub, f"{path}.{key}[{i}]")
+        for name, sub in (node.get("$defs") or {}).items():
+            walk(sub, f"$defs.{name}")
+    walk(schema, "$")
+    assert undescribed == []
