@@ -265,6 +265,9 @@ def b_next_player(c, args):
     if len(args) == 2:
         k = _kind(args[1], "int", "next_player", 2)
         return (lambda s, e: (p(s, e) + k(s, e)) % s.n), "player"
+    key = getattr(p, "local_key", None)
+    if key is not None:
+        return (lambda s, e: (e[key] + 1) % s.n), "player"
     return (lambda s, e: (p(s, e) + 1) % s.n), "player"
 
 

@@ -372,6 +372,12 @@ class Compiler:
                     return (lambda s, e: any([ok[e[other]][x] for x in src(s, e)])), "bool"
                 return (lambda s, e: all([ok[e[other]][x] for x in src(s, e)])), "bool"
             if name in ("count", "size"):
+                if hasattr(src, "zone_of_local"):  # count(each c in hand(p) where ...): one closure
+                    base, zkey = src.zone_of_local
+                    return (lambda s, e: len([x for x in s.zones[base + e[zkey]] if ok[x]])), "int"
+                if hasattr(src, "zone_index"):
+                    zi = src.zone_index
+                    return (lambda s, e: len([x for x in s.zones[zi] if ok[x]])), "int"
                 return (lambda s, e: len([x for x in src(s, e) if ok[x]])), "int"
             if name == "any":
                 return (lambda s, e: any([ok[x] for x in src(s, e)])), "bool"
@@ -1022,6 +1028,12 @@ class Compiler:
                 return RETURN
             return ret_none
         fn, _ = self.expr(st.value, scope)
+        key = getattr(fn, "local_key", None)
+        if key is not None:
+            def ret_local(s, e):
+                e["$ret"] = e[key]
+                return RETURN
+            return ret_local
 
         def ret(s, e):
             e["$ret"] = fn(s, e)
@@ -1288,6 +1300,19 @@ class Compiler:
         pid = proc.id
         loc = self.location(call)
 
+        if len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
+            (name, f), = pairs
+            key = f.local_key
+
+            def push_local(s, fr, pc):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                fr[1] = pc + 1
+                s.frames.append([pid, 0, {name: fr[2][key]}, dest])
+                return TRANSFER
+            return push_local
+
         def push(s, fr, pc):
             s.steps -= 1
             if s.steps < 0:
@@ -1522,10 +1547,14 @@ def zone_cards(zone_fn):
     """A closure returning the card list of a zone, fused with how the zone is found."""
     if hasattr(zone_fn, "const_value"):
         index = zone_fn.const_value
-        return lambda s, e: s.zones[index]
+        fn = lambda s, e: s.zones[index]  # noqa: E731
+        fn.zone_index = index
+        return fn
     if hasattr(zone_fn, "zone_of_local"):
         base, key = zone_fn.zone_of_local
-        return lambda s, e: s.zones[base + e[key]]
+        fn = lambda s, e: s.zones[base + e[key]]  # noqa: E731
+        fn.zone_of_local = (base, key)
+        return fn
     return lambda s, e: s.zones[zone_fn(s, e)]
 
 
