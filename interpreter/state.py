@@ -110,6 +110,8 @@ class State:
         p = self.pending
         if p is None:
             return []
+        if not p["each"]:  # one player decides
+            return list(p["players"])
         return [pl for pl, done in zip(p["players"], p["chosen"]) if done is None]
 
     def legal_actions(self, player: int | None = None) -> list[str]:

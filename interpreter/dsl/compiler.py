@@ -1477,6 +1477,28 @@ class Compiler:
         labels_all = [o.label for o in st.options]
         loc = self.location(st)
 
+        if all(c is None for c in conds) and len(conds) > 1:
+            labels_fixed, values_fixed = [labels_all], [list(range(len(conds)))]  # shared: never mutated
+
+            def ask_fixed(s, fr, pc):
+                fr[1] = pc + 1
+                s.pending = {"players": [player(s, fr[2])], "labels": labels_fixed, "values": values_fixed,
+                             "chosen": [None], "dest": dest, "each": False, "secret": False, "prompt": "choose"}
+                return SUSPEND
+            code.append(ask_fixed)
+        else:
+            code.append(self._menu_ask(player, conds, labels_all, dest, loc))
+        targets = [Label() for _ in st.options]
+        end = Label()
+        code.append(lambda s, fr, pc: targets[fr[2][dest]].pc)
+        for opt, target in zip(st.options, targets):
+            target.pc = len(code)
+            self.resumable(opt.body, scope, code)
+            code.append(_jump(end))
+        end.pc = len(code)
+
+    @staticmethod
+    def _menu_ask(player, conds, labels_all, dest, loc):
         def ask(s, fr, pc):
             e = fr[2]
             p = player(s, e)
@@ -1494,15 +1516,7 @@ class Compiler:
             s.pending = {"players": [p], "labels": [labels], "values": [values], "chosen": [None],
                          "dest": dest, "each": False, "secret": False, "prompt": "choose"}
             return SUSPEND
-        code.append(ask)
-        targets = [Label() for _ in st.options]
-        end = Label()
-        code.append(lambda s, fr, pc: targets[fr[2][dest]].pc)
-        for opt, target in zip(st.options, targets):
-            target.pc = len(code)
-            self.resumable(opt.body, scope, code)
-            code.append(_jump(end))
-        end.pc = len(code)
+        return ask
 
     def r_Ask_direct_error(self, st):  # pragma: no cover - guarded by _suspends
         raise self.err("internal: ask compiled as direct code", st)
