@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
+from itertools import compress
 
 from .. import rng as RNG
 from ..errors import RuleError
@@ -297,13 +298,17 @@ class Compiler:
                 return None
             values = values[0]
         ok, other = ok
+        # map/compress run the per-card lookups in C: no Python frame per card
         if other is None:
+            okget = ok.__getitem__
             if values is None:
-                return lambda s, e: [x for x in src(s, e) if ok[x]]
-            return lambda s, e: [values[x] for x in src(s, e) if ok[x]]
+                return lambda s, e: list(compress(z := src(s, e), map(okget, z)))
+            valget = values.__getitem__
+            return lambda s, e: list(map(valget, compress(z := src(s, e), map(okget, z))))
         if values is None:
-            return lambda s, e: [x for x in src(s, e) if ok[e[other]][x]]
-        return lambda s, e: [values[x] for x in src(s, e) if ok[e[other]][x]]
+            return lambda s, e: list(compress(z := src(s, e), map(ok[e[other]].__getitem__, z)))
+        valget = values.__getitem__
+        return lambda s, e: list(map(valget, compress(z := src(s, e), map(ok[e[other]].__getitem__, z))))
 
     def static_table(self, fn, key, scope=None, as_bool=True):
         """Tabulate a per-card expression that reads only fixed card properties.
@@ -365,23 +370,25 @@ class Compiler:
         table = self.static_table(cond, key, inner) if T.element(skind) == "card" else None
         if table is not None:
             ok, other = table
+            # sum/any/all over map(table lookup): the per-card work runs in C
             if other is not None:
                 if name in ("count", "size"):
-                    return (lambda s, e: len([x for x in src(s, e) if ok[e[other]][x]])), "int"
+                    return (lambda s, e: sum(map(ok[e[other]].__getitem__, src(s, e)))), "int"
                 if name == "any":
-                    return (lambda s, e: any([ok[e[other]][x] for x in src(s, e)])), "bool"
-                return (lambda s, e: all([ok[e[other]][x] for x in src(s, e)])), "bool"
+                    return (lambda s, e: any(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
+                return (lambda s, e: all(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
+            okget = ok.__getitem__
             if name in ("count", "size"):
                 if hasattr(src, "zone_of_local"):  # count(each c in hand(p) where ...): one closure
                     base, zkey = src.zone_of_local
-                    return (lambda s, e: len([x for x in s.zones[base + e[zkey]] if ok[x]])), "int"
+                    return (lambda s, e: sum(map(okget, s.zones[base + e[zkey]]))), "int"
                 if hasattr(src, "zone_index"):
                     zi = src.zone_index
-                    return (lambda s, e: len([x for x in s.zones[zi] if ok[x]])), "int"
-                return (lambda s, e: len([x for x in src(s, e) if ok[x]])), "int"
+                    return (lambda s, e: sum(map(okget, s.zones[zi]))), "int"
+                return (lambda s, e: sum(map(okget, src(s, e)))), "int"
             if name == "any":
-                return (lambda s, e: any([ok[x] for x in src(s, e)])), "bool"
-            return (lambda s, e: all([ok[x] for x in src(s, e)])), "bool"
+                return (lambda s, e: any(map(okget, src(s, e)))), "bool"
+            return (lambda s, e: all(map(okget, src(s, e)))), "bool"
         if name in ("count", "size"):
             def count(s, e):
                 n = 0
