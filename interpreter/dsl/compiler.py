@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
+import operator
 from itertools import compress
 
 from .. import rng as RNG
@@ -381,10 +382,14 @@ class Compiler:
             if name in ("count", "size"):
                 if hasattr(src, "zone_of_local"):  # count(each c in hand(p) where ...): one closure
                     base, zkey = src.zone_of_local
-                    return (lambda s, e: sum(map(okget, s.zones[base + e[zkey]]))), "int"
+                    fn = lambda s, e: sum(map(okget, s.zones[base + e[zkey]]))  # noqa: E731
+                    fn.static_count = (okget, base, zkey)
+                    return fn, "int"
                 if hasattr(src, "zone_index"):
                     zi = src.zone_index
-                    return (lambda s, e: sum(map(okget, s.zones[zi]))), "int"
+                    fn = lambda s, e: sum(map(okget, s.zones[zi]))  # noqa: E731
+                    fn.static_count = (okget, zi, None)
+                    return fn, "int"
                 return (lambda s, e: sum(map(okget, src(s, e)))), "int"
             if name == "any":
                 return (lambda s, e: any(map(okget, src(s, e)))), "bool"
@@ -503,6 +508,13 @@ class Compiler:
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
         if op in ("<", "<=", ">", ">=") and not (T.fits(lk, "int") and T.fits(rk, "int")):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+        if hasattr(right, "const_value") and hasattr(left, "static_count"):
+            # count(each c in zone where <fixed property test>) >= n: one closure, the counting in C
+            okget, base, zkey = left.static_count
+            cmp, v = _COMPARE[op], right.const_value
+            if zkey is None:
+                return (lambda s, e: cmp(sum(map(okget, s.zones[base])), v)), "bool"
+            return (lambda s, e: cmp(sum(map(okget, s.zones[base + e[zkey]])), v)), "bool"
         if hasattr(right, "const_value"):
             v = right.const_value
             if op == "==":
@@ -1577,6 +1589,10 @@ def zone_cards(zone_fn):
         fn.zone_of_local = (base, key)
         return fn
     return lambda s, e: s.zones[zone_fn(s, e)]
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
 
 
 class _NotStatic(Exception):
