@@ -40,7 +40,7 @@ def _as_list(arg, name, position=1):
     if not T.is_list(kind) and kind != T.ANY:
         raise BuiltinError(f"argument {position} of {name}() must be a list or a zone, not {T.describe(kind)}", node)
     if kind == "zone":
-        from .compiler import zone_cards
+        from .runtime import zone_cards
 
         return zone_cards(fn), "list:card"
     return fn, kind

@@ -14,7 +14,6 @@ from pathlib import Path
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from ..errors import DefinitionError
 from .source import Source
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"

@@ -239,6 +239,11 @@ def read_yaml_text(text: str, file: str = "<string>") -> Source:
         _check_events(text, file, excerpt)
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        if "maximum nesting depth" in str(exc.problem or ""):  # newer libyaml stops deep nesting itself
+            loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
+            raise DefinitionError(f"nesting deeper than {MAX_DEPTH} levels", loc,
+                                  excerpt(mark.line, mark.column) if mark else None) from None
         message, mark = _runaway_quote(text, exc) or _explain_yaml_error(exc, text)
         loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         raise DefinitionError(f"YAML syntax error: {message}", loc,

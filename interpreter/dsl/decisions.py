@@ -1,0 +1,193 @@
+"""Compile 'ask': enumerate a decision's distinct options, and suspend until they are chosen.
+
+Options that lead to the same state are one action (identical cards are one
+'take ...'); a decision with a single option is taken without asking.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import types as T
+from .runtime import SUSPEND, combos, jump
+from .units import Label
+
+MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
+
+
+class DecisionCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+
+    def options_builder(self, count, options_node, scope, verb):
+        """Compile what a player chooses among: returns f(s, e) -> (labels, values).
+"""
+        values, kind = self.as_list(options_node, scope, "what is chosen among")
+        elem = T.element(kind)
+        describe = self.m.describe_value
+        prefix = f"{verb} " if verb else ""
+        names = self.m.card_names
+        if count == "one":
+            n_fn = None
+        elif count == "any":
+            n_fn = "any"
+        else:
+            n_fn = self.expect(count, scope, "int", "how many to choose")[0]
+
+        if count == "one" and elem == "card":
+            labels_of = [prefix + name for name in names]  # every card's action text, made once
+
+            def build_one_card(s, e):
+                seen = {}
+                for c in values(s, e):
+                    label = labels_of[c]
+                    if label not in seen:
+                        seen[label] = c
+                return list(seen), list(seen.values())
+            return build_one_card, elem
+
+        def build(s, e):
+            items = values(s, e)
+            if elem == "card":
+                groups = {}
+                for c in items:
+                    groups.setdefault(names[c], []).append(c)
+            else:
+                groups = {}
+                for v in items:
+                    groups.setdefault(describe(v, elem), []).append(v)
+            if n_fn is None:
+                return [prefix + k for k in groups], [g[0] for g in groups.values()]
+            if n_fn == "any":
+                sizes = range(0, len(items) + 1)
+            else:
+                k = n_fn(s, e)
+                if k == len(items):  # only one way: take them all
+                    text = ", ".join(key if len(g) == 1 else f"{len(g)} x {key}" for key, g in groups.items())
+                    return [prefix + (text or "nothing")], [[c for g in groups.values() for c in g]]
+                sizes = (k,)
+            labels, vals = [], []
+            keys = list(groups)
+            for k in sizes:
+                for combo in combos(keys, [len(groups[x]) for x in keys], k):
+                    picked = []
+                    for key, times in combo:
+                        picked.extend(groups[key][:times])
+                    text = ", ".join(key if times == 1 else f"{times} x {key}" for key, times in combo)
+                    labels.append(prefix + (text or "nothing"))
+                    vals.append(picked)
+                    if len(labels) > MAX_OPTIONS:
+                        raise RuleError(f"more than {MAX_OPTIONS} options to choose from", self_loc)
+            return labels, vals
+        self_loc = self.location(options_node)
+        return build, (elem if count == "one" else T.list_of(elem))
+
+    def r_Ask(self, st, scope, code):
+        player = self.expect(st.player, scope, "player", "who is asked")[0]
+        build, kind = self.options_builder(st.count, st.options, scope, st.verb)
+        scope.names[st.name] = kind
+        dest, prompt = st.name, st.verb or st.name.replace("_", " ")
+        loc = self.location(st)
+
+        def ask(s, fr, pc):
+            e = fr[2]
+            p = player(s, e)
+            labels, values = build(s, e)
+            if not labels:
+                raise RuleError(f"player {p + 1} has nothing to choose from", loc)
+            if len(labels) == 1:
+                e[dest] = values[0]
+                return pc + 1
+            fr[1] = pc + 1
+            s.pending = {"players": [p], "labels": [labels], "values": [values], "chosen": [None],
+                         "dest": dest, "each": False, "secret": False, "prompt": prompt}
+            return SUSPEND
+        code.append(ask)
+
+    def r_AskEach(self, st, scope, code):
+        players = self.expect(st.players, scope, "list:player", "who is asked")[0]
+        inner = scope.child()
+        inner.names[st.var] = "player"
+        build, kind = self.options_builder(st.count, st.options, inner, st.verb)
+        scope.names[st.name] = T.list_of(kind)
+        dest, var, secret = st.name, st.var, st.secret
+        prompt = st.verb or st.name.replace("_", " ")
+
+        def ask_each(s, fr, pc):
+            e = fr[2]
+            who, labels, values, chosen = [], [], [], []
+            result = [None] * s.n
+            for p in players(s, e):
+                e[var] = p
+                ls, vs = build(s, e)
+                if not ls:
+                    continue
+                if len(ls) == 1:
+                    result[p] = vs[0]
+                    continue
+                who.append(p)
+                labels.append(ls)
+                values.append(vs)
+                chosen.append(None)
+            e[dest] = result
+            if not who:
+                return pc + 1
+            fr[1] = pc + 1
+            s.pending = {"players": who, "labels": labels, "values": values, "chosen": chosen,
+                         "dest": dest, "each": True, "secret": secret, "prompt": prompt}
+            return SUSPEND
+        code.append(ask_each)
+
+    def r_AskMenu(self, st, scope, code):
+        player = self.expect(st.player, scope, "player", "who is asked")[0]
+        seen = set()
+        conds = []
+        for opt in st.options:
+            if opt.label in seen:
+                raise self.err(f"two options are called {opt.label!r}; each option needs its own text", opt)
+            seen.add(opt.label)
+            conds.append(self.expect(opt.condition, scope, "bool", "the condition of an option")[0]
+                         if opt.condition else None)
+        n = next(scope.counter)
+        dest = f"$menu{n}"
+        labels_all = [o.label for o in st.options]
+        loc = self.location(st)
+
+        if all(c is None for c in conds) and len(conds) > 1:
+            labels_fixed, values_fixed = [labels_all], [list(range(len(conds)))]  # shared: never mutated
+
+            def ask_fixed(s, fr, pc):
+                fr[1] = pc + 1
+                s.pending = {"players": [player(s, fr[2])], "labels": labels_fixed, "values": values_fixed,
+                             "chosen": [None], "dest": dest, "each": False, "secret": False, "prompt": "choose"}
+                return SUSPEND
+            code.append(ask_fixed)
+        else:
+            code.append(self._menu_ask(player, conds, labels_all, dest, loc))
+        targets = [Label() for _ in st.options]
+        end = Label()
+        code.append(lambda s, fr, pc: targets[fr[2][dest]].pc)
+        for opt, target in zip(st.options, targets):
+            target.pc = len(code)
+            self.resumable(opt.body, scope, code)
+            code.append(jump(end))
+        end.pc = len(code)
+
+    @staticmethod
+    def _menu_ask(player, conds, labels_all, dest, loc):
+        def ask(s, fr, pc):
+            e = fr[2]
+            p = player(s, e)
+            labels, values = [], []
+            for i, c in enumerate(conds):
+                if c is None or c(s, e):
+                    labels.append(labels_all[i])
+                    values.append(i)
+            if not labels:
+                raise RuleError(f"none of the options is open to player {p + 1}", loc)
+            if len(labels) == 1:
+                e[dest] = values[0]
+                return pc + 1
+            fr[1] = pc + 1
+            s.pending = {"players": [p], "labels": [labels], "values": [values], "chosen": [None],
+                         "dest": dest, "each": False, "secret": False, "prompt": "choose"}
+            return SUSPEND
+        return ask

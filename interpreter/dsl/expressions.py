@@ -1,0 +1,600 @@
+"""Compile expressions to closures ``f(state, env)``: names, properties, operators, calls, 'each' lists.
+
+Checks kinds as it goes, fuses common shapes (a local read inside a property
+lookup, a count compared with a constant) and tabulates per-card expressions
+of fixed properties, so the closures do as little as possible at run time.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+from .builtins import BUILTINS, BuiltinError
+from .runtime import COMPARE, fold_arith, is_cheap, const, Poisoned, zone_cards
+from .units import CompileError, Func, Scope, each_keys, suggest
+
+
+class ExpressionCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+
+    def expr(self, node, scope: Scope):
+        """Compile an expression: returns (closure, kind)."""
+        method = getattr(self, "x_" + type(node).__name__, None)
+        if method is None:
+            raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
+        return method(node, scope)
+
+    def expect(self, node, scope, kind, what):
+        fn, k = self.expr(node, scope)
+        if not T.fits(k, kind):
+            raise self.err(f"{what} must be {T.describe(kind)}, not {T.describe(k)}", node)
+        return fn, k
+
+    def as_list(self, node, scope, what):
+        fn, k = self.expr(node, scope)
+        if k == "zone":
+            return zone_cards(fn), "list:card"
+        if not T.is_list(k) and k != T.ANY:
+            raise self.err(f"{what} must be a list or a zone, not {T.describe(k)}", node)
+        return fn, k
+
+    def x_Const(self, node, scope):
+        value = node.value
+        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
+            return const(value), "space"  # a quoted space name: "r2c2"
+        return const(value), T.kind_of_value(value)
+
+    def x_Name(self, node, scope):
+        name = node.name
+        if name in scope.aliases:
+            return scope.aliases[name]
+        if name in scope.names:
+            key = scope.keys.get(name, name)
+            fn = lambda s, e: e[key]  # noqa: E731
+            fn.local_key = key  # lets callers fuse 'e[key]' into their own closure
+            return fn, scope.names[name]
+        m = self.m
+        if name == "players":
+            return (lambda s, e: s.players), "list:player"
+        if name == "player_count":
+            return (lambda s, e: s.n), "int"
+        if name == "active":
+            return (lambda s, e: s.gv["active"]), "player"
+        if name == "spaces" and self.board is not None:
+            spaces = list(self.board.spaces)
+            return (lambda s, e: list(spaces)), "list:space"
+        if name in m.zones:
+            spec = m.zones[name]
+            if spec.per != "game":
+                raise self.err(f"zone {name!r} belongs to each {spec.per}; say whose: {name}({spec.per[0]})", node,
+                               "name")
+            return const(spec.base), "zone"
+        if name in m.params:
+            v = m.params[name]
+            return const(v), T.kind_of_value(v)
+        if name in m.gvars:
+            raise self.err(f"{name!r} is a game variable; write game.{name}", node, "name")
+        if name in m.pvars:
+            raise self.err(f"{name!r} is a player variable; write p.{name} for a player p", node, "name")
+        known = list(scope.names) + list(m.zones) + list(m.params) + ["players", "player_count", "active"]
+        raise self.err(f"unknown name {name!r}{suggest(name, known)}", node, "name")
+
+    def x_Attr(self, node, scope):
+        attr = node.name
+        if isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in scope.names:
+            if attr not in self.m.gvars:
+                raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", node, "name")
+            return (lambda s, e: s.gv[attr]), self.m.gvars[attr]
+        obj, kind = self.expr(node.obj, scope)
+        if kind == "card":
+            if attr == "name":
+                names = self.m.card_names
+                return (lambda s, e: "none" if (c := obj(s, e)) is None else names[c]), "str"
+            if attr not in self.m.properties:
+                raise self.err(f"cards have no property {attr!r}{suggest(attr, self.m.properties)}", node, "name")
+            table, pkind = self.m.properties[attr]
+            key = getattr(obj, "local_key", None)
+            loc = self.location(node)
+            if key is not None:
+                def prop_of_local(s, e):
+                    try:
+                        return table[e[key]]
+                    except TypeError:
+                        raise RuleError(f"cannot read .{attr}: the card is none (is the zone empty?)", loc) from None
+                return prop_of_local, pkind
+
+            def prop(s, e):
+                try:
+                    return table[obj(s, e)]
+                except TypeError:
+                    raise RuleError(f"cannot read .{attr}: the card is none (is the zone empty?)", loc) from None
+            return prop, pkind
+        if kind == "player":
+            if attr not in self.m.pvars:
+                raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", node, "name")
+            key = getattr(obj, "local_key", None)
+            if key is not None:
+                return (lambda s, e: s.pv[attr][e[key]]), self.m.pvars[attr]
+            loc = self.location(node)
+
+            def player_var(s, e):
+                try:
+                    return s.pv[attr][obj(s, e)]
+                except TypeError:
+                    raise RuleError(f"cannot read .{attr}: the player is none", loc) from None
+            return player_var, self.m.pvars[attr]
+        if kind == T.ANY:
+            raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
+                           "(give the parameter a kind, e.g. c: card)", node)
+        raise self.err(f"{T.describe(kind)} has no .{attr}", node)
+
+    def x_Index(self, node, scope):
+        obj, kind = self.expr(node.obj, scope)
+        key, kkind = self.expr(node.key, scope)
+        if kind == "table":
+            loc = self.location(node)
+            if isinstance(node.obj, A.Name) and node.obj.name in self.m.params:
+                table = self.m.params[node.obj.name]
+                kinds = {T.kind_of_value(v) for v in table.values()}
+                vkind = kinds.pop() if len(kinds) == 1 else T.ANY
+                keys = ", ".join(map(str, table))
+
+                def lookup(s, e):
+                    k = key(s, e)
+                    try:
+                        return table[k]
+                    except KeyError:
+                        raise RuleError(f"the table {node.obj.name!r} has no entry {k!r} (it has {keys})",
+                                        loc) from None
+                return lookup, vkind
+            return (lambda s, e: obj(s, e)[key(s, e)]), T.ANY
+        if T.is_list(kind):
+            if not T.fits(kkind, "int") and not T.fits(kkind, "player"):
+                raise self.err(f"a list is indexed by a number or a player, not {T.describe(kkind)}", node.key)
+            if kind == "zone":
+                return (lambda s, e: s.zones[obj(s, e)][key(s, e)]), "card"
+            loc = self.location(node)
+
+            def item(s, e):
+                try:
+                    return obj(s, e)[key(s, e)]
+                except IndexError:
+                    raise RuleError("index out of range", loc) from None
+            return item, T.element(kind)
+        raise self.err(f"cannot index {T.describe(kind)}", node)
+
+    def x_Each(self, node, scope):
+        src, skind = self.as_list(node.source, scope, "the list after 'in'")
+        inner = scope.child()
+        inner.names[node.var] = T.element(skind)
+        inner.aliases.pop(node.var, None)
+        # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
+        key = f"{node.var}.{next(each_keys)}"
+        inner.keys[node.var] = key
+        where = self.expect(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
+        if node.result is not None:
+            res, rkind = self.expr(node.result, inner)
+            out_kind = T.list_of(rkind)
+        else:
+            res, out_kind = None, T.list_of(T.element(skind))
+        if T.element(skind) == "card":
+            fast = self.static_each(src, key, where, res, inner)
+            if fast is not None:
+                return fast, out_kind
+        return self._each(src, key, where, res), out_kind
+
+    def static_each(self, src, key, where, res, scope):
+        """'each c in cards where ... : ...' with tabulated condition and result, if they are static."""
+        ok = self.static_table(where, key, scope) if where is not None else ([True] * len(self.m.card_names), None)
+        if ok is None:
+            return None
+        values = None
+        if res is not None:
+            values = self.static_table(res, key, None, as_bool=False)
+            if values is None:
+                return None
+            values = values[0]
+        ok, other = ok
+        # map/compress run the per-card lookups in C: no Python frame per card
+        if other is None:
+            okget = ok.__getitem__
+            if values is None:
+                return lambda s, e: list(compress(z := src(s, e), map(okget, z)))
+            valget = values.__getitem__
+            return lambda s, e: list(map(valget, compress(z := src(s, e), map(okget, z))))
+        if values is None:
+            return lambda s, e: list(compress(z := src(s, e), map(ok[e[other]].__getitem__, z)))
+        valget = values.__getitem__
+        return lambda s, e: list(map(valget, compress(z := src(s, e), map(ok[e[other]].__getitem__, z))))
+
+    def static_table(self, fn, key, scope=None, as_bool=True):
+        """Tabulate a per-card expression that reads only fixed card properties.
+
+        Card properties never change, so ``c.suit != "hearts"`` is a fact about card
+        ids: a table replaces a closure call per card at run time.  If the
+        expression also reads one other card variable (``same_type(c, card)``),
+        the table has two dimensions: ``table[other][c]``.  Returns
+        ``(table, other_key)`` or None when the expression reads the game state.
+        """
+        cards = range(len(self.m.card_names))
+        poisoned = Poisoned()
+        convert = bool if as_bool else (lambda v: v)
+        try:
+            return [convert(fn(poisoned, {key: c})) for c in cards], None
+        except KeyError as missing:
+            other = missing.args[0] if missing.args else None
+        except Exception:  # it reads the state: not static
+            return None
+        names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
+        if names.get(other) != "card" or len(cards) > 400:
+            return None
+        try:
+            return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
+        except Exception:
+            return None
+
+    def filtered_call(self, node, scope):
+        """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
+        inlined), return that Each node and the scope to compile it in; else None."""
+        if not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
+            return None
+        func = self.m.functions[node.func]
+        body = func.body
+        if not (isinstance(body, A.Each) and body.where is not None and body.result is None):
+            return None
+        if not all(is_cheap(a) for a in node.args):
+            return None
+        self.ensure_function(func)
+        args = self.bind_args(node, func.params, scope, node.func, with_kinds=True)
+        aliases = {n: a for (n, _), a in zip(func.params, args)}
+        return body, Scope({}, None, aliases), func.where
+
+    def each_reduction(self, name, node, scope, where_=None):
+        """count/any/all of 'each c in X where cond' without building the list.
+"""
+        saved = self.where
+        if where_ is not None:
+            self.where = where_
+        try:
+            src, skind = self.as_list(node.source, scope, "the list after 'in'")
+            inner = scope.child()
+            inner.names[node.var] = T.element(skind)
+            inner.aliases.pop(node.var, None)
+            key = f"{node.var}.{next(each_keys)}"
+            inner.keys[node.var] = key
+            cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
+        finally:
+            self.where = saved
+        table = self.static_table(cond, key, inner) if T.element(skind) == "card" else None
+        if table is not None:
+            ok, other = table
+            # sum/any/all over map(table lookup): the per-card work runs in C
+            if other is not None:
+                if name in ("count", "size"):
+                    return (lambda s, e: sum(map(ok[e[other]].__getitem__, src(s, e)))), "int"
+                if name == "any":
+                    return (lambda s, e: any(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
+                return (lambda s, e: all(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
+            okget = ok.__getitem__
+            if name in ("count", "size"):
+                if hasattr(src, "zone_of_local"):  # count(each c in hand(p) where ...): one closure
+                    base, zkey = src.zone_of_local
+                    fn = lambda s, e: sum(map(okget, s.zones[base + e[zkey]]))  # noqa: E731
+                    fn.static_count = (okget, base, zkey)
+                    return fn, "int"
+                if hasattr(src, "zone_index"):
+                    zi = src.zone_index
+                    fn = lambda s, e: sum(map(okget, s.zones[zi]))  # noqa: E731
+                    fn.static_count = (okget, zi, None)
+                    return fn, "int"
+                return (lambda s, e: sum(map(okget, src(s, e)))), "int"
+            if name == "any":
+                return (lambda s, e: any(map(okget, src(s, e)))), "bool"
+            return (lambda s, e: all(map(okget, src(s, e)))), "bool"
+        if name in ("count", "size"):
+            def count(s, e):
+                n = 0
+                for x in src(s, e):
+                    e[key] = x
+                    if cond(s, e):
+                        n += 1
+                return n
+            return count, "int"
+        if name == "any":
+            def any_(s, e):
+                for x in src(s, e):
+                    e[key] = x
+                    if cond(s, e):
+                        return True
+                return False
+            return any_, "bool"
+
+        def all_(s, e):
+            for x in src(s, e):
+                e[key] = x
+                if not cond(s, e):
+                    return False
+            return True
+        return all_, "bool"
+
+    @staticmethod
+    def _each(src, var, where, res):
+        if where is None and res is None:
+            return lambda s, e: list(src(s, e))
+        if res is None:
+            def filt(s, e):
+                out = []
+                for x in src(s, e):
+                    e[var] = x
+                    if where(s, e):
+                        out.append(x)
+                return out
+            return filt
+        if where is None:
+            def mapped(s, e):
+                out = []
+                for x in src(s, e):
+                    e[var] = x
+                    out.append(res(s, e))
+                return out
+            return mapped
+
+        def both(s, e):
+            out = []
+            for x in src(s, e):
+                e[var] = x
+                if where(s, e):
+                    out.append(res(s, e))
+            return out
+        return both
+
+    def x_ListLit(self, node, scope):
+        items = [self.expr(x, scope) for x in node.items]
+        fns = [f for f, _ in items]
+        kinds = {k for _, k in items}
+        kind = T.list_of(kinds.pop() if len(kinds) == 1 else T.ANY)
+        if all(isinstance(x, A.Const) for x in node.items):
+            values = [x.value for x in node.items]
+            return (lambda s, e: list(values)), kind
+        return (lambda s, e: [f(s, e) for f in fns]), kind
+
+    def x_BinOp(self, node, scope):
+        left, lk = self.expr(node.left, scope)
+        right, rk = self.expr(node.right, scope)
+        op = node.op
+        if op == "+" and T.is_list(lk) and T.is_list(rk):
+            lf = (lambda s, e: s.zones[left(s, e)]) if lk == "zone" else left
+            rf = (lambda s, e: s.zones[right(s, e)]) if rk == "zone" else right
+            return (lambda s, e: lf(s, e) + rf(s, e)), T.list_of(T.join(T.element(lk), T.element(rk)))
+        if op == "+" and lk == "str" and rk == "str":
+            return (lambda s, e: left(s, e) + right(s, e)), "str"
+        for k, n in ((lk, node.left), (rk, node.right)):
+            if not T.fits(k, "int"):
+                raise self.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
+        if isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
+            v = fold_arith(op, node.left.value, node.right.value)
+            return (lambda s, e: v), "int"
+        if op == "+":
+            return (lambda s, e: left(s, e) + right(s, e)), "int"
+        if op == "-":
+            return (lambda s, e: left(s, e) - right(s, e)), "int"
+        if op == "*":
+            return (lambda s, e: left(s, e) * right(s, e)), "int"
+        loc = self.location(node)
+
+        def div(s, e):
+            b = right(s, e)
+            if b == 0:
+                raise RuleError("division by zero", loc)
+            return left(s, e) // b if op == "//" else left(s, e) % b
+        return div, "int"
+
+    def x_Compare(self, node, scope):
+        op = node.op
+        if op in ("in", "not in"):
+            left, lk = self.expr(node.left, scope)
+            right, rk = self.as_list(node.right, scope, f"the right side of '{op}'")
+            if not T.fits(lk, T.element(rk)):
+                raise self.err(f"'{op}' compares {T.describe(lk)} with a list of {T.element(rk)}s", node)
+            if op == "in":
+                return (lambda s, e: left(s, e) in right(s, e)), "bool"
+            return (lambda s, e: left(s, e) not in right(s, e)), "bool"
+        left, lk = self.expr(node.left, scope)
+        right, rk = self.expr(node.right, scope)
+        if not (T.fits(lk, rk) or T.fits(rk, lk)):
+            raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
+        if op in ("<", "<=", ">", ">=") and not (T.fits(lk, "int") and T.fits(rk, "int")):
+            raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+        if hasattr(right, "const_value") and hasattr(left, "static_count"):
+            # count(each c in zone where <fixed property test>) >= n: one closure, the counting in C
+            okget, base, zkey = left.static_count
+            cmp, v = COMPARE[op], right.const_value
+            if zkey is None:
+                return (lambda s, e: cmp(sum(map(okget, s.zones[base])), v)), "bool"
+            return (lambda s, e: cmp(sum(map(okget, s.zones[base + e[zkey]])), v)), "bool"
+        if hasattr(right, "const_value"):
+            v = right.const_value
+            if op == "==":
+                return (lambda s, e: left(s, e) == v), "bool"
+            if op == "!=":
+                return (lambda s, e: left(s, e) != v), "bool"
+            if op == "<":
+                return (lambda s, e: left(s, e) < v), "bool"
+            if op == "<=":
+                return (lambda s, e: left(s, e) <= v), "bool"
+            if op == ">":
+                return (lambda s, e: left(s, e) > v), "bool"
+            return (lambda s, e: left(s, e) >= v), "bool"
+        lk_, rk_ = getattr(left, "local_key", None), getattr(right, "local_key", None)
+        if lk_ is not None and rk_ is not None and op in ("==", "!="):
+            if op == "==":
+                return (lambda s, e: e[lk_] == e[rk_]), "bool"
+            return (lambda s, e: e[lk_] != e[rk_]), "bool"
+        if op == "==":
+            return (lambda s, e: left(s, e) == right(s, e)), "bool"
+        if op == "!=":
+            return (lambda s, e: left(s, e) != right(s, e)), "bool"
+        if op == "<":
+            return (lambda s, e: left(s, e) < right(s, e)), "bool"
+        if op == "<=":
+            return (lambda s, e: left(s, e) <= right(s, e)), "bool"
+        if op == ">":
+            return (lambda s, e: left(s, e) > right(s, e)), "bool"
+        return (lambda s, e: left(s, e) >= right(s, e)), "bool"
+
+    def x_BoolOp(self, node, scope):
+        fns = [self.expect(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
+        if node.op == "and":
+            if len(fns) == 2:
+                a, b = fns
+                return (lambda s, e: a(s, e) and b(s, e)), "bool"
+            return (lambda s, e: all(f(s, e) for f in fns)), "bool"
+        if len(fns) == 2:
+            a, b = fns
+            return (lambda s, e: a(s, e) or b(s, e)), "bool"
+        return (lambda s, e: any(f(s, e) for f in fns)), "bool"
+
+    def x_Not(self, node, scope):
+        fn = self.expect(node.operand, scope, "bool", "the value after 'not'")[0]
+        return (lambda s, e: not fn(s, e)), "bool"
+
+    def x_Neg(self, node, scope):
+        fn = self.expect(node.operand, scope, "int", "the value after '-'")[0]
+        return (lambda s, e: -fn(s, e)), "int"
+
+    def x_Call(self, node, scope):
+        name = node.func
+        m = self.m
+        if name in scope.names:
+            raise self.err(f"{name!r} is a variable, not a function", node, "name")
+        if name in m.zones:
+            return self.zone_call(node, scope)
+        if name in m.functions:
+            return self.function_call(node, scope)
+        if name in m.quantities:
+            return self.quantity_call(node, scope)
+        if name in m.procedures:
+            raise self.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
+                           f"e.g. 'let x = {name}(...)'", node)
+        if name in ("count", "size", "any", "all") and len(node.args) == 1 and name not in m.functions:
+            arg = node.args[0]
+            if isinstance(arg, A.Each) and arg.where is not None and arg.result is None:
+                return self.each_reduction(name, arg, scope)
+            inlined = self.filtered_call(arg, scope)
+            if inlined is not None:
+                return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
+        if name in BUILTINS:
+            args = []
+            for a in node.args:
+                if isinstance(a, tuple):
+                    raise self.err(f"{name}() takes no named arguments", node)
+                fn, kind = self.expr(a, scope)
+                args.append((fn, kind, a))
+            try:
+                return BUILTINS[name](self, args)
+            except BuiltinError as exc:
+                raise self.err(str(exc), exc.node or node) from None
+        known = list(m.functions) + list(m.procedures) + list(BUILTINS) + list(m.zones) + list(m.quantities)
+        raise self.err(f"unknown function {name!r}{suggest(name, known)}", node, "name")
+
+    def zone_call(self, node, scope):
+        spec = self.m.zones[node.func]
+        if spec.per == "game":
+            raise self.err(f"zone {node.func!r} is shared; write it without parentheses", node)
+        if len(node.args) != 1:
+            raise self.err(f"{node.func}(...) takes one {spec.per}", node)
+        fn, kind = self.expect(node.args[0], scope, spec.per, f"the argument of {node.func}()")
+        base = spec.base
+        if spec.per == "player":
+            key = getattr(fn, "local_key", None)
+            if key is not None:
+                zf = lambda s, e: base + e[key]  # noqa: E731
+                zf.zone_of_local = (base, key)
+                return zf, "zone"
+            return (lambda s, e: base + fn(s, e)), "zone"
+        index = {sp: base + i for i, sp in enumerate(self.board.spaces)}
+        loc = self.location(node)
+
+        def space_zone(s, e):
+            sp = fn(s, e)
+            try:
+                return index[sp]
+            except KeyError:
+                raise RuleError(f"{sp!r} is not a space of the board", loc) from None
+        return space_zone, "zone"
+
+    def function_call(self, node, scope):
+        func = self.m.functions[node.func]
+        self.ensure_function(func)  # checks the body once, on its own, with located errors
+        args = self.bind_args(node, func.params, scope, node.func, with_kinds=True)
+        names = [n for n, _ in func.params]
+        if all(is_cheap(a) for a in node.args):
+            # Inline: compile the body again with each parameter bound to the caller's argument
+            # closure, so a call costs no env dict and no extra call layer.
+            aliases = {n: (fn, kind) for n, (fn, kind) in zip(names, args)}
+            saved = self.where
+            self.where = func.where
+            try:
+                return self.expr(func.body, Scope({}, None, aliases))[0], func.kind
+            finally:
+                self.where = saved
+        body = func.fn
+        fns = [fn for fn, _ in args]
+        if len(fns) == 1:
+            (a,), (n,) = fns, names
+            return (lambda s, e: body(s, {n: a(s, e)})), func.kind
+        pairs = list(zip(names, fns))
+        return (lambda s, e: body(s, {n: f(s, e) for n, f in pairs})), func.kind
+
+    def quantity_call(self, node, scope):
+        q = self.m.quantities[node.func]
+        args = self.bind_args(node, q.params, scope, node.func)
+        names = [n for n, _ in q.params]
+        compute = q.compute  # (state, env) -> value, set up by the model
+
+        def read(s, e):
+            return compute(s, {n: f(s, e) for n, f in zip(names, args)})
+        return read, "int"
+
+    def ensure_function(self, func: Func):
+        if func.fn is not None:
+            return
+        if func.compiling:
+            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
+        func.compiling = True
+        saved = self.where
+        self.where = func.where
+        try:
+            scope = Scope(dict(func.params), None)
+            fn, kind = self.expr(func.body, scope)
+        except CompileError as exc:
+            if exc.node is not None and not getattr(exc, "located", False):
+                exc.where = func.where
+                exc.located = True
+            raise
+        finally:
+            self.where = saved
+            func.compiling = False
+        func.fn, func.kind = fn, kind
+
+    def bind_args(self, node, params, scope, name, with_kinds=False):
+        positional = [a for a in node.args if not isinstance(a, tuple)]
+        if len(positional) != len(node.args):
+            raise self.err(f"{name}() takes positional arguments only", node)
+        if len(positional) != len(params):
+            raise self.err(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
+                           f"({', '.join(f'{n}: {k}' for n, k in params)}), got {len(positional)}", node)
+        fns = []
+        for (pname, pkind), arg in zip(params, positional):
+            fn, kind = self.expr(arg, scope)
+            if not T.fits(kind, pkind):
+                raise self.err(f"argument {pname!r} of {name}() must be {T.describe(pkind)}, "
+                               f"not {T.describe(kind)}", arg)
+            if kind == "zone" and pkind.startswith("list:"):
+                zf = fn
+                fn = (lambda s, e, zf=zf: list(s.zones[zf(s, e)]))
+            fns.append((fn, pkind if kind == T.ANY else kind) if with_kinds else fn)
+        return fns

@@ -1,0 +1,243 @@
+"""Compile procedures that may wait for a player into resumable instructions.
+
+An instruction is ``ins(state, frame, pc) -> next pc``; a frame is plain data
+``[procedure id, pc, locals, return slot]`` kept in the state, so a game that
+waits at a decision is still JSON data.  Runs of statements that never wait
+are fused into one instruction that calls their direct closures.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+from .runtime import BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from
+from .units import Label, Proc, Scope
+
+
+class ResumableCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+
+    def suspends(self, stmts) -> bool:
+        """Can running these statements stop to wait for a player?"""
+        return any(self._suspends(st) for st in stmts)
+
+    def _suspends(self, st) -> bool:
+        m = self.m
+        if isinstance(st, (A.Ask, A.AskEach, A.AskMenu)):
+            return True
+        if isinstance(st, A.CallStmt):
+            return st.call.func in m.procedures and m.procedures[st.call.func].suspends
+        if isinstance(st, (A.Let, A.Assign)):
+            v = st.value
+            return isinstance(v, A.Call) and v.func in m.procedures and m.procedures[v.func].suspends
+        if isinstance(st, A.Emit):
+            return any(h.suspends for h in m.handlers_for(st.event))
+        if isinstance(st, A.If):
+            return any(self.suspends(b) for _, b in st.branches) or self.suspends(st.orelse)
+        if isinstance(st, (A.While, A.For, A.Repeat)):
+            return self.suspends(st.body)
+        return False
+
+    def resumable(self, stmts, scope, code: list):
+        """Append instructions for ``stmts`` to ``code`` (procedures that may wait for players)."""
+        pending = []  # a run of direct statements, fused into one instruction
+
+        def flush():
+            if pending:
+                self.emit_block(list(pending), scope, code)
+                pending.clear()
+        for st in stmts:
+            if self._suspends(st):
+                flush()
+                getattr(self, "r_" + type(st).__name__)(st, scope, code)
+            else:
+                pending.append(st)
+        flush()
+
+    def emit_block(self, stmts, scope, code):
+        fn = self.block(stmts, scope)
+        loops = scope.loops[-1] if scope.loops else None
+
+        def run_block(s, fr, pc):
+            r = fn(s, fr[2])
+            if r is None:
+                return pc + 1
+            if r == RETURN:
+                return return_from(s, fr, fr[2].get("$ret"))
+            if loops is None:
+                return pc + 1
+            return loops[1].pc if r == BREAK else loops[0].pc
+        code.append(run_block)
+
+    def r_If(self, st, scope, code):
+        end = Label()
+        for cond, body in st.branches:
+            c = self.expect(cond, scope, "bool", "the condition of 'if'")[0]
+            skip = Label()
+            code.append(jump_unless(c, skip))
+            self.resumable(body, scope, code)
+            code.append(jump(end))
+            skip.pc = len(code)
+        if st.orelse:
+            self.resumable(st.orelse, scope, code)
+        end.pc = len(code)
+
+    def r_While(self, st, scope, code):
+        head, exit_ = Label(), Label()
+        head.pc = len(code)
+        cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
+        loc = self.location(st)
+        check = loop_head(cond, exit_, loc)
+        code.append(check)
+        scope.loops.append((head, exit_))
+        self.resumable(st.body, scope, code)
+        scope.loops.pop()
+        body = Label()
+        body.pc = head.pc + 1
+
+        def back(s, fr, pc):  # the jump back runs the loop test itself: one step instead of two
+            return check(s, fr, head.pc)
+        code.append(back)
+        exit_.pc = len(code)
+
+    def r_For(self, st, scope, code):
+        items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
+        scope.names[st.var] = T.element(kind)
+        n = next(scope.counter)
+        lst, idx, var = f"$for{n}", f"$i{n}", st.var
+
+        def start(s, fr, pc):
+            fr[2][lst] = list(items(s, fr[2]))
+            fr[2][idx] = -1
+            return pc + 1
+        code.append(start)
+        head, exit_ = Label(), Label()
+        head.pc = len(code)
+
+        def step(s, fr, pc):
+            e = fr[2]
+            i = e[idx] + 1
+            if i >= len(e[lst]):
+                return exit_.pc
+            e[idx] = i
+            e[var] = e[lst][i]
+            return pc + 1
+        code.append(step)
+        scope.loops.append((head, exit_))
+        self.resumable(st.body, scope, code)
+        scope.loops.pop()
+        code.append(jump(head))
+        exit_.pc = len(code)
+
+    def r_Repeat(self, st, scope, code):
+        times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
+        n = next(scope.counter)
+        key = f"$rep{n}"
+
+        def start(s, fr, pc):
+            fr[2][key] = times(s, fr[2])
+            return pc + 1
+        code.append(start)
+        head, exit_ = Label(), Label()
+        head.pc = len(code)
+
+        def step(s, fr, pc):
+            e = fr[2]
+            if e[key] <= 0:
+                return exit_.pc
+            e[key] -= 1
+            return pc + 1
+        code.append(step)
+        scope.loops.append((head, exit_))
+        self.resumable(st.body, scope, code)
+        scope.loops.pop()
+        code.append(jump(head))
+        exit_.pc = len(code)
+
+    def r_CallStmt(self, st, scope, code):
+        code.append(self.push_call(st.call, scope, None))
+
+    def r_Let(self, st, scope, code):
+        proc = self.m.procedures[st.value.func]
+        scope.names[st.name] = proc.returns
+        code.append(self.push_call(st.value, scope, st.name))
+
+    def r_Assign(self, st, scope, code):
+        if not isinstance(st.target, A.Name) or st.op != "=":
+            raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
+        if st.target.name not in scope.names:
+            raise self.err(f"{st.target.name!r} is not a variable here; declare it with 'let'", st.target, "name")
+        code.append(self.push_call(st.value, scope, st.target.name))
+
+    def push_call(self, call, scope, dest):
+        proc = self.m.procedures[call.func]
+        args = self.bind_args(call, proc.params, scope, call.func)
+        pairs = list(zip([n for n, _ in proc.params], args))
+        pid = proc.id
+        loc = self.location(call)
+
+        if len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
+            (name, f), = pairs
+            key = f.local_key
+
+            def push_local(s, fr, pc):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                fr[1] = pc + 1
+                s.frames.append([pid, 0, {name: fr[2][key]}, dest])
+                return TRANSFER
+            return push_local
+
+        def push(s, fr, pc):
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+            env = {n: f(s, fr[2]) for n, f in pairs}
+            fr[1] = pc + 1
+            s.frames.append([pid, 0, env, dest])
+            return TRANSFER
+        return push
+
+    def r_Emit(self, st, scope, code):
+        args = self.emit_args(st, scope)
+        handlers = self.m.triggers_for(st.event)
+        abilities = self.m.abilities_for(st.event)
+        loc = self.location(st)
+
+        def emit(s, fr, pc):
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
+            env = {n: f(s, fr[2]) for n, f in args}
+            fr[1] = pc + 1
+            todo = [h.id for h in handlers]
+            if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
+                todo.append(abilities[env["card"]].id)
+            for pid in reversed(todo):
+                s.frames.append([pid, 0, dict(env), None])
+            return TRANSFER
+        code.append(emit)
+
+    def compile_proc(self, proc: Proc):
+        """Compile a procedure's direct closure (if it never waits) and its resumable code.
+"""
+        saved = self.where
+        self.where = proc.where
+        try:
+            scope = Scope(dict(proc.params), proc)
+            if not proc.suspends:
+                body = self.block(proc.body, scope)
+
+                def direct(s, e):
+                    r = body(s, e)
+                    return e.get("$ret") if r == RETURN else None
+                proc.direct = direct
+                scope = Scope(dict(proc.params), proc)
+            code = []
+            self.resumable(proc.body, scope, code)
+            code.append(lambda s, fr, pc: return_from(s, fr, None))
+            proc.code = code
+        finally:
+            self.where = saved

@@ -1,0 +1,164 @@
+"""What compiled code calls at run time: control signals, card moves, jumps, option enumeration.
+
+Kept apart from the compilers so the closures they build depend only on small,
+fast functions (and so the state module can import the signals without the compiler).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+
+from ..errors import RuleError
+from . import ast as A
+from .units import CompileError
+
+BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
+TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
+
+
+class GameOver(Exception):
+    """Raised by ``end game`` inside direct code to unwind to the run loop."""
+
+
+def fold_arith(op, a, b):
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise CompileError("division by zero")
+    return a // b if op == "//" else a % b
+
+
+def zone_cards(zone_fn):
+    """A closure returning the card list of a zone, fused with how the zone is found."""
+    if hasattr(zone_fn, "const_value"):
+        index = zone_fn.const_value
+        fn = lambda s, e: s.zones[index]  # noqa: E731
+        fn.zone_index = index
+        return fn
+    if hasattr(zone_fn, "zone_of_local"):
+        base, key = zone_fn.zone_of_local
+        fn = lambda s, e: s.zones[base + e[key]]  # noqa: E731
+        fn.zone_of_local = (base, key)
+        return fn
+    return lambda s, e: s.zones[zone_fn(s, e)]
+
+
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+
+
+class NotStatic(Exception):
+    pass
+
+
+class Poisoned:
+    """A stand-in state that refuses every read: evaluating against it proves an expression is static."""
+
+    def __getattr__(self, name):
+        raise NotStatic(name)
+
+
+def const(value):
+    fn = lambda s, e: value  # noqa: E731
+    fn.const_value = value
+    return fn
+
+
+def is_cheap(node) -> bool:
+    """Arguments that are safe and cheap to evaluate more than once (for inlining)."""
+    if isinstance(node, (A.Const, A.Name)):
+        return True
+    return isinstance(node, A.Attr) and isinstance(node.obj, A.Name)
+
+
+def set_local_fn(name, value):
+    def set_local(s, e):
+        e[name] = value(s, e)
+    return set_local
+
+
+def discard_result(fn):
+    def call(s, e):
+        fn(s, e)
+    return call
+
+
+def move_card(s, card, dest, bottom):
+    src = s.loc[card]
+    if src >= 0:
+        zone = s.zones[src]
+        if zone[-1] == card:  # most moves take the top card
+            zone.pop()
+        else:
+            zone.remove(card)
+    s.loc[card] = dest
+    if bottom:
+        s.zones[dest].insert(0, card)
+    else:
+        s.zones[dest].append(card)
+
+
+def jump(label):
+    return lambda s, fr, pc: label.pc
+
+
+def jump_unless(cond, label):
+    return lambda s, fr, pc: pc + 1 if cond(s, fr[2]) else label.pc
+
+
+def loop_head(cond, exit_, loc):
+    def head(s, fr, pc):
+        s.steps -= 1
+        if s.steps < 0:
+            raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+        if cond is None or cond(s, fr[2]):
+            return pc + 1
+        return exit_.pc
+    return head
+
+
+def return_from(s, fr, value):
+    s.frames.pop()
+    dest = fr[3]
+    if dest is not None and s.frames:
+        s.frames[-1][2][dest] = value
+    return TRANSFER
+
+
+def combos(keys, caps, k):
+    """Like :func:`multisets` (same options, same order), via itertools when that is small enough."""
+    n = sum(caps)
+    if k < 0 or k > n:
+        return []
+    if math.comb(n, k) > 20_000:
+        return list(multisets(keys, caps, k))
+    expanded = [i for i, cap in enumerate(caps) for _ in range(cap)]
+    out = []
+    for combo in dict.fromkeys(itertools.combinations(expanded, k)):
+        counts = {}
+        for i in combo:
+            counts[i] = counts.get(i, 0) + 1
+        out.append([(keys[i], t) for i, t in counts.items()])
+    return out
+
+
+def multisets(keys, caps, k, start=0):
+    """All ways to pick k items from groups (key, cap), as [(key, times), ...] in group order."""
+    if k == 0:
+        yield []
+        return
+    if start >= len(keys):
+        return
+    remaining = sum(caps[start:])
+    if remaining < k:
+        return
+    key, cap = keys[start], caps[start]
+    for times in range(min(cap, k), -1, -1):
+        for rest in multisets(keys, caps, k - times, start + 1):
+            yield ([(key, times)] if times else []) + rest

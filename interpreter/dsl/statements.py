@@ -1,0 +1,477 @@
+"""Compile statements that never wait for a player into direct closures.
+
+A direct statement returns None, or BREAK / CONTINUE / RETURN for its enclosing
+loop or procedure to act on.
+"""
+
+from __future__ import annotations
+
+from .. import rng as RNG
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+from .runtime import BREAK, CONTINUE, RETURN, GameOver, discard_result, move_card, set_local_fn
+from .units import CompileError, suggest
+
+
+class StatementCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+
+    def block(self, stmts, scope):
+        """Compile non-waiting statements into one closure returning a control signal or None.
+"""
+        fns = [self.stmt(st, scope) for st in stmts]
+        fns = [f for f in fns if f is not None]
+        if not fns:
+            return lambda s, e: None
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            f1, f2 = fns
+
+            def two(s, e):
+                r = f1(s, e)
+                if r is not None:
+                    return r
+                return f2(s, e)
+            return two
+
+        def run(s, e):
+            for f in fns:
+                r = f(s, e)
+                if r is not None:
+                    return r
+            return None
+        return run
+
+    def stmt(self, st, scope):
+        method = getattr(self, "s_" + type(st).__name__)
+        return method(st, scope)
+
+    def s_Pass(self, st, scope):
+        return None
+
+    def s_Let(self, st, scope):
+        if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
+            call = self.proc_call(st.value, scope)
+            proc = self.m.procedures[st.value.func]
+            scope.names[st.name] = proc.returns
+            name = st.name
+
+            def let_call(s, e):
+                e[name] = call(s, e)
+            return let_call
+        fn, kind = self.expr(st.value, scope)
+        if kind == "zone":
+            zf = fn
+            fn, kind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+        if st.name in self.reserved():
+            raise self.err(f"{st.name!r} is a reserved name; pick another", st, "name")
+        prev = scope.names.get(st.name)
+        scope.names[st.name] = kind if prev is None else T.join(prev, kind)
+        name = st.name
+
+        def let(s, e):
+            e[name] = fn(s, e)
+        return let
+
+    def reserved(self):
+        return {"game", "players", "player_count", "active"} | set(self.m.zones) | set(self.m.params)
+
+    def s_Assign(self, st, scope):
+        target = st.target
+        if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
+            value = self.proc_call(st.value, scope)
+            vkind = self.m.procedures[st.value.func].returns
+        else:
+            value, vkind = self.expr(st.value, scope)
+        if vkind == "zone":
+            zf = value
+            value, vkind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+        op = st.op
+        if op != "=" and not T.fits(vkind, "int"):
+            raise self.err(f"'{op}' needs a number, not {T.describe(vkind)}", st.value)
+        if isinstance(target, A.Name):
+            name = target.name
+            if name not in scope.names:
+                raise self.err(f"{name!r} is not a variable here; declare it first with 'let {name} = ...'"
+                               + suggest(name, scope.names), target, "name")
+            if not T.fits(vkind, scope.names[name]):
+                scope.names[name] = T.join(scope.names[name], vkind)
+            if op == "=":
+                return set_local_fn(name, value)
+            sign = 1 if op == "+=" else -1
+            loc = self.location(st)
+
+            def add_local(s, e):
+                try:
+                    e[name] = e[name] + sign * value(s, e)
+                except TypeError:
+                    raise RuleError(f"cannot add to {name}: it holds {e[name]!r}, not a number", loc) from None
+            return add_local
+        if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
+            attr = target.name
+            if attr not in self.m.gvars:
+                raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", target, "name")
+            if not T.fits(vkind, self.m.gvars[attr]):
+                raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
+                               st.value)
+            if op == "=":
+                return lambda s, e: s.gv.__setitem__(attr, value(s, e))
+            sign = 1 if op == "+=" else -1
+            loc = self.location(st)
+
+            def add_gv(s, e):
+                try:
+                    s.gv[attr] = s.gv[attr] + sign * value(s, e)
+                except TypeError:
+                    raise RuleError(f"cannot add to game.{attr}: it holds {s.gv[attr]!r}, not a number "
+                                    "(give it a starting value under game_variables)", loc) from None
+            return add_gv
+        obj, okind = self.expr(target.obj, scope)
+        attr = target.name
+        if okind != "player":
+            what = "card properties are fixed; keep changing values in player or game variables" \
+                if okind == "card" else f"cannot assign to .{attr} of {T.describe(okind)}"
+            raise self.err(what, target)
+        if attr not in self.m.pvars:
+            raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", target, "name")
+        if not T.fits(vkind, self.m.pvars[attr]):
+            raise self.err(f"{attr} holds {T.describe(self.m.pvars[attr])}, not {T.describe(vkind)}", st.value)
+        if op == "=":
+            def set_pv(s, e):
+                s.pv[attr][obj(s, e)] = value(s, e)
+            return set_pv
+        sign = 1 if op == "+=" else -1
+
+        loc = self.location(st)
+
+        def add_pv(s, e):
+            row = s.pv[attr]
+            p = obj(s, e)
+            try:
+                row[p] = row[p] + sign * value(s, e)
+            except TypeError:
+                raise RuleError(f"cannot add to .{attr}: it holds {row[p]!r}, not a number "
+                                "(give it a starting value under player_variables)", loc) from None
+        return add_pv
+
+    def s_Move(self, st, scope):
+        dest = self.expect(st.dest, scope, "zone", "the destination of 'move'")[0]
+        what, kind = self.expr(st.what, scope)
+        bottom = st.bottom
+        loc = self.location(st)
+        if kind == "card" or kind == "none":
+            key = getattr(what, "local_key", None)
+            if hasattr(dest, "const_value") and key is not None:  # move card to holding
+                d = dest.const_value
+
+                def move_local(s, e):
+                    c = e[key]
+                    if c is None:
+                        raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
+                    move_card(s, c, d, bottom)
+                return move_local
+
+            def move_one(s, e):
+                c = what(s, e)
+                if c is None:
+                    raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
+                move_card(s, c, dest(s, e), bottom)
+            return move_one
+        if kind == "zone":
+            def move_zone(s, e):
+                src = what(s, e)
+                d = dest(s, e)
+                if src == d:
+                    return
+                cards = s.zones[src]
+                s.zones[src] = []
+                loc_ = s.loc
+                for c in cards:
+                    loc_[c] = d
+                if bottom:
+                    s.zones[d][:0] = cards
+                else:
+                    s.zones[d].extend(cards)
+            return move_zone
+        if not T.fits(kind, "list:card"):
+            raise self.err(f"'move' moves a card, a list of cards or a whole zone, not {T.describe(kind)}", st.what)
+
+        def move_list(s, e):
+            d = dest(s, e)
+            cards = list(what(s, e))
+            if cards and cards[0] is not None:
+                src = s.loc[cards[0]]
+                zone = s.zones[src] if src >= 0 else None
+                k = len(cards)
+                if zone is not None and src != d and zone[-k:] == cards:  # the top k of one zone: move in bulk
+                    del zone[-k:]
+                    loc = s.loc
+                    for c in cards:
+                        loc[c] = d
+                    if bottom:
+                        s.zones[d][:0] = cards
+                    else:
+                        s.zones[d].extend(cards)
+                    return
+            for c in cards:
+                if c is not None:
+                    move_card(s, c, d, bottom)
+        return move_list
+
+    def s_Shuffle(self, st, scope):
+        zone = self.expect(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
+
+        def shuffle(s, e):
+            s.rng = RNG.shuffle(s.rng, s.zones[zone(s, e)])
+        return shuffle
+
+    def emit_args(self, st, scope):
+        event = self.m.events.get(st.event)
+        if event is None:
+            raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)} "
+                           "(events are declared under 'events:')", st, "name")
+        given = dict(st.args)
+        for name in given:
+            if name not in dict(event):
+                raise self.err(f"event {st.event!r} has no parameter {name!r} (it has "
+                               f"{', '.join(n for n, _ in event) or 'none'})", st, "name")
+        fns = []
+        for pname, pkind in event:
+            if pname not in given:
+                raise self.err(f"emit {st.event}(...) must give {pname}=...", st)
+            fn, kind = self.expr(given[pname], scope)
+            if not T.fits(kind, pkind):
+                raise self.err(f"{pname} of event {st.event!r} must be {T.describe(pkind)}, not {T.describe(kind)}",
+                               given[pname])
+            fns.append((pname, fn))
+        return fns
+
+    def s_Emit(self, st, scope):
+        args = self.emit_args(st, scope)
+        handlers = self.m.triggers_for(st.event)
+        abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
+        if not handlers and abilities is None:
+            return None
+        budget_loc = self.location(st)
+
+        def emit(s, e):
+            env = {n: f(s, e) for n, f in args}
+            try:
+                for h in handlers:
+                    h.direct(s, dict(env))
+                if abilities is not None and env.get("card") is not None:
+                    ab = abilities[env["card"]]
+                    if ab is not None:
+                        ab.direct(s, dict(env))
+            except RecursionError:
+                raise RuleError("events set each other off without end (an endless chain of events?)",
+                                budget_loc) from None
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("effects ran too long without a decision (an endless chain of events?)", budget_loc)
+        return emit
+
+    def proc_call(self, call: A.Call, scope):
+        proc = self.m.procedures[call.func]
+        args = self.bind_args(call, proc.params, scope, call.func)
+        names = [n for n, _ in proc.params]
+        pairs = list(zip(names, args))
+        loc = self.location(call)
+
+        if not pairs:
+            def invoke0(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                try:
+                    return proc.direct(s, {})
+                except RecursionError:
+                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+            return invoke0
+        if len(pairs) == 1:
+            (n, f), = pairs
+            k = getattr(f, "local_key", None)
+            if k is not None:
+                def invoke_local(s, e):
+                    s.steps -= 1
+                    if s.steps < 0:
+                        raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                    try:
+                        return proc.direct(s, {n: e[k]})
+                    except RecursionError:
+                        raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+                return invoke_local
+
+            def invoke1(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                try:
+                    return proc.direct(s, {n: f(s, e)})
+                except RecursionError:
+                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+            return invoke1
+
+        def invoke(s, e):
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+            try:
+                return proc.direct(s, {n: f(s, e) for n, f in pairs})
+            except RecursionError:
+                raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+        return invoke
+
+    def s_CallStmt(self, st, scope):
+        if st.call.func in self.m.procedures:
+            return discard_result(self.proc_call(st.call, scope))
+        fn, _ = self.expr(st.call, scope)
+        return discard_result(fn)
+
+    def s_Break(self, st, scope):
+        return lambda s, e: BREAK
+
+    def s_Continue(self, st, scope):
+        return lambda s, e: CONTINUE
+
+    def s_Return(self, st, scope):
+        if st.value is None:
+            def ret_none(s, e):
+                e["$ret"] = None
+                return RETURN
+            return ret_none
+        fn, _ = self.expr(st.value, scope)
+        key = getattr(fn, "local_key", None)
+        if key is not None:
+            def ret_local(s, e):
+                e["$ret"] = e[key]
+                return RETURN
+            return ret_local
+
+        def ret(s, e):
+            e["$ret"] = fn(s, e)
+            return RETURN
+        return ret
+
+    def s_EndGame(self, st, scope):
+        winners = self.expect(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
+
+        def end(s, e):
+            s.over = True
+            s.forced_winners = sorted(set(winners(s, e))) if winners else None
+            raise GameOver
+        return end
+
+    def s_Log(self, st, scope):
+        parts = self.interpolate(st, scope)
+
+        def log(s, e):
+            if s.log is not None:
+                s.log.append("".join(p if isinstance(p, str) else s.game.describe(p[0](s, e), p[1])
+                                     for p in parts))
+        return log
+
+    def interpolate(self, st, scope):
+        from .parser import SnippetSyntaxError, parse_expression
+
+        parts, text, i = [], st.text, 0
+        while i < len(text):
+            j = text.find("{", i)
+            if j < 0:
+                parts.append(text[i:])
+                break
+            parts.append(text[i:j])
+            k = text.find("}", j)
+            if k < 0:
+                raise self.err("'{' without a closing '}' in the log text", st, "syntax")
+            try:
+                node = parse_expression(text[j + 1:k])
+            except SnippetSyntaxError as exc:
+                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
+            try:
+                fn, kind = self.expr(node, scope)
+            except CompileError as exc:  # point into the log text: after 'log "' and the '{'
+                inner = exc.node or node
+                exc.node = A.Pass(line=st.line, column=st.column + len('log "') + j + max(inner.column, 1))
+                raise
+            if kind == "zone":
+                zf = fn
+                fn, kind = (lambda s, e, zf=zf: s.zones[zf(s, e)]), "list:card"
+            parts.append((fn, kind))
+            i = k + 1
+        return parts
+
+    def s_If(self, st, scope):
+        branches = []
+        for cond, body in st.branches:
+            c = self.expect(cond, scope, "bool", "the condition of 'if'")[0]
+            branches.append((c, self.block(body, scope)))
+        orelse = self.block(st.orelse, scope) if st.orelse else None
+        if len(branches) == 1:
+            (c, b), = branches
+            if orelse is None:
+                return lambda s, e: b(s, e) if c(s, e) else None
+            return lambda s, e: b(s, e) if c(s, e) else orelse(s, e)
+
+        def if_chain(s, e):
+            for c, b in branches:
+                if c(s, e):
+                    return b(s, e)
+            if orelse is not None:
+                return orelse(s, e)
+            return None
+        return if_chain
+
+    def s_While(self, st, scope):
+        cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
+        body = self.block(st.body, scope)
+        loc = self.location(st)
+
+        def loop(s, e):
+            while cond is None or cond(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+                r = body(s, e)
+                if r is not None:
+                    if r == BREAK:
+                        break
+                    if r == RETURN:
+                        return r
+            return None
+        return loop
+
+    def s_For(self, st, scope):
+        items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
+        scope.names[st.var] = T.element(kind)
+        body = self.block(st.body, scope)
+        var = st.var
+
+        def for_each(s, e):
+            for x in list(items(s, e)):
+                e[var] = x
+                r = body(s, e)
+                if r is not None:
+                    if r == BREAK:
+                        break
+                    if r == RETURN:
+                        return r
+            return None
+        return for_each
+
+    def s_Repeat(self, st, scope):
+        times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
+        body = self.block(st.body, scope)
+
+        def repeat(s, e):
+            for _ in range(times(s, e)):
+                r = body(s, e)
+                if r is not None:
+                    if r == BREAK:
+                        break
+                    if r == RETURN:
+                        return r
+            return None
+        return repeat

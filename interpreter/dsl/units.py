@@ -1,0 +1,79 @@
+"""The pieces compilation works with: procedures, functions, scopes, labels, and the compile error."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+
+from . import ast as A
+from . import types as T
+
+
+class CompileError(Exception):
+    def __init__(self, message: str, node: A.Node | None = None, cls: str = "type"):
+        super().__init__(message)
+        self.message, self.node, self.cls = message, node, cls
+
+
+class GameOver(Exception):
+    """Raised by ``end game`` inside direct code to unwind to the run loop."""
+
+
+def suggest(name: str, candidates) -> str:
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class Proc:
+    """A compiled procedure, trigger or card ability."""
+
+    def __init__(self, pid: int, name: str, params: list, body: tuple, where, returns: str = T.ANY):
+        self.id, self.name, self.params, self.body, self.where = pid, name, params, body, where
+        self.returns = returns
+        self.suspends = False
+        self.direct = None  # f(state, env) -> value, for procedures that never wait
+        self.code: list = []
+
+
+class Func:
+    """A pure user function: an expression with typed parameters."""
+
+    def __init__(self, name: str, params: list, body: A.Node, where):
+        self.name, self.params, self.body, self.where = name, params, body, where
+        self.fn = None
+        self.kind = None
+        self.compiling = False
+
+
+class Scope:
+    """Local variables visible at a point: their kinds, and the env keys that hold them.
+
+    ``aliases`` maps the parameters of an inlined function to the caller's
+    compiled argument closures (see :meth:`Compiler.function_call`).
+    
+"""
+
+    def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
+        self.names = dict(names)
+        self.keys: dict = {}
+        self.aliases = dict(aliases or {})
+        self.proc = proc
+        self.loops: list = []  # (continue_label, exit_label) in resumable code
+        self.counter = itertools.count()
+
+    def child(self):
+        s = Scope(self.names, self.proc, self.aliases)
+        s.keys = dict(self.keys)
+        s.loops = self.loops
+        s.counter = self.counter
+        return s
+
+
+each_keys = itertools.count()
+
+
+class Label:
+    __slots__ = ("pc",)
+
+    def __init__(self):
+        self.pc = None
