@@ -1,28 +1,28 @@
-"""Random playouts of Frog Tower under every combination of its variants, checking after every action that
-cards are conserved, views hide what they must (secret passes included), and that games replay and reload.
+"""Frog Tower's variants in random play: combinations keep every shared invariant, and each variant shows.
+
+Each variant on its own (and each Crayfish rule) is played by ``test_conformance.py``; here the variants
+are combined, with every check of ``invariants.py`` after every action, and plain random games show that
+the variants really come into play (Crayfish cards are flipped, secret passes happen, results differ).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-import math
-import random
 from functools import cache
 
 import pytest
 
-from interpreter import State, load_game, replay
-
 from conftest import REPO_ROOT
+from interpreter import load_game
+from invariants import ALL_CHECKS, random_playout
 
 BASE = REPO_ROOT / "definitions" / "frog_tower.yaml"
 VARIANTS = ["flower", "crayfish", "crayfish2"]
-COMBINATIONS = [list(c) for n in range(1, len(VARIANTS) + 1) for c in itertools.combinations(VARIANTS, n)]
-COMBINATIONS += [[f"crayfish:rule={rule}"] for rule in ("pass_right", "pass_left", "everyone_flips",
-                                                        "pick_from_right")]
-GAMES_PER_COMBINATION = 20
-MAX_ACTIONS = 2000
+COMBINATIONS = [list(c) for n in range(2, len(VARIANTS) + 1) for c in itertools.combinations(VARIANTS, n)]
+CRAYFISH_SETTINGS = ["crayfish", "crayfish2"] + [f"crayfish:rule={rule}" for rule in (
+    "pass_right", "pass_left", "everyone_flips", "pick_from_right")]
+GAMES_PER_COMBINATION = 8  # two per player count, each checked after every action
+PLAIN_GAMES = 20
 
 
 @cache
@@ -30,102 +30,44 @@ def game(variants: tuple):
     return load_game(BASE, variants=list(variants))
 
 
-def snapshot(state) -> str:
-    return json.dumps(state.to_json(), sort_keys=True)
+def crayfish_flipped(state) -> int:
+    """Crayfish cards in the box: each got there by being flipped."""
+    box = state.zones[state.game.zones["box"].base]
+    return sum(state.game.card_names[c] == "crayfish" for c in box)
 
 
-def check_cards(state, in_play: set) -> None:
-    """Every card is in exactly one zone, where ``loc`` says, and the cards in play never change."""
-    seen = []
-    for index, cards in enumerate(state.zones):
-        seen.extend(cards)
-        assert all(state.loc[c] == index for c in cards)
-    assert len(seen) == len(set(seen)) and set(seen) == in_play
-
-
-def check_views(state) -> None:
-    """Hidden zones show only their size to every viewer; public zones show their cards."""
-    g = state.game
-    for viewer in state.players + [None]:
-        zones = state.view(viewer)["zones"]
-        for index, cards in enumerate(state.zones):
-            owner = g.zone_owner[index]
-            if owner is not None and owner >= state.n:
-                continue
-            shown = zones[g.zone_label(index)]
-            if g.zone_spec[index].visibility == "hidden":
-                assert shown == {"count": len(cards)}
-            else:
-                assert shown == {"cards": [g.card_names[c] for c in cards]}
-
-
-def check_secret_choice_is_invisible(state, player: int) -> None:
-    """At a secret decision still open for others, no one else's view depends on ``player``'s choice."""
-    pend = state.pending
-    if not (pend and pend["secret"] and len(state.current_players()) > 1):
-        return False
-    others = [q for q in state.players if q != player] + [None]
-    seen = set()
-    for action in state.legal_actions(player):
-        branch = state.clone()
-        branch.apply(player, action)
-        seen.add(json.dumps([branch.view(q) for q in others], sort_keys=True))
-    assert len(seen) == 1, "another player's view depends on a secret choice"
-    return True
-
-
-def playout(variants: tuple, players: int, seed: int):
-    """One random game with every check after every action; returns (final state, secret decisions seen)."""
-    rng = random.Random(seed)
-    state = game(variants).new_game(players, seed)
-    in_play = {c for z in state.zones for c in z}
-    secrets = 0
-    for _ in range(MAX_ACTIONS):
-        check_cards(state, in_play)
-        check_views(state)
-        if state.is_terminal():
-            break
-        player = rng.choice(state.current_players())
-        secrets += check_secret_choice_is_invisible(state, player)
-        state.apply(player, rng.choice(state.legal_actions(player)))
-    else:
-        pytest.fail(f"{variants} with {players} players, seed {seed}: no end after {MAX_ACTIONS} actions")
-    winners = state.winners()
-    assert winners and math.isclose(sum(state.returns()), 1.0)
-    assert snapshot(replay(state.game, players, seed, state.history)) == snapshot(state)
-    assert snapshot(State.from_json(state.game, json.loads(state.dumps()))) == snapshot(state)
-    return state, secrets
+def plain_games(variants: tuple, checks=()) -> list:
+    return [random_playout(game(variants), 2 + seed % 4, seed, checks) for seed in range(PLAIN_GAMES)]
 
 
 @pytest.mark.parametrize("variants", COMBINATIONS, ids=["+".join(c) for c in COMBINATIONS])
-def test_random_playouts_under_variants_conserve_cards_hide_secrets_and_replay(variants):
-    results = [playout(tuple(variants), 2 + seed % 4, seed) for seed in range(GAMES_PER_COMBINATION)]
-    assert len({tuple(s.winners()) for s, _ in results}) > 1  # the random games are not all alike
-    if any(v.startswith("crayfish") for v in variants):
-        assert sum(sum(s.game.card_names[c] == "crayfish" for c in s.zones[s.game.zones["box"].base])
-                   for s, _ in results) > 0  # Crayfish cards were flipped
-    if variants in (["crayfish:rule=pass_right"], ["crayfish:rule=pass_left"]):
-        assert sum(secrets for _, secrets in results) > 0  # secret passes were checked
+def test_random_playouts_under_combined_variants_keep_every_invariant(variants):
+    finished = [random_playout(game(tuple(variants)), 2 + seed % 4, seed, ALL_CHECKS)
+                for seed in range(GAMES_PER_COMBINATION)]
+    assert len({tuple(s.winners()) for s in finished}) > 1  # the random games are not all alike
+    if "crayfish" in variants or "crayfish2" in variants:
+        assert sum(map(crayfish_flipped, finished)) > 0
+
+
+@pytest.mark.parametrize("setting", CRAYFISH_SETTINGS)
+def test_random_play_flips_crayfish_cards_under_every_crayfish_setting(setting):
+    assert sum(map(crayfish_flipped, plain_games((setting,)))) > 0
+
+
+@pytest.mark.parametrize("rule", ["pass_right", "pass_left"])
+def test_random_play_reaches_secret_passes_under_the_passing_rules(rule):
+    """The conformance test's secret-choice check has passes to check under these two rules."""
+    open_passes = []
+
+    def count_open_secret_decisions(state):
+        if state.pending and state.pending["secret"] and len(state.current_players()) > 1:
+            open_passes.append(len(state.history))
+    plain_games((f"crayfish:rule={rule}",), checks=(count_open_secret_decisions,))
+    assert open_passes
 
 
 def test_crayfish_and_flower_change_the_results_of_the_same_seeds():
-    plain = [playout(("flower",), 3, seed)[0].scores() for seed in range(10)]
-    assert plain != [playout(("crayfish:rule=everyone_flips",), 3, seed)[0].scores() for seed in range(10)]
-
-
-def test_the_secret_check_catches_a_view_that_shows_a_pass(monkeypatch):
-    game_ = game(("crayfish:rule=pass_right",))
-    zones = {"rule_in_force": ["Pass to the Right"], "garden(1)": ["green frog", "red frog"],
-             "garden(2)": ["blue frog", "yellow frog"]}
-    state = game_.new_game(3, scenario={"zones": zones, "on_top": {"pond": ["crayfish"]}})
-    assert state.current_players() == [0, 1]
-    honest = State.view
-
-    def leaky(self, player):
-        view = honest(self, player)
-        if self.pending:
-            view["decision"]["passed"] = [c for c in self.pending["chosen"] if c is not None]
-        return view
-    monkeypatch.setattr(State, "view", leaky)
-    with pytest.raises(AssertionError, match="depends on a secret choice"):
-        check_secret_choice_is_invisible(state, 0)
+    plain = [random_playout(game(("flower",)), 3, seed, checks=()).scores() for seed in range(10)]
+    crayfish = [random_playout(game(("crayfish:rule=everyone_flips",)), 3, seed, checks=()).scores()
+                for seed in range(10)]
+    assert plain != crayfish
