@@ -18,8 +18,7 @@ class DecisionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
     def options_builder(self, count, options_node, scope, verb):
-        """Compile what a player chooses among: returns f(s, e) -> (labels, values).
-"""
+        """Compile what a player chooses among: returns f(s, e) -> (labels, values)."""
         values, kind = self.as_list(options_node, scope, "what is chosen among")
         elem = T.element(kind)
         describe = self.m.describe_value
@@ -96,10 +95,7 @@ class DecisionCompiler:
             if len(labels) == 1:
                 e[dest] = values[0]
                 return pc + 1
-            fr[1] = pc + 1
-            s.pending = {"players": [p], "labels": [labels], "values": [values], "chosen": [None],
-                         "dest": dest, "each": False, "secret": False, "prompt": prompt}
-            return SUSPEND
+            return wait_for_one(s, fr, pc, p, labels, values, dest, prompt)
         code.append(ask)
 
     def r_AskEach(self, st, scope, code):
@@ -186,8 +182,13 @@ class DecisionCompiler:
             if len(labels) == 1:
                 e[dest] = values[0]
                 return pc + 1
-            fr[1] = pc + 1
-            s.pending = {"players": [p], "labels": [labels], "values": [values], "chosen": [None],
-                         "dest": dest, "each": False, "secret": False, "prompt": "choose"}
-            return SUSPEND
+            return wait_for_one(s, fr, pc, p, labels, values, dest, "choose")
         return ask
+
+
+def wait_for_one(s, fr, pc, player, labels, values, dest, prompt):
+    """Suspend at a one-player decision: resume after this instruction once it is made."""
+    fr[1] = pc + 1
+    s.pending = {"players": [player], "labels": [labels], "values": [values], "chosen": [None],
+                 "dest": dest, "each": False, "secret": False, "prompt": prompt}
+    return SUSPEND

@@ -166,7 +166,8 @@ class ExpressionCompiler:
             return item, T.element(kind)
         raise self.err(f"cannot index {T.describe(kind)}", node)
 
-    def x_Each(self, node, scope):
+    def each_scope(self, node, scope):
+        """Compile an 'each' source; return (source closure, its kind, the inner scope, the variable's env key)."""
         src, skind = self.as_list(node.source, scope, "the list after 'in'")
         inner = scope.child()
         inner.names[node.var] = T.element(skind)
@@ -174,6 +175,10 @@ class ExpressionCompiler:
         # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
         key = f"{node.var}.{next(each_keys)}"
         inner.keys[node.var] = key
+        return src, skind, inner, key
+
+    def x_Each(self, node, scope):
+        src, skind, inner, key = self.each_scope(node, scope)
         where = self.expect(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
         if node.result is not None:
             res, rkind = self.expr(node.result, inner)
@@ -253,18 +258,12 @@ class ExpressionCompiler:
         return body, Scope({}, None, aliases), func.where
 
     def each_reduction(self, name, node, scope, where_=None):
-        """count/any/all of 'each c in X where cond' without building the list.
-"""
+        """count/any/all of 'each c in X where cond' without building the list."""
         saved = self.where
         if where_ is not None:
             self.where = where_
         try:
-            src, skind = self.as_list(node.source, scope, "the list after 'in'")
-            inner = scope.child()
-            inner.names[node.var] = T.element(skind)
-            inner.aliases.pop(node.var, None)
-            key = f"{node.var}.{next(each_keys)}"
-            inner.keys[node.var] = key
+            src, skind, inner, key = self.each_scope(node, scope)
             cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
         finally:
             self.where = saved

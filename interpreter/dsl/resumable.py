@@ -221,8 +221,7 @@ class ResumableCompiler:
         code.append(emit)
 
     def compile_proc(self, proc: Proc):
-        """Compile a procedure's direct closure (if it never waits) and its resumable code.
-"""
+        """Compile a procedure's direct closure (if it never waits) and its resumable code."""
         saved = self.where
         self.where = proc.where
         try:

@@ -18,8 +18,7 @@ class StatementCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
     def block(self, stmts, scope):
-        """Compile non-waiting statements into one closure returning a control signal or None.
-"""
+        """Compile non-waiting statements into one closure returning a control signal or None."""
         fns = [self.stmt(st, scope) for st in stmts]
         fns = [f for f in fns if f is not None]
         if not fns:

@@ -50,8 +50,7 @@ class Scope:
 
     ``aliases`` maps the parameters of an inlined function to the caller's
     compiled argument closures (see :meth:`Compiler.function_call`).
-    
-"""
+    """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
         self.names = dict(names)
