@@ -952,3 +952,10 @@ def test_save_with_a_player_variable_missing_a_player_is_refused(tiny_game, save
     damaged["pv"]["points"] = [0]
     with pytest.raises(SaveFileError):
         State.from_json(tiny_game, damaged)
+
+
+def test_dividing_by_a_constant_zero_is_refused_at_load_where_the_zero_is(tmp_path):
+    text = variant("    game.plays += 1\n", "    let x = 1 // 0\n")
+    path, err = load_error(tmp_path, text, DSLTypeError)
+    assert err.message == "division by zero"
+    assert (err.location.line, err.location.column) == position(text, "1 // 0")[0:1] + (position(text, "1 // 0")[1] + 5,)

@@ -374,6 +374,8 @@ class ExpressionCompiler:
             if not T.fits(k, "int"):
                 raise self.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
         if isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
+            if op in ("//", "%") and node.right.value == 0:
+                raise self.err("division by zero", node.right)
             v = fold_arith(op, node.left.value, node.right.value)
             return (lambda s, e: v), "int"
         if op == "+":
