@@ -51,11 +51,14 @@ class StatementCompiler:
         return None
 
     def s_Let(self, st, scope):
+        name = scope.keys.get(st.name, st.name)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            call = self.proc_call(st.value, scope)
             proc = self.m.procedures[st.value.func]
+            inlined = self.inline_proc(st.value, scope, name)
             scope.names[st.name] = proc.returns
-            name = st.name
+            if inlined is not None:
+                return inlined
+            call = self.proc_call(st.value, scope)
 
             def let_call(s, e):
                 e[name] = call(s, e)
@@ -68,7 +71,6 @@ class StatementCompiler:
             raise self.err(f"{st.name!r} is a reserved name; pick another", st, "name")
         prev = scope.names.get(st.name)
         scope.names[st.name] = kind if prev is None else T.join(prev, kind)
-        name = st.name
 
         def let(s, e):
             e[name] = fn(s, e)
@@ -79,6 +81,14 @@ class StatementCompiler:
 
     def s_Assign(self, st, scope):
         target = st.target
+        if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
+                and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
+            inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name))
+            if inlined is not None:
+                vkind = self.m.procedures[st.value.func].returns
+                if not T.fits(vkind, scope.names[target.name]):
+                    scope.names[target.name] = T.join(scope.names[target.name], vkind)
+                return inlined
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
             value = self.proc_call(st.value, scope)
             vkind = self.m.procedures[st.value.func].returns
@@ -97,16 +107,19 @@ class StatementCompiler:
                                + suggest(name, scope.names), target, "name")
             if not T.fits(vkind, scope.names[name]):
                 scope.names[name] = T.join(scope.names[name], vkind)
+            name = scope.keys.get(name, name)
             if op == "=":
                 return set_local_fn(name, value)
             sign = 1 if op == "+=" else -1
             loc = self.location(st)
 
+            label = target.name
+
             def add_local(s, e):
                 try:
                     e[name] = e[name] + sign * value(s, e)
                 except TypeError:
-                    raise RuleError(f"cannot add to {name}: it holds {e[name]!r}, not a number", loc) from None
+                    raise RuleError(f"cannot add to {label}: it holds {e[name]!r}, not a number", loc) from None
             return add_local
         if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
             attr = target.name
@@ -325,6 +338,9 @@ class StatementCompiler:
 
     def s_CallStmt(self, st, scope):
         if st.call.func in self.m.procedures:
+            inlined = self.inline_proc(st.call, scope, None)
+            if inlined is not None:
+                return inlined
             return discard_result(self.proc_call(st.call, scope))
         fn, _ = self.expr(st.call, scope)
         return discard_result(fn)
@@ -336,21 +352,22 @@ class StatementCompiler:
         return lambda s, e: CONTINUE
 
     def s_Return(self, st, scope):
+        ret = scope.ret_key
         if st.value is None:
             def ret_none(s, e):
-                e["$ret"] = None
+                e[ret] = None
                 return RETURN
             return ret_none
         fn, _ = self.expr(st.value, scope)
         key = getattr(fn, "local_key", None)
         if key is not None:
             def ret_local(s, e):
-                e["$ret"] = e[key]
+                e[ret] = e[key]
                 return RETURN
             return ret_local
 
         def ret(s, e):
-            e["$ret"] = fn(s, e)
+            e[ret] = fn(s, e)
             return RETURN
         return ret
 
@@ -446,7 +463,7 @@ class StatementCompiler:
         items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
         scope.names[st.var] = T.element(kind)
         body = self.block(st.body, scope)
-        var = st.var
+        var = scope.keys.get(st.var, st.var)
 
         def for_each(s, e):
             for x in list(items(s, e)):

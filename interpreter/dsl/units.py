@@ -59,10 +59,12 @@ class Scope:
         self.proc = proc
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
+        self.ret_key = "$ret"  # where 'return' leaves its value (an inlined procedure gets its own key)
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
         s.keys = dict(self.keys)
+        s.ret_key = self.ret_key
         s.loops = self.loops
         s.counter = self.counter
         return s

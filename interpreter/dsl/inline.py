@@ -1,0 +1,116 @@
+"""Inline calls of procedures that never wait for a player into their caller.
+
+A procedure call costs an env dict, the call layers and a signal check.  When
+the procedure cannot suspend and its arguments are plain locals or constants
+(so reading them again costs nothing and nothing the body does can change them),
+its body is compiled again in the caller's env: parameters read the caller's
+argument closures, the body's own locals and its return value get fresh env
+keys, and 'return' ends only the inlined block.  Recursive calls and other
+arguments keep the ordinary call.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import ast as A
+from .runtime import RETURN
+from .units import CompileError, Scope, each_keys
+
+MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
+
+
+class ProcInliner:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``block``)."""
+
+    inlining = ()  # the procedures being inlined right now, innermost last
+
+    def inline_proc(self, call: A.Call, scope, dest):
+        """A statement running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
+        proc = self.m.procedures[call.func]
+        if proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
+            return None
+        try:
+            args = self.bind_args(call, proc.params, scope, call.func)
+        except CompileError:
+            return None  # the ordinary call reports it
+        if not all(hasattr(f, "local_key") or hasattr(f, "const_value") for f in args):
+            return None
+        names = [n for n, _ in proc.params]
+        if bound_names(proc.body) & set(names):
+            return None
+        loc = self.location(call)
+        n = next(each_keys)
+        inner = Scope({}, scope.proc, {name: (f, kind) for (name, kind), f in zip(proc.params, args)})
+        inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
+        inner.ret_key = f"$ret.{n}"
+        saved, saved_stack = self.where, self.inlining
+        self.where, self.inlining = proc.where, saved_stack + (proc,)
+        try:
+            return self._inlined(proc.body, inner, dest, loc)
+        except CompileError:
+            return None  # the procedure's own compilation reports it, located in its body
+        finally:
+            self.where, self.inlining = saved, saved_stack
+
+    def _inlined(self, body, inner, dest, loc):
+        last = body[-1] if body else None
+        if isinstance(last, A.Return) and last.value is not None and not has_return(body[:-1]):
+            # the usual shape: statements, then one 'return value' at the end
+            head = self.block(body[:-1], inner)
+            value = self.expr(last.value, inner)[0]
+
+            def inline_then_return(s, e):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                try:
+                    r = head(s, e)
+                    result = value(s, e) if r is None else None
+                except RecursionError:
+                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+                if dest is not None:
+                    e[dest] = result
+            return inline_then_return
+        run = self.block(body, inner)
+        ret = inner.ret_key
+
+        def inline(s, e):
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+            try:
+                r = run(s, e)
+            except RecursionError:
+                raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+            if dest is not None:
+                e[dest] = e[ret] if r == RETURN else None
+        return inline
+
+
+def _statements(stmts):
+    """Every statement in ``stmts``, nested blocks included."""
+    for st in stmts:
+        yield st
+        if isinstance(st, A.If):
+            for _, body in st.branches:
+                yield from _statements(body)
+            yield from _statements(st.orelse)
+        elif isinstance(st, (A.While, A.For, A.Repeat)):
+            yield from _statements(st.body)
+
+
+def bound_names(stmts) -> set:
+    """The local names the statements declare or assign."""
+    out = set()
+    for st in _statements(stmts):
+        if isinstance(st, A.Let):
+            out.add(st.name)
+        elif isinstance(st, A.For):
+            out.add(st.var)
+        elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
+            out.add(st.target.name)
+    return out
+
+
+def has_return(stmts) -> bool:
+    return any(isinstance(st, A.Return) for st in _statements(stmts))
