@@ -17,6 +17,9 @@ from .runtime import COMPARE, fold_arith, is_cheap, const, Poisoned, zone_cards
 from .units import CompileError, Func, Scope, each_keys, suggest
 
 
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
+
+
 class ExpressionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
@@ -87,7 +90,9 @@ class ExpressionCompiler:
         if isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in scope.names:
             if attr not in self.m.gvars:
                 raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", node, "name")
-            return (lambda s, e: s.gv[attr]), self.m.gvars[attr]
+            fn = lambda s, e: s.gv[attr]  # noqa: E731
+            fn.game_var = attr
+            return fn, self.m.gvars[attr]
         obj, kind = self.expr(node.obj, scope)
         if kind == "card":
             if attr == "name":
@@ -451,7 +456,9 @@ class ExpressionCompiler:
         if node.op == "and":
             if len(fns) == 2:
                 a, b = fns
-                return (lambda s, e: a(s, e) and b(s, e)), "bool"
+                fn = lambda s, e: a(s, e) and b(s, e)  # noqa: E731
+                fn.both = (a, b)  # lets an 'if' test the two sides itself
+                return fn, "bool"
             return (lambda s, e: all(f(s, e) for f in fns)), "bool"
         if len(fns) == 2:
             a, b = fns
@@ -460,7 +467,17 @@ class ExpressionCompiler:
 
     def x_Not(self, node, scope):
         fn = self.expect(node.operand, scope, "bool", "the value after 'not'")[0]
-        return (lambda s, e: not fn(s, e)), "bool"
+        inner = node.operand
+        if isinstance(inner, A.Compare) and inner.op in NEGATED:
+            # 'not a < b' is 'a >= b': one closure instead of two (checked above with the author's operator)
+            flipped = A.Compare(NEGATED[inner.op], inner.left, inner.right, line=inner.line, column=inner.column)
+            return self.x_Compare(flipped, scope)
+        attr = getattr(fn, "game_var", None)
+        if attr is not None:
+            return (lambda s, e: not s.gv[attr]), "bool"
+        negation = lambda s, e: not fn(s, e)  # noqa: E731
+        negation.negated = fn  # lets an 'if' test the operand itself
+        return negation, "bool"
 
     def x_Neg(self, node, scope):
         fn = self.expect(node.operand, scope, "int", "the value after '-'")[0]

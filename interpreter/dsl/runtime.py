@@ -109,7 +109,34 @@ def jump(label):
 
 
 def jump_unless(cond, label):
+    both, negated = getattr(cond, "both", None), getattr(cond, "negated", None)
+    if both is not None:  # 'if a and b': test both sides here, one call layer fewer
+        a, b = both
+        return lambda s, fr, pc: pc + 1 if a(s, fr[2]) and b(s, fr[2]) else label.pc
+    if negated is not None:
+        both = getattr(negated, "both", None)
+        if both is not None:  # 'if not (a and b)'
+            a, b = both
+            return lambda s, fr, pc: label.pc if a(s, fr[2]) and b(s, fr[2]) else pc + 1
+        return lambda s, fr, pc: label.pc if negated(s, fr[2]) else pc + 1
     return lambda s, fr, pc: pc + 1 if cond(s, fr[2]) else label.pc
+
+
+def if_then(cond, body):
+    """'if cond: body' without 'else', fused with the shape of its condition and body."""
+    signal = getattr(body, "signal", None)
+    both, negated = getattr(cond, "both", None), getattr(cond, "negated", None)
+    if signal is not None:  # 'if cond: break'
+        if both is not None:
+            a, b = both
+            return lambda s, e: signal if a(s, e) and b(s, e) else None
+        return lambda s, e: signal if cond(s, e) else None
+    if both is not None:
+        a, b = both
+        return lambda s, e: body(s, e) if a(s, e) and b(s, e) else None
+    if negated is not None:
+        return lambda s, e: None if negated(s, e) else body(s, e)
+    return lambda s, e: body(s, e) if cond(s, e) else None
 
 
 def loop_head(cond, exit_, loc):

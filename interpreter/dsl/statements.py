@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import BREAK, CONTINUE, RETURN, GameOver, discard_result, move_card, set_local_fn
+from .runtime import BREAK, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
 from .units import CompileError, suggest
 
 
@@ -34,6 +34,18 @@ class StatementCompiler:
                     return r
                 return f2(s, e)
             return two
+        if len(fns) == 3:
+            f1, f2, f3 = fns
+
+            def three(s, e):
+                r = f1(s, e)
+                if r is not None:
+                    return r
+                r = f2(s, e)
+                if r is not None:
+                    return r
+                return f3(s, e)
+            return three
 
         def run(s, e):
             for f in fns:
@@ -346,10 +358,14 @@ class StatementCompiler:
         return discard_result(fn)
 
     def s_Break(self, st, scope):
-        return lambda s, e: BREAK
+        fn = lambda s, e: BREAK  # noqa: E731
+        fn.signal = BREAK
+        return fn
 
     def s_Continue(self, st, scope):
-        return lambda s, e: CONTINUE
+        fn = lambda s, e: CONTINUE  # noqa: E731
+        fn.signal = CONTINUE
+        return fn
 
     def s_Return(self, st, scope):
         ret = scope.ret_key
@@ -428,7 +444,7 @@ class StatementCompiler:
         if len(branches) == 1:
             (c, b), = branches
             if orelse is None:
-                return lambda s, e: b(s, e) if c(s, e) else None
+                return if_then(c, b)
             return lambda s, e: b(s, e) if c(s, e) else orelse(s, e)
 
         def if_chain(s, e):
