@@ -161,10 +161,13 @@ class DecisionCompiler:
         targets = [Label() for _ in st.options]
         end = Label()
         code.append(lambda s, fr, pc: targets[fr[2][dest]].pc)
-        for opt, target in zip(st.options, targets):
+        for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
             self.resumable(opt.body, scope, code)
-            code.append(jump(end))
+            if len(code) == target.pc:
+                targets[i] = end  # an option with nothing to do goes straight on
+            else:
+                code.append(jump(end))
         end.pc = len(code)
 
     @staticmethod

@@ -307,6 +307,17 @@ class ExpressionCompiler:
                         n += 1
                 return n
             return count, "int"
+        both = getattr(cond, "both", None)
+        if name == "any" and both is not None:  # 'where a and b': test both sides here, one call layer fewer
+            c1, c2 = both
+
+            def any_both(s, e):
+                for x in src(s, e):
+                    e[key] = x
+                    if c1(s, e) and c2(s, e):
+                        return True
+                return False
+            return any_both, "bool"
         if name == "any":
             def any_(s, e):
                 for x in src(s, e):

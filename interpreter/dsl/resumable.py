@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from
+from .runtime import BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
 from .units import Label, Proc, Scope
 
 
@@ -56,6 +56,8 @@ class ResumableCompiler:
         flush()
 
     def emit_block(self, stmts, scope, code):
+        if all(isinstance(st, A.Pass) for st in stmts):
+            return  # nothing to run: no instruction
         fn = self.block(stmts, scope)
         loops = scope.loops[-1] if scope.loops else None
 
@@ -72,12 +74,13 @@ class ResumableCompiler:
 
     def r_If(self, st, scope, code):
         end = Label()
-        for cond, body in st.branches:
+        for i, (cond, body) in enumerate(st.branches):
             c = self.expect(cond, scope, "bool", "the condition of 'if'")[0]
             skip = Label()
             code.append(jump_unless(c, skip))
             self.resumable(body, scope, code)
-            code.append(jump(end))
+            if st.orelse or i < len(st.branches) - 1:  # the last branch with no 'else' just falls through
+                code.append(jump(end))
             skip.pc = len(code)
         if st.orelse:
             self.resumable(st.orelse, scope, code)
@@ -237,6 +240,7 @@ class ResumableCompiler:
             code = []
             self.resumable(proc.body, scope, code)
             code.append(lambda s, fr, pc: return_from(s, fr, None))
+            thread_jumps(code)
             proc.code = code
         finally:
             self.where = saved

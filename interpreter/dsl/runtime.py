@@ -105,7 +105,22 @@ def move_card(s, card, dest, bottom):
 
 
 def jump(label):
-    return lambda s, fr, pc: label.pc
+    fn = lambda s, fr, pc: label.pc  # noqa: E731
+    fn.target = label  # lets the compiler thread jumps to jumps
+    return fn
+
+
+def thread_jumps(code):
+    """Point every jump that lands on another jump straight at the final target (one step less at run time)."""
+    for ins in code:
+        label = getattr(ins, "target", None)
+        if label is None:
+            continue
+        for _ in range(len(code)):
+            nxt = getattr(code[label.pc], "target", None)
+            if nxt is None or nxt is label:
+                break
+            label.pc = nxt.pc
 
 
 def jump_unless(cond, label):
@@ -140,6 +155,20 @@ def if_then(cond, body):
 
 
 def loop_head(cond, exit_, loc):
+    both = getattr(cond, "both", None)
+    if both is not None:  # 'while a and b': test both sides here, one call layer fewer
+        a, b = both
+
+        def head_both(s, fr, pc):
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+            e = fr[2]
+            if a(s, e) and b(s, e):
+                return pc + 1
+            return exit_.pc
+        return head_both
+
     def head(s, fr, pc):
         s.steps -= 1
         if s.steps < 0:
