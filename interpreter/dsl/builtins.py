@@ -52,7 +52,9 @@ def b_size(c, args):
     zone = args[0][0]
     if args[0][1] == "zone" and hasattr(zone, "const_value"):  # the commonest case: size(deck)
         index = zone.const_value
-        return (lambda s, e: len(s.zones[index])), "int"
+        fn = lambda s, e: len(s.zones[index])  # noqa: E731
+        fn.size_of_zone = index  # lets a comparison with a constant read the length itself
+        return fn, "int"
     fn, _ = _as_list(args[0], "size")
     return (lambda s, e: len(fn(s, e))), "int"
 

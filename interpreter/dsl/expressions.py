@@ -432,6 +432,14 @@ class ExpressionCompiler:
             if zkey is None:
                 return (lambda s, e: cmp(sum(map(okget, s.zones[base])), v)), "bool"
             return (lambda s, e: cmp(sum(map(okget, s.zones[base + e[zkey]])), v)), "bool"
+        if hasattr(right, "const_value") and hasattr(left, "size_of_zone"):
+            # size(zone) == n: one closure
+            cmp, v, zi = COMPARE[op], right.const_value, left.size_of_zone
+            if op == "==":
+                return (lambda s, e: len(s.zones[zi]) == v), "bool"
+            if op == ">":
+                return (lambda s, e: len(s.zones[zi]) > v), "bool"
+            return (lambda s, e: cmp(len(s.zones[zi]), v)), "bool"
         if hasattr(right, "const_value"):
             v = right.const_value
             if op == "==":
@@ -470,10 +478,16 @@ class ExpressionCompiler:
                 fn = lambda s, e: a(s, e) and b(s, e)  # noqa: E731
                 fn.both = (a, b)  # lets an 'if' test the two sides itself
                 return fn, "bool"
+            if len(fns) == 3:
+                a, b, c = fns
+                return (lambda s, e: True if a(s, e) and b(s, e) and c(s, e) else False), "bool"  # all() gives a bool
             return (lambda s, e: all(f(s, e) for f in fns)), "bool"
         if len(fns) == 2:
             a, b = fns
             return (lambda s, e: a(s, e) or b(s, e)), "bool"
+        if len(fns) == 3:
+            a, b, c = fns
+            return (lambda s, e: True if a(s, e) or b(s, e) or c(s, e) else False), "bool"  # any() gives a bool
         return (lambda s, e: any(f(s, e) for f in fns)), "bool"
 
     def x_Not(self, node, scope):

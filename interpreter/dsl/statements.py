@@ -187,15 +187,32 @@ class StatementCompiler:
         loc = self.location(st)
         if kind == "card" or kind == "none":
             key = getattr(what, "local_key", None)
-            if hasattr(dest, "const_value") and key is not None:  # move card to holding
+            if hasattr(dest, "const_value") and key is not None and not bottom:
                 d = dest.const_value
 
-                def move_local(s, e):
+                def move_local(s, e):  # move_card, inlined: the commonest move
                     c = e[key]
                     if c is None:
                         raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
-                    move_card(s, c, d, bottom)
+                    src = s.loc[c]
+                    if src >= 0:
+                        zone = s.zones[src]
+                        if zone[-1] == c:
+                            zone.pop()
+                        else:
+                            zone.remove(c)
+                    s.loc[c] = d
+                    s.zones[d].append(c)
                 return move_local
+            if hasattr(dest, "zone_of_local") and key is not None:  # a local card to a zone of a local player
+                base, pkey = dest.zone_of_local
+
+                def move_local_to_own(s, e):
+                    c = e[key]
+                    if c is None:
+                        raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
+                    move_card(s, c, base + e[pkey], bottom)
+                return move_local_to_own
 
             def move_one(s, e):
                 c = what(s, e)
