@@ -56,20 +56,57 @@ class ResumableCompiler:
         flush()
 
     def emit_block(self, stmts, scope, code):
-        if all(isinstance(st, A.Pass) for st in stmts):
+        fns = self.block_fns(stmts, scope)
+        if not fns:
             return  # nothing to run: no instruction
-        fn = self.block(stmts, scope)
         loops = scope.loops[-1] if scope.loops else None
 
-        def run_block(s, fr, pc):
-            r = fn(s, fr[2])
-            if r is None:
-                return pc + 1
+        def signalled(s, fr, pc, r):
             if r == RETURN:
                 return return_from(s, fr, fr[2].get("$ret"))
             if loops is None:
                 return pc + 1
             return loops[1].pc if r == BREAK else loops[0].pc
+
+        # The statements are called from here (unrolled for short runs): no block closure in between.
+        if len(fns) == 1:
+            fn, = fns
+
+            def run_block(s, fr, pc):
+                r = fn(s, fr[2])
+                return pc + 1 if r is None else signalled(s, fr, pc, r)
+        elif len(fns) == 2:
+            f1, f2 = fns
+
+            def run_block(s, fr, pc):
+                e = fr[2]
+                r = f1(s, e)
+                if r is None:
+                    r = f2(s, e)
+                    if r is None:
+                        return pc + 1
+                return signalled(s, fr, pc, r)
+        elif len(fns) == 3:
+            f1, f2, f3 = fns
+
+            def run_block(s, fr, pc):
+                e = fr[2]
+                r = f1(s, e)
+                if r is None:
+                    r = f2(s, e)
+                    if r is None:
+                        r = f3(s, e)
+                        if r is None:
+                            return pc + 1
+                return signalled(s, fr, pc, r)
+        else:
+            def run_block(s, fr, pc):
+                e = fr[2]
+                for f in fns:
+                    r = f(s, e)
+                    if r is not None:
+                        return signalled(s, fr, pc, r)
+                return pc + 1
         code.append(run_block)
 
     def r_If(self, st, scope, code):
@@ -91,17 +128,13 @@ class ResumableCompiler:
         head.pc = len(code)
         cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
         loc = self.location(st)
-        check = loop_head(cond, exit_, loc)
-        code.append(check)
+        code.append(loop_head(cond, exit_, loc))
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
         body = Label()
         body.pc = head.pc + 1
-
-        def back(s, fr, pc):  # the jump back runs the loop test itself: one step instead of two
-            return check(s, fr, head.pc)
-        code.append(back)
+        code.append(loop_head(cond, exit_, loc, body))  # the jump back runs the loop test itself
         exit_.pc = len(code)
 
     def r_For(self, st, scope, code):

@@ -154,7 +154,8 @@ def if_then(cond, body):
     return lambda s, e: body(s, e) if cond(s, e) else None
 
 
-def loop_head(cond, exit_, loc):
+def loop_head(cond, exit_, loc, body=None):
+    """The test of a 'while': go on into the body (the next instruction, or label ``body``) or leave."""
     both = getattr(cond, "both", None)
     if both is not None:  # 'while a and b': test both sides here, one call layer fewer
         a, b = both
@@ -165,7 +166,7 @@ def loop_head(cond, exit_, loc):
                 raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
             e = fr[2]
             if a(s, e) and b(s, e):
-                return pc + 1
+                return pc + 1 if body is None else body.pc
             return exit_.pc
         return head_both
 
@@ -174,7 +175,7 @@ def loop_head(cond, exit_, loc):
         if s.steps < 0:
             raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
         if cond is None or cond(s, fr[2]):
-            return pc + 1
+            return pc + 1 if body is None else body.pc
         return exit_.pc
     return head
 

@@ -17,10 +17,14 @@ from .units import CompileError, suggest
 class StatementCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
+    def block_fns(self, stmts, scope):
+        """The closures of non-waiting statements, leaving out those that do nothing."""
+        fns = [self.stmt(st, scope) for st in stmts]
+        return [f for f in fns if f is not None]
+
     def block(self, stmts, scope):
         """Compile non-waiting statements into one closure returning a control signal or None."""
-        fns = [self.stmt(st, scope) for st in stmts]
-        fns = [f for f in fns if f is not None]
+        fns = self.block_fns(stmts, scope)
         if not fns:
             return lambda s, e: None
         if len(fns) == 1:
