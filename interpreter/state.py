@@ -147,13 +147,13 @@ class State:
         if p is None or type(player) is not int:
             self._illegal(player, action)
         players = p["players"]
-        i = players.index(player) if player in players else -1
-        if i < 0 or p["chosen"][i] is not None:
+        try:  # one scan each for the seat and the action; a miss explains itself
+            i = players.index(player)
+            if p["chosen"][i] is not None:
+                self._illegal(player, action)
+            value = p["values"][i][p["labels"][i].index(action)]
+        except ValueError:
             self._illegal(player, action)
-        labels = p["labels"][i]
-        if action not in labels:
-            self._illegal(player, action)
-        value = p["values"][i][labels.index(action)]
         self.history.append([player, action])
         try:
             if p["each"]:

@@ -172,6 +172,31 @@ class DecisionCompiler:
 
     @staticmethod
     def _menu_ask(player, conds, labels_all, dest, loc):
+        if len(conds) <= 10:
+            # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
+            always = sum(1 << i for i, c in enumerate(conds) if c is None)
+            tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
+            table = []
+            for mask in range(1 << len(conds)):
+                open_ = [i for i in range(len(conds)) if mask >> i & 1]
+                table.append(([labels_all[i] for i in open_], open_))
+
+            def ask_masked(s, fr, pc):
+                e = fr[2]
+                p = player(s, e)
+                mask = always
+                for bit, c in tests:
+                    if c(s, e):
+                        mask |= bit
+                labels, values = table[mask]
+                if not labels:
+                    raise RuleError(f"none of the options is open to player {p + 1}", loc)
+                if len(labels) == 1:
+                    e[dest] = values[0]
+                    return pc + 1
+                return wait_for_one(s, fr, pc, p, labels, values, dest, "choose")
+            return ask_masked
+
         def ask(s, fr, pc):
             e = fr[2]
             p = player(s, e)
