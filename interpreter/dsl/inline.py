@@ -58,14 +58,19 @@ class ProcInliner:
             # the usual shape: statements, then one 'return value' at the end
             head = self.block(body[:-1], inner)
             value = self.expr(last.value, inner)[0]
+            key = getattr(value, "local_key", None)
+            if key is not None:
+                value = None
 
             def inline_then_return(s, e):
                 s.steps -= 1
                 if s.steps < 0:
                     raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
                 try:
-                    r = head(s, e)
-                    result = value(s, e) if r is None else None
+                    if head(s, e) is not None:
+                        result = None
+                    else:
+                        result = e[key] if value is None else value(s, e)
                 except RecursionError:
                     raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
                 if dest is not None:
