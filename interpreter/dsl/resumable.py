@@ -148,22 +148,23 @@ class ResumableCompiler:
             fr[2][idx] = -1
             return pc + 1
         code.append(start)
-        head, exit_ = Label(), Label()
+        head, exit_, body = Label(), Label(), Label()
         head.pc = len(code)
+        body.pc = head.pc + 1
 
-        def step(s, fr, pc):
+        def step(s, fr, pc):  # also the jump back from the end of the body: it goes to 'body', not pc + 1
             e = fr[2]
             i = e[idx] + 1
             if i >= len(e[lst]):
                 return exit_.pc
             e[idx] = i
             e[var] = e[lst][i]
-            return pc + 1
+            return body.pc
         code.append(step)
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
-        code.append(jump(head))
+        code.append(step)
         exit_.pc = len(code)
 
     def r_Repeat(self, st, scope, code):
