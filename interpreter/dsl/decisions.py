@@ -92,10 +92,7 @@ class DecisionCompiler:
             labels, values = build(s, e)
             if not labels:
                 raise RuleError(f"player {p + 1} has nothing to choose from", loc)
-            if len(labels) == 1:
-                e[dest] = values[0]
-                return pc + 1
-            return wait_for_one(s, fr, pc, p, labels, values, dest, prompt)
+            return decide_one(s, fr, pc, p, labels, values, dest, prompt)
         code.append(ask)
 
     def r_AskEach(self, st, scope, code):
@@ -191,10 +188,7 @@ class DecisionCompiler:
                 labels, values = table[mask]
                 if not labels:
                     raise RuleError(f"none of the options is open to player {p + 1}", loc)
-                if len(labels) == 1:
-                    e[dest] = values[0]
-                    return pc + 1
-                return wait_for_one(s, fr, pc, p, labels, values, dest, "choose")
+                return decide_one(s, fr, pc, p, labels, values, dest, "choose")
             return ask_masked
 
         def ask(s, fr, pc):
@@ -207,15 +201,15 @@ class DecisionCompiler:
                     values.append(i)
             if not labels:
                 raise RuleError(f"none of the options is open to player {p + 1}", loc)
-            if len(labels) == 1:
-                e[dest] = values[0]
-                return pc + 1
-            return wait_for_one(s, fr, pc, p, labels, values, dest, "choose")
+            return decide_one(s, fr, pc, p, labels, values, dest, "choose")
         return ask
 
 
-def wait_for_one(s, fr, pc, player, labels, values, dest, prompt):
-    """Suspend at a one-player decision: resume after this instruction once it is made."""
+def decide_one(s, fr, pc, player, labels, values, dest, prompt):
+    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen."""
+    if len(labels) == 1:
+        fr[2][dest] = values[0]
+        return pc + 1
     fr[1] = pc + 1
     s.pending = {"players": [player], "labels": [labels], "values": [values], "chosen": [None],
                  "dest": dest, "each": False, "secret": False, "prompt": prompt}

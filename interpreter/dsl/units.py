@@ -59,7 +59,7 @@ class Scope:
         self.proc = proc
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
-        self.ret_key = "$ret"  # where 'return' leaves its value (an inlined procedure gets its own key)
+        self.ret_key = "$ret"  # where 'return' puts its value (an inlined procedure gets its own key)
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
