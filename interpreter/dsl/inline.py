@@ -36,7 +36,7 @@ class ProcInliner:
         if not all(hasattr(f, "local_key") or hasattr(f, "const_value") for f in args):
             return None
         names = [n for n, _ in proc.params]
-        if bound_names(proc.body) & set(names):
+        if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.location(call)
         n = next(each_keys)
@@ -115,6 +115,25 @@ def bound_names(stmts) -> set:
         elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
             out.add(st.target.name)
     return out
+
+
+def bindings_are_definite(stmts) -> bool:
+    """Is every local first bound by a top-level 'let'?
+
+    Inlined locals live on in the caller's env between calls, so a local bound
+    only in a branch or a loop could be read with the previous call's value;
+    such procedures keep the ordinary call (where that read fails loudly).
+    """
+    top = set()
+    for st in stmts:
+        if isinstance(st, A.Let):
+            top.add(st.name)
+    for st in _statements(stmts):
+        if isinstance(st, A.Let) and not any(st is top_st for top_st in stmts) and st.name not in top:
+            return False
+        if isinstance(st, A.For) and st.var not in top:
+            return False
+    return True
 
 
 def has_return(stmts) -> bool:
