@@ -53,3 +53,42 @@ def test_a_local_bound_only_in_a_branch_not_taken_fails_instead_of_reading_an_ol
     game = load(tmp_path, "let y = pick(p)\n    let z = pick(p)")
     with pytest.raises(RuleError, match=r"\(KeyError: 'x'\)"):
         game.new_game(2, seed=1)
+
+
+RETURNS = """game: Returns
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {total: 0}
+procedures:
+  early(player p) -> int: |
+    if p == seat(1):
+      return 3 + game.total
+    return 10
+  nothing(player p): |
+    if p == seat(1):
+      return
+    game.total += 1000
+  take_turn(player p): |
+    let a = early(p)
+    let b = early(next_player(next_player(p)))
+    nothing(p)
+    game.total += a + b
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_procedures_return_computed_values_from_any_branch_inlined_or_not(tmp_path):
+    # early(p) has a plain-local argument (inlined); early(next_player(...)) does not (an ordinary call).
+    path = tmp_path / "returns.yaml"
+    path.write_text(RETURNS, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=1)
+    assert state.gv["total"] == 3 + 3  # seat 1's turn: both calls return 3 + 0; 'nothing' returns early
+    state.apply(0, "a")
+    assert state.gv["total"] == 6 + (10 + 10) + 1000  # seat 2's turn: 10 twice, and 'nothing' runs through

@@ -389,24 +389,24 @@ class StatementCompiler:
         return fn
 
     def s_Return(self, st, scope):
-        ret = scope.ret_key
+        slot = scope.ret_key
         if st.value is None:
             def ret_none(s, e):
-                e[ret] = None
+                e[slot] = None
                 return RETURN
             return ret_none
         fn, _ = self.expr(st.value, scope)
         key = getattr(fn, "local_key", None)
         if key is not None:
             def ret_local(s, e):
-                e[ret] = e[key]
+                e[slot] = e[key]
                 return RETURN
             return ret_local
 
-        def ret(s, e):
-            e[ret] = fn(s, e)
+        def ret_value(s, e):
+            e[slot] = fn(s, e)
             return RETURN
-        return ret
+        return ret_value
 
     def s_EndGame(self, st, scope):
         winners = self.expect(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
