@@ -508,3 +508,26 @@ def test_a_rule_reading_a_property_of_nothing_is_a_located_rule_error_and_change
         state.apply(0, "discard ant")  # the deck is empty now: top(deck) is none
     assert snapshot(state) == before
     assert info.value.location is not None and info.value.location.key == "procedures.take_turn(player p)"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("above(c)", ["cricket", "dragonfly"]),
+    ("below(c)", ["ant"]),
+    ("position(c)", 1),
+])
+def test_above_below_and_position_read_a_card_s_place_in_its_pile(text, expected):
+    from interpreter.dsl.compiler import Compiler, Scope
+    from interpreter.dsl.parser import parse_expression
+
+    game = load_game(DEFINITIONS / "hidden_hands.yaml")
+    state = game.new_game(2, seed=0)
+    pile = game.zones["deck"].base  # lay a known pile out by hand: bottom to top
+    ids = [game.card_names.index(name) for name in ("ant", "bee", "cricket", "dragonfly")]
+    for card in ids:
+        state.zones[state.loc[card]].remove(card)
+        state.loc[card] = pile
+    state.zones[pile] = list(ids)
+    bee = ids[1]
+    fn, _ = Compiler(game).expr(parse_expression(text), Scope({"c": "card"}, None))
+    value = fn(state, {"c": bee})
+    assert (value if isinstance(value, int) else [game.card_names[x] for x in value]) == expected

@@ -204,27 +204,19 @@ def b_position(c, args):
     return position, "int"
 
 
-def b_above(c, args):
-    """The cards above a card in its zone (bottom to top)."""
-    _need(args, 1, 1, "above")
-    card = _kind(args[0], "card", "above", 1)
+def _around(name, above):
+    """above(card) / below(card): the cards over or under a card in its zone, bottom to top."""
+    def build(c, args):
+        _need(args, 1, 1, name)
+        card = _kind(args[0], "card", name, 1)
 
-    def above(s, e):
-        x = card(s, e)
-        z = s.zones[s.loc[x]]
-        return z[z.index(x) + 1:]
-    return above, "list:card"
-
-
-def b_below(c, args):
-    _need(args, 1, 1, "below")
-    card = _kind(args[0], "card", "below", 1)
-
-    def below(s, e):
-        x = card(s, e)
-        z = s.zones[s.loc[x]]
-        return z[:z.index(x)]
-    return below, "list:card"
+        def around(s, e):
+            x = card(s, e)
+            z = s.zones[s.loc[x]]
+            i = z.index(x)
+            return z[i + 1:] if above else z[:i]
+        return around, "list:card"
+    return build
 
 
 def b_space_of(c, args):
@@ -366,7 +358,7 @@ BUILTINS = {
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
     "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
     "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
-    "position": b_position, "above": b_above, "below": b_below, "space_of": b_space_of, "flatten": b_flatten,
+    "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
     "seat": b_seat, "random": b_random, "roll": b_roll,
     "step": b_step, "adjacent": b_adjacent, "distance": b_distance,

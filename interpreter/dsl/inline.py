@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from . import ast as A
-from .runtime import RETURN
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN
 from .units import CompileError, Scope, each_keys
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
@@ -65,14 +65,14 @@ class ProcInliner:
             def inline_then_return(s, e):
                 s.steps -= 1
                 if s.steps < 0:
-                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                    raise RuleError(TOO_LONG_CALLS, loc)
                 try:
                     if head(s, e) is not None:
                         result = None
                     else:
                         result = e[key] if value is None else value(s, e)
                 except RecursionError:
-                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+                    raise RuleError(ENDLESS_RECURSION, loc) from None
                 if dest is not None:
                     e[dest] = result
             return inline_then_return
@@ -82,11 +82,11 @@ class ProcInliner:
         def inline(s, e):
             s.steps -= 1
             if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                raise RuleError(TOO_LONG_CALLS, loc)
             try:
                 r = run(s, e)
             except RecursionError:
-                raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+                raise RuleError(ENDLESS_RECURSION, loc) from None
             if dest is not None:
                 e[dest] = e[ret] if r == RETURN else None
         return inline

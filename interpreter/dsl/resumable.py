@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .runtime import TOO_LONG_CALLS, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
 from .units import Label, Proc, Scope
 
 
@@ -221,7 +221,7 @@ class ResumableCompiler:
             def push_local(s, fr, pc):
                 s.steps -= 1
                 if s.steps < 0:
-                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                    raise RuleError(TOO_LONG_CALLS, loc)
                 fr[1] = pc + 1
                 s.frames.append([pid, 0, {name: fr[2][key]}, dest])
                 return TRANSFER
@@ -230,7 +230,7 @@ class ResumableCompiler:
         def push(s, fr, pc):
             s.steps -= 1
             if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                raise RuleError(TOO_LONG_CALLS, loc)
             env = {n: f(s, fr[2]) for n, f in pairs}
             fr[1] = pc + 1
             s.frames.append([pid, 0, env, dest])

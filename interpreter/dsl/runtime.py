@@ -14,6 +14,10 @@ from ..errors import RuleError
 from . import ast as A
 from .units import CompileError
 
+# the located errors raised when rules run away without reaching a decision
+TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"
+ENDLESS_RECURSION = "procedures call each other without end (endless recursion?)"
+
 BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
 TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
 

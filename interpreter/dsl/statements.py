@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import BREAK, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
 from .units import CompileError, suggest
 
 
@@ -326,47 +326,22 @@ class StatementCompiler:
         loc = self.location(call)
 
         if not pairs:
-            def invoke0(s, e):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                try:
-                    return proc.direct(s, {})
-                except RecursionError:
-                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
-            return invoke0
-        if len(pairs) == 1:
+            make_env = _empty_env
+        elif len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
             (n, f), = pairs
-            k = getattr(f, "local_key", None)
-            if k is not None:
-                def invoke_local(s, e):
-                    s.steps -= 1
-                    if s.steps < 0:
-                        raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                    try:
-                        return proc.direct(s, {n: e[k]})
-                    except RecursionError:
-                        raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
-                return invoke_local
-
-            def invoke1(s, e):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
-                try:
-                    return proc.direct(s, {n: f(s, e)})
-                except RecursionError:
-                    raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
-            return invoke1
+            k = f.local_key
+            make_env = lambda s, e: {n: e[k]}  # noqa: E731
+        else:
+            make_env = lambda s, e: {n: f(s, e) for n, f in pairs}  # noqa: E731
 
         def invoke(s, e):
             s.steps -= 1
             if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (endless recursion?)", loc)
+                raise RuleError(TOO_LONG_CALLS, loc)
             try:
-                return proc.direct(s, {n: f(s, e) for n, f in pairs})
+                return proc.direct(s, make_env(s, e))
             except RecursionError:
-                raise RuleError("procedures call each other without end (endless recursion?)", loc) from None
+                raise RuleError(ENDLESS_RECURSION, loc) from None
         return invoke
 
     def s_CallStmt(self, st, scope):
@@ -528,3 +503,7 @@ class StatementCompiler:
                         return r
             return None
         return repeat
+
+
+def _empty_env(s, e):
+    return {}

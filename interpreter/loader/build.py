@@ -60,19 +60,21 @@ class Builder:
     def parse_body(self, text, path):
         if not isinstance(text, str):
             self.fail("expected effect text (a string)", path)
-        try:
-            return parse(text)
-        except SnippetSyntaxError as exc:
-            raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
+        return self.parsed(parse, text, path)
 
     def parse_expr(self, text, path):
-        text = str(text) if isinstance(text, (int, bool)) and not isinstance(text, bool) else text
         if isinstance(text, bool):
             text = "true" if text else "false"
+        elif isinstance(text, int):
+            text = str(text)
         if not isinstance(text, str):
             self.fail("expected an expression (a string)", path)
+        return self.parsed(parse_expression, text, path)
+
+    def parsed(self, parser, text, path):
+        """Parse with syntax errors moved onto the YAML file's line and column."""
         try:
-            return parse_expression(text)
+            return parser(text)
         except SnippetSyntaxError as exc:
             raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
 
