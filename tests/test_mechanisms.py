@@ -531,3 +531,48 @@ def test_above_below_and_position_read_a_card_s_place_in_its_pile(text, expected
     fn, _ = Compiler(game).expr(parse_expression(text), Scope({"c": "card"}, None))
     value = fn(state, {"c": bee})
     assert (value if isinstance(value, int) else [game.card_names[x] for x in value]) == expected
+
+
+MOVES = """game: Moves
+players: {min: 2, max: 2}
+components:
+  - {name: a, zone: deck}
+  - {name: b, zone: deck}
+  - {name: c, zone: deck}
+  - {name: d, zone: deck}
+  - {name: e, zone: deck}
+  - {name: x, zone: pile}
+zones:
+  deck: {}
+  pile: {}
+  spare: {}
+setup: |
+  MOVES
+procedures:
+  take_turn(player p): |
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+@pytest.mark.parametrize("moves, pile, deck", [
+    ("move top(deck) to pile", ["x", "e"], ["a", "b", "c", "d"]),
+    ("move top(deck) to pile at bottom", ["e", "x"], ["a", "b", "c", "d"]),
+    ("move top(deck, 2) to pile", ["x", "d", "e"], ["a", "b", "c"]),            # the top two, in bulk, order kept
+    ("move top(deck, 2) to pile at bottom", ["d", "e", "x"], ["a", "b", "c"]),
+    ("move [bottom(deck), top(deck)] to pile", ["x", "a", "e"], ["b", "c", "d"]),  # not a top run: one by one
+    ("move deck to pile at bottom", ["a", "b", "c", "d", "e", "x"], []),         # a whole zone
+    ("move deck to pile", ["x", "a", "b", "c", "d", "e"], []),
+])
+def test_moves_keep_order_and_put_cards_on_top_or_at_the_bottom(tmp_path, moves, pile, deck):
+    path = tmp_path / "moves.yaml"
+    path.write_text(MOVES.replace("MOVES", moves), encoding="utf-8")
+    state = load_game(path).new_game(2, seed=0)
+    assert zone(state, "pile") == pile and zone(state, "deck") == deck
+    assert all(state.zones[state.loc[c]].count(c) == 1 for z in state.zones for c in z)

@@ -93,6 +93,17 @@ def discard_result(fn):
     return call
 
 
+def place_cards(s, cards, dest, bottom):
+    """Put cards already taken out of their zones into ``dest`` (on top, or under with ``bottom``)."""
+    loc = s.loc
+    for c in cards:
+        loc[c] = dest
+    if bottom:
+        s.zones[dest][:0] = cards
+    else:
+        s.zones[dest].extend(cards)
+
+
 def move_card(s, card, dest, bottom):
     src = s.loc[card]
     if src >= 0:

@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
 from .units import CompileError, suggest
 
 
@@ -232,13 +232,7 @@ class StatementCompiler:
                     return
                 cards = s.zones[src]
                 s.zones[src] = []
-                loc_ = s.loc
-                for c in cards:
-                    loc_[c] = d
-                if bottom:
-                    s.zones[d][:0] = cards
-                else:
-                    s.zones[d].extend(cards)
+                place_cards(s, cards, d, bottom)
             return move_zone
         if not T.fits(kind, "list:card"):
             raise self.err(f"'move' moves a card, a list of cards or a whole zone, not {T.describe(kind)}", st.what)
@@ -252,13 +246,7 @@ class StatementCompiler:
                 k = len(cards)
                 if zone is not None and src != d and zone[-k:] == cards:  # the top k of one zone: move in bulk
                     del zone[-k:]
-                    loc = s.loc
-                    for c in cards:
-                        loc[c] = d
-                    if bottom:
-                        s.zones[d][:0] = cards
-                    else:
-                        s.zones[d].extend(cards)
+                    place_cards(s, cards, d, bottom)
                     return
             for c in cards:
                 if c is not None:
