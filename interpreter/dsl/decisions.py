@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from . import types as T
-from .runtime import SUSPEND, combos, jump
+from .runtime import SUSPEND, combo_shapes, jump
 from .units import Label
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
@@ -59,18 +59,19 @@ class DecisionCompiler:
                 sizes = range(0, len(items) + 1)
             else:
                 k = n_fn(s, e)
-                if k == len(items):  # only one way: take them all
-                    text = ", ".join(key if len(g) == 1 else f"{len(g)} x {key}" for key, g in groups.items())
-                    return [prefix + (text or "nothing")], [[c for g in groups.values() for c in g]]
+                if k == len(items):  # only one way: take them all (taken without asking, so no text is made)
+                    return [prefix + "all"], [[c for g in groups.values() for c in g]]
                 sizes = (k,)
             labels, vals = [], []
             keys = list(groups)
+            members = list(groups.values())
+            caps = tuple(map(len, members))
             for k in sizes:
-                for combo in combos(keys, [len(groups[x]) for x in keys], k):
+                for shape in combo_shapes(caps, k):
                     picked = []
-                    for key, times in combo:
-                        picked.extend(groups[key][:times])
-                    text = ", ".join(key if times == 1 else f"{times} x {key}" for key, times in combo)
+                    for i, times in shape:
+                        picked += members[i][:times]
+                    text = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
                     labels.append(prefix + (text or "nothing"))
                     vals.append(picked)
                     if len(labels) > MAX_OPTIONS:

@@ -429,6 +429,10 @@ class ExpressionCompiler:
             # count(each c in zone where <fixed property test>) >= n: one closure, the counting in C
             okget, base, zkey = left.static_count
             cmp, v = COMPARE[op], right.const_value
+            if (op, v) in ((">=", 1), (">", 0)):  # 'at least one': any() stops at the first match
+                if zkey is None:
+                    return (lambda s, e: any(map(okget, s.zones[base]))), "bool"
+                return (lambda s, e: any(map(okget, s.zones[base + e[zkey]]))), "bool"
             if zkey is None:
                 return (lambda s, e: cmp(sum(map(okget, s.zones[base])), v)), "bool"
             return (lambda s, e: cmp(sum(map(okget, s.zones[base + e[zkey]])), v)), "bool"

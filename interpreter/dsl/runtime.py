@@ -6,6 +6,7 @@ fast functions (and so the state module can import the signals without the compi
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -204,20 +205,30 @@ def return_from(s, fr, value):
 
 
 def combos(keys, caps, k):
-    """Like :func:`multisets` (same options, same order), via itertools when that is small enough."""
+    """Every distinct way to pick k items from groups (key, cap), as [(key, times), ...] in group order."""
+    return [[(keys[i], times) for i, times in shape] for shape in combo_shapes(tuple(caps), k)]
+
+
+@functools.lru_cache(maxsize=4096)
+def combo_shapes(caps: tuple, k: int) -> tuple:
+    """The ways to pick k items from groups of the given sizes, as ((group index, times), ...).
+
+    Cached: the same group sizes recur in every game (five different frogs, choose four).
+    Small cases go through itertools (lexicographic order); huge ones through :func:`multisets`.
+    """
     n = sum(caps)
     if k < 0 or k > n:
-        return []
+        return ()
     if math.comb(n, k) > 20_000:
-        return list(multisets(keys, caps, k))
+        return tuple(tuple(shape) for shape in multisets(range(len(caps)), caps, k))
     expanded = [i for i, cap in enumerate(caps) for _ in range(cap)]
     out = []
     for combo in dict.fromkeys(itertools.combinations(expanded, k)):
         counts = {}
         for i in combo:
             counts[i] = counts.get(i, 0) + 1
-        out.append([(keys[i], t) for i, t in counts.items()])
-    return out
+        out.append(tuple(counts.items()))
+    return tuple(out)
 
 
 def multisets(keys, caps, k, start=0):

@@ -1,0 +1,49 @@
+"""Common expression shapes are compiled to one fused closure each; fusing must not change their value.
+
+Each case evaluates the same comparison on hand-built zones and checks it
+against the count worked out here, for a shared zone and a per-player zone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_game
+
+GAME = """game: Fused
+players: {min: 2, max: 2}
+properties: {big: false}
+components:
+  - {name: big, big: true, count: 8, zone: box}
+  - {name: small, count: 8, zone: box}
+zones: {box: {}, pile: {}, hand: {per: player}}
+game_variables: {pile_test: false, hand_test: false}
+procedures:
+  take_turn(player p): |
+    game.pile_test = count(each c in pile where c.big) TEST
+    game.hand_test = count(each c in hand(p) where c.big) TEST
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+TESTS = {">= 1": lambda n: n >= 1, "> 0": lambda n: n > 0, ">= 2": lambda n: n >= 2,
+         "== 0": lambda n: n == 0, "< 1": lambda n: n < 1, "!= 3": lambda n: n != 3}
+PILES = [[], ["small"], ["big"], ["small", "small", "big"], ["big", "small", "small"],
+         ["big", "big", "small", "big"]]
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_counting_cards_with_a_fixed_property_against_a_number(tmp_path, test):
+    path = tmp_path / "fused.yaml"
+    path.write_text(GAME.replace("TEST", test), encoding="utf-8")
+    game = load_game(path)
+    for cards in PILES:
+        state = game.new_game(2, seed=0, scenario={"zones": {"pile": cards, "hand(1)": cards}})
+        expected = TESTS[test](cards.count("big"))
+        assert (state.gv["pile_test"], state.gv["hand_test"]) == (expected, expected), (test, cards)
