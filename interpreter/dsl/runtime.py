@@ -204,11 +204,6 @@ def return_from(s, fr, value):
     return TRANSFER
 
 
-def combos(keys, caps, k):
-    """Every distinct way to pick k items from groups (key, cap), as [(key, times), ...] in group order."""
-    return [[(keys[i], times) for i, times in shape] for shape in combo_shapes(tuple(caps), k)]
-
-
 @functools.lru_cache(maxsize=4096)
 def combo_shapes(caps: tuple, k: int) -> tuple:
     """The ways to pick k items from groups of the given sizes, as ((group index, times), ...).
