@@ -7,7 +7,7 @@ save files trivial, and makes every game replay bit for bit from its seed.
 
 from __future__ import annotations
 
-import random as _random
+import _random  # the C Mersenne Twister behind random.Random: same draws, without its Python-level seeding
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
