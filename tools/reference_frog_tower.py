@@ -23,11 +23,26 @@ Tricks that make it fast (pure Python, stdlib only):
 * Bust test in O(1): the Holding area keeps a bit mask of the types in it; each
   kind has a mask of the types it busts with (a rainbow's holds every frog
   colour, a frog's holds its colour and rainbow, a leaf's holds leaf).
-* Gardens keep a leaf count and a list of frogs; towers are only checked for
-  players who just received cards (between turns nobody can build, since
-  building is forced), and tower options are cached by group sizes.
-* One function, locals only (no closures, no ``nonlocal``, no attribute lookups
-  in the loops).
+* Gardens keep a leaf count and a list of frogs; towers are only looked for
+  when someone who just received a card can build (between turns nobody can,
+  since building is forced).  A tower's score is one look-up: each frog kind
+  has a value with a 3-bit counter per type, and the sum of the four values
+  indexes a 32768-entry table of points (0 for the Legendary tower).
+* Choices by kind without enumerating: a bust's cards are put in "taken" order
+  first (a random distinct kind at a time; for the last two cards a coin flip,
+  since uniform over two cards is uniform over their kinds), then dealt by a
+  precomputed seat sequence (the 2-player take/discard/take included).  Four
+  frogs of five are the one left out, uniform over its kinds; bigger gardens
+  enumerate the multisets once per group sizes (cached, as the engine does).
+* One function, locals only (no closures, no ``nonlocal``, no global or
+  attribute look-ups in the loops).
+
+Checked against the engine's random bot (35,000 engine games for 3 players,
+33,000 for 4, 3,000 for 2): mean points and towers per player, Legendary rate,
+winning score, shared wins, and the mean number of flip, stop, take and tower
+decisions per game agree within two standard errors.  (The decision counts
+are the sharp test: a rainbow that matched nothing, or taking uniformly over
+cards instead of kinds, moves them by 5 to 18 standard errors.)
 """
 
 from __future__ import annotations
@@ -57,7 +72,23 @@ BUSTS_WITH = tuple(FROG_BITS if t == RAINBOW else (1 << t) | (1 << RAINBOW) if t
 STARTING_LEAVES = {2: 4, 3: 3, 4: 2, 5: 2}
 SET_ASIDE = {2: 12, 3: 12, 4: 6, 5: 6}
 POINTS = (None, None, 1, 3, 5)  # colours -> points (1 colour is the Legendary win)
-COLOUR_COUNT = tuple(bin(m).count("1") for m in range(16))  # distinct non-rainbow colours in a mask
+# A tower's score from one table look-up: each frog adds 1 to its type's 3-bit field, so the sum of
+# four frogs' values says how many of each type the tower holds.
+COLOUR_VALUE = tuple(1 << (3 * t) for t in TYPE)
+
+
+def _tower_points(total: int) -> int:
+    """Points of the tower whose type counts are packed in ``total``; 0 for the Legendary tower."""
+    counts = [(total >> (3 * t)) & 7 for t in range(5)]
+    colours = min(4, sum(1 for t in range(4) if counts[t]) + counts[RAINBOW])
+    return 0 if colours == 1 else POINTS[colours]  # ruling 7: each rainbow adds a colour
+
+
+TOWER_POINTS = tuple(_tower_points(total) for total in range(1 << 15))
+# Who gets the n-th card taken after a bust, by active seat: 3-5 players from the buster's left,
+# clockwise, buster included (ruling 4); 2 players opponent, box (-1), buster, ... (ruling 5).
+DEAL = {players: tuple(tuple(((active + 1 + j) % players) if players > 2 else (1 - active, -1, active)[j % 3]
+                             for j in range(75)) for active in range(players)) for players in range(2, 6)}
 
 _SHAPES: dict[tuple, tuple] = {}  # group sizes -> the distinct ways to pick 4, as ((group, times), ...)
 
@@ -79,10 +110,14 @@ def _shapes(caps: tuple) -> tuple:
 
 
 def _pick_tower(frogs: list, rnd) -> list:
-    """Remove and return four frogs, uniform over the distinct multisets of kinds (the engine's choice)."""
-    if len(frogs) == 4:
+    """Remove and return four of five or more frogs, uniform over the distinct multisets of kinds
+    (the engine's choice)."""
+    if len(frogs) == 5:     # the usual case: four of five is the one left, uniform over its kinds
+        kinds = list(set(frogs))
+        kept = kinds[int(rnd() * len(kinds))]
+        frogs.remove(kept)
         tower = frogs[:]
-        frogs.clear()
+        frogs[:] = [kept]
         return tower
     groups: dict[int, int] = {}
     for k in frogs:
@@ -103,8 +138,14 @@ def _pick_tower(frogs: list, rnd) -> list:
 
 def play(players: int, rng: random.Random) -> tuple[list[int], list[int]]:
     """One random game; returns (points, winners)."""
+    return play_detailed(players, rng)[:2]
+
+
+def play_detailed(players: int, rng: random.Random) -> tuple[list[int], list[int], list[int], bool]:
+    """One random game; returns (points, winners, towers per player, ended by a Legendary tower)."""
     rnd = rng.random
     one_more, bit, busts_with, is_leaf = ONE_MORE, BIT, BUSTS_WITH, IS_LEAF
+    value, tower_points, deal = COLOUR_VALUE, TOWER_POINTS, DEAL[players]
     pond = DECK[:]
     n = 75                      # cards not flipped yet: pond[:n]
     low = SET_ASIDE[players]    # ... of which the set-aside ones; the Pond is empty when n == low
@@ -114,7 +155,6 @@ def play(players: int, rng: random.Random) -> tuple[list[int], list[int]]:
     towers = [0] * players
     last_turn = False
     active = 0
-    two = players == 2
     while True:
         # ---- one turn: flip into the Holding area until stop or bust
         i = int(rnd() * n)
@@ -153,6 +193,7 @@ def play(players: int, rng: random.Random) -> tuple[list[int], list[int]]:
                 break
             mask |= bit[card]
 
+        build = False
         if not bust:
             # ---- stop: the active player takes the Holding area; only they can have to build
             garden = frogs[active]
@@ -161,76 +202,75 @@ def play(players: int, rng: random.Random) -> tuple[list[int], list[int]]:
                     leaves[active] += 1
                 else:
                     garden.append(c)
-            if len(garden) < 4 or not leaves[active]:
-                if last_turn:
-                    break
-                active = active + 1 if active + 1 < players else 0
-                continue
+            build = len(garden) >= 4 and leaves[active] > 0
         else:
-            # ---- bust: share the Holding area out, one distinct kind at a time, chosen at random
-            q = active + 1 if active + 1 < players else 0
-            step = 0            # 2 players (ruling 5): opponent takes, discards, buster takes
-            while holding:
-                if len(holding) == 1:
-                    c = holding.pop()
-                else:
-                    kinds = list(set(holding))
-                    c = kinds[int(rnd() * len(kinds))] if len(kinds) > 1 else kinds[0]
+            # ---- bust: the cards are taken one at a time, each a random distinct kind (as the
+            # engine's bot picks); first draw that order, then deal it by seat
+            if len(holding) > 2:
+                order = []
+                while len(holding) > 2:
+                    kinds = list(set(holding))  # a set of small ints iterates in a fixed order
+                    c = kinds[int(rnd() * len(kinds))]
                     holding.remove(c)
-                if two:
-                    step += 1
-                    if step == 2:
-                        continue        # discarded to the box
-                    if step == 3:
-                        step = 0
-                        q = active
-                    else:
-                        q = 1 - active
+                    order.append(c)
+            else:
+                order = None
+            if rnd() < 0.5:     # two cards left: uniform over cards is uniform over kinds
+                holding.reverse()
+            if order is not None:
+                order += holding
+            else:
+                order = holding
+            for q, c in zip(deal[active], order):
+                if q < 0:       # 2 players: the opponent's discard goes to the box
+                    continue
                 if is_leaf[c]:
                     leaves[q] += 1
+                    if len(frogs[q]) >= 4:
+                        build = True
                 else:
-                    frogs[q].append(c)
-                if not two:
-                    q = q + 1 if q + 1 < players else 0
+                    garden = frogs[q]
+                    garden.append(c)
+                    if len(garden) >= 4 and leaves[q]:
+                        build = True
 
-        # ---- ruling 6: forced towers, every player in turn order from the active one
-        legendary = None
-        q = active
-        for _ in range(players):
-            garden = frogs[q]
-            while len(garden) >= 4 and leaves[q]:
-                leaves[q] -= 1
-                towers[q] += 1
-                colours = 0
-                rainbows = 0
-                for c in _pick_tower(garden, rnd):
-                    if c >= 19:         # kinds 19-20 are the rainbows
-                        rainbows += 1
+        if build:
+            # ---- ruling 6: forced towers, every player in turn order from the active one
+            legendary = None
+            q = active
+            for _ in range(players):
+                garden = frogs[q]
+                while len(garden) >= 4 and leaves[q]:
+                    leaves[q] -= 1
+                    towers[q] += 1
+                    if len(garden) == 4:
+                        a, b, c, d = garden
+                        garden.clear()
                     else:
-                        colours |= bit[c]
-                colours = COLOUR_COUNT[colours] + rainbows
-                if colours == 1:        # ruling 7: one colour, no rainbow
-                    if legendary is None:
-                        legendary = []
-                    legendary.append(q)
-                else:
-                    points[q] += POINTS[colours if colours < 4 else 4]
-            q = q + 1 if q + 1 < players else 0
-        if legendary is not None:      # ruling 8: the game ends at once
-            return points, sorted(set(legendary))
+                        a, b, c, d = _pick_tower(garden, rnd)
+                    score = tower_points[value[a] + value[b] + value[c] + value[d]]
+                    if score:
+                        points[q] += score
+                    else:               # ruling 7: one colour and no rainbow, the Legendary tower
+                        if legendary is None:
+                            legendary = []
+                        legendary.append(q)
+                q = q + 1 if q + 1 < players else 0
+            if legendary is not None:  # ruling 8: the game ends at once
+                return points, sorted(set(legendary)), towers, True
         if last_turn:
             break
         active = active + 1 if active + 1 < players else 0
 
     # ---- ruling 10: most points, then fewest towers; still tied, a shared win
     best = max((points[p], -towers[p]) for p in range(players))
-    return points, [p for p in range(players) if (points[p], -towers[p]) == best]
+    return points, [p for p in range(players) if (points[p], -towers[p]) == best], towers, False
 
 
 def run(players: int, games: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     for _ in range(games):
-        play(players, rng)
+        play_detailed(players, rng)
 
 
 if __name__ == "__main__":
