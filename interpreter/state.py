@@ -20,6 +20,9 @@ from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError
 
 SAVE_FORMAT = "ribbit-state/1"
+# Saved frames point at positions in the compiled rule code; bump this whenever the compiler lays
+# that code out differently, so an older save is refused instead of resuming at the wrong place.
+COMPILED_LAYOUT = "2"
 
 
 class State:
@@ -301,7 +304,7 @@ class State:
                 raise SaveFileError(f"not a Ribbit save file (expected format {SAVE_FORMAT!r})")
             if data.get("fingerprint") != fingerprint(game):
                 raise SaveFileError(f"this save was made with a different definition of {data.get('game')!r} "
-                                    "(the rules or variants changed since)")
+                                    "(the rules, the variants or Ribbit's compiler changed since)")
             s = cls.__new__(cls)
             s.game = game
             s.n = int(data["players"])
@@ -360,7 +363,7 @@ def replay(game, players: int, seed: int, actions) -> State:
 
 def fingerprint(game) -> str:
     """A short hash of the definition (and variants) a state belongs to."""
-    h = hashlib.sha256()
+    h = hashlib.sha256(COMPILED_LAYOUT.encode())
     for text in game.source_texts:
         h.update(text.encode("utf-8"))
     return h.hexdigest()[:16]

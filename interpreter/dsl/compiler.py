@@ -21,12 +21,13 @@ from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
 from .resumable import ResumableCompiler
+from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
-class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ResumableCompiler, DecisionCompiler):
+class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

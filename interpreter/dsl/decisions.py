@@ -84,7 +84,7 @@ class DecisionCompiler:
         player = self.expect(st.player, scope, "player", "who is asked")[0]
         build, kind = self.options_builder(st.count, st.options, scope, st.verb)
         scope.names[st.name] = kind
-        dest, prompt = st.name, st.verb or st.name.replace("_", " ")
+        dest, prompt = scope.keys.get(st.name, st.name), st.verb or st.name.replace("_", " ")
         loc = self.location(st)
 
         def ask(s, fr, pc):
@@ -102,7 +102,7 @@ class DecisionCompiler:
         inner.names[st.var] = "player"
         build, kind = self.options_builder(st.count, st.options, inner, st.verb)
         scope.names[st.name] = T.list_of(kind)
-        dest, var, secret = st.name, st.var, st.secret
+        dest, var, secret = scope.keys.get(st.name, st.name), inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
 
         def ask_each(s, fr, pc):

@@ -92,22 +92,25 @@ class ProcInliner:
         return inline
 
 
-def _statements(stmts):
+def statements(stmts):
     """Every statement in ``stmts``, nested blocks included."""
     for st in stmts:
         yield st
         if isinstance(st, A.If):
             for _, body in st.branches:
-                yield from _statements(body)
-            yield from _statements(st.orelse)
+                yield from statements(body)
+            yield from statements(st.orelse)
         elif isinstance(st, (A.While, A.For, A.Repeat)):
-            yield from _statements(st.body)
+            yield from statements(st.body)
+        elif isinstance(st, A.AskMenu):
+            for option in st.options:
+                yield from statements(option.body)
 
 
 def bound_names(stmts) -> set:
     """The local names the statements declare or assign."""
     out = set()
-    for st in _statements(stmts):
+    for st in statements(stmts):
         if isinstance(st, A.Let):
             out.add(st.name)
         elif isinstance(st, A.For):
@@ -128,7 +131,7 @@ def bindings_are_definite(stmts) -> bool:
     for st in stmts:
         if isinstance(st, A.Let):
             top.add(st.name)
-    for st in _statements(stmts):
+    for st in statements(stmts):
         if isinstance(st, A.Let) and not any(st is top_st for top_st in stmts) and st.name not in top:
             return False
         if isinstance(st, A.For) and st.var not in top:
@@ -137,4 +140,4 @@ def bindings_are_definite(stmts) -> bool:
 
 
 def has_return(stmts) -> bool:
-    return any(isinstance(st, A.Return) for st in _statements(stmts))
+    return any(isinstance(st, A.Return) for st in statements(stmts))

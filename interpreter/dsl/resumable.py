@@ -15,6 +15,16 @@ from .runtime import TOO_LONG_CALLS, BREAK, RETURN, TRANSFER, jump, jump_unless,
 from .units import Label, Proc, Scope
 
 
+class Run:
+    """Direct closures waiting to be fused into one instruction, and the loop their break/continue leave."""
+
+    __slots__ = ("fns", "loops")
+
+    def __init__(self, scope: Scope):
+        self.fns: list = []
+        self.loops = scope.loops[-1] if scope.loops else None
+
+
 class ResumableCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
@@ -41,29 +51,39 @@ class ResumableCompiler:
 
     def resumable(self, stmts, scope, code: list):
         """Append instructions for ``stmts`` to ``code`` (procedures that may wait for players)."""
-        pending = []  # a run of direct statements, fused into one instruction
+        self.flush(self.resumable_run(stmts, scope, code, Run(scope)), code)
 
-        def flush():
-            if pending:
-                self.emit_block(list(pending), scope, code)
-                pending.clear()
+    def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
+        """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
-            if self._suspends(st):
-                flush()
-                getattr(self, "r_" + type(st).__name__)(st, scope, code)
-            else:
-                pending.append(st)
-        flush()
+            if not self._suspends(st):
+                fn = self.stmt(st, scope)
+                if fn is not None:
+                    run.fns.append(fn)
+                continue
+            tail = self.splice_call(st, scope, code, run)
+            if tail is not None:
+                run = tail
+                run.loops = Run(scope).loops  # what follows answers to this scope's loops
+                continue
+            self.flush(run, code)
+            getattr(self, "r_" + type(st).__name__)(st, scope, code)
+            run = Run(scope)
+        return run
 
-    def emit_block(self, stmts, scope, code):
-        fns = self.block_fns(stmts, scope)
-        if not fns:
-            return  # nothing to run: no instruction
-        loops = scope.loops[-1] if scope.loops else None
+    def flush(self, run: "Run", code: list):
+        if run.fns:
+            self.emit_block(list(run.fns), run.loops, code)
+            run.fns.clear()
+
+    def emit_block(self, fns, loops, code):
+        """One instruction running direct closures; ``loops`` is where their break/continue go."""
 
         def signalled(s, fr, pc, r):
             if r == RETURN:
                 return return_from(s, fr, fr[2].get("$ret"))
+            if r.__class__ is Label:  # 'return' in a spliced procedure: go on after its code
+                return r.pc
             if loops is None:
                 return pc + 1
             return loops[1].pc if r == BREAK else loops[0].pc
@@ -141,7 +161,7 @@ class ResumableCompiler:
         items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
         scope.names[st.var] = T.element(kind)
         n = next(scope.counter)
-        lst, idx, var = f"$for{n}", f"$i{n}", st.var
+        lst, idx, var = f"$for{n}", f"$i{n}", scope.keys.get(st.var, st.var)
 
         def start(s, fr, pc):
             fr[2][lst] = list(items(s, fr[2]))
@@ -198,14 +218,14 @@ class ResumableCompiler:
     def r_Let(self, st, scope, code):
         proc = self.m.procedures[st.value.func]
         scope.names[st.name] = proc.returns
-        code.append(self.push_call(st.value, scope, st.name))
+        code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
     def r_Assign(self, st, scope, code):
         if not isinstance(st.target, A.Name) or st.op != "=":
             raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
         if st.target.name not in scope.names:
             raise self.err(f"{st.target.name!r} is not a variable here; declare it with 'let'", st.target, "name")
-        code.append(self.push_call(st.value, scope, st.target.name))
+        code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):
         proc = self.m.procedures[call.func]
@@ -259,8 +279,8 @@ class ResumableCompiler:
 
     def compile_proc(self, proc: Proc):
         """Compile a procedure's direct closure (if it never waits) and its resumable code."""
-        saved = self.where
-        self.where = proc.where
+        saved = self.where, self.splicing
+        self.where, self.splicing = proc.where, (proc,)
         try:
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
@@ -277,4 +297,4 @@ class ResumableCompiler:
             thread_jumps(code)
             proc.code = code
         finally:
-            self.where = saved
+            self.where, self.splicing = saved

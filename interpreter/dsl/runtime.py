@@ -13,13 +13,12 @@ import operator
 
 from ..errors import RuleError
 from . import ast as A
-from .units import CompileError
+from .units import BREAK, CONTINUE, RETURN, CompileError  # noqa: F401 (the signals live with the scopes that give them)
 
 # the located errors raised when rules run away without reaching a decision
 TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"
 ENDLESS_RECURSION = "procedures call each other without end (endless recursion?)"
 
-BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
 TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
 
 

@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, RETURN, GameOver, discard_result, if_then, move_card, set_local_fn
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
 from .units import CompileError, suggest
 
 
@@ -352,23 +352,23 @@ class StatementCompiler:
         return fn
 
     def s_Return(self, st, scope):
-        slot = scope.ret_key
+        slot, signal = scope.ret_key, scope.ret_signal
         if st.value is None:
             def ret_none(s, e):
                 e[slot] = None
-                return RETURN
+                return signal
             return ret_none
         fn, _ = self.expr(st.value, scope)
         key = getattr(fn, "local_key", None)
         if key is not None:
             def ret_local(s, e):
                 e[slot] = e[key]
-                return RETURN
+                return signal
             return ret_local
 
         def ret_value(s, e):
             e[slot] = fn(s, e)
-            return RETURN
+            return signal
         return ret_value
 
     def s_EndGame(self, st, scope):
@@ -454,7 +454,7 @@ class StatementCompiler:
                 if r is not None:
                     if r == BREAK:
                         break
-                    if r == RETURN:
+                    if r != CONTINUE:  # a return, from this procedure or a spliced one
                         return r
             return None
         return loop
@@ -472,7 +472,7 @@ class StatementCompiler:
                 if r is not None:
                     if r == BREAK:
                         break
-                    if r == RETURN:
+                    if r != CONTINUE:  # a return, from this procedure or a spliced one
                         return r
             return None
         return for_each
@@ -487,7 +487,7 @@ class StatementCompiler:
                 if r is not None:
                     if r == BREAK:
                         break
-                    if r == RETURN:
+                    if r != CONTINUE:  # a return, from this procedure or a spliced one
                         return r
             return None
         return repeat

@@ -9,6 +9,9 @@ from . import ast as A
 from . import types as T
 
 
+BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
+
+
 class CompileError(Exception):
     def __init__(self, message: str, node: A.Node | None = None, cls: str = "type"):
         super().__init__(message)
@@ -60,11 +63,13 @@ class Scope:
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
         self.ret_key = "$ret"  # where 'return' puts its value (an inlined procedure gets its own key)
+        self.ret_signal = RETURN  # what 'return' gives back: RETURN, or the end Label of a spliced procedure
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
         s.keys = dict(self.keys)
         s.ret_key = self.ret_key
+        s.ret_signal = self.ret_signal
         s.loops = self.loops
         s.counter = self.counter
         return s

@@ -1,0 +1,146 @@
+"""Splice calls of procedures that wait for players into their caller's resumable code.
+
+A call that may wait pushes a frame, and its return pops it: an env dict, a
+switch of code list in the run loop and a signal check, on every turn of a
+game.  When the callee is not recursive, its body is compiled again right
+into the caller's instructions instead: its parameters and locals get fresh
+env keys in the caller's frame, its 'return' jumps past its code, and its
+first and last direct statements join the caller's neighbouring ones in the
+same instruction.  Recursive calls, deep nesting and bodies with a 'break'
+outside any loop keep the ordinary call.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .inline import bound_names, has_return, statements
+from .units import CompileError, Label, Scope, each_keys
+
+MAX_SPLICED = 2  # spliced procedures inside spliced procedures, at most: bounds the compiled size
+MAX_STATEMENTS = 80  # a longer procedure keeps the ordinary call (each call site would copy it)
+
+
+class ProcSplicer:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses ``resumable_run``, ``flush``, ``bind_args``)."""
+
+    splicing = ()  # the procedure being compiled, then those spliced into it, innermost last
+
+    def splice_call(self, st, scope, code, run):
+        """Compile the waiting call ``st`` into ``code`` in place, going on with ``run``.
+
+        Returns the run still open after the callee's code, or None when the call
+        must stay an ordinary call (nothing has been written then).
+        """
+        call, dest = self._spliceable(st, scope)
+        if call is None:
+            return None
+        proc = self.m.procedures[call.func]
+        try:
+            args = self.bind_args(call, proc.params, scope, call.func)
+        except CompileError:
+            return None  # the ordinary call reports it
+        n = next(each_keys)
+        params = [name for name, _ in proc.params]
+        inner = Scope(dict(proc.params), proc)
+        inner.keys = {name: f"{name}.{n}" for name in set(params) | local_names(proc.body)}
+        inner.counter = scope.counter  # '$for', '$menu' keys stay distinct from the caller's
+        inner.ret_key = dest if dest is not None else f"$ret.{n}"
+        end = Label()
+        inner.ret_signal = end
+        stale = sorted(inner.keys[name] for name in local_names(proc.body) - top_level_lets(proc.body))
+
+        mark, fns = len(code), list(run.fns)
+        run.fns.append(entry([inner.keys[name] for name in params], args, stale, dest))
+        saved = self.where, self.splicing
+        self.where, self.splicing = proc.where, self.splicing + (proc,)
+        try:
+            tail = self.resumable_run(proc.body, inner, code, run)
+        except CompileError:
+            del code[mark:]  # undo: the procedure's own compilation reports the error, in its body
+            run.fns[:] = fns
+            return None
+        finally:
+            self.where, self.splicing = saved
+        if has_return(proc.body):  # 'return' lands after the callee's code: an instruction starts there
+            self.flush(tail, code)
+            end.pc = len(code)
+        return tail
+
+    def _spliceable(self, st, scope):
+        """The call in ``st`` and the env key its result goes to, if it can be spliced; else (None, None)."""
+        if isinstance(st, A.CallStmt):
+            call, dest = st.call, None
+        elif isinstance(st, A.Let) and isinstance(st.value, A.Call):
+            call, dest = st.value, scope.keys.get(st.name, st.name)
+        elif isinstance(st, A.Assign) and isinstance(st.value, A.Call) and isinstance(st.target, A.Name) \
+                and st.op == "=" and st.target.name in scope.names:
+            call, dest = st.value, scope.keys.get(st.target.name, st.target.name)
+        else:
+            return None, None
+        proc = self.m.procedures.get(call.func)
+        if proc is None or not proc.suspends or proc in self.splicing or len(self.splicing) > MAX_SPLICED \
+                or sum(1 for _ in statements(proc.body)) > MAX_STATEMENTS or loose_signal(proc.body):
+            return None, None
+        if isinstance(st, A.Let):
+            scope.names[st.name] = proc.returns
+        return call, dest
+
+
+def entry(keys, args, stale, dest):
+    """The direct closure that starts a spliced call: arguments into the callee's keys, old locals gone."""
+    pairs = list(zip(keys, args))
+    if len(pairs) == 1 and dest is None:  # the usual shape: one argument, nothing returned
+        (key, arg), = pairs
+        source = getattr(arg, "local_key", None)
+        if source is not None and not stale:
+            def enter_local(s, e):
+                e[key] = e[source]
+            return enter_local
+
+        def enter_one(s, e):
+            value = arg(s, e)
+            for old in stale:
+                e.pop(old, None)
+            e[key] = value
+        return enter_one
+
+    def enter(s, e):
+        values = []  # all read before any is written, as an ordinary call does
+        for _, arg in pairs:
+            values.append(arg(s, e))
+        for key in stale:  # a local bound only in a branch must not show the previous call's value
+            e.pop(key, None)
+        for (key, _), value in zip(pairs, values):
+            e[key] = value
+        if dest is not None:
+            e[dest] = None  # the result if the callee ends without 'return'
+    return enter
+
+
+def local_names(stmts) -> set:
+    """Every local the statements bind: lets, loop variables, assignments and the results of asks."""
+    out = bound_names(stmts)
+    for st in statements(stmts):
+        if isinstance(st, A.Ask):
+            out.add(st.name)
+        elif isinstance(st, A.AskEach):
+            out.update((st.name, st.var))
+    return out
+
+
+def top_level_lets(stmts) -> set:
+    return {st.name for st in stmts if isinstance(st, A.Let)}
+
+
+def loose_signal(stmts) -> bool:
+    """Is there a 'break' or 'continue' outside every loop (which would leave the caller's loop if spliced)?"""
+    for st in stmts:
+        if isinstance(st, (A.Break, A.Continue)):
+            return True
+        if isinstance(st, A.If):
+            if any(loose_signal(body) for _, body in st.branches) or loose_signal(st.orelse):
+                return True
+        elif isinstance(st, A.AskMenu):
+            if any(loose_signal(opt.body) for opt in st.options):
+                return True
+    return False
