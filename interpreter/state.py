@@ -168,6 +168,8 @@ class State:
                 for who, done in zip(players, p["chosen"]):
                     result[who] = done[0]
                 env[p["dest"]] = result
+            elif p["dest"] is None:  # a menu: the value is where the chosen option's code starts
+                self.frames[-1][1] = value
             else:
                 self.frames[-1][2][p["dest"]] = value
             self.pending = None

@@ -140,25 +140,26 @@ class DecisionCompiler:
             seen.add(opt.label)
             conds.append(self.expect(opt.condition, scope, "bool", "the condition of an option")[0]
                          if opt.condition else None)
-        n = next(scope.counter)
-        dest = f"$menu{n}"
         labels_all = [o.label for o in st.options]
         loc = self.location(st)
+        # A menu's values are where each option's code starts: choosing one resumes right there
+        # (no dispatch step).  The positions are known once the procedure is laid out.
+        targets = [Label() for _ in st.options]
+        pcs = []
+        self.fixups.append(lambda: pcs.extend(t.pc for t in targets))
 
         if all(c is None for c in conds) and len(conds) > 1:
-            labels_fixed, values_fixed = [labels_all], [list(range(len(conds)))]  # shared: never mutated
+            labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
 
             def ask_fixed(s, fr, pc):
                 fr[1] = pc + 1
                 s.pending = {"players": [player(s, fr[2])], "labels": labels_fixed, "values": values_fixed,
-                             "chosen": [None], "dest": dest, "each": False, "secret": False, "prompt": "choose"}
+                             "chosen": [None], "dest": None, "each": False, "secret": False, "prompt": "choose"}
                 return SUSPEND
             code.append(ask_fixed)
         else:
-            code.append(self._menu_ask(player, conds, labels_all, dest, loc))
-        targets = [Label() for _ in st.options]
+            code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
-        code.append(lambda s, fr, pc: targets[fr[2][dest]].pc)
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
             self.resumable(opt.body, scope, code)
@@ -168,8 +169,7 @@ class DecisionCompiler:
                 code.append(jump(end))
         end.pc = len(code)
 
-    @staticmethod
-    def _menu_ask(player, conds, labels_all, dest, loc):
+    def _menu_ask(self, player, conds, labels_all, pcs, loc):
         if len(conds) <= 10:
             # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
             always = sum(1 << i for i, c in enumerate(conds) if c is None)
@@ -178,6 +178,11 @@ class DecisionCompiler:
             for mask in range(1 << len(conds)):
                 open_ = [i for i in range(len(conds)) if mask >> i & 1]
                 table.append(([labels_all[i] for i in open_], open_))
+
+            def resolve():  # option numbers -> code positions, once they are known
+                for _, values in table:
+                    values[:] = [pcs[i] for i in values]
+            self.fixups.append(resolve)
 
             def ask_masked(s, fr, pc):
                 e = fr[2]
@@ -189,7 +194,7 @@ class DecisionCompiler:
                 labels, values = table[mask]
                 if not labels:
                     raise RuleError(f"none of the options is open to player {p + 1}", loc)
-                return decide_one(s, fr, pc, p, labels, values, dest, "choose")
+                return decide_one(s, fr, pc, p, labels, values, None, "choose")
             return ask_masked
 
         def ask(s, fr, pc):
@@ -199,16 +204,21 @@ class DecisionCompiler:
             for i, c in enumerate(conds):
                 if c is None or c(s, e):
                     labels.append(labels_all[i])
-                    values.append(i)
+                    values.append(pcs[i])
             if not labels:
                 raise RuleError(f"none of the options is open to player {p + 1}", loc)
-            return decide_one(s, fr, pc, p, labels, values, dest, "choose")
+            return decide_one(s, fr, pc, p, labels, values, None, "choose")
         return ask
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):
-    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen."""
+    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen.
+
+    ``dest`` is the local that receives the choice; None for a menu, whose values are code positions.
+    """
     if len(labels) == 1:
+        if dest is None:
+            return values[0]
         fr[2][dest] = values[0]
         return pc + 1
     fr[1] = pc + 1

@@ -292,9 +292,12 @@ class ResumableCompiler:
                 proc.direct = direct
                 scope = Scope(dict(proc.params), proc)
             code = []
+            self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
             self.resumable(proc.body, scope, code)
             code.append(lambda s, fr, pc: return_from(s, fr, None))
             thread_jumps(code)
+            for fix in self.fixups:
+                fix()
             proc.code = code
         finally:
             self.where, self.splicing = saved
