@@ -92,3 +92,34 @@ def test_procedures_return_computed_values_from_any_branch_inlined_or_not(tmp_pa
     assert state.gv["total"] == 3 + 3  # seat 1's turn: both calls return 3 + 0; 'nothing' returns early
     state.apply(0, "a")
     assert state.gv["total"] == 6 + (10 + 10) + 1000  # seat 2's turn: 10 twice, and 'nothing' runs through
+
+
+LOOSE_BREAK = """game: Loose
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {rounds: 0, calls: 0}
+procedures:
+  note(): |
+    game.calls += 1
+    if game.calls > 0:
+      break
+  take_turn(player p): |
+    repeat 3:
+      note()
+      game.rounds += 1
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_a_break_outside_any_loop_in_a_called_procedure_does_not_leave_the_callers_loop(tmp_path):
+    path = tmp_path / "loose.yaml"
+    path.write_text(LOOSE_BREAK, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=1)
+    assert (state.gv["calls"], state.gv["rounds"]) == (3, 3)

@@ -5,16 +5,17 @@ the procedure cannot suspend and its arguments are plain locals or constants
 (so reading them again costs nothing and nothing the body does can change them),
 its body is compiled again in the caller's env: parameters read the caller's
 argument closures, the body's own locals and its return value get fresh env
-keys, and 'return' ends only the inlined block.  Recursive calls and other
-arguments keep the ordinary call.
+keys, and 'return' ends only the inlined block.  When the body returns only at
+its end, its statements join the caller's block directly (no call layer at all).
+Recursive calls and other arguments keep the ordinary call.
 """
 
 from __future__ import annotations
 
 from ..errors import RuleError
 from . import ast as A
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN
-from .units import CompileError, Scope, each_keys
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN, set_local_fn
+from .units import CompileError, Flat, Scope, each_keys
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
 
@@ -54,6 +55,8 @@ class ProcInliner:
 
     def _inlined(self, body, inner, dest, loc):
         last = body[-1] if body else None
+        if not loose_signal(body) and not has_return(body[:-1] if isinstance(last, A.Return) else body):
+            return self._flattened(body, inner, dest)
         if isinstance(last, A.Return) and last.value is not None and not has_return(body[:-1]):
             # the usual shape: statements, then one 'return value' at the end
             head = self.block(body[:-1], inner)
@@ -90,6 +93,30 @@ class ProcInliner:
             if dest is not None:
                 e[dest] = e[ret] if r == RETURN else None
         return inline
+
+
+    def _flattened(self, body, inner, dest):
+        """The body's own statements, run in the caller's block, then its result put in ``dest``.
+
+        Only for bodies whose one 'return' (if any) is their last statement and
+        that have no 'break' or 'continue' outside a loop: nothing then needs a
+        wrapper to stop them, so no call layer is added at all.
+        """
+        last = body[-1] if body else None
+        returns = isinstance(last, A.Return)
+        fns = Flat(self.block_fns(body[:-1] if returns else body, inner))
+        value = self.expr(last.value, inner)[0] if returns and last.value is not None else None
+        if value is not None:
+            key = getattr(value, "local_key", None)
+            if dest is None:
+                fns.append(discard(value))  # still evaluated: a bad value fails as it would in a call
+            elif key is not None:
+                fns.append(copy_local(dest, key))
+            else:
+                fns.append(set_local_fn(dest, value))
+        elif dest is not None:
+            fns.append(set_local_fn(dest, lambda s, e: None))
+        return fns
 
 
 def statements(stmts):
@@ -137,6 +164,32 @@ def bindings_are_definite(stmts) -> bool:
         if isinstance(st, A.For) and st.var not in top:
             return False
     return True
+
+
+def loose_signal(stmts) -> bool:
+    """Is there a 'break' or 'continue' outside every loop (which would leave the caller's loop if spliced)?"""
+    for st in stmts:
+        if isinstance(st, (A.Break, A.Continue)):
+            return True
+        if isinstance(st, A.If):
+            if any(loose_signal(body) for _, body in st.branches) or loose_signal(st.orelse):
+                return True
+        elif isinstance(st, A.AskMenu):
+            if any(loose_signal(opt.body) for opt in st.options):
+                return True
+    return False
+
+
+def copy_local(dest, key):
+    def copy(s, e):
+        e[dest] = e[key]
+    return copy
+
+
+def discard(fn):
+    def evaluate(s, e):
+        fn(s, e)
+    return evaluate
 
 
 def has_return(stmts) -> bool:

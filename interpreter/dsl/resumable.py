@@ -57,9 +57,7 @@ class ResumableCompiler:
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
             if not self._suspends(st):
-                fn = self.stmt(st, scope)
-                if fn is not None:
-                    run.fns.append(fn)
+                run.fns.extend(self.block_fns((st,), scope))
                 continue
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:

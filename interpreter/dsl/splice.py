@@ -13,7 +13,7 @@ outside any loop keep the ordinary call.
 from __future__ import annotations
 
 from . import ast as A
-from .inline import bound_names, has_return, statements
+from .inline import bound_names, has_return, loose_signal, statements
 from .units import CompileError, Label, Scope, each_keys
 
 MAX_SPLICED = 2  # spliced procedures inside spliced procedures, at most: bounds the compiled size
@@ -130,17 +130,3 @@ def local_names(stmts) -> set:
 
 def top_level_lets(stmts) -> set:
     return {st.name for st in stmts if isinstance(st, A.Let)}
-
-
-def loose_signal(stmts) -> bool:
-    """Is there a 'break' or 'continue' outside every loop (which would leave the caller's loop if spliced)?"""
-    for st in stmts:
-        if isinstance(st, (A.Break, A.Continue)):
-            return True
-        if isinstance(st, A.If):
-            if any(loose_signal(body) for _, body in st.branches) or loose_signal(st.orelse):
-                return True
-        elif isinstance(st, A.AskMenu):
-            if any(loose_signal(opt.body) for opt in st.options):
-                return True
-    return False

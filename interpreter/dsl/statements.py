@@ -11,7 +11,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
-from .units import CompileError, suggest
+from .units import CompileError, Flat, suggest
 
 
 class StatementCompiler:
@@ -19,8 +19,14 @@ class StatementCompiler:
 
     def block_fns(self, stmts, scope):
         """The closures of non-waiting statements, leaving out those that do nothing."""
-        fns = [self.stmt(st, scope) for st in stmts]
-        return [f for f in fns if f is not None]
+        fns = []
+        for st in stmts:
+            fn = self.stmt(st, scope)
+            if type(fn) is Flat:  # an inlined procedure's statements
+                fns.extend(fn)
+            elif fn is not None:
+                fns.append(fn)
+        return fns
 
     def block(self, stmts, scope):
         """Compile non-waiting statements into one closure returning a control signal or None."""

@@ -78,6 +78,10 @@ class Scope:
 each_keys = itertools.count()
 
 
+class Flat(list):
+    """Statement closures that take the place of one statement in their block (an inlined body)."""
+
+
 class Label:
     __slots__ = ("pc",)
 
