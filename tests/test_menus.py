@@ -45,3 +45,32 @@ def test_a_menu_with_one_open_option_runs_it_without_asking(tmp_path):
     state.apply(0, "option 2")  # total 6: on turn 4 only option 2 is open, taken at once, and the game ends
     assert state.is_terminal()
     assert (state.gv["total"], state.gv["after"]) == (8, 4)
+
+
+OTHER_PLAYER = """game: Other
+players: {min: 3, max: 3}
+components: [{name: chip, count: 2, zone: pool}, {name: coin, count: 1, zone: pool}]
+zones: {pool: {}, pile: {}}
+game_variables: {picked_by: 0}
+procedures:
+  take_turn(player p): |
+    ask next_player(p):
+      "yes":
+        game.picked_by = 1
+      "no" if size(pool) > 0:
+        pass
+    ask previous_player(p) to choose one of pool as taken "take"
+    move taken to pile
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_the_player_asked_can_be_any_player_expression(tmp_path):
+    path = tmp_path / "other.yaml"
+    path.write_text(OTHER_PLAYER, encoding="utf-8")
+    state = load_game(path).new_game(3, seed=0)
+    assert state.current_players() == [1] and state.legal_actions(1) == ["yes", "no"]
+    state.apply(1, "no")
+    assert state.current_players() == [2] and state.legal_actions(2) == ["take chip", "take coin"]

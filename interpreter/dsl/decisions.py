@@ -82,6 +82,7 @@ class DecisionCompiler:
 
     def r_Ask(self, st, scope, code):
         player = self.expect(st.player, scope, "player", "who is asked")[0]
+        pk = getattr(player, "local_key", None)
         build, kind = self.options_builder(st.count, st.options, scope, st.verb)
         scope.names[st.name] = kind
         dest, prompt = scope.keys.get(st.name, st.name), st.verb or st.name.replace("_", " ")
@@ -89,7 +90,7 @@ class DecisionCompiler:
 
         def ask(s, fr, pc):
             e = fr[2]
-            p = player(s, e)
+            p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
             labels, values = build(s, e)
             if not labels:
                 raise RuleError(f"player {p + 1} has nothing to choose from", loc)
@@ -132,6 +133,7 @@ class DecisionCompiler:
 
     def r_AskMenu(self, st, scope, code):
         player = self.expect(st.player, scope, "player", "who is asked")[0]
+        pk = getattr(player, "local_key", None)
         seen = set()
         conds = []
         for opt in st.options:
@@ -153,7 +155,8 @@ class DecisionCompiler:
 
             def ask_fixed(s, fr, pc):
                 fr[1] = pc + 1
-                s.pending = {"players": [player(s, fr[2])], "labels": labels_fixed, "values": values_fixed,
+                e = fr[2]
+                s.pending = {"players": [e[pk] if pk is not None else player(s, e)], "labels": labels_fixed, "values": values_fixed,
                              "chosen": [None], "dest": None, "each": False, "secret": False, "prompt": "choose"}
                 return SUSPEND
             code.append(ask_fixed)
@@ -170,6 +173,7 @@ class DecisionCompiler:
         end.pc = len(code)
 
     def _menu_ask(self, player, conds, labels_all, pcs, loc):
+        pk = getattr(player, "local_key", None)
         if len(conds) <= 10:
             # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
             always = sum(1 << i for i, c in enumerate(conds) if c is None)
@@ -186,7 +190,7 @@ class DecisionCompiler:
 
             def ask_masked(s, fr, pc):
                 e = fr[2]
-                p = player(s, e)
+                p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
                 mask = always
                 for bit, c in tests:
                     if c(s, e):
@@ -199,7 +203,7 @@ class DecisionCompiler:
 
         def ask(s, fr, pc):
             e = fr[2]
-            p = player(s, e)
+            p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
             labels, values = [], []
             for i, c in enumerate(conds):
                 if c is None or c(s, e):

@@ -98,7 +98,7 @@ def entry(keys, args, stale, dest):
             return enter_local
 
         def enter_one(s, e):
-            value = arg(s, e)
+            value = e[source] if source is not None else arg(s, e)
             for old in stale:
                 e.pop(old, None)
             e[key] = value
