@@ -47,3 +47,35 @@ def test_counting_cards_with_a_fixed_property_against_a_number(tmp_path, test):
         state = game.new_game(2, seed=0, scenario={"zones": {"pile": cards, "hand(1)": cards}})
         expected = TESTS[test](cards.count("big"))
         assert (state.gv["pile_test"], state.gv["hand_test"]) == (expected, expected), (test, cards)
+
+
+PER_CALL = """game: PerCall
+players: {min: 2, max: 2}
+properties: {colour: none}
+components:
+  - {name: red, colour: red, count: 3, zone: pile}
+  - {name: blue, colour: blue, count: 1, zone: pile}
+zones: {pile: {}}
+game_variables: {reds: 0, blues: 0}
+functions:
+  of_colour(str wanted): count(each c in pile where c.colour == wanted)
+procedures:
+  take_turn(player p): |
+    game.reds = of_colour("red")
+    game.blues = of_colour("blue")
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_a_function_tabulated_for_one_argument_is_not_reused_for_another(tmp_path):
+    path = tmp_path / "per_call.yaml"
+    path.write_text(PER_CALL, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=0)
+    assert (state.gv["reds"], state.gv["blues"]) == (3, 1)

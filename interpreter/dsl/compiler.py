@@ -35,6 +35,7 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.board = model.board
         self.zone_owner = model.zone_owner
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
+        self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):

@@ -191,14 +191,14 @@ class ExpressionCompiler:
         else:
             res, out_kind = None, T.list_of(T.element(skind))
         if T.element(skind) == "card":
-            fast = self.static_each(src, key, where, res, inner)
+            fast = self.static_each(src, key, where, res, inner, node.where)
             if fast is not None:
                 return fast, out_kind
         return self._each(src, key, where, res), out_kind
 
-    def static_each(self, src, key, where, res, scope):
+    def static_each(self, src, key, where, res, scope, where_node=None):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static."""
-        ok = self.static_table(where, key, scope) if where is not None else ([True] * len(self.m.card_names), None)
+        ok = self.static_table(where, key, scope, node=where_node) if where is not None else ([True] * len(self.m.card_names), None)
         if ok is None:
             return None
         values = None
@@ -220,7 +220,7 @@ class ExpressionCompiler:
         valget = values.__getitem__
         return lambda s, e: list(map(valget, compress(z := src(s, e), map(ok[e[other]].__getitem__, z))))
 
-    def static_table(self, fn, key, scope=None, as_bool=True):
+    def static_table(self, fn, key, scope=None, as_bool=True, node=None):
         """Tabulate a per-card expression that reads only fixed card properties.
 
         Card properties never change, so ``c.suit != "hearts"`` is a fact about card
@@ -229,6 +229,23 @@ class ExpressionCompiler:
         the table has two dimensions: ``table[other][c]``.  Returns
         ``(table, other_key)`` or None when the expression reads the game state.
         """
+        # The same condition is compiled again where its procedure is spliced: tabulate it once.
+        # (Only without aliases: an inlined function's condition can mean something else per call.)
+        cached = node is not None and scope is not None and not scope.aliases
+        if cached and id(node) in self.tables:
+            kept, table, two_d = self.tables[id(node)]
+            if not two_d:
+                return table
+            try:
+                fn(Poisoned(), {key: 0})
+            except KeyError as missing:  # the other card variable's key in this scope
+                return table[0], missing.args[0]
+        result = self._static_table(fn, key, scope, as_bool)
+        if cached and result is not None:
+            self.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
+        return result
+
+    def _static_table(self, fn, key, scope, as_bool):
         cards = range(len(self.m.card_names))
         poisoned = Poisoned()
         convert = bool if as_bool else (lambda v: v)
@@ -272,7 +289,7 @@ class ExpressionCompiler:
             cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
         finally:
             self.where = saved
-        table = self.static_table(cond, key, inner) if T.element(skind) == "card" else None
+        table = self.static_table(cond, key, inner, node=node.where) if T.element(skind) == "card" else None
         if table is not None:
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
