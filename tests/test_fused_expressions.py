@@ -79,3 +79,38 @@ def test_a_function_tabulated_for_one_argument_is_not_reused_for_another(tmp_pat
     path.write_text(PER_CALL, encoding="utf-8")
     state = load_game(path).new_game(2, seed=0)
     assert (state.gv["reds"], state.gv["blues"]) == (3, 1)
+
+
+ADDING = """game: Adding
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {g: 10, out: 0}
+player_variables: {v: 100}
+procedures:
+  take_turn(player p): |
+    let k = 4
+    let n = 50
+    n += 3
+    n -= k
+    game.g -= 2
+    game.g += k
+    p.v += 7
+    p.v -= k
+    next_player(p).v -= 1
+    game.out = n
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_adding_and_subtracting_fixed_and_computed_amounts(tmp_path):
+    path = tmp_path / "adding.yaml"
+    path.write_text(ADDING, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=0)
+    assert (state.gv["out"], state.gv["g"], state.pv["v"]) == (50 + 3 - 4, 10 - 2 + 4, [100 + 7 - 4, 100 - 1])

@@ -122,6 +122,10 @@ class StatementCompiler:
         op = st.op
         if op != "=" and not T.fits(vkind, "int"):
             raise self.err(f"'{op}' needs a number, not {T.describe(vkind)}", st.value)
+        sign = -1 if op == "-=" else 1
+        # 'x += 1': a fixed amount is added without calling its closure (amount None: call it)
+        const = getattr(value, "const_value", None)
+        delta, amount = (sign * const, None) if type(const) is int else (0, value)
         if isinstance(target, A.Name):
             name = target.name
             if name not in scope.names:
@@ -132,14 +136,13 @@ class StatementCompiler:
             name = scope.keys.get(name, name)
             if op == "=":
                 return set_local_fn(name, value)
-            sign = 1 if op == "+=" else -1
             loc = self.location(st)
 
             label = target.name
 
             def add_local(s, e):
                 try:
-                    e[name] = e[name] + sign * value(s, e)
+                    e[name] = e[name] + (delta if amount is None else sign * amount(s, e))
                 except TypeError:
                     raise RuleError(f"cannot add to {label}: it holds {e[name]!r}, not a number", loc) from None
             return add_local
@@ -152,12 +155,11 @@ class StatementCompiler:
                                st.value)
             if op == "=":
                 return lambda s, e: s.gv.__setitem__(attr, value(s, e))
-            sign = 1 if op == "+=" else -1
             loc = self.location(st)
 
             def add_gv(s, e):
                 try:
-                    s.gv[attr] = s.gv[attr] + sign * value(s, e)
+                    s.gv[attr] = s.gv[attr] + (delta if amount is None else sign * amount(s, e))
                 except TypeError:
                     raise RuleError(f"cannot add to game.{attr}: it holds {s.gv[attr]!r}, not a number "
                                     "(give it a starting value under game_variables)", loc) from None
@@ -176,15 +178,14 @@ class StatementCompiler:
             def set_pv(s, e):
                 s.pv[attr][obj(s, e)] = value(s, e)
             return set_pv
-        sign = 1 if op == "+=" else -1
-
         loc = self.location(st)
+        pk = getattr(obj, "local_key", None)
 
         def add_pv(s, e):
             row = s.pv[attr]
-            p = obj(s, e)
+            p = e[pk] if pk is not None else obj(s, e)
             try:
-                row[p] = row[p] + sign * value(s, e)
+                row[p] = row[p] + (delta if amount is None else sign * amount(s, e))
             except TypeError:
                 raise RuleError(f"cannot add to .{attr}: it holds {row[p]!r}, not a number "
                                 "(give it a starting value under player_variables)", loc) from None
