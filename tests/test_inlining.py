@@ -123,3 +123,37 @@ def test_a_break_outside_any_loop_in_a_called_procedure_does_not_leave_the_calle
     path.write_text(LOOSE_BREAK, encoding="utf-8")
     state = load_game(path).new_game(2, seed=1)
     assert (state.gv["calls"], state.gv["rounds"]) == (3, 3)
+
+
+IN_PLACE = """game: InPlace
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {same: 0, other: 0}
+procedures:
+  bump(int v) -> int: |
+    let r = v + 1
+    r = r + v
+    return r
+  take_turn(player p): |
+    let x = 3
+    x = bump(x)
+    let y = 3
+    let z = bump(y)
+    game.same = x
+    game.other = z * 10 + y
+    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_a_result_built_in_place_never_overwrites_an_argument_still_being_read(tmp_path):
+    path = tmp_path / "in_place.yaml"
+    path.write_text(IN_PLACE, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=1)
+    assert (state.gv["same"], state.gv["other"]) == (7, 73)  # bump(3) = (3 + 1) + 3, whatever it is stored in

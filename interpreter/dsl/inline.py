@@ -43,6 +43,11 @@ class ProcInliner:
         n = next(each_keys)
         inner = Scope({}, scope.proc, {name: (f, kind) for (name, kind), f in zip(proc.params, args)})
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
+        last = proc.body[-1] if proc.body else None
+        if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
+                and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
+                and dest not in {getattr(f, "local_key", None) for f in args}:
+            inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
         inner.ret_key = f"$ret.{n}"
         saved, saved_stack = self.where, self.inlining
         self.where, self.inlining = proc.where, saved_stack + (proc,)
@@ -110,6 +115,8 @@ class ProcInliner:
             key = getattr(value, "local_key", None)
             if dest is None:
                 fns.append(discard(value))  # still evaluated: a bad value fails as it would in a call
+            elif key == dest:
+                pass  # the result was built in place
             elif key is not None:
                 fns.append(copy_local(dest, key))
             else:
