@@ -154,6 +154,9 @@ class StatementCompiler:
                 raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
                                st.value)
             if op == "=":
+                source = getattr(value, "local_key", None)
+                if source is not None:  # 'game.x = a_local': no call to read it
+                    return lambda s, e: s.gv.__setitem__(attr, e[source])
                 return lambda s, e: s.gv.__setitem__(attr, value(s, e))
             loc = self.location(st)
 
@@ -232,8 +235,10 @@ class StatementCompiler:
                 move_card(s, c, dest(s, e), bottom)
             return move_one
         if kind == "zone":
+            fixed = getattr(what, "const_value", None)  # 'move pile to ...': the usual, a named zone
+
             def move_zone(s, e):
-                src = what(s, e)
+                src = fixed if fixed is not None else what(s, e)
                 d = dest(s, e)
                 if src == d:
                     return
