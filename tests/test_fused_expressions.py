@@ -10,6 +10,18 @@ import pytest
 
 from interpreter import load_game
 
+# Every test game's turn runs its rule, then asks "a" or "b": the game stops at a decision to look at.
+TURN_END = """    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
 GAME = """game: Fused
 players: {min: 2, max: 2}
 properties: {big: false}
@@ -22,15 +34,7 @@ procedures:
   take_turn(player p): |
     game.pile_test = count(each c in pile where c.big) TEST
     game.hand_test = count(each c in hand(p) where c.big) TEST
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 TESTS = {">= 1": lambda n: n >= 1, "> 0": lambda n: n > 0, ">= 2": lambda n: n >= 2,
          "== 0": lambda n: n == 0, "< 1": lambda n: n < 1, "!= 3": lambda n: n != 3}
@@ -63,15 +67,7 @@ procedures:
   take_turn(player p): |
     game.reds = of_colour("red")
     game.blues = of_colour("blue")
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 
 def test_a_function_tabulated_for_one_argument_is_not_reused_for_another(tmp_path):
@@ -98,15 +94,7 @@ procedures:
     p.v -= k
     next_player(p).v -= 1
     game.out = n
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 
 def test_adding_and_subtracting_fixed_and_computed_amounts(tmp_path):

@@ -6,6 +6,18 @@ import pytest
 
 from interpreter import RuleError, load_game
 
+# Every test game's turn runs its rule, then asks "a" or "b": the game stops at a decision to look at.
+TURN_END = """    ask p:
+      "a":
+        pass
+      "b":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
 GAME = """game: Inline
 players: {min: 2, max: 2}
 zones: {deck: {}}
@@ -73,15 +85,7 @@ procedures:
     let b = early(next_player(next_player(p)))
     nothing(p)
     game.total += a + b
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 
 def test_procedures_return_computed_values_from_any_branch_inlined_or_not(tmp_path):
@@ -107,15 +111,7 @@ procedures:
     repeat 3:
       note()
       game.rounds += 1
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 
 def test_a_break_outside_any_loop_in_a_called_procedure_does_not_leave_the_callers_loop(tmp_path):
@@ -141,15 +137,7 @@ procedures:
     let z = bump(y)
     game.same = x
     game.other = z * 10 + y
-    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+""" + TURN_END
 
 
 def test_a_result_built_in_place_never_overwrites_an_argument_still_being_read(tmp_path):
