@@ -9,17 +9,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import load_game
-
-# Every test game's turn runs its rule, then asks "a" or "b": the game stops at a decision to look at.
-TURN_END = """    ask p:
-      "a":
-        pass
-      "b":
-        pass
-flow:
-  - phase: play
-    turn: take_turn
-"""
+from turn_games import TURN_END
 
 
 GAME = """game: Fused
