@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from . import ast as A
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN, set_local_fn
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN, discard_result, set_local_fn
 from .units import CompileError, Flat, Scope, each_keys
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
@@ -62,28 +62,7 @@ class ProcInliner:
         last = body[-1] if body else None
         if not loose_signal(body) and not has_return(body[:-1] if isinstance(last, A.Return) else body):
             return self._flattened(body, inner, dest)
-        if isinstance(last, A.Return) and last.value is not None and not has_return(body[:-1]):
-            # the usual shape: statements, then one 'return value' at the end
-            head = self.block(body[:-1], inner)
-            value = self.expr(last.value, inner)[0]
-            key = getattr(value, "local_key", None)
-            if key is not None:
-                value = None
-
-            def inline_then_return(s, e):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError(TOO_LONG_CALLS, loc)
-                try:
-                    if head(s, e) is not None:
-                        result = None
-                    else:
-                        result = e[key] if value is None else value(s, e)
-                except RecursionError:
-                    raise RuleError(ENDLESS_RECURSION, loc) from None
-                if dest is not None:
-                    e[dest] = result
-            return inline_then_return
+        # Otherwise a wrapper stops the body at its 'return' (or a stray 'break') and takes the result.
         run = self.block(body, inner)
         ret = inner.ret_key
 
@@ -114,7 +93,7 @@ class ProcInliner:
         if value is not None:
             key = getattr(value, "local_key", None)
             if dest is None:
-                fns.append(discard(value))  # still evaluated: a bad value fails as it would in a call
+                fns.append(discard_result(value))  # still evaluated: a bad value fails as it would in a call
             elif key == dest:
                 pass  # the result was built in place
             elif key is not None:
@@ -191,12 +170,6 @@ def copy_local(dest, key):
     def copy(s, e):
         e[dest] = e[key]
     return copy
-
-
-def discard(fn):
-    def evaluate(s, e):
-        fn(s, e)
-    return evaluate
 
 
 def has_return(stmts) -> bool:

@@ -15,6 +15,11 @@ from .runtime import TOO_LONG_CALLS, BREAK, RETURN, TRANSFER, jump, jump_unless,
 from .units import Label, Proc, Scope
 
 
+def innermost_loop(scope: Scope):
+    """(continue label, exit label) of the loop a 'break' here leaves, or None outside loops."""
+    return scope.loops[-1] if scope.loops else None
+
+
 class Run:
     """Direct closures waiting to be fused into one instruction, and the loop their break/continue leave."""
 
@@ -22,7 +27,7 @@ class Run:
 
     def __init__(self, scope: Scope):
         self.fns: list = []
-        self.loops = scope.loops[-1] if scope.loops else None
+        self.loops = innermost_loop(scope)
 
 
 class ResumableCompiler:
@@ -62,7 +67,7 @@ class ResumableCompiler:
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:
                 run = tail
-                run.loops = Run(scope).loops  # what follows answers to this scope's loops
+                run.loops = innermost_loop(scope)  # what follows answers to this scope's loops
                 continue
             self.flush(run, code)
             getattr(self, "r_" + type(st).__name__)(st, scope, code)
