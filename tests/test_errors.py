@@ -17,6 +17,7 @@ import pytest
 
 from interpreter import (DefinitionError, DSLNameError, DSLSyntaxError, DSLTypeError, IllegalActionError,
                          RuleError, SaveFileError, State, load_game)
+from interpreter import state as state_module
 from interpreter.loader.source import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 
 BAD = Path(__file__).parent / "bad"
@@ -914,6 +915,13 @@ def test_save_from_a_different_definition_is_refused(tmp_path, saved):
         State.from_json(changed, saved)
     assert str(info.value) == ("this save was made with a different definition of 'Tiny Duel' "
                                "(the rules, the variants or Ribbit's compiler changed since)")
+
+
+def test_save_from_an_engine_that_laid_out_rule_code_differently_is_refused(tiny_game, saved, monkeypatch):
+    # Saved rule positions point into the compiled code: another layout would resume at the wrong place.
+    monkeypatch.setattr(state_module, "COMPILED_LAYOUT", state_module.COMPILED_LAYOUT + "-next")
+    with pytest.raises(SaveFileError, match="Ribbit's compiler changed since"):
+        State.from_json(tiny_game, saved)
 
 
 def test_save_with_a_card_in_two_zones_is_refused(tiny_game, saved):
