@@ -16,7 +16,7 @@ from .units import Label, Proc, Scope
 
 
 def innermost_loop(scope: Scope):
-    """(continue label, exit label) of the loop a 'break' here leaves, or None outside loops."""
+    """(continue label, exit label) of the loop a 'break' here would exit, or None outside loops."""
     return scope.loops[-1] if scope.loops else None
 
 
