@@ -69,7 +69,7 @@ def test_wheel_installed_in_a_fresh_venv_validates_and_simulates_a_shipped_game(
 def test_ci_script_runs_exactly_the_readme_test_command():
     """`.ci/run` is the README's test command (pip may be told to be quiet), so the install test runs in CI."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [line.strip() for line in readme.splitlines() if "pip install" in line and "pytest" in line]
+    commands = [line.strip() for line in readme.splitlines() if line.startswith("python3 -m pip install") and "pytest" in line]
     assert commands == ["python3 -m pip install -e '.[dev]' && python3 -m pytest"]
     script = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     runs = [line.strip() for line in script if line.strip() and not line.lstrip().startswith("#")]
