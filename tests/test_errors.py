@@ -294,7 +294,7 @@ def test_every_tag_that_builds_objects_is_refused(tmp_path, tagged):
 
 
 def test_yaml_merge_keys_are_refused(tmp_path):
-    text = "base: &base {min: 2}\nplayers:\n  <<: *base\n  max: 2\n"
+    text = "game: Merge\nbase: &base {min: 2}\nplayers:\n  <<: *base\n  max: 2\n"
     path, err = load_error(tmp_path, text)
     assert str(err) == located(path, text, "<<", "players",
                                "YAML merge keys (<<) are not supported; write the keys out")

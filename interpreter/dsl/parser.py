@@ -8,15 +8,16 @@ snippet; the caller (the model builder) shifts it onto the YAML file.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
+from .tables import load_parser
 
-GRAMMAR = Path(__file__).with_name("grammar.lark")
+GRAMMAR = resources.files(__package__).joinpath("grammar.lark")  # package data, also in a wheel or zip
 
 
 class _Indenter(Indenter):
@@ -58,9 +59,9 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # cache=True keeps the built LALR tables in the temp directory: loading a game drops from ~0.5 s to ~50 ms.
-    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True, cache=True,
-                maybe_placeholders=True)
+    # The tables come from a JSON cache in the user's own folder (see tables.py), never lark's pickle in /tmp.
+    return load_parser(GRAMMAR.read_text(encoding="utf-8"), _Indenter(), propagate_positions=True,
+                       maybe_placeholders=True)
 
 
 # Readable names for the tokens lark reports as expected (keywords and symbols read as themselves).

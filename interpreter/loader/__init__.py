@@ -19,10 +19,10 @@ def load_game(path: str | Path, variants: list[str] | None = None, verbose: bool
     may itself be a variant file: its game is then found next to the variants folder.
     """
     variants = [variants] if isinstance(variants, str) else list(variants or [])
-    source = read_yaml_file(path)
+    source = read_yaml_file(path, expect=("game", "variant"), kind="game definition or variant")
     if is_variant_file(source):
         variants.insert(0, str(path))
-        source = read_yaml_file(find_base(path))
+        source = read_yaml_file(find_base(path), expect=("game",), kind="game definition")
     if not isinstance(source.data, dict):
         raise DefinitionError("a game definition must be a YAML mapping with keys such as game, players, zones, flow",
                               Location(source.file, 1, 1))

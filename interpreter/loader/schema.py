@@ -1,4 +1,4 @@
-"""Validate definitions against the JSON Schemas in ``schemas/`` and report errors with positions.
+"""Validate definitions against the JSON Schemas shipped in the package and report errors with positions.
 
 The report reads ``file:line:col: key.path: message``: the best-matching error
 first, pointing at the offending key or value, then how many more there are.
@@ -9,14 +9,17 @@ from __future__ import annotations
 import difflib
 import json
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 import jsonschema
 from jsonschema.exceptions import best_match
 
 from .source import Source
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+# The schemas are package data (``interpreter/schemas``; the checkout's top-level ``schemas/`` links to it
+# for editors), read through importlib.resources so a wheel or zip install finds them too.
+SCHEMA_PACKAGE = "interpreter"
+SCHEMA_FOLDER = "schemas"
 
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
                "array": "a list", "object": "a mapping", "null": "nothing (null)"}
@@ -24,8 +27,7 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "tex
 
 @lru_cache(maxsize=None)
 def load_schema(name: str) -> dict:
-    path = SCHEMA_DIR / name
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(resources.files(SCHEMA_PACKAGE).joinpath(SCHEMA_FOLDER, name).read_text(encoding="utf-8"))
 
 
 def validate(source: Source, schema_name: str = "game.schema.json", verbose: bool = False) -> None:

@@ -10,15 +10,17 @@ and alias expansion checked on the event stream before anything is built.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
-from ..errors import DefinitionError, Location, caret_excerpt
+from ..errors import DefinitionError, Location, RibbitError, caret_excerpt
 
-MAX_FILE_BYTES = 2_000_000
+MAX_FILE_BYTES = 2_000_000  # ~2 MB for a definition or variant: generous (the shipped games are ~10 kB)
 MAX_DEPTH = 64
 MAX_NODES = 200_000
 
@@ -30,6 +32,7 @@ except AttributeError:  # pragma: no cover - pure-Python fallback
 Path_ = tuple  # a key path: ("procedures", "turn(p: player)")
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 _CORE = "tag:yaml.org,2002:"
 # Tags a plain-data document can carry (timestamps: a date-like plain value resolves to one).
 _PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge", "timestamp")}
@@ -194,27 +197,101 @@ def format_path(path: Path_) -> str:
     return text
 
 
-def read_yaml_file(path: str | Path) -> Source:
-    """Read and parse a YAML file, with located errors for anything wrong."""
-    path = Path(path)
+def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "definitions",
+                   cls: type[RibbitError] = DefinitionError) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a located ``cls`` error for anything else.
+
+    A path may name a device (``/dev/zero`` never ends), a named pipe (reading it waits
+    for a writer forever), a directory or a huge file.  The file is opened without
+    blocking and the *opened* descriptor is checked before a byte is read, so the name
+    cannot be swapped for something else between the check and the read.
+    """
+    file = str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        size = path.stat().st_size
+        fd = os.open(path, flags)
     except OSError as exc:
-        raise DefinitionError(f"cannot read the file: {exc.strerror or exc}", Location(str(path))) from None
-    if path.is_dir():
-        raise DefinitionError("is a directory; expected a YAML file", Location(str(path)))
-    if size > MAX_FILE_BYTES:
-        raise DefinitionError(f"file is {size} bytes; definitions are limited to {MAX_FILE_BYTES} bytes",
-                              Location(str(path)))
+        if isinstance(exc, IsADirectoryError):  # Windows cannot open a folder at all
+            raise cls("is a directory; expected a YAML file", Location(file)) from None
+        raise cls(f"cannot read the file: {exc.strerror or exc}", Location(file)) from None
     try:
-        raw = path.read_bytes()
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise cls("is a directory; expected a YAML file", Location(file))
+        if not stat.S_ISREG(info.st_mode):
+            raise cls("is not a regular file (it is a device, a pipe or a socket); expected a YAML file",
+                      Location(file))
+        if info.st_size > limit:
+            raise cls(f"file is {info.st_size} bytes; {what} are limited to {limit} bytes", Location(file))
+        chunks, size = [], 0
+        while size <= limit:  # the size fstat gave may grow while we read: never take more than the limit
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise cls(f"file is more than {limit} bytes; {what} are limited to {limit} bytes", Location(file))
+        return b"".join(chunks)
     except OSError as exc:
-        raise DefinitionError(f"cannot read the file: {exc.strerror or exc}", Location(str(path))) from None
+        raise cls(f"cannot read the file: {exc.strerror or exc}", Location(file)) from None
+    finally:
+        os.close(fd)
+
+
+def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "definition") -> Source:
+    """Read and parse a YAML file, with located errors for anything wrong.
+
+    With ``expect`` (top-level keys, e.g. ``("variant",)``), the file must be a mapping
+    with one of them, and no error quotes the file's text unless the file declared one
+    of them before the point of the error: a path may name any file (a key, a password
+    file), and an error message must not become a way to print it.
+    """
+    file = str(path)
+    raw = read_user_file(path)
+    keys = " or ".join(repr(key) for key in expect)
+    unquoted = f"(text is quoted only from a file that declares itself a {kind} with a top-level {keys} key)"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _not_utf8(raw, exc, str(path)) from None
-    return read_yaml_text(text, str(path))
+        error = _not_utf8(raw, exc, file)
+        if expect and not _declares(raw[:exc.start].decode("utf-8"), expect):
+            raise DefinitionError(f"not a {kind}: not UTF-8 text here, and no {keys} key before it {unquoted}",
+                                  replace(error.location, excerpt=None)) from None
+        raise error from None
+    try:
+        source = read_yaml_text(text, file)
+    except DefinitionError as exc:
+        if expect and not _declares(text, expect):
+            loc = exc.location or Location(file)
+            raise DefinitionError(f"not a {kind}: the file cannot be read as YAML here, and has no {keys} key "
+                                  f"before it {unquoted}", Location(loc.file, loc.line, loc.column)) from None
+        raise
+    if expect and isinstance(source.data, dict) and not any(key in source.data for key in expect):
+        raise DefinitionError(f"not a {kind}: a YAML mapping with no {keys} key {unquoted}", Location(file, 1, 1))
+    return source
+
+
+def _declares(text: str, keys: tuple[str, ...]) -> bool:
+    """Whether the document is a mapping with one of ``keys`` among the keys read before any YAML error."""
+    stack: list[list] = []  # open collections: [is a mapping, entries so far]
+    unreadable = _NOT_PRINTABLE.search(text)  # YAML refuses the whole text for one: read up to it
+    try:
+        for event in yaml.parse(text[:unreadable.start()] if unreadable else text, Loader=_Loader):
+            if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
+                if len(stack) == 1 and stack[0][0]:
+                    if stack[0][1] % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value in keys:
+                        return True
+                    stack[0][1] += 1
+                if isinstance(event, yaml.CollectionStartEvent):
+                    stack.append([isinstance(event, yaml.MappingStartEvent), 0])
+            elif isinstance(event, yaml.CollectionEndEvent):
+                stack.pop()
+                if not stack:
+                    return False
+    except yaml.YAMLError:
+        pass
+    return False
 
 
 def _not_utf8(raw: bytes, exc: UnicodeDecodeError, file: str) -> DefinitionError:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import difflib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from ..errors import DefinitionError, Location
 from .schema import validate
@@ -181,18 +181,23 @@ def variants_folder(base_file: str | Path) -> Path:
     return base_file.parent / "variants" / base_file.stem
 
 
+def is_path_ref(target: str) -> bool:
+    """A reference is a PATH if it has a folder separator or a YAML suffix, else a NAME."""
+    return "/" in target or "\\" in target or target.endswith((".yaml", ".yml"))
+
+
 def resolve_target(target: str, folder: Path, relative_to: Path | None = None) -> Path:
     """A variant NAME (a file in ``folder``) or a PATH (relative to ``relative_to``, default the working
-    directory), as an existing file."""
-    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")):
+    directory), as an existing path (the reader then insists on a regular file)."""
+    if is_path_ref(target):
         path = Path(target)
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
-        if not path.is_file():
+        if not path.exists():
             raise DefinitionError(f"variant file {target!r} does not exist", Location(target))
         return path
     path = folder / f"{target}.yaml"
-    if not path.is_file():
+    if not path.exists():
         known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
         close = difflib.get_close_matches(target, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -224,7 +229,7 @@ def is_variant_file(source: Source) -> bool:
 # ---------------------------------------------------------------- reading
 def read_variant(path: Path, name: str, settings: dict, base: Source, verbose: bool = False) -> Variant:
     """Read a variant file, check it against the schema and its base, and choose its parameter values."""
-    source = read_yaml_file(path)
+    source = read_yaml_file(path, expect=("variant",), kind="variant")
     if not isinstance(source.data, dict):
         raise DefinitionError("a variant must be a YAML mapping with keys such as variant, game, add, replace, "
                               "remove", Location(source.file, 1, 1))
@@ -321,17 +326,47 @@ class Overlay:
         self.in_progress[key] = path.stem
         for i, parent_ref in enumerate(variant.source.data.get("extends") or []):
             try:
+                self.check_extends(variant, i, parent_ref)
                 parent = self.apply_ref(parent_ref, path.parent, verbose, by=variant)
             except DefinitionError as exc:
                 if exc.location is None or exc.location.line is None:
                     loc = variant.source.location(("extends", i))
-                    raise variant.source.error_at(f"{exc.message} (extended here)", loc) from None
+                    file = exc.location.file if exc.location is not None else None
+                    named = f"{file}: " if file and file not in exc.message else ""  # which file, if not said
+                    raise variant.source.error_at(f"{named}{exc.message} (extended here)", loc) from None
                 raise
             variant.ancestors |= {str(Path(parent.file).resolve())} | parent.ancestors
         del self.in_progress[key]
         self.apply(variant)
         self.applied[key] = variant
         return variant
+
+    def check_extends(self, v: Variant, index: int, ref: str) -> None:
+        """A reference written in a variant stays in the game's folders: the variant's own folder or the game's
+        variants folder.  Absolute paths, and '..' or links that lead elsewhere, are refused before anything is read.
+        """
+        target, _ = parse_ref(ref)
+        own = Path(v.file).parent
+        roots = [own.resolve(), variants_folder(self.base.file).resolve()]
+        where = f"{own}" if roots[0] == roots[1] else f"{own} or {variants_folder(self.base.file)}"
+        rule = (f"a variant extends only variants in its own folder or the game's variants folder ({where}), "
+                "named by NAME or by a relative PATH ending in .yaml")
+        if any(ord(ch) < 32 for ch in target):
+            raise v.source.error(f"{target!r} has a control character; {rule}", ("extends", index))
+        if not is_path_ref(target):
+            path = own / f"{target}.yaml"
+        else:
+            if PurePosixPath(target).is_absolute() or PureWindowsPath(target).anchor:
+                raise v.source.error(f"{target!r} is an absolute path; {rule}", ("extends", index))
+            if not target.endswith((".yaml", ".yml")):
+                raise v.source.error(f"{target!r} is not a .yaml file; {rule}", ("extends", index))
+            path = own / target
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            raise v.source.error(f"{target!r} cannot be followed (a loop of links?); {rule}", ("extends", index))
+        if not any(resolved.is_relative_to(root) for root in roots):
+            raise v.source.error(f"{target!r} leads outside the game's folders; {rule}", ("extends", index))
 
     def apply(self, v: Variant) -> None:
         data = v.source.data
