@@ -400,22 +400,13 @@ class StatementCompiler:
             if not (T.fits(to_kind, "player") or T.fits(to_kind, "list:player")):
                 raise self.err(f"'log to' needs a player or a list of players, not {T.describe(to_kind)}", st.to)
         owner = self.inlining[-1] if self.inlining else scope.proc
-        parts = self.interpolate(st, scope, body=owner.body if owner is not None else ())
-        if to is None and all(type(p) is str or not (p.checks or p.private or p.opaque) for p in parts):
-            plain = [p if type(p) is str else (p.fn, p.kind) for p in parts]
+        line = Line(self.interpolate(st, scope, body=owner.body if owner is not None else ()), to, to_kind)
 
-            def log(s, e):  # nothing in it depends on a card: one text for everyone
-                if s.log is not None:
-                    s.log.append("".join(p if type(p) is str else s.game.describe(p[0](s, e), p[1])
-                                         for p in plain))
-            return log
-        line = Line(parts, to, to_kind)
-
-        def log_with_audience(s, e):
-            if s.log is not None:
+        def log(s, e):
+            if s.log is not None:  # games played without a log (simulations) pay nothing more
                 line.write(s, e)
-        log_with_audience.line = line
-        return log_with_audience
+        log.line = line
+        return log
 
     def interpolate(self, st, scope, body=()):
         """The log text as literal strings and :class:`Part` s (each knowing what it may reveal)."""
