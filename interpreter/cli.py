@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=whole_number(0), metavar="S", help="deal seed (default: a random one, shown)")
     play.add_argument("--log", metavar="PATH",
                       help="JSON-lines game log (default: ribbit-<game>-seed<S>.jsonl here; '-' for none)")
+    play.add_argument("--log-omniscient", action="store_true",
+                      help="write every seat's narration and every choice to the log even when a human plays "
+                           "(by default the log holds only what the human seats may see)")
 
     sim = command("simulate", "play many bot games and print statistics", run_simulate)
     sim.add_argument("--players", type=whole_number(1), required=True, metavar="N", help="number of players")
@@ -203,13 +206,15 @@ def run_play(args) -> int:
     state = game.new_game(args.players, seed=seed, log=True)
     bots = {seat: make_agent(args.bot, bot_seed(seed, seat)) for seat in range(args.players) if seat not in humans}
     log = GameLog(path)
+    audience = narration_audience(humans)
     seats = ", ".join(f"player {s + 1}: {'human' if s in humans else args.bot}" for s in range(args.players))
     console.print(f"{game.name}, {args.players} players ({seats}), seed {seed}"
                   + (f"; log: {path}" if path else ""), markup=False)
     try:
         log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
-                  players=args.players, seed=seed, humans=sorted(s + 1 for s in humans), bot=args.bot)
-        PlaySession(console, game, state, humans, bots, log).run()
+                  players=args.players, seed=seed, humans=sorted(s + 1 for s in humans), bot=args.bot,
+                  narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT))
+        PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
     except (KeyboardInterrupt, Interrupted):
         log.write(event="interrupted", decisions=len(state.history))
         raise
@@ -218,13 +223,31 @@ def run_play(args) -> int:
     return EXIT_OK
 
 
+OMNISCIENT = "omniscient"
+
+
+def narration_audience(humans: set):
+    """Whose narration the screen shows: one human's own; a spectator's when humans share the screen;
+    the omniscient log when only bots play (a demo)."""
+    if not humans:
+        return OMNISCIENT
+    return next(iter(humans)) if len(humans) == 1 else None
+
+
+def audience_name(audience) -> str:
+    return audience if audience == OMNISCIENT else "spectator" if audience is None else f"player {audience + 1}"
+
+
 class PlaySession:
     """Drives one game: bots and terminal humans take turns; narration goes to the screen and the log."""
 
-    def __init__(self, console, game, state, humans: set, bots: dict, log: GameLog):
+    def __init__(self, console, game, state, humans: set, bots: dict, log: GameLog, omniscient_log: bool = False):
         self.console, self.game, self.state = console, game, state
         self.humans, self.bots, self.log = humans, bots, log
+        self.audience = narration_audience(humans)
+        self.log_audience = OMNISCIENT if omniscient_log else self.audience  # what the log file may hold
         self.narrated = 0  # state.log lines already handled
+        self.seen_at = 0  # state.log_seen entries already handled
         self.news: list = []  # (kind, text) since the last human decision
 
     def run(self) -> None:
@@ -248,22 +271,48 @@ class PlaySession:
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
-            self.log.write(event="action", turn=turn, player=seat + 1, action=action)
+            if secret and self.log_audience != OMNISCIENT and seat != self.log_audience:
+                self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
+            else:
+                self.log.write(event="action", turn=turn, player=seat + 1, action=action)
             if seat not in self.humans:
                 self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
             self.narrate()
         self.finish()
 
     def narrate(self) -> None:
-        """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news)."""
-        lines = self.state.log[self.narrated:]
-        self.narrated += len(lines)
-        for line in lines:
-            self.log.write(event="log", turn=self.state.gv.get("turn"), text=line)
+        """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news).
+
+        The screen shows the audience's narration (see :func:`narration_audience`); the log file holds
+        the same unless it is omniscient, and then records each audience's text of a line that differs.
+        """
+        state, turn = self.state, self.state.gv.get("turn")
+        start, self.narrated = self.narrated, len(state.log)
+        differing = {index: texts for index, texts in state.log_seen[self.seen_at:]}
+        self.seen_at = len(state.log_seen)
+        for index in range(start, self.narrated):
+            texts = differing.get(index)
+            omniscient = state.log[index]
+            shown = self.text_for(self.audience, omniscient, texts)
+            if self.log_audience == OMNISCIENT:
+                record = {"event": "log", "turn": turn, "text": omniscient}
+                if texts is not None:
+                    record["seen"] = {audience_name(None if i == state.n else i): t for i, t in enumerate(texts)}
+                self.log.write(**record)
+            elif shown is not None:
+                self.log.write(event="log", turn=turn, text=shown)
+            if shown is None:
+                continue
             if self.humans:
-                self.news.append(("log", line))
+                self.news.append(("log", shown))
             else:
-                self.console.print(line, markup=False, soft_wrap=True)
+                self.console.print(shown, markup=False, soft_wrap=True)
+
+    def text_for(self, audience, omniscient: str, texts):
+        """A line as ``audience`` reads it (None: they do not receive it)."""
+        if audience == OMNISCIENT or texts is None:
+            return omniscient
+        return texts[self.state.n if audience is None else audience]
 
     def finish(self) -> None:
         state = self.state

@@ -27,7 +27,7 @@ COMPILED_LAYOUT = "2"
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "steps", "log", "history", "_result")
+                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result")
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -46,6 +46,7 @@ class State:
         s.over = False
         s.forced_winners = None
         s.log = [] if log else None
+        s.log_seen = []
         s.history = []
         s._result = None
         s.steps = game.step_limit
@@ -78,6 +79,7 @@ class State:
         c.over, c.forced_winners = self.over, self.forced_winners
         c.steps = self.steps
         c.log = None if self.log is None else self.log[:]
+        c.log_seen = self.log_seen[:]  # entries are never changed once written: shared
         c.history = self.history[:]
         c._result = self._result
         return c
@@ -288,6 +290,25 @@ class State:
             view["winners"] = self.winners()
         return view
 
+    # ---------------------------------------------------------------- narration
+    def narration(self, player: int | None, since: int = 0) -> list[str]:
+        """The log lines ``player`` may read (``None``: a spectator), from line ``since`` of ``log`` on.
+
+        ``state.log`` is the omniscient narration, for the referee and tests; this is what a seat
+        may be shown: card details it cannot see are redacted and private lines to others left out.
+        """
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            raise IllegalActionError(f"there is no player {player!r} in this {self.n}-player game "
+                                     f"(players are numbered 0 to {self.n - 1}; None is a spectator)")
+        if self.log is None:
+            return []
+        lines = self.log[since:]
+        audience = self.n if player is None else player
+        for index, texts in self.log_seen:
+            if index >= since:
+                lines[index - since] = texts[audience]
+        return [line for line in lines if line is not None]
+
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict:
         """The whole state as plain JSON data (omniscient: it includes hidden cards)."""
@@ -296,6 +317,7 @@ class State:
             "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv,
             "pv": self.pv, "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
             "forced_winners": self.forced_winners, "history": self.history, "log": self.log,
+            "log_seen": self.log_seen,
         })
 
     @classmethod
@@ -341,6 +363,7 @@ class State:
             s.forced_winners = data["forced_winners"]
             s.history = [list(h) for h in data["history"]]
             s.log = data["log"]
+            s.log_seen = _check_log_seen(data.get("log_seen", []), s.log, s.n)
             s.steps = game.step_limit
             s._result = None
             return s
@@ -383,6 +406,16 @@ def _check_pending(pending, players: int):
             or not all(isinstance(p, int) and 0 <= p < players for p in pending["players"]):
         raise SaveFileError("the saved decision is damaged (its players, options and choices do not line up)")
     return pending
+
+
+def _check_log_seen(entries, log, players: int) -> list:
+    """Saved per-audience narration must point at log lines and give one text (or None) per audience."""
+    if not isinstance(entries, list) or any(
+            not (isinstance(e, list) and len(e) == 2 and type(e[0]) is int and isinstance(log, list)
+                 and 0 <= e[0] < len(log) and isinstance(e[1], list) and len(e[1]) == players + 1
+                 and all(t is None or isinstance(t, str) for t in e[1])) for e in entries):
+        raise SaveFileError("the saved narration is damaged (log_seen must list [line, texts per audience])")
+    return entries
 
 
 def _copy(value):

@@ -224,7 +224,8 @@ def test_bot_game_log_records_every_action_and_replays_to_the_same_winners(capsy
     assert code == 0
     records = read_log(log_path)
     assert records[0] == {"event": "start", "format": "ribbit-log/1", "game": "Frog Tower", "file": FROG_TOWER,
-                          "variants": [], "players": 3, "seed": 5, "humans": [], "bot": "random"}
+                          "variants": [], "players": 3, "seed": 5, "humans": [], "bot": "random",
+                          "narration": "omniscient"}
     actions = [(r["player"] - 1, r["action"]) for r in records if r["event"] == "action"]
     state = replay(load_game(FROG_TOWER), 3, 5, actions)
     end = records[-1]

@@ -153,7 +153,11 @@ class EndGame(Node):
 
 @dataclass(frozen=True)
 class Log(Node):
+    """``log [to PLAYERS] "text with {expressions}"``; ``to`` is None for a line everyone may read (redacted)."""
+
     text: str
+    to: Node | None = None
+    text_column: int = field(default=0, compare=False)  # where the text starts in the snippet (its first letter)
 
 
 @dataclass(frozen=True)

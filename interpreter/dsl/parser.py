@@ -279,7 +279,8 @@ class _ToAst(Transformer):
         return A.EndGame(c[0], **_pos(meta))
 
     def log(self, meta, c):
-        return A.Log(_string(c[0]), **_pos(meta))
+        to, text = c
+        return A.Log(_string(text), to, text.column + 1, **_pos(meta))
 
     def ask(self, meta, c):
         return A.Ask(c[0], c[1], c[2], str(c[3]), _string(c[4]) if c[4] else None, **_pos(meta))

@@ -11,6 +11,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
+from .narration import Dependencies, Line, Opaque, Part
 from .units import CompileError, Flat, suggest
 
 
@@ -393,18 +394,26 @@ class StatementCompiler:
         return end
 
     def s_Log(self, st, scope):
-        parts = self.interpolate(st, scope)
+        to = to_kind = None
+        if st.to is not None:
+            to, to_kind = self.expr(st.to, scope)
+            if not (T.fits(to_kind, "player") or T.fits(to_kind, "list:player")):
+                raise self.err(f"'log to' needs a player or a list of players, not {T.describe(to_kind)}", st.to)
+        owner = self.inlining[-1] if self.inlining else scope.proc
+        line = Line(self.interpolate(st, scope, body=owner.body if owner is not None else ()), to, to_kind)
 
         def log(s, e):
-            if s.log is not None:
-                s.log.append("".join(p if isinstance(p, str) else s.game.describe(p[0](s, e), p[1])
-                                     for p in parts))
+            if s.log is not None:  # games played without a log (simulations) pay nothing more
+                line.write(s, e)
+        log.line = line
         return log
 
-    def interpolate(self, st, scope):
+    def interpolate(self, st, scope, body=()):
+        """The log text as literal strings and :class:`Part` s (each knowing what it may reveal)."""
         from .parser import SnippetSyntaxError, parse_expression
 
         parts, text, i = [], st.text, 0
+        start = st.text_column or st.column + len('log "')
         while i < len(text):
             j = text.find("{", i)
             if j < 0:
@@ -420,16 +429,22 @@ class StatementCompiler:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
             try:
                 fn, kind = self.expr(node, scope)
+                deps = Dependencies(self, scope, body)
+                try:
+                    deps.collect(node)
+                    opaque = False
+                except Opaque:
+                    opaque = True
             except CompileError as exc:  # point into the log text: after 'log "' and the '{'
                 inner = exc.node or node
-                exc.node = A.Pass(line=st.line, column=st.column + len('log "') + j + max(inner.column, 1))
+                exc.node = A.Pass(line=st.line, column=start + j + max(inner.column, 1))
                 raise
             if kind == "zone":
                 zf = fn
                 fn, kind = (lambda s, e, zf=zf: s.zones[zf(s, e)]), "list:card"
-            parts.append((fn, kind))
+            parts.append(Part(fn, kind, deps.checks, deps.private, opaque))
             i = k + 1
-        return parts
+        return [p for p in parts if p != ""]
 
     def s_If(self, st, scope):
         branches = []

@@ -1,0 +1,283 @@
+"""Narration with an audience: each ``log`` line is never more revealing than the view of whoever reads it.
+
+At load, each ``{expression}`` of a log text is searched for what it may reveal:
+the cards it names or reads (every closed sub-expression whose value is a card,
+a list of cards or a zone; functions are expanded into their bodies; local
+variables that are not cards are traced back to every expression ever assigned
+to them in their procedure) and the private player variables it reads.  At run
+time a dependency is *visible* to a player by the rules of ``State.view``: a
+card in a ``public`` zone, in an ``owner`` zone of theirs, or on top of a
+``top`` zone.  A part shown to a player in the clear only when all of its
+dependencies are visible to them; otherwise it reads "a card", "some cards" or
+"(hidden)".  What cannot be traced (a procedure's result, a modified quantity)
+is hidden from everyone but the omniscient log.
+
+``log to PLAYERS "..."`` is an author's deliberate reveal: those players get the
+line in the clear, nobody else (no spectator) gets it at all.
+
+Storage (see ``State.log`` / ``State.log_seen``): the omniscient text always goes
+to ``state.log``; a line whose text differs for some audience also adds
+``[line index, [text for player 0, ..., player n-1, spectator]]`` to
+``state.log_seen`` (``None``: that audience does not receive the line).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from ..errors import RibbitError
+from . import ast as A
+from . import types as T
+from .inline import statements
+from .units import CompileError
+
+REDACTED = {"card": "a card", "list:card": "some cards"}
+HIDDEN = "(hidden)"
+RANDOM_BUILTINS = ("random", "roll")
+MAX_EXPANSION = 2000  # nodes looked at for one interpolation: beyond that, it is treated as hidden
+# Builtins that reveal of a zone only its size (public) or the cards they return (checked themselves).
+ZONE_SAFE_BUILTINS = ("size", "count", "top", "bottom")
+_fresh = itertools.count()
+
+
+class Opaque(Exception):
+    """What an interpolation reveals cannot be told at load: it is shown to nobody but the referee."""
+
+
+# ==================================================================== load time
+def assignments(body) -> dict:
+    """Local name -> the expressions assigned to it anywhere in ``body`` (flow-insensitive, so loops are covered)."""
+    defs: dict = {}
+    for st in statements(body):
+        if isinstance(st, A.Let):
+            defs.setdefault(st.name, []).append(st.value)
+        elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
+            defs.setdefault(st.target.name, []).append(st.value)
+        elif isinstance(st, A.For):
+            defs.setdefault(st.var, []).append(st.iterable)
+        elif isinstance(st, (A.Ask, A.AskEach)):
+            defs.setdefault(st.name, []).append(st.options)
+    return defs
+
+
+def substitute(node, mapping: dict):
+    """``node`` with names replaced by the AST in ``mapping``; names bound by 'each' are renamed, so none is captured."""
+    if isinstance(node, tuple):
+        return tuple(substitute(n, mapping) for n in node)
+    if not isinstance(node, A.Node):
+        return node
+    if isinstance(node, A.Name):
+        return mapping.get(node.name, node)
+    if isinstance(node, A.Each):
+        fresh = f"{node.var}#{next(_fresh)}"
+        inner = {**mapping, node.var: A.Name(fresh)}
+        return A.Each(fresh, substitute(node.source, mapping), substitute(node.where, inner),
+                      substitute(node.result, inner), line=node.line, column=node.column)
+    changes = {f.name: substitute(getattr(node, f.name), mapping) for f in dataclasses.fields(node)
+               if f.name not in ("line", "column")}
+    return dataclasses.replace(node, **changes)
+
+
+class Dependencies:
+    """Finds what one interpolation may reveal, compiling the pieces it must check at run time."""
+
+    def __init__(self, compiler, scope, body):
+        self.c, self.scope, self.m = compiler, scope, compiler.m
+        self.defs = assignments(body) if body else {}
+        self.checks: list = []  # (closure, kind) of card-, card-list- and zone-valued sub-expressions
+        self.private: list = []  # (closure of a player, variable) of private player variables read
+        self.expanded: set = set()
+        self.budget = MAX_EXPANSION
+        self.seen: set = set()
+
+    def collect(self, node) -> None:
+        self.free(node, frozenset())
+
+    def free(self, node, bound) -> frozenset:
+        """The names ``node`` reads that it does not bind; records each closed sub-expression worth checking."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise Opaque()
+        if isinstance(node, tuple):
+            names = frozenset()
+            for n in node:
+                names |= self.free(n, bound)
+            return names
+        if not isinstance(node, A.Node) or isinstance(node, A.Const):
+            return frozenset()
+        if isinstance(node, A.Name):
+            if node.name in bound:
+                return frozenset([node.name])
+            self.closed(node)
+            return frozenset([node.name])
+        if isinstance(node, A.Each):
+            names = self.free(node.source, bound)
+            inner = bound | {node.var}
+            names |= (self.free(node.where, inner) | self.free(node.result, inner)) - {node.var}
+        elif isinstance(node, A.Attr):
+            if isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in self.scope.names:
+                self.closed(node)
+                return frozenset()
+            names = self.free(node.obj, bound)
+            if node.name in self.m.hidden_pvars:
+                if names & bound:
+                    raise Opaque()
+                player, kind = self.c.expr(node.obj, self.scope)
+                if kind != "player":
+                    raise Opaque()
+                self.private.append(player)
+        elif isinstance(node, A.Call):
+            names = self.call(node, bound)
+        else:
+            names = frozenset()
+            for f in dataclasses.fields(node):
+                if f.name not in ("line", "column"):
+                    names |= self.free(getattr(node, f.name), bound)
+        if not names & bound:
+            self.closed(node)
+        return names
+
+    def call(self, node, bound) -> frozenset:
+        m, name = self.m, node.func
+        if name in RANDOM_BUILTINS:
+            raise CompileError(f"{name}() cannot be used in a log text: writing narration must not "
+                               "change the game (games played without a log would go differently)", node)
+        if name in m.functions:
+            func = m.functions[name]
+            args = [a for a in node.args if not isinstance(a, tuple)]
+            body = substitute(func.body, {p: a for (p, _), a in zip(func.params, args)})
+            return self.free(body, bound) | self.free(tuple(args), bound)
+        if name in getattr(m, "quantities", {}) or name in m.procedures:
+            raise Opaque()
+        if name in ZONE_SAFE_BUILTINS and node.args and not isinstance(node.args[0], tuple):
+            arg = node.args[0]
+            if isinstance(arg, (A.Name, A.Call)):
+                inner = self.free_children(arg, bound)
+                if not inner & bound and self.kind(arg) == "zone":  # the zone's size, or cards checked themselves
+                    return inner | self.free(node.args[1:], bound)
+        return self.free(node.args, bound)
+
+    def free_children(self, node, bound) -> frozenset:
+        """Free names of a zone reference without recording the zone itself (only its arguments)."""
+        if isinstance(node, A.Name):
+            return frozenset() if node.name in bound else frozenset([node.name])
+        return self.free(node.args, bound)
+
+    def kind(self, node) -> str:
+        try:
+            return self.c.expr(node, self.scope)[1]
+        except CompileError:
+            raise Opaque() from None
+
+    def closed(self, node) -> None:
+        """A sub-expression that reads no 'each' variable: check its value at run time if it is card-like."""
+        if node in self.seen:
+            return
+        self.seen.add(node)
+        try:
+            fn, kind = self.c.expr(node, self.scope)
+        except CompileError:
+            raise Opaque() from None
+        if kind in ("card", "list:card", "zone", "list:zone"):
+            self.checks.append((fn, kind))
+        elif "card" in kind or "zone" in kind or kind == T.ANY:
+            raise Opaque()
+        if isinstance(node, A.Name) and node.name in self.defs and node.name not in self.expanded \
+                and kind not in ("card", "list:card"):
+            self.expanded.add(node.name)  # a number, text, player... computed from cards: check those cards
+            for value in self.defs[node.name]:
+                self.free(value, frozenset())
+
+
+# ==================================================================== run time
+def visibility_table(game) -> tuple:
+    """Per zone index: its visibility and owner, read by :func:`can_see`."""
+    return tuple(s.visibility for s in game.zone_spec), tuple(game.zone_owner)
+
+
+def can_see(s, card, viewer, table) -> bool:
+    """May ``viewer`` see ``card`` now (the rules of ``State.view``)?"""
+    zone = s.loc[card]
+    if zone < 0:
+        return False
+    vis = table[0][zone]
+    if vis == "public":
+        return True
+    if vis == "owner":
+        return viewer is not None and table[1][zone] == viewer
+    if vis == "top":
+        return s.zones[zone][-1] == card
+    return False
+
+
+def cards_of(s, value, kind) -> list:
+    if kind == "card":
+        return [] if value is None else [value]
+    if kind == "list:card":
+        return [c for c in value if c is not None]
+    if kind == "zone":
+        return s.zones[value]
+    return [c for z in value for c in s.zones[z]]  # list:zone
+
+
+class Part:
+    """One ``{expression}`` of a log text: how to compute it, and what it may reveal."""
+
+    __slots__ = ("fn", "kind", "checks", "private", "opaque", "redacted")
+
+    def __init__(self, fn, kind, checks=(), private=(), opaque=False):
+        self.fn, self.kind = fn, kind
+        self.checks, self.private, self.opaque = tuple(checks), tuple(private), opaque
+        self.redacted = REDACTED.get(kind, HIDDEN)
+
+    def audience(self, s, e, table) -> list:
+        """For each player then the spectator: may they read this part in the clear?"""
+        viewers = s.players + [None]
+        if self.opaque:
+            return [False] * len(viewers)
+        try:
+            cards = [c for fn, kind in self.checks for c in cards_of(s, fn(s, e), kind)]
+            owners = [fn(s, e) for fn in self.private]
+        except (RibbitError, LookupError, TypeError, ValueError):  # cannot be computed now: reveal nothing
+            return [False] * len(viewers)
+        return [all(v == o for o in owners) and all(can_see(s, c, v, table) for c in cards) for v in viewers]
+
+
+class Line:
+    """A compiled ``log`` statement: writes the omniscient text and, where it differs, each audience's text."""
+
+    def __init__(self, parts, to=None, to_kind=None):
+        self.parts = parts  # literal strings and Parts
+        self.to, self.to_kind = to, to_kind
+        self.table = None
+        self.secret = any(isinstance(p, Part) and (p.checks or p.private or p.opaque) for p in parts)
+
+    def write(self, s, e) -> None:
+        omniscient, seen = self.render(s, e)
+        s.log.append(omniscient)
+        if seen is not None:
+            s.log_seen.append([len(s.log) - 1, seen])
+
+    def render(self, s, e):
+        """(omniscient text, per-audience texts or None when everyone reads the omniscient text)."""
+        g = s.game
+        values = [p if type(p) is str else g.describe(p.fn(s, e), p.kind) for p in self.parts]
+        omniscient = "".join(values)
+        if self.to is not None:
+            who = self.to(s, e)
+            who = set(who) if self.to_kind != "player" else {who}
+            return omniscient, [omniscient if p in who else None for p in s.players] + [None]
+        if not self.secret:
+            return omniscient, None
+        table = self.table
+        if table is None:  # compiled lines belong to one game: its zones' visibility is read once
+            table = self.table = visibility_table(g)
+        texts = [list(values) for _ in range(s.n + 1)]
+        for i, p in enumerate(self.parts):
+            if type(p) is not str and (p.checks or p.private or p.opaque):
+                for text, clear in zip(texts, p.audience(s, e, table)):
+                    if not clear:
+                        text[i] = p.redacted
+        seen = ["".join(t) for t in texts]
+        return omniscient, None if all(t == omniscient for t in seen) else seen
