@@ -353,3 +353,39 @@ def test_arguments_out_of_any_range_exit_2_with_a_short_message(capsys, argv, me
 def test_the_largest_seed_accepted_plays(capsys):
     code, out, _ = run(capsys, "play", FROG_TOWER, "--players", "2", "--seed", "9" * 18, "--log", "-")
     assert code == 0 and "final result" in out
+
+
+# ---------------------------------------------------------------- validating long log texts
+def many_interpolations(tmp_path, count: int, distinct: bool) -> Path:
+    parts = " ".join(("{game.x + %d}" % i) if distinct else "{game.x}" for i in range(count))
+    path = tmp_path / f"log{count}{distinct}.yaml"
+    path.write_text("game: Many\nplayers: {min: 2, max: 2}\nzones:\n  deck: {}\ngame_variables:\n  x: 0\n"
+                    f"procedures:\n  turn(player p): |\n    log \"{parts}\"\nflow:\n  - turn: turn\n"
+                    "    until: game.turn >= 2\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("count, distinct", [(5000, False), (300, True)])
+def test_validating_log_interpolations_takes_time_linear_in_their_number(capsys, tmp_path, count, distinct):
+    import time
+    timings = []
+    for n in (count, 4 * count):
+        path = many_interpolations(tmp_path, n, distinct)
+        started = time.perf_counter()
+        assert run(capsys, "validate", path)[0] == 0
+        timings.append(time.perf_counter() - started)
+    assert timings[1] / timings[0] < 8  # 4 times the text: about 4 times the time, not 16
+
+
+def test_each_distinct_log_interpolation_is_parsed_once(capsys, tmp_path, monkeypatch):
+    from interpreter.dsl import parser
+    parser.parse_expression.cache_clear()
+    parsed = []
+    real_parse = parser.parse
+
+    def counting_parse(text):
+        parsed.append(text)
+        return real_parse(text)
+    monkeypatch.setattr(parser, "parse", counting_parse)
+    assert run(capsys, "validate", many_interpolations(tmp_path, 200, False))[0] == 0
+    assert parsed.count("return game.x\n") == 1
