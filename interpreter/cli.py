@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from .agents import AGENTS, make_agent
-from .errors import RibbitError
+from .errors import RibbitError, inert
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
-from .sim import bot_seed, simulate
+from .sim import available_cpus, bot_seed, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -31,17 +33,45 @@ class UsageError(RibbitError):
 
 
 class Interrupted(Exception):
-    """The person at the terminal left (Ctrl-C or end of input)."""
+    """The person at the terminal left (Ctrl-C, end of input, or no input at all)."""
+
+
+def say(text: str, stream=None) -> None:
+    """Print a line that may quote author text (a name, an error message), made inert first."""
+    print(inert(text), file=stream if stream is not None else sys.stdout)
+
+
+def tolerate_any_terminal() -> None:
+    """Never crash on a terminal's encoding: what it cannot show is printed as a backslash escape.
+
+    An ASCII or Latin-1 terminal (``LANG=C``, ``PYTHONIOENCODING=ascii``) would otherwise
+    raise on the first non-ASCII card name; undecodable typed bytes become U+FFFD.
+    """
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace"),
+                           (sys.stdin, "replace")):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors=errors)
+            except (ValueError, OSError):  # a closed or detached stream: nothing will be printed to it
+                pass
 
 
 # ---------------------------------------------------------------- arguments
+MAX_DIGITS = 18  # whole-number arguments: far more than any count or seed needs
+
+
 def whole_number(minimum: int | None = None):
     """An argparse type: an integer, at least ``minimum``, with a message that says so."""
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(f"a number of at most {MAX_DIGITS} digits is expected, "
+                                             f"got one of {len(digits)} digits")
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
         if minimum is not None and value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
         return value
@@ -88,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=whole_number(0), default=0, metavar="S",
                      help="game i is dealt with seed S+i (default 0)")
     sim.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
-                     help="worker processes (results do not depend on it)")
+                     help=f"worker processes, at most one per CPU ({available_cpus()} here) and one per game "
+                          "(results do not depend on it)")
     sim.add_argument("--bot", choices=sorted(AGENTS), default="random", help="the bot for every seat")
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
     return parser
@@ -96,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    tolerate_any_terminal()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -104,16 +136,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except UsageError as exc:
-        print(f"ribbit {args.command}: error: {exc}", file=sys.stderr)
+        say(f"ribbit {args.command}: error: {exc}", sys.stderr)
         return EXIT_BAD_INPUT
     except RibbitError as exc:
-        print(str(exc), file=sys.stderr)
+        say(str(exc), sys.stderr)
         return EXIT_BAD_INPUT
-    except (KeyboardInterrupt, Interrupted):
-        print("\nInterrupted.", file=sys.stderr)
+    except Interrupted as exc:
+        say(f"\nInterrupted. The game stopped: {exc}." if str(exc) else "\nInterrupted.", sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        say("\nInterrupted.", sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # output that cannot be written (full disk...); a closed pipe is handled by rich
-        print(f"ribbit {args.command}: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        say(f"ribbit {args.command}: error: cannot write: {exc.strerror or exc}", sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -137,7 +172,7 @@ def run_validate(args) -> int:
              f"{phases} phase{'s' if phases != 1 else ''}"]
     on = f" (a variant of {game.file})" if Path(game.file).resolve() != Path(args.file).resolve() else ""
     variants = f" with {', '.join(game.variants)}" if game.variants else ""
-    print(f"OK {args.file}{on}{variants}: {game.name}: {', '.join(parts)}")
+    say(f"OK {args.file}{on}{variants}: {game.name}: {', '.join(parts)}")
     return EXIT_OK
 
 
@@ -146,30 +181,98 @@ def run_rules(args) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- output files
+# What JSON leaves raw with ensure_ascii=False but a terminal showing the file would act on
+# (C0 is always escaped by json): DEL, C1, bidi controls, separators, lone surrogates.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_line(record) -> str:
+    """One JSON value on one line, readable (non-ASCII kept) yet inert in a terminal (``cat log``).
+
+    Those characters can only occur inside JSON strings, so escaping them as ``\\uXXXX``
+    keeps the value exact.
+    """
+    text = json.dumps(record, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_UNSAFE.search(text) else text
+
+
+def input_files(args, game) -> list[str]:
+    """Every file this run reads: the definition named, its game, the variants and what they extend."""
+    files = [str(args.file), str(game.file)]
+    for variant in getattr(game.source, "variants", ()):
+        files += [str(variant.file), *map(str, variant.ancestors)]
+    return files
+
+
+def refuse_overwriting_inputs(option: str, path: str, args, game) -> None:
+    """An output must not be one of the run's inputs: ``--log frog.yaml`` would destroy the game."""
+    out = Path(path)
+    for name in input_files(args, game):
+        same = out.resolve() == Path(name).resolve()
+        if not same and out.exists() and Path(name).exists():
+            try:
+                same = os.path.samefile(out, name)
+            except OSError:
+                same = False
+        if same:
+            raise UsageError(f"{option} {path}: that is {name}, an input of this run; "
+                             "it would be overwritten, so nothing was written (name another file)")
+
+
+class AtomicOutput:
+    """A text file written under a temporary name next to it and renamed into place when done.
+
+    Opened before the run, so an unwritable place is reported before any work; an
+    interrupted or failed run never leaves half a file at ``path``.
+    """
+
+    def __init__(self, option: str, path: str, what: str):
+        self.path, self.file = path, None
+        folder = Path(path).parent
+        try:
+            handle, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{Path(path).name}.", suffix=".part")
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(handle, 0o666 & ~umask)  # the permissions a plain open() would give
+            self.file = open(handle, "w", encoding="utf-8", buffering=1)  # line by line
+        except OSError as exc:
+            raise UsageError(f"{option} {path}: cannot write {what}: {exc.strerror or exc}") from None
+
+    def commit(self) -> None:
+        """Close the file and give it its name (replacing any older file there)."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            os.replace(self.temp, self.path)
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            os.unlink(self.temp)
+
+
 # ---------------------------------------------------------------- play
 class GameLog:
     """A JSON-lines record of a game: header, actions and narration, then the result.
 
-    Written line by line, so an interrupted game still ends with a usable record.
-    Seats are 1-based, as on the command line.
+    Written line by line and put in place when the game stops, however it stops,
+    so an interrupted game still ends with a usable record.  Seats are 1-based,
+    as on the command line.
     """
 
     def __init__(self, path: str | None):
         self.path = path
-        self.file = None
-        if path is not None:
-            try:
-                self.file = open(path, "w", encoding="utf-8", buffering=1)  # line by line
-            except OSError as exc:
-                raise UsageError(f"--log {path}: cannot write the game log: {exc.strerror or exc}") from None
+        self.out = AtomicOutput("--log", path, "the game log") if path is not None else None
 
     def write(self, **record) -> None:
-        if self.file is not None:
-            self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if self.out is not None:
+            self.out.file.write(json_line(record) + "\n")
 
     def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
+        if self.out is not None:
+            self.out.commit()
 
 
 def default_log_path(game, seed: int) -> str:
@@ -181,10 +284,12 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
     """Read a choice at the terminal: an option's number or its exact text; re-ask until valid."""
     while True:
         try:
-            answer = input(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ").strip()
+            answer = input(inert(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ")).strip()
         except EOFError:
-            raise Interrupted() from None
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            raise Interrupted(f"player {seat + 1} left (end of input)") from None
+        except (RuntimeError, ValueError, OSError):  # no standard input at all (`<&-`), or a closed one
+            raise Interrupted(f"player {seat + 1} left (no input to read from)") from None
+        if re.fullmatch(r"[0-9]{1,9}", answer) and 1 <= int(answer) <= len(legal):  # no int() of 5000 digits
             return legal[int(answer) - 1]
         for option in legal:
             if answer.lower() == option.lower():
@@ -196,12 +301,16 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
 def run_play(args) -> int:
     game = load(args)
     check_players(game, args.players)
-    for seat in args.human:
+    for number, seat in enumerate(args.human):
         if seat > args.players:
             raise UsageError(f"--human {seat}: there are only {args.players} seats (numbered 1 to {args.players})")
+        if seat in args.human[:number]:
+            raise UsageError(f"--human {seat}: that seat is given twice")
     humans = {seat - 1 for seat in args.human}
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     path = default_log_path(game, seed) if args.log is None else None if args.log == "-" else args.log
+    if path is not None:
+        refuse_overwriting_inputs("--log", path, args, game)
     console = make_console()
     state = game.new_game(args.players, seed=seed, log=True)
     bots = {seat: make_agent(args.bot, bot_seed(seed, seat)) for seat in range(args.players) if seat not in humans}
@@ -331,25 +440,31 @@ def run_simulate(args) -> int:
     game = load(args)
     check_players(game, args.players)
     to_stdout = args.json == "-"
-    if args.json and not to_stdout and not Path(args.json).resolve().parent.is_dir():
-        raise UsageError(f"--json {args.json}: the folder {str(Path(args.json).parent)!r} does not exist")
+    output = None
+    if args.json and not to_stdout:
+        if not Path(args.json).resolve().parent.is_dir():
+            raise UsageError(f"--json {args.json}: the folder {str(Path(args.json).parent)!r} does not exist")
+        refuse_overwriting_inputs("--json", args.json, args, game)
+        output = AtomicOutput("--json", args.json, "the statistics")
     console = make_console()
-    started = time.perf_counter()
-    stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
-    elapsed = time.perf_counter() - started
-    report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-              "seed": args.seed, "bot": args.bot, **stats.to_json()}
+    try:
+        started = time.perf_counter()
+        stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
+        elapsed = time.perf_counter() - started
+        report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
+                  "seed": args.seed, "bot": args.bot, **stats.to_json()}
+        if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
+            output.file.write(json.dumps(report, indent=2) + "\n")
+            output.commit()
+    finally:
+        if output is not None:
+            output.discard()  # nothing left if the run stopped
     if to_stdout:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
-    if args.json:  # written before the tables, so a closed pipe on stdout cannot lose it
-        try:
-            Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"--json {args.json}: cannot write the statistics: {exc.strerror or exc}") from None
     render_stats(console, game, stats, args.players, elapsed)
     if args.json:
-        console.print(f"Statistics written to {args.json}", markup=False)
+        console.print(f"Statistics written to {args.json}")
     return EXIT_OK
 
 

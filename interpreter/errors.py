@@ -8,6 +8,7 @@ traceback to be understood.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -99,3 +100,24 @@ def caret_excerpt(source_line: str, column: int) -> str:
         right = "..." if start + EXCERPT_WIDTH < len(line) else ""
         line, col = left + shown + right, col - start + len(left)
     return f"    {line}\n    {' ' * col}^"
+
+
+# C0 controls but newline and tab, DEL, C1 (\x9b is a one-byte CSI), bidi overrides and
+# isolates, line/paragraph separators, and lone surrogates (an undecodable file name).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                     "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def inert(text: str) -> str:
+    """Author text made safe to print: characters a terminal acts on shown as visible escapes.
+
+    A definition's names and texts reach the terminal; an ESC, a one-byte CSI or a
+    bidi override in them would otherwise retitle the window, clear the screen or
+    reorder what is read.  Newlines and tabs stay (layout needs them).  Idempotent.
+    """
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text

@@ -2,9 +2,12 @@
 
 Everything here reads only what it is given (a view dict, a finished state,
 statistics, a loaded definition) and knows no game: zone names, card names and
-variable names all come from the definition.  Text from the definition is
-always wrapped in ``Text`` (never parsed as rich markup), so a card called
-"[x]" prints as itself.
+variable names all come from the definition, so all of it is author text and
+printed inert: the console never reads rich markup or emoji codes (a card
+called "[bold]x" prints as itself), and every character a terminal would act on
+(ESC, C1, bidi overrides...) is shown as a visible escape (``errors.inert``).
+That happens in one place, ``SafeConsole``, for everything printed through it;
+``Text`` here is escaped when built too, so tables measure what they will show.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ import shutil
 import sys
 
 from rich import box
+from rich import text as rich_text
 from rich.console import Console
 from rich.padding import Padding
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.table import Table
-from rich.text import Text
+
+from .errors import inert
 
 PIPE_WIDTH = 120  # width used when output is not a terminal (logs, pipes, tests)
 
@@ -31,12 +37,46 @@ VISIBILITY = {
 PER = {"game": "shared", "player": "one per player", "space": "one per board space"}
 
 
+class Text(rich_text.Text):
+    """A rich ``Text`` whose strings are made inert as they are added (so widths are measured right)."""
+
+    def __init__(self, text: str = "", *args, **kwargs):
+        super().__init__(inert(text), *args, **kwargs)
+
+    def append(self, text, style=None):
+        return super().append(inert(text) if isinstance(text, str) else text, style)
+
+
+class SafeConsole(Console):
+    """A console that prints author text inert, whatever the caller passes it.
+
+    Strings are never read as markup or emoji codes, and every segment of text it
+    renders (tables, panels, code, titles) goes through ``inert``; only rich's own
+    control segments (cursor moves of a progress bar) pass untouched.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, markup=False, emoji=False, highlight=False, **kwargs)
+
+    def render_str(self, text: str, **kwargs) -> rich_text.Text:
+        kwargs.update(markup=False, emoji=False)
+        return super().render_str(inert(text), **kwargs)
+
+    def render(self, renderable, options=None):
+        for segment in super().render(renderable, options):
+            if segment.control is None:
+                safe = inert(segment.text)
+                if safe is not segment.text:
+                    segment = Segment(safe, segment.style)
+            yield segment
+
+
 def make_console(stderr: bool = False) -> Console:
     """A console on the current sys.stdout/stderr (so test capture works), wide enough when piped."""
     stream = sys.stderr if stderr else sys.stdout
-    console = Console(file=stream, highlight=False)
+    console = SafeConsole(file=stream)
     if not console.is_terminal:
-        console = Console(file=stream, highlight=False, width=max(PIPE_WIDTH, shutil.get_terminal_size().columns))
+        console = SafeConsole(file=stream, width=max(PIPE_WIDTH, shutil.get_terminal_size().columns))
     return console
 
 
@@ -293,7 +333,7 @@ def render_stats(console: Console, game, stats, players: int, elapsed: float | N
 # ---------------------------------------------------------------- the rules
 def effect(text) -> Syntax:
     """Effect or expression text, laid out as code."""
-    return Syntax(str(text).rstrip(), "python", theme="ansi_dark", background_color="default", word_wrap=True)
+    return Syntax(inert(str(text).rstrip()), "python", theme="ansi_dark", background_color="default", word_wrap=True)
 
 
 def render_rules(console: Console, game) -> None:
@@ -473,7 +513,7 @@ def _code_blocks(console, title, entries):
         return
     _section(console, title)
     for heading, text in entries:
-        console.print(heading if isinstance(heading, Text) else Text(heading, style="bold"))
+        console.print(heading if isinstance(heading, rich_text.Text) else Text(heading, style="bold"))
         console.print(Padding(effect(text), (0, 0, 1, 4)))
 
 
@@ -549,5 +589,5 @@ def _scoring(console, game, data):
                        "winners directly.", style="dim"))
 
 
-__all__ = ["make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
+__all__ = ["SafeConsole", "Text", "make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
            "render_result", "render_stats", "render_rules", "winners_sentence"]

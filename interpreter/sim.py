@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import signal
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -173,10 +174,30 @@ def run_chunk(game, players: int, seed: int, start: int, stop: int, bot: str = "
     return stats
 
 
-def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into chunks small enough for a smooth progress bar and fair sharing."""
+def chunks(games: int, jobs: int):
+    """Split ``range(games)`` into chunks small enough for a smooth progress bar and fair sharing.
+
+    A generator: a run of a billion games must not hold millions of chunks in memory.
+    """
     size = max(1, min(200, games // (jobs * 8) or 1))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    return ((start, min(start + size, games)) for start in range(0, games, size))
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_count(jobs: int, games: int) -> int:
+    """How many worker processes to start: asked for, but no more than the CPUs or the games.
+
+    More processes than CPUs only compete for them (each holds its own compiled
+    game), and more than games would sit idle.
+    """
+    return max(1, min(jobs, available_cpus(), games))
 
 
 # ---------------------------------------------------------------- worker processes
@@ -213,14 +234,15 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: 
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
-    if omitted).  ``jobs`` > 1 plays chunks in a process pool; every worker loads
-    the definition itself.  ``progress(done)`` is called with the number of
+    if omitted).  ``jobs`` > 1 plays chunks in a process pool of ``worker_count``
+    processes; every worker loads the definition itself.  ``progress(done)`` is called with the number of
     games finished so far, after each chunk.
     """
     variants = list(variants or [])
     stats = SimStats(players)
     done = 0
-    work = chunks(games, max(1, jobs))
+    jobs = worker_count(jobs, games)
+    work = chunks(games, jobs)
     if jobs <= 1:
         if game is None:
             from .loader import load_game
@@ -232,7 +254,7 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: 
             if progress:
                 progress(done)
         return stats
-    tasks = [(players, seed, start, stop, bot) for start, stop in work]
+    tasks = ((players, seed, start, stop, bot) for start, stop in work)
     with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants)) as pool:
         for part in pool.imap_unordered(_run_worker_chunk, tasks):
             stats.merge(part)

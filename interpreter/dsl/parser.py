@@ -146,8 +146,13 @@ def parse(text: str) -> tuple:
     return _ToAst().transform(tree)
 
 
+@lru_cache(maxsize=65536)
 def parse_expression(text: str) -> A.Node:
-    """Parse a single expression (as used in YAML keys such as ``until:``)."""
+    """Parse a single expression (as used in YAML keys such as ``until:``).
+
+    Cached (the nodes are frozen): a log text's ``{...}`` parts are parsed again each
+    time its procedure is compiled or inlined, and the same ones recur across a game.
+    """
     if "\n" in text.strip():
         raise SnippetSyntaxError("an expression must be on one line", 1, 1)
     body = text.strip()

@@ -171,6 +171,9 @@ def parse_ref(ref: str) -> tuple[str, dict]:
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise DefinitionError(f"variant setting {item!r} in {ref!r} must look like key=value")
+            if key.strip() in settings:
+                raise DefinitionError(f"variant {target!r} sets {key.strip()!r} twice in {ref!r}; give each "
+                                      "setting once")
             settings[key.strip()] = value.strip()
     return target, settings
 
