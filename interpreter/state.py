@@ -2,9 +2,10 @@
 
 Everything a state holds is plain data: lists of card ids per zone, dicts of
 variables, the RNG as one int, and the suspended rule code as frames
-``[procedure id, pc, locals, return slot]``.  So a state is JSON-serialisable
-at every decision, ``clone()`` is a handful of list copies, and a game replays
-bit for bit from (definition, seed, actions).
+``[procedure id, pc, locals, return slot]``.  So ``clone()`` is a handful of
+list copies, and a game replays bit for bit from (definition, seed, actions).
+A save holds what rebuilds the game and what it shows, never the frames: it
+is loaded by replaying it, and refused unless the replay shows the same.
 
 The API follows game-AI habits (OpenSpiel / PettingZoo): ``current_players``,
 ``legal_actions``, ``apply``, ``is_terminal``, ``returns``, ``winners``.
@@ -14,12 +15,12 @@ Actions are strings: their own readable text form.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 
 from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError
 from .game import MAX_SEED_BITS
-from .scenario import plain_data
 
 SAVE_FORMAT = "ribbit-state/2"
 # The parts of a save, in the order to_json writes them.
@@ -340,20 +341,21 @@ class State:
         SaveFileError says which part differs.  The returned state is the replay, so it shares
         nothing with ``data``.
         """
-        if type(data) is not dict or data.get("format") != SAVE_FORMAT:
-            form = data.get("format") if type(data) is dict else None
+        form = data.get("format") if type(data) is dict else None
+        if not _same(form, SAVE_FORMAT):
             if type(form) is str and form.startswith("ribbit-state/"):
                 raise SaveFileError(f"this save is in format {_quote(form)}, which this version of Ribbit cannot load "
                                     f"(it reads {SAVE_FORMAT!r})")
             raise SaveFileError(f"not a Ribbit save file (expected format {SAVE_FORMAT!r})")
-        if data.get("fingerprint") != fingerprint(game):
+        if not _same(data.get("fingerprint"), fingerprint(game)):
             raise SaveFileError(f"this save was made with a different definition of {_quote(data.get('game'))} "
                                 "(the rules or the variants changed since)")
         for key in SAVE_KEYS:
             if key not in data:
                 raise SaveFileError(f"the save file is incomplete: it has no {key!r}")
-        if len(data) != len(SAVE_KEYS):
-            extra = [_quote(k) for k in list(data)[:len(SAVE_KEYS) + 3] if k not in SAVE_KEYS][:3]
+        if len(data) != len(SAVE_KEYS) or not all(type(k) is str for k in data):
+            extra = [_quote(k) for k in itertools.islice(data, len(SAVE_KEYS) + 3)
+                     if type(k) is not str or k not in SAVE_KEYS][:3]
             raise SaveFileError(f"the save file has parts Ribbit does not write: {', '.join(extra)}")
         players, seed, history, log = data["players"], data["seed"], data["history"], data["log"]
         if type(players) is not int or not game.min_players <= players <= game.max_players:
@@ -371,8 +373,7 @@ class State:
                 raise SaveFileError(f"action {number} of the save's history is not [player number, action text] "
                                     f"(with at most {MAX_ACTION_TEXT} characters of text)")
         try:
-            scenario = None if data["scenario"] is None else plain_data(data["scenario"], "the scenario")
-            state = game.new_game(players, seed, log is not None, scenario)
+            state = game.new_game(players, seed, log is not None, data["scenario"])  # copies the scenario
         except RibbitError as exc:
             raise SaveFileError(f"the save's game cannot be started again from its seed and scenario: {exc}") from None
         for number, (player, action) in enumerate(history, 1):
