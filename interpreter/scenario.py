@@ -2,7 +2,9 @@
 
 Rulebook examples start from a known table ("Emma draws a red card, then a
 green"), so tests need to stack decks and fill hands by card name.  A
-scenario is plain data, so it can also come from a JSON or YAML file.
+scenario is plain data, so it can also come from a JSON or YAML file, or from
+a save file: hence it is checked strictly (plain types only, bounded, each
+variable value of its declared kind) before anything runs.
 """
 
 from __future__ import annotations

@@ -467,3 +467,12 @@ def test_make_agent_accepts_only_exact_names_and_seeds():
     with pytest.raises(UnknownAgentError):
         make_agent("random", 1.5)
     assert make_agent("random", "seat 1").choose(None, ["a", "b"]) in ("a", "b")
+
+
+def test_a_game_played_without_a_log_loads_without_one(frog_tower_game):
+    state = frog_tower_game.new_game(3, seed=2, log=False)
+    state.apply(state.current_players()[0], state.legal_actions()[0])
+    loaded = State.from_json(frog_tower_game, as_file(state))
+    assert loaded.log is None and snapshot(loaded) == snapshot(state)
+    with pytest.raises(SaveFileError, match="the save's log is damaged"):
+        State.from_json(frog_tower_game, dict(as_file(state), log={}))
