@@ -15,6 +15,7 @@ from .dsl import types as T
 from .errors import DefinitionError, Location
 
 DEFAULT_STEP_LIMIT = 200_000
+MAX_SEED_BITS = 1024  # any seed anyone types or derives fits; bounds what a save file can make us compute
 
 
 @dataclass
@@ -129,16 +130,24 @@ class Game:
         Named cards are taken from wherever the components start; cards not named
         stay in their starting zones.  See :mod:`interpreter.scenario`.
         """
-        from .state import State
+        from .state import State, _type_of
 
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DefinitionError(f"players must be a whole number, not {players!r}", Location(self.file))
+        if type(players) is not int:  # exactly int: not a bool, a float or a look-alike
+            raise DefinitionError(f"players must be a whole number (an int), not {_type_of(players)}",
+                                  Location(self.file, key="players"))
+        if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
+            raise DefinitionError(f"the seed must be a whole number (an int) of at most {MAX_SEED_BITS} bits, "
+                                  f"not {_type_of(seed)}", Location(self.file, key="seed"))
         if not self.min_players <= players <= self.max_players:
             span = f"exactly {self.min_players}" if self.min_players == self.max_players else \
                 f"{self.min_players}-{self.max_players}"
             raise DefinitionError(f"{self.name} is for {span} players, not {players}",
                                   Location(self.file, key="players"))
-        return State.start(self, players, int(seed), log, scenario)
+        if scenario is not None:  # the state keeps its own copy: the caller's dict may change later
+            from .scenario import plain_data
+
+            scenario = plain_data(scenario, "the scenario")
+        return State.start(self, players, seed, bool(log), scenario)
 
     def initial_layout(self, players: int):
         """Zones (lists of card ids) and card locations before setup runs (fresh copies)."""
@@ -170,3 +179,4 @@ class Game:
 
     def kind_of_pvar(self, name: str) -> str:
         return self.pvars.get(name, T.ANY)
+

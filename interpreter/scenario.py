@@ -2,23 +2,65 @@
 
 Rulebook examples start from a known table ("Emma draws a red card, then a
 green"), so tests need to stack decks and fill hands by card name.  A
-scenario is plain data, so it can also come from a JSON or YAML file.
+scenario is plain data, so it can also come from a JSON or YAML file, or from
+a save file: hence it is checked strictly (plain types only, bounded, each
+variable value of its declared kind) before anything runs.
 """
 
 from __future__ import annotations
 
+from .dsl import types as T
 from .errors import DefinitionError
+
+MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred
+MAX_PLAIN_DEPTH = 50
+
+
+def plain_data(value, where: str):
+    """A deep copy of ``value`` if it is plain JSON-like data (exact dict/list/str/int/bool/None), else DefinitionError.
+
+    The copy is what a state keeps, so later changes to the caller's object cannot reach the
+    game; exact types (no subclasses) mean no foreign ``__eq__`` or ``__hash__`` ever runs.
+    """
+    budget = [MAX_PLAIN_ITEMS]
+
+    def copy(v, depth):
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_PLAIN_DEPTH:
+            raise DefinitionError(f"{where} is too large (at most {MAX_PLAIN_ITEMS} values, "
+                                  f"nested at most {MAX_PLAIN_DEPTH} deep)")
+        kind = type(v)
+        if kind is dict:
+            if not all(type(k) is str for k in v):
+                raise DefinitionError(f"{where}: every key must be text")
+            return {k: copy(x, depth + 1) for k, x in v.items()}
+        if kind is list:
+            return [copy(x, depth + 1) for x in v]
+        if v is None or kind in (str, int, bool):
+            return v
+        raise DefinitionError(f"{where} must be plain data (mappings, lists, text, numbers, true/false), "
+                              f"not a {kind.__name__}")
+
+    return copy(value, 0)
 
 
 def apply_scenario(state, scenario: dict) -> None:
     """Rearrange ``state`` (fresh from the initial layout) as the scenario says."""
     g = state.game
-    if not isinstance(scenario, dict):
+    if type(scenario) is not dict:
         raise DefinitionError("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
     unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables"}
     if unknown:
         raise DefinitionError(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
                               "expected zones, on_top, game_variables, player_variables")
+    for key in ("zones", "on_top"):
+        for label, names in _mapping(scenario, key).items():
+            if type(names) is not list or not all(type(n) is str for n in names):
+                raise DefinitionError(f"scenario {key} {label!r}: expected a list of card names")
+    for seat, values in _mapping(scenario, "player_variables").items():
+        if type(values) is not dict:
+            raise DefinitionError(f"scenario player_variables {seat!r}: expected a mapping of variable names to values")
+    _mapping(scenario, "game_variables")
     labels = {g.zone_label(i): i for i in range(g.zone_count)}
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):
@@ -63,12 +105,48 @@ def apply_scenario(state, scenario: dict) -> None:
     for name, value in scenario.get("game_variables", {}).items():
         if name not in state.gv:
             raise DefinitionError(f"scenario: unknown game variable {name!r}")
-        state.gv[name] = value
+        state.gv[name] = _checked(state, value, g.gvars[name], f"game variable {name!r}")
     for seat, values in scenario.get("player_variables", {}).items():
-        p = int(seat) - 1
+        p = int(seat) - 1 if type(seat) is str and seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
         if not 0 <= p < state.n:
-            raise DefinitionError(f"scenario: no player {seat} in a {state.n}-player game (players count from 1)")
+            raise DefinitionError(f"scenario: no player {seat!r} in a {state.n}-player game (players count from 1)")
         for name, value in values.items():
             if name not in state.pv:
                 raise DefinitionError(f"scenario: unknown player variable {name!r}")
-            state.pv[name][p] = value
+            state.pv[name][p] = _checked(state, value, g.pvars[name], f"player variable {name!r} of seat {seat}")
+
+
+def _mapping(scenario: dict, key: str) -> dict:
+    value = scenario.get(key, {})
+    if type(value) is not dict or not all(type(k) is str for k in value):
+        raise DefinitionError(f"scenario {key}: expected a mapping with text keys")
+    return value
+
+
+def _checked(state, value, kind: str, what: str):
+    """``value`` if it is a value of ``kind`` (a card or player as its number), else DefinitionError.
+
+    A variable holding what no rule could put there would fail later, far from the scenario.
+    """
+    if _fits(state, value, kind):
+        return value
+    raise DefinitionError(f"scenario: {what} holds {T.describe(kind)}, not {value!r:.60}")
+
+
+def _fits(state, value, kind: str) -> bool:
+    if kind.startswith("list:"):
+        return type(value) is list and all(_fits(state, v, kind[5:]) for v in value)
+    if kind == "int":
+        return type(value) is int and value.bit_length() <= 64
+    if kind == "bool":
+        return type(value) is bool
+    if kind == "space":
+        board = state.game.board
+        return value is None or type(value) is str and (board is None or value in board.space_set)
+    if kind == "str":
+        return type(value) is str
+    if kind == "card":
+        return value is None or type(value) is int and 0 <= value < len(state.game.card_names)
+    if kind == "player":
+        return value is None or type(value) is int and 0 <= value < state.n
+    return True  # any other kind: plain data is all a scenario can hold

@@ -2,9 +2,10 @@
 
 Everything a state holds is plain data: lists of card ids per zone, dicts of
 variables, the RNG as one int, and the suspended rule code as frames
-``[procedure id, pc, locals, return slot]``.  So a state is JSON-serialisable
-at every decision, ``clone()`` is a handful of list copies, and a game replays
-bit for bit from (definition, seed, actions).
+``[procedure id, pc, locals, return slot]``.  So ``clone()`` is a handful of
+list copies, and a game replays bit for bit from (definition, seed, actions).
+A save holds what rebuilds the game and what it shows, never the frames: it
+is loaded by replaying it, and refused unless the replay shows the same.
 
 The API follows game-AI habits (OpenSpiel / PettingZoo): ``current_players``,
 ``legal_actions``, ``apply``, ``is_terminal``, ``returns``, ``winners``.
@@ -14,15 +15,27 @@ Actions are strings: their own readable text form.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 
 from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError
+from .game import MAX_SEED_BITS
 
-SAVE_FORMAT = "ribbit-state/1"
-# Saved frames point at positions in the compiled rule code; bump this whenever the compiler lays
-# that code out differently, so an older save is refused instead of resuming at the wrong place.
-COMPILED_LAYOUT = "2"
+SAVE_FORMAT = "ribbit-state/2"
+# The parts of a save, in the order to_json writes them.
+SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
+             "forced_winners", "scenario", "history", "log", "log_seen")
+# What a save shows of a pending decision; the option values and the variable that receives the
+# choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
+SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
+DECISION_PARTS = {"players": "the list of players the pending decision waits for",
+                  "labels": "the option list of the pending decision",
+                  "chosen": "the record of choices already made at the pending decision",
+                  "each": "whether everyone chooses at the pending decision",
+                  "secret": "whether the pending decision is secret", "prompt": "the prompt of the pending decision"}
+MAX_SAVED_ACTIONS = 100_000  # far beyond any real game; loading replays every action, so this bounds its cost
+MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 
 class State:
@@ -129,6 +142,8 @@ class State:
             if not waiting:
                 return []
             player = waiting[0]
+        elif type(player) is not int or not 0 <= player < self.n:
+            self._no_such_player(player)
         try:
             i = p["players"].index(player)
         except ValueError:
@@ -149,7 +164,7 @@ class State:
         Rewinding replays the game from its seed, so the common path pays nothing.
         """
         p = self.pending
-        if p is None or type(player) is not int:
+        if p is None or type(player) is not int or type(action) is not str:
             self._illegal(player, action)
         players = p["players"]
         try:  # one scan each for the seat and the action; a miss explains itself
@@ -197,19 +212,29 @@ class State:
 
     def _illegal(self, player, action):
         """Raise IllegalActionError explaining why (the state is not touched)."""
+        if type(action) is not str:  # exactly str: a subclass or look-alike could claim to equal any option
+            raise IllegalActionError(f"an action must be exactly a str (its text), not {_type_of(action)}")
+        action = _quote(action, 200)
         if self.over:
-            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+            raise IllegalActionError(f"the game is over; {action} cannot be played")
         if type(player) is not int or not 0 <= player < self.n:
-            raise IllegalActionError(f"there is no player {player!r} in this {self.n}-player game "
-                                     f"(players are numbered 0 to {self.n - 1}: seats 1 to {self.n})")
+            self._no_such_player(player)
         waiting = self.current_players()
         if player not in waiting:
             who = ", ".join(f"player {w} (seat {w + 1})" for w in waiting)
             raise IllegalActionError(f"it is not player {player}'s (seat {player + 1}) decision; waiting for {who}")
         legal = self.legal_actions(player)
         shown = "; ".join(legal[:12]) + ("; ..." if len(legal) > 12 else "")
-        raise IllegalActionError(f"{action!r} is not a legal action for player {player} (seat {player + 1}) now. "
+        raise IllegalActionError(f"{action} is not a legal action for player {player} (seat {player + 1}) now. "
                                  f"Legal actions: {shown}")
+
+    def _no_such_player(self, player):
+        """Players are exactly ints (not bools, floats or look-alikes) from 0 to n-1."""
+        if type(player) is not int:
+            raise IllegalActionError(f"a player must be exactly an int, numbered 0 to {self.n - 1} (seats 1 to "
+                                     f"{self.n}), not {_type_of(player)}")
+        raise IllegalActionError(f"there is no player {_quote(player)} in this {self.n}-player game "
+                                 f"(players are numbered 0 to {self.n - 1}: seats 1 to {self.n})")
 
     # ---------------------------------------------------------------- results
     def is_terminal(self) -> bool:
@@ -247,6 +272,8 @@ class State:
     # ---------------------------------------------------------------- views
     def view(self, player: int | None) -> dict:
         """What ``player`` may know (``None``: a spectator).  Hidden cards appear only as counts."""
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            self._no_such_player(player)
         g = self.game
         zones = {}
         for index, cards in enumerate(self.zones):
@@ -311,68 +338,73 @@ class State:
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict:
-        """The whole state as plain JSON data (omniscient: it includes hidden cards)."""
+        """The state as plain JSON data: what rebuilds it (players, seed, scenario, history) and all it shows.
+
+        Omniscient: it includes hidden cards.  The suspended rule code is left out: a save is
+        loaded by replaying its history, so positions inside the compiled rules never travel.
+        """
+        p = self.pending
+        pending = None if p is None else {key: p[key] for key in SAVED_DECISION_KEYS}
         return _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
-            "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv,
-            "pv": self.pv, "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
-            "forced_winners": self.forced_winners, "history": self.history, "log": self.log,
-            "log_seen": self.log_seen,
+            "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
+            "rng": str(self.rng), "pending": pending, "over": self.over, "forced_winners": self.forced_winners,
+            "scenario": self.scenario, "history": self.history, "log": self.log, "log_seen": self.log_seen,
         })
 
     @classmethod
     def from_json(cls, game, data) -> "State":
-        """Rebuild a state saved by :meth:`to_json`; a damaged file raises SaveFileError."""
+        """Load a save made by :meth:`to_json`: the game replayed from the save's own seed and actions.
+
+        A save is never trusted: its envelope is checked (format, definition, types, sizes), the
+        game is rebuilt from its players, seed, scenario and history, and every part the save
+        shows (zones, variables, decision, result, RNG, log) must equal that replay, or
+        SaveFileError says which part differs.  The returned state is the replay, so it shares
+        nothing with ``data``.
+        """
+        form = data.get("format") if type(data) is dict else None
+        if not _same(form, SAVE_FORMAT):
+            if type(form) is str and form.startswith("ribbit-state/"):
+                raise SaveFileError(f"this save is in format {_quote(form)}, which this version of Ribbit cannot load "
+                                    f"(it reads {SAVE_FORMAT!r})")
+            raise SaveFileError(f"not a Ribbit save file (expected format {SAVE_FORMAT!r})")
+        if not _same(data.get("fingerprint"), fingerprint(game)):
+            raise SaveFileError(f"this save was made with a different definition of {_quote(data.get('game'))} "
+                                "(the rules or the variants changed since)")
+        for key in SAVE_KEYS:
+            if key not in data:
+                raise SaveFileError(f"the save file is incomplete: it has no {key!r}")
+        if len(data) != len(SAVE_KEYS) or not all(type(k) is str for k in data):
+            extra = [_quote(k) for k in itertools.islice(data, len(SAVE_KEYS) + 3)
+                     if type(k) is not str or k not in SAVE_KEYS][:3]
+            raise SaveFileError(f"the save file has parts Ribbit does not write: {', '.join(extra)}")
+        players, seed, history, log = data["players"], data["seed"], data["history"], data["log"]
+        if type(players) is not int or not game.min_players <= players <= game.max_players:
+            raise SaveFileError(f"the save's player count {_quote(players)} is not a whole number from "
+                                f"{game.min_players} to {game.max_players}")
+        if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
+            raise SaveFileError(f"the save's seed {_quote(seed)} is not a whole number of at most {MAX_SEED_BITS} bits")
+        if log is not None and type(log) is not list:
+            raise SaveFileError("the save's log is damaged (expected a list or null)")
+        if type(history) is not list or len(history) > MAX_SAVED_ACTIONS:
+            raise SaveFileError(f"the save's history is not a list of at most {MAX_SAVED_ACTIONS} actions")
+        for number, entry in enumerate(history, 1):
+            if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int or type(entry[1]) is not str \
+                    or len(entry[1]) > MAX_ACTION_TEXT:
+                raise SaveFileError(f"action {number} of the save's history is not [player number, action text] "
+                                    f"(with at most {MAX_ACTION_TEXT} characters of text)")
         try:
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                raise SaveFileError(f"not a Ribbit save file (expected format {SAVE_FORMAT!r})")
-            if data.get("fingerprint") != fingerprint(game):
-                raise SaveFileError(f"this save was made with a different definition of {data.get('game')!r} "
-                                    "(the rules, the variants or Ribbit's compiler changed since)")
-            s = cls.__new__(cls)
-            s.game = game
-            s.n = int(data["players"])
-            if not game.min_players <= s.n <= game.max_players:
-                raise SaveFileError(f"bad player count {s.n}")
-            s.players = list(range(s.n))
-            s.seed = int(data["seed"])
-            s.scenario = data.get("scenario")
-            s.zones = [[int(c) for c in z] for z in data["zones"]]
-            if len(s.zones) != game.zone_count:
-                raise SaveFileError("the zones do not match the definition")
-            s.loc = [-1] * len(game.card_names)
-            for zi, z in enumerate(s.zones):
-                for c in z:
-                    if not 0 <= c < len(s.loc) or s.loc[c] != -1:
-                        raise SaveFileError(f"card {c} is missing or appears twice")
-                    s.loc[c] = zi
-            s.gv = dict(data["gv"])
-            s.pv = {k: list(v) for k, v in data["pv"].items()}
-            if set(s.gv) != set(game.gvar_defaults) or set(s.pv) != set(game.pvar_defaults):
-                raise SaveFileError("the variables do not match the definition")
-            s.rng = int(data["rng"])
-            s.frames = [[int(f[0]), int(f[1]), dict(f[2]), f[3]] for f in data["frames"]]
-            for f in s.frames:
-                if not 0 <= f[0] < len(game.codes) or not 0 <= f[1] < len(game.codes[f[0]]):
-                    raise SaveFileError("the saved rule position does not exist in this definition")
-            s.pending = _check_pending(data["pending"], s.n)
-            for name, values in s.pv.items():
-                if len(values) != s.n:
-                    raise SaveFileError(f"player variable {name!r} has {len(values)} values for {s.n} players")
-            s.over = bool(data["over"])
-            s.forced_winners = data["forced_winners"]
-            s.history = [list(h) for h in data["history"]]
-            s.log = data["log"]
-            s.log_seen = _check_log_seen(data.get("log_seen", []), s.log, s.n)
-            s.steps = game.step_limit
-            s._result = None
-            return s
-        except SaveFileError:
-            raise
-        except KeyError as exc:
-            raise SaveFileError(f"the save file is incomplete: it has no {exc.args[0]!r}") from None
-        except (TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise SaveFileError(f"the save file is damaged ({exc})") from None
+            state = game.new_game(players, seed, log is not None, data["scenario"])  # copies the scenario
+        except RibbitError as exc:
+            raise SaveFileError(f"the save's game cannot be started again from its seed and scenario: {exc}") from None
+        for number, (player, action) in enumerate(history, 1):
+            try:
+                state.apply(player, action)
+            except RibbitError as exc:
+                raise SaveFileError(f"action {number} of the save's history (player {player}, {_quote(action)}) "
+                                    f"cannot be played: {exc}") from None
+        _check_same(state, data)
+        return state
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
@@ -388,41 +420,105 @@ def replay(game, players: int, seed: int, actions) -> State:
 
 def fingerprint(game) -> str:
     """A short hash of the definition (and variants) a state belongs to."""
-    h = hashlib.sha256(COMPILED_LAYOUT.encode())
+    h = hashlib.sha256()
     for text in game.source_texts:
         h.update(text.encode("utf-8"))
     return h.hexdigest()[:16]
 
 
-def _check_pending(pending, players: int):
-    """A saved decision must have the shape the engine writes, or loading it would fail later."""
-    if pending is None:
-        return None
-    keys = {"players", "labels", "values", "chosen", "dest", "each", "secret", "prompt"}
-    if not isinstance(pending, dict) or set(pending) != keys:
-        raise SaveFileError("the saved decision is damaged (expected the keys " + ", ".join(sorted(keys)) + ")")
-    n = len(pending["players"])
-    if not all(isinstance(pending[k], list) and len(pending[k]) == n for k in ("labels", "values", "chosen")) \
-            or not all(isinstance(p, int) and 0 <= p < players for p in pending["players"]):
-        raise SaveFileError("the saved decision is damaged (its players, options and choices do not line up)")
-    return pending
+def _check_same(state, data: dict) -> None:
+    """Refuse a save whose shown parts differ from ``state``, the replay of its own seed and actions."""
+    game, real = state.game, state.to_json()
+
+    def differs(what: str):
+        raise SaveFileError(f"this save does not match its own game: {what} differs from the replay of the save's "
+                            "own seed and actions")
+
+    if not _same(data["game"], real["game"]):
+        differs("the game's name")
+    zones = data["zones"]
+    if type(zones) is not list or len(zones) != game.zone_count:
+        raise SaveFileError(f"the zones do not match the definition (it has {game.zone_count} zones)")
+    for index, cards in enumerate(real["zones"]):
+        if not _same(zones[index], cards):
+            differs(f"zone {game.zone_label(index)!r}")
+    for key, what in (("gv", "game variable"), ("pv", "player variable")):
+        saved = data[key]
+        if not _same_keys(saved, real[key]):
+            raise SaveFileError(f"the {what}s do not match the definition "
+                                f"(expected {', '.join(map(repr, real[key])) or 'none'})")
+        for name, value in real[key].items():
+            if not _same(saved[name], value):
+                seats = [i for i, v in enumerate(value) if type(saved[name]) is not list
+                         or len(saved[name]) != len(value) or not _same(saved[name][i], v)] if key == "pv" else []
+                differs(f"{what} {name!r}" + (f" of seat {seats[0] + 1}" if len(seats) == 1 else ""))
+    if not _same(data["rng"], real["rng"]):
+        differs("the state of the random number generator")
+    saved, pending = data["pending"], real["pending"]
+    if pending is None or saved is None:
+        if saved is not pending:
+            differs("whether a decision is pending")
+    else:
+        if not _same_keys(saved, pending):
+            raise SaveFileError("the saved decision is damaged (expected the keys " + ", ".join(SAVED_DECISION_KEYS) + ")")
+        for key in SAVED_DECISION_KEYS:
+            if not _same(saved[key], pending[key]):
+                differs(DECISION_PARTS[key])
+    for key, what in (("over", "whether the game is over"), ("forced_winners", "the list of declared winners"),
+                      ("log", "the log"), ("log_seen", "what each player read of the log")):
+        if not _same(data[key], real[key]):
+            differs(what)
 
 
-def _check_log_seen(entries, log, players: int) -> list:
-    """Saved per-audience narration must point at log lines and give one text (or None) per audience."""
-    if not isinstance(entries, list) or any(
-            not (isinstance(e, list) and len(e) == 2 and type(e[0]) is int and isinstance(log, list)
-                 and 0 <= e[0] < len(log) and isinstance(e[1], list) and len(e[1]) == players + 1
-                 and all(t is None or isinstance(t, str) for t in e[1])) for e in entries):
-        raise SaveFileError("the saved narration is damaged (log_seen must list [line, texts per audience])")
-    return entries
+def _same(saved, real) -> bool:
+    """``saved == real`` for plain data, with exactly the same types all the way down.
+
+    The cost is bounded by ``real`` (the replay) however large ``saved`` is, and an object
+    that claims to equal everything cannot pass for data.
+    """
+    kind = type(real)
+    if type(saved) is not kind:
+        return False
+    if kind is list:
+        return len(saved) == len(real) and all(map(_same, saved, real))
+    if kind is dict:
+        return _same_keys(saved, real) and all(_same(saved[k], v) for k, v in real.items())
+    return saved == real
+
+
+def _same_keys(saved, real: dict) -> bool:
+    return type(saved) is dict and len(saved) == len(real) and all(type(k) is str for k in saved) \
+        and all(k in saved for k in real)
+
+
+def _quote(value, width: int = 60) -> str:
+    """A short, safe description of a value read from outside (never calls a foreign ``__repr__``)."""
+    if value is None or type(value) in (bool, float):
+        return repr(value)
+    if type(value) is int:
+        return repr(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
+    if type(value) is str:
+        return repr(value) if len(value) <= width else repr(value[:width]) + f"... ({len(value)} characters)"
+    return f"a {type(value).__name__}"
+
+
+def _type_of(value) -> str:
+    """The type of a wrong argument, and its value when that is a plain builtin."""
+    kind = type(value)
+    if kind is int and value.bit_length() > 64:
+        return f"an int of {value.bit_length()} bits"
+    if kind in (int, bool, float, str, type(None)):
+        return f"{kind.__name__} {_quote(value)}"
+    base = next((b.__name__ for b in (str, int) if issubclass(kind, b)), None)
+    return f"a {kind.__name__}" + (f" (a subclass of {base})" if base else "")
+
 
 
 def _copy(value):
-    """A deep copy of plain data (dicts, lists, scalars): a snapshot later actions cannot change."""
+    """A deep copy of plain data (dicts, lists, scalars; tuples become lists): a snapshot later actions cannot change."""
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_copy(v) for v in value]
     return value
 

@@ -124,7 +124,7 @@ def test_per_audience_narration_survives_a_save_and_a_clone(whispers):
 def test_a_damaged_saved_narration_is_refused(whispers):
     data = json.loads(two_turns(whispers).dumps())
     data["log_seen"][0][1] = ["too", "few"]
-    with pytest.raises(SaveFileError, match="the saved narration is damaged"):
+    with pytest.raises(SaveFileError, match="what each player read of the log differs"):
         State.from_json(whispers, data)
 
 

@@ -22,13 +22,18 @@ class UnknownAgentError(RibbitError, ValueError):
 
 
 def make_agent(name: str, seed: int | str | None = None):
-    """A new agent of the registered kind ``name``, with its own random seed."""
-    try:
-        factory = AGENTS[name]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(AGENTS))
-        raise UnknownAgentError(f"unknown bot {name!r}; the bots are: {known}") from None
-    return factory(seed)
+    """A new agent of the registered kind ``name``, with its own random seed.
+
+    ``name`` must be exactly a str and ``seed`` an int, a str or None (no subclasses: a
+    look-alike could pose as a registered name or seed the bot differently each time).
+    """
+    known = ", ".join(sorted(AGENTS))
+    if type(name) is not str or name not in AGENTS:
+        shown = repr(name) if type(name) is str else f"a {type(name).__name__}"
+        raise UnknownAgentError(f"unknown bot {shown}; the bots are: {known}")
+    if seed is not None and type(seed) not in (int, str):
+        raise UnknownAgentError(f"a bot's seed must be an int, a str or None, not a {type(seed).__name__}")
+    return AGENTS[name](seed)
 
 
 __all__ = ["AGENTS", "RandomAgent", "UnknownAgentError", "make_agent"]
