@@ -309,3 +309,26 @@ def test_humans_sharing_the_screen_read_the_spectator_narration(capsys, monkeypa
     assert "player 1 draws a card." in out and "player 1 draws firefly." not in out
     assert "You drew" not in out
     assert read_log(path)[0]["narration"] == "spectator"
+
+
+def test_validating_many_log_lines_in_one_procedure_takes_linear_time(tmp_path):
+    """What a procedure's locals are assigned is worked out once per body, not once per log line."""
+    import time
+
+    from interpreter.cli import main
+
+    def definition(count: int):
+        lines = "\n".join(f'    log "line {{game.x + {i}}}"' for i in range(count))
+        path = tmp_path / f"lines{count}.yaml"
+        path.write_text("game: Many\nplayers: {min: 2, max: 2}\nzones:\n  deck: {}\ngame_variables:\n  x: 0\n"
+                        f"procedures:\n  turn(player p): |\n{lines}\nflow:\n  - turn: turn\n"
+                        "    until: game.turn >= 2\n", encoding="utf-8")
+        return str(path)
+
+    timings = []
+    for count in (250, 1000):
+        path = definition(count)
+        started = time.perf_counter()
+        assert main(["validate", path]) == 0
+        timings.append(time.perf_counter() - started)
+    assert timings[1] / timings[0] < 8  # 4 times the lines: about 4 times the time, not 16

@@ -36,6 +36,7 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.zone_owner = model.zone_owner
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
+        self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):

@@ -82,9 +82,9 @@ def substitute(node, mapping: dict):
 class Dependencies:
     """Finds what one interpolation may reveal, compiling the pieces it must check at run time."""
 
-    def __init__(self, compiler, scope, body):
+    def __init__(self, compiler, scope, defs: dict):
         self.c, self.scope, self.m = compiler, scope, compiler.m
-        self.defs = assignments(body) if body else {}
+        self.defs = defs  # see assignments()
         self.checks: list = []  # (closure, kind) of card-, card-list- and zone-valued sub-expressions
         self.private: list = []  # (closure of a player, variable) of private player variables read
         self.expanded: set = set()

@@ -11,7 +11,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
-from .narration import Dependencies, Line, Opaque, Part
+from .narration import Dependencies, Line, Opaque, Part, assignments
 from .units import CompileError, Flat, suggest
 
 
@@ -400,7 +400,8 @@ class StatementCompiler:
             if not (T.fits(to_kind, "player") or T.fits(to_kind, "list:player")):
                 raise self.err(f"'log to' needs a player or a list of players, not {T.describe(to_kind)}", st.to)
         owner = self.inlining[-1] if self.inlining else scope.proc
-        line = Line(self.interpolate(st, scope, body=owner.body if owner is not None else ()), to, to_kind)
+        line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
+                    to, to_kind)
 
         def log(s, e):
             if s.log is not None:  # games played without a log (simulations) pay nothing more
@@ -408,7 +409,14 @@ class StatementCompiler:
         log.line = line
         return log
 
-    def interpolate(self, st, scope, body=()):
+    def assignments_in(self, body) -> dict:
+        """What each local of ``body`` is ever assigned, worked out once per body (a body may hold many logs)."""
+        cached = self.assigned.get(id(body))
+        if cached is None or cached[0] is not body:
+            cached = self.assigned[id(body)] = (body, assignments(body))
+        return cached[1]
+
+    def interpolate(self, st, scope, defs):
         """The log text as literal strings and :class:`Part` s (each knowing what it may reveal)."""
         from .parser import SnippetSyntaxError, parse_expression
 
@@ -429,7 +437,7 @@ class StatementCompiler:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
             try:
                 fn, kind = self.expr(node, scope)
-                deps = Dependencies(self, scope, body)
+                deps = Dependencies(self, scope, defs)
                 try:
                     deps.collect(node)
                     opaque = False
