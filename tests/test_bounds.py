@@ -346,3 +346,36 @@ def test_top_and_bottom_of_a_negative_count_is_a_located_rule_error(tmp_path, en
     path, text = make(tmp_path, f"let xs = {end}(deck, 0 - 2)")
     err = run_go(path)
     assert str(err) == located(path, text, f"{end}(deck", f"{end}(zone, n) needs n of 0 or more, not -2")
+
+
+def test_simulate_with_ask_each_naming_a_player_twice_reports_the_ask_not_a_traceback(tmp_path, capsys):
+    from interpreter.cli import main
+
+    path, text = make(tmp_path, "ask each q in [p, p] to choose one of hand(q) as picks")
+    # the broken ask runs at the start of every turn, before the "go"/"wait" menu
+    text = text.replace('    ask p:\n      "go":\n', '    ask each q in [p, p] to choose one of hand(q) as picks\n'
+                        '    ask p:\n      "go":\n', 1)
+    (tmp_path / "bounds.yaml").write_text(text)
+    code = main(["simulate", path, "--players", "2", "--games", "3"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "'ask each' names player 1 more than once" in err and f"{path}:" in err
+
+
+def test_a_recursion_error_while_compiling_is_a_located_definition_error(tmp_path):
+    import sys
+
+    path, text = make(tmp_path, "let x = " + " + ".join(["1"] * 150))
+    from interpreter.dsl.parser import _parser
+    _parser()  # built first: only the compiling runs short of stack
+    depth = len(__import__("inspect").stack())
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 150)  # far less than the 150 nested '+' need to compile
+    try:
+        with pytest.raises(DefinitionError) as info:
+            load_game(path)
+    finally:
+        sys.setrecursionlimit(old)
+    assert "this effect is nested too deeply to compile; split it with 'let', functions or procedures" \
+        in str(info.value)
+    assert str(info.value).startswith(f"{path}:")
