@@ -92,10 +92,8 @@ class DecisionCompiler:
             return
         if count.value < 0:
             raise self.err(f"cannot choose {count.value} items; the count must be 0 or more", count)
-        probe = Poisoned()  # refuses every read of the game, but has a budget to pay for range() and the like
-        probe.steps = 10 ** 9
         try:
-            build(probe, {})
+            build(Poisoned(), {})
         except RuleError as exc:
             if exc.message.startswith("more than"):
                 raise self.err(exc.message, options_node) from None

@@ -543,6 +543,12 @@ class ExpressionCompiler:
                 raise self.err(f"'{op}' compares {T.describe(lk)} with a list of {T.element(rk)}s", node)
             loc = self.location(node)
             negate = op == "not in"
+            if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
+                # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
+                fixed = tuple(x.value for x in node.right.items)
+                if negate:
+                    return (lambda s, e: left(s, e) not in fixed), "bool"
+                return (lambda s, e: left(s, e) in fixed), "bool"
 
             def contains(s, e):
                 x, xs = left(s, e), right(s, e)
@@ -562,23 +568,22 @@ class ExpressionCompiler:
             # count(each c in zone where <fixed property test>) >= n: one closure, the counting in C
             okget, base, zkey, cloc = left.static_count
             cmp, v = COMPARE[op], right.const_value
-            at_least_one = (op, v) in ((">=", 1), (">", 0))  # 'at least one': any() stops at the first match
-            if zkey is None:
-                def count_cmp(s, e):
-                    z = s.zones[base]
+            if (op, v) in ((">=", 1), (">", 0)):  # 'at least one': any() stops at the first match
+                def any_local(s, e):
+                    z = s.zones[base + e[zkey]] if zkey is not None else s.zones[base]
                     s.steps -= len(z)
                     if s.steps < 0:
                         raise over_budget(s, cloc)
-                    return any(map(okget, z)) if at_least_one else cmp(sum(map(okget, z)), v)
-                return count_cmp, "bool"
+                    return any(map(okget, z))
+                return any_local, "bool"
 
-            def count_cmp_local(s, e):
-                z = s.zones[base + e[zkey]]
+            def count_cmp(s, e):
+                z = s.zones[base + e[zkey]] if zkey is not None else s.zones[base]
                 s.steps -= len(z)
                 if s.steps < 0:
                     raise over_budget(s, cloc)
-                return any(map(okget, z)) if at_least_one else cmp(sum(map(okget, z)), v)
-            return count_cmp_local, "bool"
+                return cmp(sum(map(okget, z)), v)
+            return count_cmp, "bool"
         if hasattr(right, "const_value") and hasattr(left, "size_of_zone"):
             # size(zone) == n: one closure
             cmp, v, zi = COMPARE[op], right.const_value, left.size_of_zone

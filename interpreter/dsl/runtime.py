@@ -116,7 +116,13 @@ class NotStatic(Exception):
 
 
 class Poisoned:
-    """A stand-in state that refuses every read: evaluating against it proves an expression is static."""
+    """A stand-in state that refuses every read: evaluating against it proves an expression is static.
+
+    It has a step budget of its own, so work charged to the budget (``each``, ``in``, ``range``)
+    does not stop an expression from being found static.
+    """
+
+    steps = 10 ** 15
 
     def __getattr__(self, name):
         raise NotStatic(name)

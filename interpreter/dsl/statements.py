@@ -415,22 +415,14 @@ class StatementCompiler:
     def s_Log(self, st, scope):
         parts = self.interpolate(st, scope)
         loc = self.location(st)
+        lists = [i for i, p in enumerate(parts) if not isinstance(p, str) and T.is_list(p[1])]
 
         def log(s, e):
             if s.log is None:
                 return
-            pieces = []
-            for p in parts:
-                if isinstance(p, str):
-                    pieces.append(p)
-                    continue
-                value = p[0](s, e)
-                if isinstance(value, list):  # a step per item described
-                    s.steps -= len(value)
-                    if s.steps < 0:
-                        raise over_budget(s, loc)
-                pieces.append(s.game.describe(value, p[1]))
-            line = "".join(pieces)
+            describe = s.game.describe
+            line = "".join(p if p.__class__ is str else describe(p[0](s, e), p[1]) for p in parts) if not lists \
+                else list_line(s, e, describe)
             if len(line) > MAX_TEXT:
                 raise RuleError(f"this log line would be {len(line):,} characters long; a line is at most "
                                 f"{MAX_TEXT:,} (log a count, or fewer items)", loc)
@@ -438,6 +430,20 @@ class StatementCompiler:
             if s.steps < 0:
                 raise over_budget(s, loc)
             s.log.append(line)
+
+        def list_line(s, e, describe):
+            pieces = []
+            for p in parts:
+                if p.__class__ is str:
+                    pieces.append(p)
+                    continue
+                value = p[0](s, e)
+                if value.__class__ is list:  # a step per item described, paid before the text is made
+                    s.steps -= len(value)
+                    if s.steps < 0:
+                        raise over_budget(s, loc)
+                pieces.append(describe(value, p[1]))
+            return "".join(pieces)
         return log
 
     def interpolate(self, st, scope):
