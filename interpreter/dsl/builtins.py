@@ -9,7 +9,9 @@ game-agnostic: zones, cards, players and board spaces, never a game's words.
 from __future__ import annotations
 
 from .. import rng as RNG
+from ..errors import RuleError
 from . import types as T
+from .runtime import checked_int, over_budget
 
 
 class BuiltinError(Exception):
@@ -46,6 +48,19 @@ def _as_list(arg, name, position=1):
     return fn, kind
 
 
+def _scan(c, fn, reduce):
+    """reduce(list), the list's items paid for from the step budget (one step each)."""
+    loc = c.call_loc
+
+    def scan(s, e):
+        xs = fn(s, e)
+        s.steps -= len(xs)
+        if s.steps < 0:
+            raise over_budget(s, loc)
+        return reduce(xs)
+    return scan
+
+
 # ---------------------------------------------------------------- collections
 def b_size(c, args):
     _need(args, 1, 1, "size")
@@ -64,7 +79,7 @@ def b_any(c, args):
     _need(args, 1, 1, "any")
     fn, kind = _as_list(args[0], "any")
     if T.element(kind) == "bool":
-        return (lambda s, e: any(fn(s, e))), "bool"
+        return _scan(c, fn, any), "bool"
     return (lambda s, e: len(fn(s, e)) > 0), "bool"
 
 
@@ -74,7 +89,7 @@ def b_all(c, args):
     if not T.fits(T.element(kind), "bool"):
         raise BuiltinError("all() needs a list of true/false values, e.g. all(each c in zone where c.ready)",
                            args[0][2])
-    return (lambda s, e: all(fn(s, e))), "bool"
+    return _scan(c, fn, all), "bool"
 
 
 def b_sum(c, args):
@@ -83,7 +98,9 @@ def b_sum(c, args):
     if not T.fits(T.element(kind), "int"):
         raise BuiltinError("sum() adds numbers; give it a list of numbers, e.g. sum(each c in zone: c.value)",
                            args[0][2])
-    return (lambda s, e: sum(fn(s, e))), "int"
+    loc = c.call_loc
+    total = _scan(c, fn, sum)
+    return (lambda s, e: checked_int(total(s, e), loc, "sum()")), "int"
 
 
 def _minmax(name, pick):
@@ -93,7 +110,7 @@ def _minmax(name, pick):
             fn, kind = _as_list(args[0], name)
             if not T.fits(T.element(kind), "int"):
                 raise BuiltinError(f"{name}() of a list needs numbers", args[0][2])
-            return (lambda s, e: pick(fn(s, e), default=0)), "int"
+            return _scan(c, fn, lambda xs: pick(xs, default=0)), "int"
         fns = [_kind(a, "int", name, i + 1) for i, a in enumerate(args)]
         if len(fns) == 2:
             a, b = fns
@@ -105,7 +122,7 @@ def _minmax(name, pick):
 def b_distinct(c, args):
     _need(args, 1, 1, "distinct")
     fn, kind = _as_list(args[0], "distinct")
-    return (lambda s, e: list(dict.fromkeys(fn(s, e)))), kind
+    return _scan(c, fn, lambda xs: list(dict.fromkeys(xs))), kind
 
 
 def b_first(c, args):
@@ -123,15 +140,23 @@ def b_last(c, args):
 def b_reverse(c, args):
     _need(args, 1, 1, "reverse")
     fn, kind = _as_list(args[0], "reverse")
-    return (lambda s, e: list(reversed(fn(s, e)))), kind
+    return _scan(c, fn, lambda xs: xs[::-1]), kind
 
 
 def b_range(c, args):
     _need(args, 1, 2, "range")
     fns = [_kind(a, "int", "range", i + 1) for i, a in enumerate(args)]
-    if len(fns) == 1:
-        return (lambda s, e: list(range(fns[0](s, e)))), "list:int"
-    return (lambda s, e: list(range(fns[0](s, e), fns[1](s, e)))), "list:int"
+    loc = c.call_loc
+    start = fns[0] if len(fns) == 2 else (lambda s, e: 0)
+    stop = fns[-1]
+
+    def range_(s, e):
+        numbers = range(start(s, e), stop(s, e))
+        s.steps -= len(numbers)  # paid before the list exists: range(10**9) never allocates
+        if s.steps < 0:
+            raise over_budget(s, loc, f"range() of {len(numbers):,} numbers")
+        return list(numbers)
+    return range_, "list:int"
 
 
 def b_abs(c, args):
@@ -141,39 +166,38 @@ def b_abs(c, args):
 
 
 # ---------------------------------------------------------------- zones
-def b_top(c, args):
-    """top(zone) -> the top card or none; top(zone, n) -> the top n cards (fewer if short)."""
-    _need(args, 1, 2, "top")
-    zone = _kind(args[0], "zone", "top", 1)
-    if len(args) == 1 and hasattr(zone, "const_value"):  # top(deck)
-        index = zone.const_value
+def _end(name, top):
+    """top(zone) / bottom(zone): the card at that end or none; top(zone, n) / bottom(zone, n): the n cards
+    nearest that end, in zone order (bottom to top), or all the cards there are if the zone has fewer."""
+    def build(c, args):
+        _need(args, 1, 2, name)
+        zone = _kind(args[0], "zone", name, 1)
+        end = -1 if top else 0
+        if len(args) == 1 and hasattr(zone, "const_value"):  # top(deck)
+            index = zone.const_value
 
-        def top_of(s, e):
-            z = s.zones[index]
-            return z[-1] if z else None
-        return top_of, "card"
-    if len(args) == 1:
-        def top(s, e):
+            def end_of(s, e):
+                z = s.zones[index]
+                return z[end] if z else None
+            return end_of, "card"
+        if len(args) == 1:
+            def end_card(s, e):
+                z = s.zones[zone(s, e)]
+                return z[end] if z else None
+            return end_card, "card"
+        n = _kind(args[1], "int", name, 2)
+        loc = c.call_loc
+
+        def end_n(s, e):
             z = s.zones[zone(s, e)]
-            return z[-1] if z else None
-        return top, "card"
-    n = _kind(args[1], "int", "top", 2)
-
-    def top_n(s, e):
-        z = s.zones[zone(s, e)]
-        k = n(s, e)
-        return z[len(z) - k:] if k > 0 else []
-    return top_n, "list:card"
-
-
-def b_bottom(c, args):
-    _need(args, 1, 1, "bottom")
-    zone = _kind(args[0], "zone", "bottom", 1)
-
-    def bottom(s, e):
-        z = s.zones[zone(s, e)]
-        return z[0] if z else None
-    return bottom, "card"
+            k = n(s, e)
+            if k < 0:
+                raise RuleError(f"{name}(zone, n) needs n of 0 or more, not {k}", loc)
+            if k >= len(z):
+                return z[:]
+            return (z[len(z) - k:] if k else []) if top else z[:k]
+        return end_n, "list:card"
+    return build
 
 
 def b_zone_of(c, args):
@@ -209,12 +233,17 @@ def _around(name, above):
     def build(c, args):
         _need(args, 1, 1, name)
         card = _kind(args[0], "card", name, 1)
+        loc = c.call_loc
 
         def around(s, e):
             x = card(s, e)
             z = s.zones[s.loc[x]]
             i = z.index(x)
-            return z[i + 1:] if above else z[:i]
+            out = z[i + 1:] if above else z[:i]
+            s.steps -= len(out)
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            return out
         return around, "list:card"
     return build
 
@@ -244,11 +273,25 @@ def b_flatten(c, args):
     _need(args, 1, 1, "flatten")
     fn, kind = _as_list(args[0], "flatten")
     inner = T.element(kind)
+    loc = c.call_loc
     if inner == "zone":
-        return (lambda s, e: [x for z in fn(s, e) for x in s.zones[z]]), "list:card"
+        def flatten_zones(s, e):
+            zones = [s.zones[z] for z in fn(s, e)]
+            s.steps -= len(zones) + sum(map(len, zones))  # paid before the list is built
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            return [x for z in zones for x in z]
+        return flatten_zones, "list:card"
     if not T.is_list(inner) and inner != T.ANY:
         raise BuiltinError(f"flatten() joins a list of lists or zones, not {T.describe(kind)}", args[0][2])
-    return (lambda s, e: [x for xs in fn(s, e) for x in xs]), T.list_of(T.element(inner))
+
+    def flatten(s, e):
+        lists = fn(s, e)
+        s.steps -= len(lists) + sum(map(len, lists))
+        if s.steps < 0:
+            raise over_budget(s, loc)
+        return [x for xs in lists for x in xs]
+    return flatten, T.list_of(T.element(inner))
 
 
 # ---------------------------------------------------------------- players
@@ -357,7 +400,7 @@ BUILTINS = {
     "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
     "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
-    "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
+    "top": _end("top", True), "bottom": _end("bottom", False), "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
     "seat": b_seat, "random": b_random, "roll": b_roll,

@@ -7,8 +7,9 @@ Options that lead to the same state are one action (identical cards are one
 from __future__ import annotations
 
 from ..errors import RuleError
+from . import ast as A
 from . import types as T
-from .runtime import SUSPEND, combo_shapes, jump
+from .runtime import SUSPEND, Poisoned, combo_shapes, count_any_shapes, count_shapes, jump
 from .units import Label
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
@@ -66,6 +67,12 @@ class DecisionCompiler:
             keys = list(groups)
             members = list(groups.values())
             caps = tuple(map(len, members))
+            # counted before any is listed: choosing 12 of 30 different cards must not build 86 million
+            total = count_any_shapes(caps) if n_fn == "any" else count_shapes(caps, sizes[0], MAX_OPTIONS)
+            if total > MAX_OPTIONS:
+                raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ("
+                                + ("any number" if n_fn == "any" else f"{sizes[0]}") + f" of {len(items)}, "
+                                f"{len(keys)} different); ask for fewer at a time", self_loc)
             for k in sizes:
                 for shape in combo_shapes(caps, k):
                     picked = []
@@ -74,11 +81,24 @@ class DecisionCompiler:
                     text = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
                     labels.append(prefix + (text or "nothing"))
                     vals.append(picked)
-                    if len(labels) > MAX_OPTIONS:
-                        raise RuleError(f"more than {MAX_OPTIONS} options to choose from", self_loc)
             return labels, vals
         self_loc = self.location(options_node)
+        self.static_choice(build, count, options_node)
         return build, (elem if count == "one" else T.list_of(elem))
+
+    def static_choice(self, build, count, options_node):
+        """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load."""
+        if not isinstance(count, A.Const) or type(count.value) is not int:
+            return
+        if count.value < 0:
+            raise self.err(f"cannot choose {count.value} items; the count must be 0 or more", count)
+        try:
+            build(Poisoned(), {})
+        except RuleError as exc:
+            if exc.message.startswith("more than"):
+                raise self.err(exc.message, options_node) from None
+        except Exception:  # it reads the game (the usual case): checked when it runs
+            pass
 
     def r_Ask(self, st, scope, code):
         player = self.expect(st.player, scope, "player", "who is asked")[0]
@@ -105,12 +125,18 @@ class DecisionCompiler:
         scope.names[st.name] = T.list_of(kind)
         dest, var, secret = scope.keys.get(st.name, st.name), inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
+        loc = self.location(st)
 
         def ask_each(s, fr, pc):
             e = fr[2]
             who, labels, values, chosen = [], [], [], []
             result = [None] * s.n
-            for p in players(s, e):
+            asked = players(s, e)
+            if len(set(asked)) != len(asked):
+                twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
+                raise RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
+                                "each player makes one choice (use distinct(...) on the list)", loc)
+            for p in asked:
                 e[var] = p
                 ls, vs = build(s, e)
                 if not ls:

@@ -13,7 +13,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .runtime import COMPARE, fold_arith, is_cheap, const, Poisoned, zone_cards
+from .runtime import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, too_big, fold_arith, is_cheap, const, Poisoned, zone_cards
 from .units import CompileError, Func, Scope, each_keys, suggest
 
 
@@ -190,13 +190,14 @@ class ExpressionCompiler:
             out_kind = T.list_of(rkind)
         else:
             res, out_kind = None, T.list_of(T.element(skind))
+        loc = self.location(node)
         if T.element(skind) == "card":
-            fast = self.static_each(src, key, where, res, inner, node.where)
+            fast = self.static_each(src, key, where, res, inner, node.where, loc)
             if fast is not None:
                 return fast, out_kind
-        return self._each(src, key, where, res), out_kind
+        return self._each(src, key, where, res, loc), out_kind
 
-    def static_each(self, src, key, where, res, scope, where_node=None):
+    def static_each(self, src, key, where, res, scope, where_node=None, loc=None):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static."""
         ok = self.static_table(where, key, scope, node=where_node) if where is not None else ([True] * len(self.m.card_names), None)
         if ok is None:
@@ -209,16 +210,16 @@ class ExpressionCompiler:
             values = values[0]
         ok, other = ok
         # map/compress run the per-card lookups in C: no Python frame per card
-        if other is None:
-            okget = ok.__getitem__
-            if values is None:
-                return lambda s, e: list(compress(z := src(s, e), map(okget, z)))
-            valget = values.__getitem__
-            return lambda s, e: list(map(valget, compress(z := src(s, e), map(okget, z))))
-        if values is None:
-            return lambda s, e: list(compress(z := src(s, e), map(ok[e[other]].__getitem__, z)))
-        valget = values.__getitem__
-        return lambda s, e: list(map(valget, compress(z := src(s, e), map(ok[e[other]].__getitem__, z))))
+        valget = values.__getitem__ if values is not None else None
+
+        def static_each(s, e):
+            z = src(s, e)
+            s.steps -= len(z)
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            kept = compress(z, map((ok if other is None else ok[e[other]]).__getitem__, z))
+            return list(kept) if valget is None else list(map(valget, kept))
+        return static_each
 
     def static_table(self, fn, key, scope=None, as_bool=True, node=None):
         """Tabulate a per-card expression that reads only fixed card properties.
@@ -280,13 +281,14 @@ class ExpressionCompiler:
         return body, Scope({}, None, aliases), func.where
 
     def each_reduction(self, name, node, scope, where_=None):
-        """count/any/all of 'each c in X where cond' without building the list."""
+        """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
         saved = self.where
         if where_ is not None:
             self.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
             cond = self.expect(node.where, inner, "bool", "the condition after 'where'")[0]
+            loc = self.location(node)
         finally:
             self.where = saved
         table = self.static_table(cond, key, inner, node=node.where) if T.element(skind) == "card" else None
@@ -294,31 +296,56 @@ class ExpressionCompiler:
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
             if other is not None:
-                if name in ("count", "size"):
-                    return (lambda s, e: sum(map(ok[e[other]].__getitem__, src(s, e)))), "int"
-                if name == "any":
-                    return (lambda s, e: any(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
-                return (lambda s, e: all(map(ok[e[other]].__getitem__, src(s, e)))), "bool"
+                reduce = {"count": sum, "size": sum, "any": any}.get(name, all)
+
+                def reduce_2d(s, e):
+                    xs = src(s, e)
+                    s.steps -= len(xs)
+                    if s.steps < 0:
+                        raise over_budget(s, loc)
+                    return reduce(map(ok[e[other]].__getitem__, xs))
+                return reduce_2d, ("int" if reduce is sum else "bool")
             okget = ok.__getitem__
             if name in ("count", "size"):
                 if hasattr(src, "zone_of_local"):  # count(each c in hand(p) where ...): one closure
                     base, zkey = src.zone_of_local
-                    fn = lambda s, e: sum(map(okget, s.zones[base + e[zkey]]))  # noqa: E731
-                    fn.static_count = (okget, base, zkey)
+
+                    def fn(s, e):
+                        z = s.zones[base + e[zkey]]
+                        s.steps -= len(z)
+                        if s.steps < 0:
+                            raise over_budget(s, loc)
+                        return sum(map(okget, z))
+                    fn.static_count = (okget, base, zkey, loc)
                     return fn, "int"
                 if hasattr(src, "zone_index"):
                     zi = src.zone_index
-                    fn = lambda s, e: sum(map(okget, s.zones[zi]))  # noqa: E731
-                    fn.static_count = (okget, zi, None)
+
+                    def fn(s, e):
+                        z = s.zones[zi]
+                        s.steps -= len(z)
+                        if s.steps < 0:
+                            raise over_budget(s, loc)
+                        return sum(map(okget, z))
+                    fn.static_count = (okget, zi, None, loc)
                     return fn, "int"
-                return (lambda s, e: sum(map(okget, src(s, e)))), "int"
-            if name == "any":
-                return (lambda s, e: any(map(okget, src(s, e)))), "bool"
-            return (lambda s, e: all(map(okget, src(s, e)))), "bool"
+            reduce = {"count": sum, "size": sum, "any": any}.get(name, all)
+
+            def reduce_1d(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                return reduce(map(okget, xs))
+            return reduce_1d, ("int" if reduce is sum else "bool")
         if name in ("count", "size"):
             def count(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
                 n = 0
-                for x in src(s, e):
+                for x in xs:
                     e[key] = x
                     if cond(s, e):
                         n += 1
@@ -329,7 +356,11 @@ class ExpressionCompiler:
             c1, c2 = both
 
             def any_both(s, e):
-                for x in src(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                for x in xs:
                     e[key] = x
                     if c1(s, e) and c2(s, e):
                         return True
@@ -337,7 +368,11 @@ class ExpressionCompiler:
             return any_both, "bool"
         if name == "any":
             def any_(s, e):
-                for x in src(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                for x in xs:
                     e[key] = x
                     if cond(s, e):
                         return True
@@ -345,7 +380,11 @@ class ExpressionCompiler:
             return any_, "bool"
 
         def all_(s, e):
-            for x in src(s, e):
+            xs = src(s, e)
+            s.steps -= len(xs)
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            for x in xs:
                 e[key] = x
                 if not cond(s, e):
                     return False
@@ -353,13 +392,24 @@ class ExpressionCompiler:
         return all_, "bool"
 
     @staticmethod
-    def _each(src, var, where, res):
+    def _each(src, var, where, res, loc):
+        """The list 'each' builds; every item gone through costs a step."""
         if where is None and res is None:
-            return lambda s, e: list(src(s, e))
+            def copy(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                return list(xs)
+            return copy
         if res is None:
             def filt(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
                 out = []
-                for x in src(s, e):
+                for x in xs:
                     e[var] = x
                     if where(s, e):
                         out.append(x)
@@ -367,16 +417,24 @@ class ExpressionCompiler:
             return filt
         if where is None:
             def mapped(s, e):
+                xs = src(s, e)
+                s.steps -= len(xs)
+                if s.steps < 0:
+                    raise over_budget(s, loc)
                 out = []
-                for x in src(s, e):
+                for x in xs:
                     e[var] = x
                     out.append(res(s, e))
                 return out
             return mapped
 
         def both(s, e):
+            xs = src(s, e)
+            s.steps -= len(xs)
+            if s.steps < 0:
+                raise over_budget(s, loc)
             out = []
-            for x in src(s, e):
+            for x in xs:
                 e[var] = x
                 if where(s, e):
                     out.append(res(s, e))
@@ -397,12 +455,26 @@ class ExpressionCompiler:
         left, lk = self.expr(node.left, scope)
         right, rk = self.expr(node.right, scope)
         op = node.op
+        loc = self.location(node)
         if op == "+" and T.is_list(lk) and T.is_list(rk):
             lf = (lambda s, e: s.zones[left(s, e)]) if lk == "zone" else left
             rf = (lambda s, e: s.zones[right(s, e)]) if rk == "zone" else right
-            return (lambda s, e: lf(s, e) + rf(s, e)), T.list_of(T.join(T.element(lk), T.element(rk)))
+
+            def join_lists(s, e):
+                a, b = lf(s, e), rf(s, e)
+                s.steps -= len(a) + len(b)  # paid before the joined list is built
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                return a + b
+            return join_lists, T.list_of(T.join(T.element(lk), T.element(rk)))
         if op == "+" and lk == "str" and rk == "str":
-            return (lambda s, e: left(s, e) + right(s, e)), "str"
+            def join_texts(s, e):
+                a, b = left(s, e), right(s, e)
+                if len(a) + len(b) > MAX_TEXT:
+                    raise RuleError(f"this text would be {len(a) + len(b):,} characters long; "
+                                    f"texts in rules are at most {MAX_TEXT:,}", loc)
+                return a + b
+            return join_texts, "str"
         for k, n in ((lk, node.left), (rk, node.right)):
             if not T.fits(k, "int"):
                 raise self.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
@@ -410,20 +482,56 @@ class ExpressionCompiler:
             if op in ("//", "%") and node.right.value == 0:
                 raise self.err("division by zero", node.right)
             v = fold_arith(op, node.left.value, node.right.value)
+            if not -MAX_INT <= v <= MAX_INT:
+                raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
+                               "(-10^18 to 10^18)", node)
             return (lambda s, e: v), "int"
+        # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
+        # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
         if op == "+":
-            return (lambda s, e: left(s, e) + right(s, e)), "int"
+            def add(s, e):
+                a, b = left(s, e), right(s, e)
+                try:
+                    v = a + b
+                except TypeError:
+                    raise operand_error(op, a, b, loc) from None
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+                raise too_big(v, loc, "'+'")
+            return add, "int"
         if op == "-":
-            return (lambda s, e: left(s, e) - right(s, e)), "int"
+            def sub(s, e):
+                a, b = left(s, e), right(s, e)
+                try:
+                    v = a - b
+                except TypeError:
+                    raise operand_error(op, a, b, loc) from None
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+                raise too_big(v, loc, "'-'")
+            return sub, "int"
         if op == "*":
-            return (lambda s, e: left(s, e) * right(s, e)), "int"
-        loc = self.location(node)
+            def mul(s, e):
+                a, b = left(s, e), right(s, e)
+                try:
+                    if a and b and abs(a).bit_length() + abs(b).bit_length() > 64:  # never multiply huge
+                        raise too_big(10 ** 41, loc, "'*'")
+                    v = a * b
+                except TypeError:
+                    raise operand_error(op, a, b, loc) from None
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+                raise too_big(v, loc, "'*'")
+            return mul, "int"
 
         def div(s, e):
-            b = right(s, e)
+            a, b = left(s, e), right(s, e)
             if b == 0:
                 raise RuleError("division by zero", loc)
-            return left(s, e) // b if op == "//" else left(s, e) % b
+            try:
+                return a // b if op == "//" else a % b
+            except TypeError:
+                raise operand_error(op, a, b, loc) from None
         return div, "int"
 
     def x_Compare(self, node, scope):
@@ -433,26 +541,49 @@ class ExpressionCompiler:
             right, rk = self.as_list(node.right, scope, f"the right side of '{op}'")
             if not T.fits(lk, T.element(rk)):
                 raise self.err(f"'{op}' compares {T.describe(lk)} with a list of {T.element(rk)}s", node)
-            if op == "in":
-                return (lambda s, e: left(s, e) in right(s, e)), "bool"
-            return (lambda s, e: left(s, e) not in right(s, e)), "bool"
+            loc = self.location(node)
+            negate = op == "not in"
+            if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
+                # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
+                fixed = tuple(x.value for x in node.right.items)
+                if negate:
+                    return (lambda s, e: left(s, e) not in fixed), "bool"
+                return (lambda s, e: left(s, e) in fixed), "bool"
+
+            def contains(s, e):
+                x, xs = left(s, e), right(s, e)
+                s.steps -= len(xs)  # a search through the list: a step per item
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                return (x in xs) is not negate
+            return contains, "bool"
         left, lk = self.expr(node.left, scope)
         right, rk = self.expr(node.right, scope)
         if not (T.fits(lk, rk) or T.fits(rk, lk)):
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
-        if op in ("<", "<=", ">", ">=") and not (T.fits(lk, "int") and T.fits(rk, "int")):
+        if op in ("<", "<=", ">", ">=") and (not (T.fits(lk, "int") and T.fits(rk, "int")) or "none" in (lk, rk)):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+        loc = self.location(node)
         if hasattr(right, "const_value") and hasattr(left, "static_count"):
             # count(each c in zone where <fixed property test>) >= n: one closure, the counting in C
-            okget, base, zkey = left.static_count
+            okget, base, zkey, cloc = left.static_count
             cmp, v = COMPARE[op], right.const_value
             if (op, v) in ((">=", 1), (">", 0)):  # 'at least one': any() stops at the first match
-                if zkey is None:
-                    return (lambda s, e: any(map(okget, s.zones[base]))), "bool"
-                return (lambda s, e: any(map(okget, s.zones[base + e[zkey]]))), "bool"
-            if zkey is None:
-                return (lambda s, e: cmp(sum(map(okget, s.zones[base])), v)), "bool"
-            return (lambda s, e: cmp(sum(map(okget, s.zones[base + e[zkey]])), v)), "bool"
+                def any_local(s, e):
+                    z = s.zones[base + e[zkey]] if zkey is not None else s.zones[base]
+                    s.steps -= len(z)
+                    if s.steps < 0:
+                        raise over_budget(s, cloc)
+                    return any(map(okget, z))
+                return any_local, "bool"
+
+            def count_cmp(s, e):
+                z = s.zones[base + e[zkey]] if zkey is not None else s.zones[base]
+                s.steps -= len(z)
+                if s.steps < 0:
+                    raise over_budget(s, cloc)
+                return cmp(sum(map(okget, z)), v)
+            return count_cmp, "bool"
         if hasattr(right, "const_value") and hasattr(left, "size_of_zone"):
             # size(zone) == n: one closure
             cmp, v, zi = COMPARE[op], right.const_value, left.size_of_zone
@@ -467,13 +598,7 @@ class ExpressionCompiler:
                 return (lambda s, e: left(s, e) == v), "bool"
             if op == "!=":
                 return (lambda s, e: left(s, e) != v), "bool"
-            if op == "<":
-                return (lambda s, e: left(s, e) < v), "bool"
-            if op == "<=":
-                return (lambda s, e: left(s, e) <= v), "bool"
-            if op == ">":
-                return (lambda s, e: left(s, e) > v), "bool"
-            return (lambda s, e: left(s, e) >= v), "bool"
+            return ordered(op, left, const(v), loc, v), "bool"
         lk_, rk_ = getattr(left, "local_key", None), getattr(right, "local_key", None)
         if lk_ is not None and rk_ is not None and op in ("==", "!="):
             if op == "==":
@@ -483,13 +608,7 @@ class ExpressionCompiler:
             return (lambda s, e: left(s, e) == right(s, e)), "bool"
         if op == "!=":
             return (lambda s, e: left(s, e) != right(s, e)), "bool"
-        if op == "<":
-            return (lambda s, e: left(s, e) < right(s, e)), "bool"
-        if op == "<=":
-            return (lambda s, e: left(s, e) <= right(s, e)), "bool"
-        if op == ">":
-            return (lambda s, e: left(s, e) > right(s, e)), "bool"
-        return (lambda s, e: left(s, e) >= right(s, e)), "bool"
+        return ordered(op, left, right, loc), "bool"
 
     def x_BoolOp(self, node, scope):
         fns = [self.expect(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
@@ -557,6 +676,7 @@ class ExpressionCompiler:
                     raise self.err(f"{name}() takes no named arguments", node)
                 fn, kind = self.expr(a, scope)
                 args.append((fn, kind, a))
+            self.call_loc = self.location(node)  # where a builtin's run-time errors point
             try:
                 return BUILTINS[name](self, args)
             except BuiltinError as exc:
@@ -662,3 +782,54 @@ class ExpressionCompiler:
                 fn = (lambda s, e, zf=zf: list(s.zones[zf(s, e)]))
             fns.append((fn, pkind if kind == T.ANY else kind) if with_kinds else fn)
         return fns
+
+
+def ordered(op, left, right, loc, v=None):
+    """'<', '<=', '>' or '>=' of two numbers; a none on either side is a located RuleError.
+
+    With ``v`` (a constant right side) the constant is used directly, the commonest shape.
+    """
+    def fail(a, b):
+        return operand_error(op, a, b, loc)
+    if v is not None:
+        if op == "<":
+            def lt_const(s, e):
+                a = left(s, e)
+                try:
+                    return a < v
+                except TypeError:
+                    raise fail(a, v) from None
+            return lt_const
+        if op == "<=":
+            def le_const(s, e):
+                a = left(s, e)
+                try:
+                    return a <= v
+                except TypeError:
+                    raise fail(a, v) from None
+            return le_const
+        if op == ">":
+            def gt_const(s, e):
+                a = left(s, e)
+                try:
+                    return a > v
+                except TypeError:
+                    raise fail(a, v) from None
+            return gt_const
+
+        def ge_const(s, e):
+            a = left(s, e)
+            try:
+                return a >= v
+            except TypeError:
+                raise fail(a, v) from None
+        return ge_const
+    cmp = COMPARE[op]
+
+    def compare(s, e):
+        a, b = left(s, e), right(s, e)
+        try:
+            return cmp(a, b)
+        except TypeError:
+            raise fail(a, b) from None
+    return compare

@@ -26,10 +26,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from ..errors import RibbitError
+from ..errors import RibbitError, RuleError
 from . import ast as A
 from . import types as T
 from .inline import statements
+from .runtime import MAX_TEXT, over_budget
 from .units import CompileError
 
 REDACTED = {"card": "a card", "list:card": "some cards"}
@@ -247,9 +248,10 @@ class Part:
 class Line:
     """A compiled ``log`` statement: writes the omniscient text and, where it differs, each audience's text."""
 
-    def __init__(self, parts, to=None, to_kind=None):
+    def __init__(self, parts, to=None, to_kind=None, loc=None):
         self.parts = parts  # literal strings and Parts
         self.to, self.to_kind = to, to_kind
+        self.loc = loc  # of the log statement, for the budget's errors
         self.table = None
         self.secret = any(isinstance(p, Part) and (p.checks or p.private or p.opaque) for p in parts)
 
@@ -261,16 +263,31 @@ class Line:
 
     def render(self, s, e):
         """(omniscient text, per-audience texts or None when everyone reads the omniscient text)."""
-        g = s.game
-        values = [p if type(p) is str else g.describe(p.fn(s, e), p.kind) for p in self.parts]
+        describe, values = s.game.describe, []
+        for p in self.parts:
+            if type(p) is str:
+                values.append(p)
+                continue
+            value = p.fn(s, e)
+            if value.__class__ is list:  # a step per item described, paid before the text is made
+                s.steps -= len(value)
+                if s.steps < 0:
+                    raise over_budget(s, self.loc)
+            values.append(describe(value, p.kind))
         omniscient = "".join(values)
+        if len(omniscient) > MAX_TEXT:
+            raise RuleError(f"this log line would be {len(omniscient):,} characters long; a line is at most "
+                            f"{MAX_TEXT:,} (log a count, or fewer items)", self.loc)
+        s.steps -= 1 + len(omniscient) // 100  # a step per 100 characters logged
+        if s.steps < 0:
+            raise over_budget(s, self.loc)
         if self.to is not None:
             who = self.to(s, e)
             who = set(who) if self.to_kind != "player" else {who}
             return omniscient, [omniscient if p in who else None for p in s.players] + [None]
         if not self.secret:
             return omniscient, None
-        table = self.table
+        g, table = s.game, self.table
         if table is None:  # compiled lines belong to one game: its zones' visibility is read once
             table = self.table = visibility_table(g)
         texts = [list(values) for _ in range(s.n + 1)]

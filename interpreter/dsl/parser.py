@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -104,6 +105,43 @@ class SnippetSyntaxError(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+# Limits checked on the parse tree before anything recursive walks it (the compiler and the compiled
+# closures recurse once per level): far above what rules need, far below Python's stack.
+MAX_NESTING = 200  # brackets, operators and blocks inside each other; 'a and b and c ...' is one level
+MAX_DIGITS = 18  # a number literal has at most 18 digits (numbers in rules stay within 10^18)
+_CHAINS = {"and_", "or_"}  # a chain of the same one of these is one flat node in the AST
+
+
+def check_limits(tree) -> None:
+    """Refuse a number literal over MAX_DIGITS digits or nesting over MAX_NESTING levels, with its position.
+
+    Walks the tree with an explicit stack, so a tree of any depth is checked without recursion.
+    """
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
+                raise SnippetSyntaxError(f"this number has {len(node):,} digits; numbers in rules have at most "
+                                         f"{MAX_DIGITS} (up to 10^18)", node.line or 1, node.column or 1)
+            continue
+        if not isinstance(node, Tree):
+            continue
+        if all(not isinstance(c, Tree) for c in node.children):
+            stack.extend((c, depth) for c in node.children)  # a leaf (a number, a name) nests nothing
+            continue
+        if depth > MAX_NESTING:
+            at = next((c for c in node.children if isinstance(c, Token) and c.line), None)  # the operator
+            line = at.line if at is not None else getattr(node.meta, "line", 1)
+            column = at.column if at is not None else getattr(node.meta, "column", 1)
+            raise SnippetSyntaxError(f"this is nested more than {MAX_NESTING} levels deep (brackets, operators "
+                                     "or blocks inside each other); split it with 'let' or a function",
+                                     line or 1, column or 1)
+        for i, child in enumerate(node.children):
+            flat = i == 0 and node.data in _CHAINS and isinstance(child, Tree) and child.data == node.data
+            stack.append((child, depth if flat else depth + 1))
+
+
 def parse(text: str) -> tuple:
     """Parse statements; returns a tuple of statement nodes."""
     if not text.endswith("\n"):
@@ -143,6 +181,7 @@ def parse(text: str) -> tuple:
                                  getattr(exc, "column", 1) or 1) from None
     except Exception as exc:  # pragma: no cover - anything else lark raises is still a syntax problem
         raise SnippetSyntaxError(f"cannot read this text ({exc})", 1, 1) from None
+    check_limits(tree)
     return _ToAst().transform(tree)
 
 
@@ -222,7 +261,7 @@ def _bool(op: str, children, meta) -> A.BoolOp:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     """lark tree -> frozen dataclasses, keeping each node's position."""
 
     # statements ---------------------------------------------------------------

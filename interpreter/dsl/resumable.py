@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import TOO_LONG_CALLS, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
 from .units import Label, Proc, Scope
 
 
@@ -165,9 +165,13 @@ class ResumableCompiler:
         scope.names[st.var] = T.element(kind)
         n = next(scope.counter)
         lst, idx, var = f"$for{n}", f"$i{n}", scope.keys.get(st.var, st.var)
+        loc = self.location(st)
 
         def start(s, fr, pc):
-            fr[2][lst] = list(items(s, fr[2]))
+            xs = fr[2][lst] = list(items(s, fr[2]))
+            s.steps -= len(xs)  # one step per iteration, paid up front
+            if s.steps < 0:
+                raise RuleError(TOO_LONG_LOOP, loc)
             fr[2][idx] = -1
             return pc + 1
         code.append(start)
@@ -194,6 +198,7 @@ class ResumableCompiler:
         times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
         n = next(scope.counter)
         key = f"$rep{n}"
+        loc = self.location(st)
 
         def start(s, fr, pc):
             fr[2][key] = times(s, fr[2])
@@ -207,6 +212,9 @@ class ResumableCompiler:
             if e[key] <= 0:
                 return exit_.pc
             e[key] -= 1
+            s.steps -= 1
+            if s.steps < 0:
+                raise RuleError(TOO_LONG_LOOP, loc)
             return pc + 1
         code.append(step)
         scope.loops.append((head, exit_))

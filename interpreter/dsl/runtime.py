@@ -19,7 +19,61 @@ from .units import BREAK, CONTINUE, RETURN, CompileError  # noqa: F401 (the sign
 TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"
 ENDLESS_RECURSION = "procedures call each other without end (endless recursion?)"
 
+# The step budget (``s.steps``, reset to ``limits: steps`` before each action) pays for real work:
+# one step per loop iteration, procedure call and event, and one per item of every list built or
+# gone through (``each``, ``range``, ``+`` of lists, ``for``, moves and shuffles of many cards).
+# A rule that does too much between two decisions stops with a located RuleError.
+TOO_MUCH_WORK = ("{what} does more work than the step budget allows between two decisions ({limit:,} steps: "
+                 "a huge list or an endless loop? if the rule is right, raise 'limits: {{steps: N}}')")
+TOO_LONG_LOOP = "this loop ran too long without a decision (an endless loop?)"
+MAX_INT = 10 ** 18  # numbers in rules stay within -MAX_INT..MAX_INT (repeated squaring stops here)
+MAX_TEXT = 10_000  # characters in one log line or one text built with '+'
+
 TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
+
+
+def charge(s, n, loc, what="this rule"):
+    """Take ``n`` steps of work from the budget before doing it; refuse (located) if it runs out."""
+    s.steps -= n
+    if s.steps < 0:
+        raise over_budget(s, loc, what)
+
+
+def over_budget(s, loc, what="this rule"):
+    """The located error when work (items gone through or built) runs past the step budget."""
+    return RuleError(TOO_MUCH_WORK.format(what=what, limit=s.game.step_limit), loc)
+
+
+def too_big(value, loc, what):
+    """The located error for a number beyond MAX_INT."""
+    return RuleError(f"{what} gives {'a huge number' if abs(value) > 10 ** 40 else value}, beyond the "
+                     f"limit of numbers in rules (-10^18 to 10^18)", loc)
+
+
+def kind_name(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def operand_error(op, a, b, loc):
+    """The located error for an operator given values it cannot work on (a none where a number goes...)."""
+    verb = "compare" if op in COMPARE else "work on"
+    return RuleError(f"'{op}' cannot {verb} {kind_name(a)} and {kind_name(b)} (is a value none here?)", loc)
+
+
+def checked_int(value, loc, what):
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    raise too_big(value, loc, what)
 
 
 class GameOver(Exception):
@@ -62,7 +116,13 @@ class NotStatic(Exception):
 
 
 class Poisoned:
-    """A stand-in state that refuses every read: evaluating against it proves an expression is static."""
+    """A stand-in state that refuses every read: evaluating against it proves an expression is static.
+
+    It has a step budget of its own, so work charged to the budget (``each``, ``in``, ``range``)
+    does not stop an expression from being found static.
+    """
+
+    steps = 10 ** 15
 
     def __getattr__(self, name):
         raise NotStatic(name)
@@ -178,7 +238,7 @@ def loop_head(cond, exit_, loc, body=None):
         def head_both(s, fr, pc):
             s.steps -= 1
             if s.steps < 0:
-                raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+                raise RuleError(TOO_LONG_LOOP, loc)
             e = fr[2]
             if a(s, e) and b(s, e):
                 return pc + 1 if body is None else body.pc
@@ -188,7 +248,7 @@ def loop_head(cond, exit_, loc, body=None):
     def head(s, fr, pc):
         s.steps -= 1
         if s.steps < 0:
-            raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+            raise RuleError(TOO_LONG_LOOP, loc)
         if cond is None or cond(s, fr[2]):
             return pc + 1 if body is None else body.pc
         return exit_.pc
@@ -201,6 +261,58 @@ def return_from(s, fr, value):
     if dest is not None and s.frames:
         s.frames[-1][2][dest] = value
     return TRANSFER
+
+
+@functools.lru_cache(maxsize=4096)
+def count_shapes(caps: tuple, k: int, limit: int) -> int:
+    """How many ways :func:`combo_shapes` has, counted without listing them; ``limit + 1`` if more than ``limit``.
+
+    Picking k of n is as many ways as leaving n - k, so the smaller of the two is
+    counted.  At least comb(groups, j) ways exist (j different groups, one item
+    each), which refuses the huge cases at once; the rest is counted group by
+    group (ways[t] = ways to pick t items from the groups so far).
+    """
+    n = sum(caps)
+    if k < 0 or k > n:
+        return 0
+    k = min(k, n - k)
+    groups = len(caps)
+    j = min(k, groups)
+    if _comb_over(groups, j, limit):
+        return limit + 1
+    if groups * (k + 1) > 4_000_000:  # only when thousands of kinds are picked: far more than the limit
+        return limit + 1
+    ways = [1] + [0] * k
+    for cap in caps:
+        new, window = [], 0
+        for t in range(k + 1):
+            window += ways[t]
+            if t > cap:
+                window -= ways[t - cap - 1]
+            new.append(window)
+        ways = new
+    return min(ways[k], limit + 1)
+
+
+def _comb_over(n: int, j: int, limit: int) -> bool:
+    """Is comb(n, j) > limit?  Stops multiplying as soon as it is."""
+    j = min(j, n - j)
+    value = 1
+    for i in range(j):
+        value = value * (n - i) // (i + 1)
+        if value > limit:
+            return True
+    return False
+
+
+def count_any_shapes(caps: tuple) -> int:
+    """How many ways to pick any number of items from groups of these sizes (up to 10^18, then capped)."""
+    total = 1
+    for cap in caps:
+        total *= cap + 1
+        if total > MAX_INT:
+            return MAX_INT
+    return total
 
 
 @functools.lru_cache(maxsize=4096)

@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
+from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
 from .narration import Dependencies, Line, Opaque, Part, assignments
 from .units import CompileError, Flat, suggest
 
@@ -143,9 +143,12 @@ class StatementCompiler:
 
             def add_local(s, e):
                 try:
-                    e[name] = e[name] + (delta if amount is None else sign * amount(s, e))
+                    v = e[name] + (delta if amount is None else sign * amount(s, e))
                 except TypeError:
                     raise RuleError(f"cannot add to {label}: it holds {e[name]!r}, not a number", loc) from None
+                if not -MAX_INT <= v <= MAX_INT:
+                    raise too_big(v, loc, f"'{op}'")
+                e[name] = v
             return add_local
         if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
             attr = target.name
@@ -163,7 +166,10 @@ class StatementCompiler:
 
             def add_gv(s, e):
                 try:
-                    s.gv[attr] = s.gv[attr] + (delta if amount is None else sign * amount(s, e))
+                    v = s.gv[attr] + (delta if amount is None else sign * amount(s, e))
+                    if not -MAX_INT <= v <= MAX_INT:
+                        raise too_big(v, loc, f"'{op}'")
+                    s.gv[attr] = v
                 except TypeError:
                     raise RuleError(f"cannot add to game.{attr}: it holds {s.gv[attr]!r}, not a number "
                                     "(give it a starting value under game_variables)", loc) from None
@@ -189,7 +195,10 @@ class StatementCompiler:
             row = s.pv[attr]
             p = e[pk] if pk is not None else obj(s, e)
             try:
-                row[p] = row[p] + (delta if amount is None else sign * amount(s, e))
+                v = row[p] + (delta if amount is None else sign * amount(s, e))
+                if not -MAX_INT <= v <= MAX_INT:
+                    raise too_big(v, loc, f"'{op}'")
+                row[p] = v
             except TypeError:
                 raise RuleError(f"cannot add to .{attr}: it holds {row[p]!r}, not a number "
                                 "(give it a starting value under player_variables)", loc) from None
@@ -244,6 +253,9 @@ class StatementCompiler:
                 if src == d:
                     return
                 cards = s.zones[src]
+                s.steps -= len(cards)  # a step per card moved
+                if s.steps < 0:
+                    raise over_budget(s, loc)
                 s.zones[src] = []
                 place_cards(s, cards, d, bottom)
             return move_zone
@@ -253,6 +265,9 @@ class StatementCompiler:
         def move_list(s, e):
             d = dest(s, e)
             cards = list(what(s, e))
+            s.steps -= len(cards)  # a step per card moved
+            if s.steps < 0:
+                raise over_budget(s, loc)
             if cards and cards[0] is not None:
                 src = s.loc[cards[0]]
                 zone = s.zones[src] if src >= 0 else None
@@ -268,9 +283,14 @@ class StatementCompiler:
 
     def s_Shuffle(self, st, scope):
         zone = self.expect(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
+        loc = self.location(st)
 
         def shuffle(s, e):
-            s.rng = RNG.shuffle(s.rng, s.zones[zone(s, e)])
+            cards = s.zones[zone(s, e)]
+            s.steps -= len(cards)  # a step per card shuffled
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            s.rng = RNG.shuffle(s.rng, cards)
         return shuffle
 
     def emit_args(self, st, scope):
@@ -401,7 +421,7 @@ class StatementCompiler:
                 raise self.err(f"'log to' needs a player or a list of players, not {T.describe(to_kind)}", st.to)
         owner = self.inlining[-1] if self.inlining else scope.proc
         line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
-                    to, to_kind)
+                    to, to_kind, self.location(st))
 
         def log(s, e):
             if s.log is not None:  # games played without a log (simulations) pay nothing more
@@ -484,7 +504,7 @@ class StatementCompiler:
             while cond is None or cond(s, e):
                 s.steps -= 1
                 if s.steps < 0:
-                    raise RuleError("this loop ran too long without a decision (an endless loop?)", loc)
+                    raise RuleError(TOO_LONG_LOOP, loc)
                 r = body(s, e)
                 if r is not None:
                     if r == BREAK:
@@ -499,9 +519,14 @@ class StatementCompiler:
         scope.names[st.var] = T.element(kind)
         body = self.block(st.body, scope)
         var = scope.keys.get(st.var, st.var)
+        loc = self.location(st)
 
         def for_each(s, e):
-            for x in list(items(s, e)):
+            xs = list(items(s, e))
+            s.steps -= len(xs)  # one step per iteration, paid up front (a 'break' is rare)
+            if s.steps < 0:
+                raise RuleError(TOO_LONG_LOOP, loc)
+            for x in xs:
                 e[var] = x
                 r = body(s, e)
                 if r is not None:
@@ -515,9 +540,13 @@ class StatementCompiler:
     def s_Repeat(self, st, scope):
         times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
         body = self.block(st.body, scope)
+        loc = self.location(st)
 
         def repeat(s, e):
             for _ in range(times(s, e)):
+                s.steps -= 1
+                if s.steps < 0:
+                    raise RuleError(TOO_LONG_LOOP, loc)
                 r = body(s, e)
                 if r is not None:
                     if r == BREAK:

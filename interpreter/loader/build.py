@@ -24,6 +24,8 @@ PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "car
 RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers"}
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
+MAX_CARDS = 100_000  # cards and pieces in one game, all copies counted: rules scan zones of them
+
 _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.DSLTypeError}
 
 
@@ -77,6 +79,14 @@ class Builder:
             return parser(text)
         except SnippetSyntaxError as exc:
             raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
+        except RecursionError:
+            raise self.too_deep(path) from None
+
+    def too_deep(self, where):
+        """A located error for a snippet that nests too deeply for Python's stack (a safety net
+        behind the parser's own nesting limit)."""
+        return self.src.error("this effect is nested too deeply to compile; split it with 'let', "
+                              "functions or procedures", tuple(where or ()), cls=E.DSLSyntaxError)
 
     def signature(self, key, path, what):
         m = SIGNATURE.match(str(key))
@@ -198,6 +208,10 @@ class Builder:
             kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
             g.kinds.append(kind)
             seats = range(g.max_players) if per_player else [None]
+            copies = comp.get("count", 1) * len(seats)
+            if len(g.card_names) + copies > MAX_CARDS:
+                self.fail(f"this makes {len(g.card_names) + copies:,} cards in all (with {g.max_players} players); "
+                          f"a game has at most {MAX_CARDS:,}", path + (("count",) if "count" in comp else ()))
             for seat in seats:
                 for _ in range(comp.get("count", 1)):
                     card = len(g.card_names)
@@ -461,12 +475,16 @@ class Builder:
                 c.ensure_function(func)
             except CompileError as exc:
                 self.compile_error(exc, getattr(exc, "where", func.where))
+            except RecursionError:
+                raise self.too_deep(func.where) from None
         self.compile_quantities()
         for proc in g.procs:
             try:
                 c.compile_proc(proc)
             except CompileError as exc:
                 self.compile_error(exc, proc.where)
+            except RecursionError:
+                raise self.too_deep(proc.where) from None
         g.codes = [p.code for p in g.procs]
         for key in self.setup_steps:
             del g.procedures[key]
@@ -530,4 +548,8 @@ def _suggest(name, candidates):
 
 
 def build_game(source: Source, texts: list[str], variants: list[str]) -> Game:
-    return Builder(source, texts, variants).build()
+    builder = Builder(source, texts, variants)
+    try:
+        return builder.build()
+    except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
+        raise builder.too_deep(()) from None
