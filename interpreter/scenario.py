@@ -15,10 +15,10 @@ def apply_scenario(state, scenario: dict) -> None:
     g = state.game
     if not isinstance(scenario, dict):
         raise DefinitionError("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
-    unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables"}
+    unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables", "counters"}
     if unknown:
         raise DefinitionError(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
-                              "expected zones, on_top, game_variables, player_variables")
+                              "expected zones, on_top, game_variables, player_variables, counters")
     labels = {g.zone_label(i): i for i in range(g.zone_count)}
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):
@@ -72,3 +72,40 @@ def apply_scenario(state, scenario: dict) -> None:
             if name not in state.pv:
                 raise DefinitionError(f"scenario: unknown player variable {name!r}")
             state.pv[name][p] = value
+    if "counters" in scenario:
+        _set_counters(state, scenario["counters"], zone_index)
+
+
+def _set_counters(state, counters, zone_index) -> None:
+    """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}."""
+    g = state.game
+    if not isinstance(counters, dict):
+        raise DefinitionError("scenario counters must be a mapping of counter names")
+    for name, where in counters.items():
+        if name not in state.counters:
+            raise DefinitionError(f"scenario: unknown counter {name!r}")
+        rows = state.counters[name]
+        for holder, values in (where or {}).items():
+            kind = {"spaces": "space", "players": "player", "cards": "card"}.get(holder)
+            if kind not in rows:
+                raise DefinitionError(f"scenario: counter {name!r} has no counts on {holder}")
+            for key, value in values.items():
+                if kind == "card":
+                    cards = state.zones[zone_index(key)]
+                    if not isinstance(value, list) or len(value) != len(cards):
+                        raise DefinitionError(f"scenario: counters {name} of {key}: give one count per card "
+                                              f"({len(cards)})")
+                    pairs = list(zip(cards, value))
+                elif kind == "space":
+                    if key not in g.board.space_set:
+                        raise DefinitionError(f"scenario: {key!r} is not a space of the board")
+                    pairs = [(g.board.spaces.index(key), value)]
+                else:
+                    p = int(key) - 1
+                    if not 0 <= p < state.n:
+                        raise DefinitionError(f"scenario: no player {key} in a {state.n}-player game")
+                    pairs = [(p, value)]
+                for index, count in pairs:
+                    if type(count) is not int or count < 0:
+                        raise DefinitionError(f"scenario: counts of {name} are whole numbers >= 0, not {count!r}")
+                    rows[kind][index] = count

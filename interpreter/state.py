@@ -27,7 +27,7 @@ COMPILED_LAYOUT = "2"
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "steps", "log", "history", "_result")
+                 "over", "forced_winners", "steps", "log", "history", "_result", "counters")
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -39,6 +39,7 @@ class State:
         s.gv = dict(game.gvar_defaults)
         s.pv = {name: [_fresh(value) for _ in range(players)] for name, value in game.pvar_defaults.items()}
         s.rng = game.seed_state(seed)
+        s.counters = game.new_counters(players) if game.counters else {}
         s.frames = [[game.main.id, 0, {}, None]]
         if scenario is None:
             s.frames.append([game.setup.id, 0, {}, None])
@@ -80,6 +81,8 @@ class State:
         c.log = None if self.log is None else self.log[:]
         c.history = self.history[:]
         c._result = self._result
+        c.counters = {k: {h: row[:] for h, row in v.items()} for k, v in self.counters.items()} \
+            if self.counters else {}
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -283,6 +286,8 @@ class State:
                 i = pend["players"].index(player)
                 decision["your_options"] = list(pend["labels"][i]) if pend["chosen"][i] is None else []
             view["decision"] = decision
+        if self.counters:
+            _show_counters(self, view)
         if self.over:
             view["scores"] = self.scores()
             view["winners"] = self.winners()
@@ -296,6 +301,7 @@ class State:
             "players": self.n, "seed": self.seed, "scenario": self.scenario, "zones": self.zones, "gv": self.gv,
             "pv": self.pv, "rng": str(self.rng), "frames": self.frames, "pending": self.pending, "over": self.over,
             "forced_winners": self.forced_winners, "history": self.history, "log": self.log,
+            "counters": self.counters,
         })
 
     @classmethod
@@ -343,6 +349,7 @@ class State:
             s.log = data["log"]
             s.steps = game.step_limit
             s._result = None
+            s.counters = _check_counters(data.get("counters", {}), game, s.n)
             return s
         except SaveFileError:
             raise
@@ -383,6 +390,54 @@ def _check_pending(pending, players: int):
             or not all(isinstance(p, int) and 0 <= p < players for p in pending["players"]):
         raise SaveFileError("the saved decision is damaged (its players, options and choices do not line up)")
     return pending
+
+
+def _check_counters(data, game, players: int) -> dict:
+    """Saved counters must have the definition's names, holders and sizes, and hold whole numbers >= 0."""
+    expected = game.new_counters(players)
+    if not isinstance(data, dict) or set(data) != set(expected):
+        raise SaveFileError("the counters do not match the definition (expected "
+                            + (", ".join(sorted(expected)) or "none") + ")")
+    counters = {}
+    for name, rows in expected.items():
+        saved = data[name]
+        if not isinstance(saved, dict) or set(saved) != set(rows):
+            raise SaveFileError(f"the counter {name!r} is damaged (expected counts on {', '.join(rows)})")
+        counters[name] = {}
+        for holder, row in rows.items():
+            values = saved[holder]
+            if not isinstance(values, list) or len(values) != len(row) \
+                    or not all(type(v) is int and v >= 0 for v in values):
+                raise SaveFileError(f"the counter {name!r} is damaged: its {holder} counts must be "
+                                    f"{len(row)} whole numbers, none below zero")
+            counters[name][holder] = list(values)
+    return counters
+
+
+def _show_counters(state, view) -> None:
+    """Counters are public: per space and per player, and per card wherever the viewer sees the card."""
+    g = state.game
+    shown = {}
+    on_cards = []
+    for name, rows in state.counters.items():
+        entry = {}
+        if "space" in rows:
+            entry["spaces"] = dict(zip(g.board.spaces, rows["space"]))
+        if "player" in rows:
+            entry["players"] = list(rows["player"])
+        if "card" in rows:
+            on_cards.append((name, rows["card"]))
+        shown[name] = entry
+    view["counters"] = shown
+    if not on_cards:
+        return
+    for label, zone in view["zones"].items():
+        if "cards" in zone:
+            cards = state.zones[g.zone_index(label)]
+            zone["counters"] = {name: [row[c] for c in cards] for name, row in on_cards}
+        elif zone.get("top") is not None:
+            top = state.zones[g.zone_index(label)][-1]
+            zone["top_counters"] = {name: row[top] for name, row in on_cards}
 
 
 def _copy(value):

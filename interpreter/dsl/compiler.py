@@ -17,6 +17,7 @@ into a located :class:`DefinitionError`.
 
 from __future__ import annotations
 
+from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
@@ -27,7 +28,8 @@ from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
-class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler):
+class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
+               CounterCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

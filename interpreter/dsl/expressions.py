@@ -536,6 +536,8 @@ class ExpressionCompiler:
             raise self.err(f"{name!r} is a variable, not a function", node, "name")
         if name in m.zones:
             return self.zone_call(node, scope)
+        if name in m.counters:
+            return self.counter_call(node, scope)
         if name in m.functions:
             return self.function_call(node, scope)
         if name in m.quantities:

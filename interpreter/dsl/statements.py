@@ -103,6 +103,8 @@ class StatementCompiler:
 
     def s_Assign(self, st, scope):
         target = st.target
+        if isinstance(target, A.Call):  # marks(x) += n
+            return self.counter_assign(st, scope)
         if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
                 and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
             inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name))
@@ -195,6 +197,8 @@ class StatementCompiler:
         return add_pv
 
     def s_Move(self, st, scope):
+        if self.is_counter(st.what) or self.is_counter(st.dest):  # move marks(a) to marks(b): all of them
+            return self.counter_move(st, scope)
         dest = self.expect(st.dest, scope, "zone", "the destination of 'move'")[0]
         what, kind = self.expr(st.what, scope)
         bottom = st.bottom

@@ -15,7 +15,7 @@ from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression
-from ..game import Game, Quantity, ZoneSpec
+from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
@@ -115,6 +115,7 @@ class Builder:
         self.build_zones()
         self.build_components()
         self.build_variables()
+        self.build_counters()
         g.events = {}
         for name, params in d.get("events", {}).items():
             g.events[name] = [(p, self.kind(k, ("events", name, p))) for p, k in (params or {}).items()]
@@ -237,6 +238,23 @@ class Builder:
                               path + ("default",) if isinstance(spec, dict) else path)
                 kinds[name], defaults[name] = kind, value
 
+    def build_counters(self):
+        g = self.g
+        for name, spec in (self.data.get("counters") or {}).items():
+            path = ("counters", name)
+            on = tuple(spec["on"])
+            if "space" in on and g.board is None:
+                self.fail(f"counter {name!r} is kept on spaces, but the game has no board", path + ("on",))
+            taken = {"zone": g.zones, "parameter": g.params, "player variable": g.pvars, "game variable": g.gvars}
+            for what, table in taken.items():
+                if name in table:
+                    self.fail(f"{name!r} is already a {what}; names must be unique", path)
+            from ..dsl.builtins import BUILTINS
+
+            if name in BUILTINS:
+                self.fail(f"{name!r} is a built-in function; pick another name", path)
+            g.counters[name] = Counter(name, on, spec.get("description", ""))
+
     # ---------------------------------------------------------------- code
     def new_proc(self, name, params, body, where, returns=T.ANY) -> Proc:
         proc = Proc(len(self.g.procs), name, params, body, where, returns)
@@ -260,7 +278,8 @@ class Builder:
 
     def check_free(self, name, path):
         g = self.g
-        taken = {"zone": g.zones, "function": g.functions, "procedure": g.procedures, "parameter": g.params}
+        taken = {"zone": g.zones, "function": g.functions, "procedure": g.procedures, "parameter": g.params,
+                 "counter": g.counters}
         for what, table in taken.items():
             if name in table:
                 self.fail(f"{name!r} is already a {what}; names must be unique", path)
