@@ -29,7 +29,7 @@ class ZoneSpec:
 
 @dataclass
 class Counter:
-    """A named count kept on cards, board spaces and/or players (``on``), e.g. tokens."""
+    """A named count kept on cards, board spaces and/or players (``on``), e.g. marks."""
 
     name: str
     on: tuple  # of "card", "space", "player"

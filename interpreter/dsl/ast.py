@@ -158,7 +158,7 @@ class Log(Node):
 
 @dataclass(frozen=True)
 class CounterMove(Node):
-    """``move [up to] N of tokens(x) to tokens(y)``: some of a counter's count from one holder to another."""
+    """``move [up to] N of marks(x) to marks(y)``: some of a counter's count from one holder to another."""
 
     amount: Node
     up_to: bool  # take what there is, at most the amount
