@@ -8,7 +8,10 @@ game-agnostic: zones, cards, players and board spaces, never a game's words.
 
 from __future__ import annotations
 
+import itertools
+
 from .. import rng as RNG
+from ..errors import RuleError
 from . import types as T
 
 
@@ -138,6 +141,39 @@ def b_abs(c, args):
     _need(args, 1, 1, "abs")
     fn = _kind(args[0], "int", "abs", 1)
     return (lambda s, e: abs(fn(s, e))), "int"
+
+
+def b_product(c, args):
+    """product(list of lists): every way to pick one item from each list, first list slowest.
+
+    For "some choice of one value per card meets a condition":
+    any(each combo in product(each c in pile: c.values): sum(combo) <= 12).  Each
+    combination made costs one step of the budget, counted before any is made.
+    """
+    _need(args, 1, 1, "product")
+    fn, kind = _as_list(args[0], "product")
+    inner = T.element(kind)
+    if inner == "zone":
+        lists_of = lambda s, e: [s.zones[z] for z in fn(s, e)]  # noqa: E731
+        item = "card"
+    elif T.is_list(inner) or inner == T.ANY:
+        lists_of, item = fn, T.element(inner)
+    else:
+        raise BuiltinError(f"product() picks one item from each of several lists; give it a list of lists, "
+                           f"e.g. product(each c in pile: c.values), not {T.describe(kind)}", args[0][2])
+    loc = c.location(args[0][2])
+
+    def product(s, e):
+        lists = lists_of(s, e)
+        total = 1
+        for xs in lists:
+            total *= len(xs)
+            if total > s.steps:
+                raise RuleError(f"product() would make more than {s.steps} combinations, more than the step "
+                                "budget left (limits.steps)", loc)
+        s.steps -= total
+        return [list(t) for t in itertools.product(*lists)]
+    return product, T.list_of(T.list_of(item))
 
 
 # ---------------------------------------------------------------- zones
@@ -356,7 +392,7 @@ def b_distance(c, args):
 BUILTINS = {
     "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
-    "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
+    "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs, "product": b_product,
     "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,

@@ -191,6 +191,8 @@ class Builder:
                 if key not in defaults:
                     self.fail(f"unknown property {key!r}{_suggest(key, defaults)} (every property is declared under "
                               "'properties:' with its default value)", path + (key,))
+                if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
+                    value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
                 if defaults[key] is not None and value is not None \
                         and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
                     self.fail(f"property {key!r} is {T.describe(T.kind_of_value(defaults[key]))} "
@@ -208,7 +210,9 @@ class Builder:
                     for prop, default in defaults.items():
                         tables[prop].append(values.get(prop, default))
         for prop, default in defaults.items():
-            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None} or {T.kind_of_value(default)}
+            # an empty list says nothing about the items' kind: [] next to [3, 6] is still a list of numbers
+            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None and v != []} \
+                or {T.kind_of_value(default)}
             g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
 
     def build_variables(self):
