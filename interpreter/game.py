@@ -78,6 +78,7 @@ class Game:
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}
         self.counters: dict = {}  # name -> Counter
+        self.listeners: dict = {}  # event -> [[card id, Proc, condition or None]] in card id order
         self.board = None
         self.main = None
         self.setup = None
@@ -99,6 +100,7 @@ class Game:
         table = self.abilities.get(event)
         if table:
             handlers.extend({id(p): p for p in table if p is not None}.values())
+        handlers.extend({id(p): p for _, p, _ in self.listeners.get(event, ())}.values())
         return handlers
 
     def describe_value(self, value, kind: str) -> str:

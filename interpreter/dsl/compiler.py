@@ -21,6 +21,7 @@ from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
+from .listeners import ListenerCompiler
 from .resumable import ResumableCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
@@ -29,7 +30,7 @@ from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler):
+               CounterCompiler, ListenerCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

@@ -298,6 +298,8 @@ class StatementCompiler:
         return fns
 
     def s_Emit(self, st, scope):
+        if self.m.listeners.get(st.event):
+            return self.emit_with_listeners(st, scope)
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None

@@ -21,7 +21,7 @@ from .source import Source
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)\s*$")  # "c: card" (quote the YAML key)
 PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c"
-RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers"}
+RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers", "listeners"}
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
 _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.DSLTypeError}
@@ -124,6 +124,7 @@ class Builder:
         self.build_procedures()
         self.build_triggers()
         self.build_abilities()
+        self.build_listeners()
         self.build_quantities()
         self.build_flow()
         self.resolve_suspension()
@@ -345,6 +346,48 @@ class Builder:
                 for card in kind["ids"]:
                     table[card] = proc
 
+    def build_listeners(self):
+        """Card abilities that react to events about any card while a condition holds (self: the card)."""
+        g = self.g
+        for kind in g.kinds:
+            for j, spec in enumerate(kind["declaration"].get("listeners") or []):
+                path = ("components", kind["index"], "listeners", j)
+                params = self.event_params(spec["on"], path + ("on",))
+                if "self" in dict(params):
+                    self.fail(f"event {spec['on']!r} has a parameter called 'self', the name a listener gives its "
+                              "own card; rename the parameter", path + ("on",))
+                params = params + [("self", "card")]
+                proc = self.new_proc(f"{kind['name']} listening to {spec['on']}", params,
+                                     self.parse_body(spec["do"], path + ("do",)), path + ("do",))
+                cond = self.parse_expr(spec["while"], path + ("while",)) if "while" in spec else None
+                entries = g.listeners.setdefault(spec["on"], [])
+                entries.extend([card, proc, (cond, params, path + ("while",))] for card in kind["ids"])
+        for entries in g.listeners.values():
+            entries.sort(key=lambda entry: entry[0])
+
+    def compile_listeners(self):
+        """Each listener's 'while' condition, compiled once and shared by the copies of its card."""
+        from ..dsl.compiler import Scope
+
+        done = {}
+        for entries in self.g.listeners.values():
+            for entry in entries:
+                cond, params, where = entry[2]
+                if cond is None:
+                    entry[2] = None
+                    continue
+                if id(cond) not in done:
+                    self.compiler.where = where
+                    try:
+                        fn, kind = self.compiler.expr(cond, Scope(dict(params), None))
+                    except CompileError as exc:
+                        self.compile_error(exc, where)
+                    if not T.fits(kind, "bool"):
+                        raise self.src.error(f"a listener's 'while' must be true/false, not {T.describe(kind)}",
+                                             where, cls=E.DSLTypeError)
+                    done[id(cond)] = fn
+                entry[2] = done[id(cond)]
+
     def build_quantities(self):
         g = self.g
         for key, base in (self.data.get("quantities") or {}).items():
@@ -375,7 +418,8 @@ class Builder:
                 self.compile_error(exc, where)
             mods = []
             for kind, mod, path in getattr(q, "mods", []):
-                scope = Scope({**dict(q.params), "card": "card"}, None)
+                scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
+                scope.keys["self"] = "card"  # 'self' is another name for the modifier's card, as in listeners
                 c.where = path + ("add",)
                 try:
                     add, ak = c.expr(self.parse_expr(mod.get("add", 1), path + ("add",)), scope)
@@ -485,6 +529,7 @@ class Builder:
             except CompileError as exc:
                 self.compile_error(exc, getattr(exc, "where", func.where))
         self.compile_quantities()
+        self.compile_listeners()
         for proc in g.procs:
             try:
                 c.compile_proc(proc)
