@@ -341,6 +341,25 @@ def b_random(c, args):
     return pick, T.element(kind)
 
 
+def b_shuffled(c, args):
+    """shuffled(list): a copy in random order, from the state's RNG (the list itself is unchanged)."""
+    _need(args, 1, 1, "shuffled")
+    fn, kind = _as_list(args[0], "shuffled")
+
+    def shuffled(s, e):
+        items = list(fn(s, e))
+        s.rng = RNG.shuffle(s.rng, items)
+        return items
+    return shuffled, kind
+
+
+def b_sort_by(c, args):
+    """sort_by(each x in list: key): compiled by the expression compiler, which sees the 'each' whole."""
+    from .ordering import SORT_BY_FORM
+
+    raise BuiltinError(SORT_BY_FORM)
+
+
 def b_roll(c, args):
     """roll(n): a random number from 1 to n."""
     _need(args, 1, 1, "roll")
@@ -396,6 +415,6 @@ BUILTINS = {
     "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
-    "seat": b_seat, "random": b_random, "roll": b_roll,
+    "seat": b_seat, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
     "step": b_step, "adjacent": b_adjacent, "distance": b_distance,
 }

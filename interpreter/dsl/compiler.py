@@ -22,6 +22,7 @@ from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
 from .listeners import ListenerCompiler
+from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
@@ -30,7 +31,7 @@ from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler, ListenerCompiler):
+               CounterCompiler, ListenerCompiler, OrderingCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

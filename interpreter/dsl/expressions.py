@@ -552,6 +552,8 @@ class ExpressionCompiler:
             inlined = self.filtered_call(arg, scope)
             if inlined is not None:
                 return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
+        if name == "sort_by":  # its 'each' binds a variable for the key: compiled as a whole
+            return self.sort_by_call(node, scope)
         if name in BUILTINS:
             args = []
             for a in node.args:
