@@ -176,6 +176,57 @@ def b_product(c, args):
     return product, T.list_of(T.list_of(item))
 
 
+def b_threshold(c, args):
+    """threshold(table, n): the value of the highest key at most n, or 0 if every key is above n.
+
+    Score ladders read this way: with {1: 1, 2: 3, 4: 7}, three of a kind is worth 3
+    and five is worth 7.  Keys and values are whole numbers; a table that is a
+    parameter or a card property is checked at load, any other when it is read.
+    """
+    import bisect
+
+    _need(args, 2, 2, "threshold")
+    tfn, tkind, tnode = args[0]
+    if tkind not in ("table", T.ANY):
+        raise BuiltinError(f"argument 1 of threshold() must be a table such as {{1: 1, 3: 5}}, not "
+                           f"{T.describe(tkind)}", tnode)
+    n = _kind(args[1], "int", "threshold", 2)
+    fixed = getattr(tfn, "const_value", None)
+    if isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
+        keys, values = _ladder(fixed, "this table", BuiltinError, tnode)
+
+        def threshold_of_constant(s, e):
+            i = bisect.bisect_right(keys, n(s, e))
+            return values[i - 1] if i else 0
+        return threshold_of_constant, "int"
+    prop = getattr(tnode, "name", None) if tnode.__class__.__name__ == "Attr" else None
+    if prop in c.m.properties:  # a card property: every card's table is checked now
+        for card, table in enumerate(c.m.properties[prop][0]):
+            if table is not None:
+                _ladder(table, f"{c.m.card_names[card]}'s {prop}", BuiltinError, tnode)
+    loc = c.location(tnode)
+
+    def threshold(s, e):
+        table = tfn(s, e)
+        if not isinstance(table, dict):
+            raise RuleError(f"threshold() needs a table, not {table!r}", loc)
+        keys, values = _ladder(table, "the table", RuleError, loc)
+        i = bisect.bisect_right(keys, n(s, e))
+        return values[i - 1] if i else 0
+    return threshold, "int"
+
+
+def _ladder(table, what, error, where):
+    """(sorted keys, their values) of a threshold table whose keys and values are whole numbers."""
+    for k, v in table.items():
+        if type(k) is not int or type(v) is not int:
+            hint = " (its keys are numbers only if every key is one)" if isinstance(k, str) and k.isdigit() else ""
+            raise error(f"threshold() reads tables of whole numbers, like {{1: 1, 3: 5}}; {what} has "
+                        f"{k!r}: {v!r}{hint}", where)
+    keys = sorted(table)
+    return keys, [table[k] for k in keys]
+
+
 # ---------------------------------------------------------------- zones
 def b_top(c, args):
     """top(zone) -> the top card or none; top(zone, n) -> the top n cards (fewer if short)."""
@@ -412,6 +463,7 @@ BUILTINS = {
     "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
     "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs, "product": b_product,
+    "threshold": b_threshold,
     "top": b_top, "bottom": b_bottom, "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
