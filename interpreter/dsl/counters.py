@@ -105,8 +105,8 @@ class CounterCompiler:
             source, dest, amount_node, up_to = st.source, st.dest, st.amount, st.up_to
         for side in (source, dest):
             if not self.is_counter(side):
-                raise self.err("'move ... of' moves a count from one counter to another, e.g. "
-                               "move 2 of marks(a) to marks(b)", side)
+                raise self.err("a count moves from one counter to another: move 2 of marks(a) to marks(b), or "
+                               "all of them: move marks(a) to marks(b)", side)
         if source.func != dest.func:
             raise self.err(f"cannot move {source.func} into {dest.func}: a count moves within one counter", dest)
         name, s_holder, s_index, s_what = self.counter_holder(source, scope)
