@@ -29,6 +29,15 @@ class ZoneSpec:
 
 
 @dataclass
+class Counter:
+    """A named count kept on cards, board spaces and/or players (``on``), e.g. marks."""
+
+    name: str
+    on: tuple  # of "card", "space", "player"
+    description: str = ""
+
+
+@dataclass
 class Quantity:
     name: str
     params: list
@@ -69,6 +78,8 @@ class Game:
         self.triggers: dict = {}  # event -> [Proc]
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}
+        self.counters: dict = {}  # name -> Counter
+        self.listeners: dict = {}  # event -> [[card id, Proc, condition or None]] in card id order
         self.board = None
         self.main = None
         self.setup = None
@@ -90,6 +101,7 @@ class Game:
         table = self.abilities.get(event)
         if table:
             handlers.extend({id(p): p for p in table if p is not None}.values())
+        handlers.extend({id(p): p for _, p, _ in self.listeners.get(event, ())}.values())
         return handlers
 
     def describe_value(self, value, kind: str) -> str:
@@ -108,6 +120,13 @@ class Game:
         return str(value)
 
     describe = describe_value
+
+    def zone_index(self, label: str) -> int:
+        """The zone index of a label such as 'hand(2)' (the inverse of zone_label)."""
+        labels = self.__dict__.get("_labels")
+        if labels is None:
+            labels = self._labels = {self.zone_label(i): i for i in range(self.zone_count)}
+        return labels[label]
 
     def zone_label(self, index: int) -> str:
         spec = self.zone_spec[index]
@@ -173,6 +192,11 @@ class Game:
             zones[index].append(card)
             loc[card] = index
         return zones, loc
+
+    def new_counters(self, players: int) -> dict:
+        """Every counter at zero: {name: {holder kind: [count per card id / space / player]}}."""
+        sizes = {"card": len(self.card_names), "space": len(self.board.spaces) if self.board else 0, "player": players}
+        return {name: {h: [0] * sizes[h] for h in c.on} for name, c in self.counters.items()}
 
     def seed_state(self, seed: int) -> int:
         return RNG.seed_state(seed)

@@ -49,10 +49,10 @@ def apply_scenario(state, scenario: dict) -> None:
     g = state.game
     if type(scenario) is not dict:
         raise DefinitionError("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
-    unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables"}
+    unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables", "counters"}
     if unknown:
         raise DefinitionError(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
-                              "expected zones, on_top, game_variables, player_variables")
+                              "expected zones, on_top, game_variables, player_variables, counters")
     for key in ("zones", "on_top"):
         for label, names in _mapping(scenario, key).items():
             if type(names) is not list or not all(type(n) is str for n in names):
@@ -114,6 +114,8 @@ def apply_scenario(state, scenario: dict) -> None:
             if name not in state.pv:
                 raise DefinitionError(f"scenario: unknown player variable {name!r}")
             state.pv[name][p] = _checked(state, value, g.pvars[name], f"player variable {name!r} of seat {seat}")
+    if "counters" in scenario:
+        _set_counters(state, scenario["counters"], zone_index)
 
 
 def _mapping(scenario: dict, key: str) -> dict:
@@ -150,3 +152,40 @@ def _fits(state, value, kind: str) -> bool:
     if kind == "player":
         return value is None or type(value) is int and 0 <= value < state.n
     return True  # any other kind: plain data is all a scenario can hold
+
+
+def _set_counters(state, counters, zone_index) -> None:
+    """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}."""
+    g = state.game
+    for name, where in _mapping(scenario, "counters").items():
+        if name not in state.counters:
+            raise DefinitionError(f"scenario: unknown counter {name!r:.60}")
+        rows = state.counters[name]
+        if type(where) is not dict:
+            raise DefinitionError(f"scenario counters {name!r}: expected a mapping of spaces, players or cards")
+        for holder, values in where.items():
+            kind = {"spaces": "space", "players": "player", "cards": "card"}.get(holder)
+            if kind not in rows:
+                raise DefinitionError(f"scenario: counter {name!r} has no counts on {holder!r:.60}")
+            if type(values) is not dict or not all(type(k) is str for k in values):
+                raise DefinitionError(f"scenario counters {name!r} {holder}: expected a mapping with text keys")
+            for key, value in values.items():
+                if kind == "card":
+                    cards = state.zones[zone_index(key)]
+                    if not isinstance(value, list) or len(value) != len(cards):
+                        raise DefinitionError(f"scenario: counters {name} of {key}: give one count per card "
+                                              f"({len(cards)})")
+                    pairs = list(zip(cards, value))
+                elif kind == "space":
+                    if g.board is None or key not in g.board.space_set:
+                        raise DefinitionError(f"scenario: {key!r} is not a space of the board")
+                    pairs = [(g.board.spaces.index(key), value)]
+                else:
+                    p = int(key) - 1 if key.isascii() and key.isdigit() and len(key) < 4 else -1
+                    if not 0 <= p < state.n:
+                        raise DefinitionError(f"scenario: no player {key} in a {state.n}-player game")
+                    pairs = [(p, value)]
+                for index, count in pairs:
+                    if type(count) is not int or count < 0:
+                        raise DefinitionError(f"scenario: counts of {name} are whole numbers >= 0, not {count!r}")
+                    rows[kind][index] = count

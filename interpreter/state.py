@@ -25,7 +25,8 @@ from .game import MAX_SEED_BITS
 SAVE_FORMAT = "ribbit-state/2"
 # The parts of a save, in the order to_json writes them.
 SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
-             "forced_winners", "scenario", "history", "log", "log_seen")
+             "forced_winners", "scenario", "history", "log", "log_seen",
+             "counters")
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -40,7 +41,7 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result")
+                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result", "counters")
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -52,6 +53,7 @@ class State:
         s.gv = dict(game.gvar_defaults)
         s.pv = {name: [_fresh(value) for _ in range(players)] for name, value in game.pvar_defaults.items()}
         s.rng = game.seed_state(seed)
+        s.counters = game.new_counters(players) if game.counters else {}
         s.frames = [[game.main.id, 0, {}, None]]
         if scenario is None:
             s.frames.append([game.setup.id, 0, {}, None])
@@ -95,6 +97,8 @@ class State:
         c.log_seen = self.log_seen[:]  # entries are never changed once written: shared
         c.history = self.history[:]
         c._result = self._result
+        c.counters = {k: {h: row[:] for h, row in v.items()} for k, v in self.counters.items()} \
+            if self.counters else {}
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -312,6 +316,8 @@ class State:
                 i = pend["players"].index(player)
                 decision["your_options"] = list(pend["labels"][i]) if pend["chosen"][i] is None else []
             view["decision"] = decision
+        if self.counters:
+            _show_counters(self, view)
         if self.over:
             view["scores"] = self.scores()
             view["winners"] = self.winners()
@@ -350,6 +356,7 @@ class State:
             "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
             "rng": str(self.rng), "pending": pending, "over": self.over, "forced_winners": self.forced_winners,
             "scenario": self.scenario, "history": self.history, "log": self.log, "log_seen": self.log_seen,
+            "counters": self.counters,
         })
 
     @classmethod
@@ -465,7 +472,7 @@ def _check_same(state, data: dict) -> None:
             if not _same(saved[key], pending[key]):
                 differs(DECISION_PARTS[key])
     for key, what in (("over", "whether the game is over"), ("forced_winners", "the list of declared winners"),
-                      ("log", "the log"), ("log_seen", "what each player read of the log")):
+                      ("log", "the log"), ("log_seen", "what each player read of the log"), ("counters", "the counters")):
         if not _same(data[key], real[key]):
             differs(what)
 
@@ -512,6 +519,33 @@ def _type_of(value) -> str:
     base = next((b.__name__ for b in (str, int) if issubclass(kind, b)), None)
     return f"a {kind.__name__}" + (f" (a subclass of {base})" if base else "")
 
+
+
+
+def _show_counters(state, view) -> None:
+    """Counters are public: per space and per player, and per card wherever the viewer sees the card."""
+    g = state.game
+    shown = {}
+    on_cards = []
+    for name, rows in state.counters.items():
+        entry = {}
+        if "space" in rows:
+            entry["spaces"] = dict(zip(g.board.spaces, rows["space"]))
+        if "player" in rows:
+            entry["players"] = list(rows["player"])
+        if "card" in rows:
+            on_cards.append((name, rows["card"]))
+        shown[name] = entry
+    view["counters"] = shown
+    if not on_cards:
+        return
+    for label, zone in view["zones"].items():
+        if "cards" in zone:
+            cards = state.zones[g.zone_index(label)]
+            zone["counters"] = {name: [row[c] for c in cards] for name, row in on_cards}
+        elif zone.get("top") is not None:
+            top = state.zones[g.zone_index(label)][-1]
+            zone["top_counters"] = {name: row[top] for name, row in on_cards}
 
 
 def _copy(value):

@@ -60,15 +60,25 @@ def expected_zone_views(state) -> list[dict]:
     """What each viewer (players, then a spectator) must see of the zones, worked out from the raw state."""
     names = state.game.card_names
     seen = [{} for _ in range(state.n + 1)]
+    on_cards = {name: rows["card"] for name, rows in state.counters.items() if "card" in rows}
+
+    def listed(cards):  # a card's counters are shown beside it wherever the card itself is shown
+        shown = {"cards": [names[c] for c in cards]}
+        if on_cards:
+            shown["counters"] = {name: [row[c] for c in cards] for name, row in on_cards.items()}
+        return shown
+
     for index, label, visibility, owner in zone_layout(state.game, state.n):
         cards = state.zones[index]
         if visibility == "public":
-            closed = opened = {"cards": [names[c] for c in cards]}
+            closed = opened = listed(cards)
         elif visibility == "top":
             closed = opened = {"count": len(cards), "top": names[cards[-1]] if cards else None}
+            if on_cards and cards:
+                closed["top_counters"] = {name: row[cards[-1]] for name, row in on_cards.items()}
         else:
             closed = {"count": len(cards)}
-            opened = {"cards": [names[c] for c in cards]} if visibility == "owner" else closed
+            opened = listed(cards) if visibility == "owner" else closed
         for viewer, zones in enumerate(seen):
             zones[label] = opened if viewer == owner else closed
     return seen

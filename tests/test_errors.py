@@ -335,7 +335,7 @@ def test_unknown_top_level_key_points_at_it_and_suggests_the_close_one(tmp_path)
     text = variant("scoring:", "scorring:")
     path, err = load_error(tmp_path, text)
     assert str(err) == located(path, text, "scorring", "scorring",
-                               "unknown key 'scorring'; did you mean 'scoring'? Expected one of: board, components, "
+                               "unknown key 'scorring'; did you mean 'scoring'? Expected one of: board, components, counters, "
                                "description, events, flow, functions, game, game_variables, limits, parameters, "
                                "player_variables, players, procedures, properties, quantities, scoring, setup, "
                                "triggers, zones")

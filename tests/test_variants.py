@@ -280,7 +280,7 @@ def test_an_unknown_variant_name_lists_the_variants_there():
 def test_a_misspelt_part_is_rejected_by_the_variant_schema(tmp_path):
     a = variant(tmp_path, "a.yaml", "add:\n  procedure:\n    x(): pass\n")
     assert error_of([a]).splitlines()[0] == (
-        f"{a}:4:3: add.procedure: unknown key 'procedure'; did you mean 'procedures'? Expected one of: components, "
+        f"{a}:4:3: add.procedure: unknown key 'procedure'; did you mean 'procedures'? Expected one of: components, counters, "
         "events, flow, functions, game_variables, parameters, player_variables, procedures, properties, quantities, "
         "scoring, setup, tiebreaks, triggers, zones")
 

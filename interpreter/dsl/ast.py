@@ -161,6 +161,16 @@ class Log(Node):
 
 
 @dataclass(frozen=True)
+class CounterMove(Node):
+    """``move [up to] N of marks(x) to marks(y)``: some of a counter's count from one holder to another."""
+
+    amount: Node
+    up_to: bool  # take what there is, at most the amount
+    source: Node
+    dest: Node
+
+
+@dataclass(frozen=True)
 class Ask(Node):
     """``ask p to choose COUNT of OPTIONS as NAME "verb"`` — one player decides."""
 

@@ -8,6 +8,8 @@ game-agnostic: zones, cards, players and board spaces, never a game's words.
 
 from __future__ import annotations
 
+import itertools
+
 from .. import rng as RNG
 from ..errors import RuleError
 from . import types as T
@@ -163,6 +165,90 @@ def b_abs(c, args):
     _need(args, 1, 1, "abs")
     fn = _kind(args[0], "int", "abs", 1)
     return (lambda s, e: abs(fn(s, e))), "int"
+
+
+def b_product(c, args):
+    """product(list of lists): every way to pick one item from each list, first list slowest.
+
+    For "some choice of one value per card meets a condition":
+    any(each combo in product(each c in pile: c.values): sum(combo) <= 12).  Each
+    combination made costs one step of the budget, counted before any is made.
+    """
+    _need(args, 1, 1, "product")
+    fn, kind = _as_list(args[0], "product")
+    inner = T.element(kind)
+    if inner == "zone":
+        lists_of = lambda s, e: [s.zones[z] for z in fn(s, e)]  # noqa: E731
+        item = "card"
+    elif T.is_list(inner) or inner == T.ANY:
+        lists_of, item = fn, T.element(inner)
+    else:
+        raise BuiltinError(f"product() picks one item from each of several lists; give it a list of lists, "
+                           f"e.g. product(each c in pile: c.values), not {T.describe(kind)}", args[0][2])
+    loc = c.location(args[0][2])
+
+    def product(s, e):
+        lists = lists_of(s, e)
+        total = 1
+        for xs in lists:
+            total *= len(xs)
+            if total > s.steps:
+                raise RuleError(f"product() would make more than {s.steps} combinations, more than the step "
+                                "budget left (limits.steps)", loc)
+        s.steps -= total
+        return [list(t) for t in itertools.product(*lists)]
+    return product, T.list_of(T.list_of(item))
+
+
+def b_threshold(c, args):
+    """threshold(table, n): the value of the highest key at most n, or 0 if every key is above n.
+
+    Score ladders read this way: with {1: 1, 2: 3, 4: 7}, three of a kind is worth 3
+    and five is worth 7.  Keys and values are whole numbers; a table that is a
+    parameter or a card property is checked at load, any other when it is read.
+    """
+    import bisect
+
+    _need(args, 2, 2, "threshold")
+    tfn, tkind, tnode = args[0]
+    if tkind not in ("table", T.ANY):
+        raise BuiltinError(f"argument 1 of threshold() must be a table such as {{1: 1, 3: 5}}, not "
+                           f"{T.describe(tkind)}", tnode)
+    n = _kind(args[1], "int", "threshold", 2)
+    fixed = getattr(tfn, "const_value", None)
+    if isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
+        keys, values = _ladder(fixed, "this table", BuiltinError, tnode)
+
+        def threshold_of_constant(s, e):
+            i = bisect.bisect_right(keys, n(s, e))
+            return values[i - 1] if i else 0
+        return threshold_of_constant, "int"
+    prop = getattr(tnode, "name", None) if tnode.__class__.__name__ == "Attr" else None
+    if prop in c.m.properties:  # a card property: every card's table is checked now
+        for card, table in enumerate(c.m.properties[prop][0]):
+            if table is not None:
+                _ladder(table, f"{c.m.card_names[card]}'s {prop}", BuiltinError, tnode)
+    loc = c.location(tnode)
+
+    def threshold(s, e):
+        table = tfn(s, e)
+        if not isinstance(table, dict):
+            raise RuleError(f"threshold() needs a table, not {table!r}", loc)
+        keys, values = _ladder(table, "the table", RuleError, loc)
+        i = bisect.bisect_right(keys, n(s, e))
+        return values[i - 1] if i else 0
+    return threshold, "int"
+
+
+def _ladder(table, what, error, where):
+    """(sorted keys, their values) of a threshold table whose keys and values are whole numbers."""
+    for k, v in table.items():
+        if type(k) is not int or type(v) is not int:
+            hint = " (its keys are numbers only if every key is one)" if isinstance(k, str) and k.isdigit() else ""
+            raise error(f"threshold() reads tables of whole numbers, like {{1: 1, 3: 5}}; {what} has "
+                        f"{k!r}: {v!r}{hint}", where)
+    keys = sorted(table)
+    return keys, [table[k] for k in keys]
 
 
 # ---------------------------------------------------------------- zones
@@ -348,6 +434,25 @@ def b_random(c, args):
     return pick, T.element(kind)
 
 
+def b_shuffled(c, args):
+    """shuffled(list): a copy in random order, from the state's RNG (the list itself is unchanged)."""
+    _need(args, 1, 1, "shuffled")
+    fn, kind = _as_list(args[0], "shuffled")
+
+    def shuffled(s, e):
+        items = list(fn(s, e))
+        s.rng = RNG.shuffle(s.rng, items)
+        return items
+    return shuffled, kind
+
+
+def b_sort_by(c, args):
+    """sort_by(each x in list: key): compiled by the expression compiler, which sees the 'each' whole."""
+    from .ordering import SORT_BY_FORM
+
+    raise BuiltinError(SORT_BY_FORM)
+
+
 def b_roll(c, args):
     """roll(n): a random number from 1 to n."""
     _need(args, 1, 1, "roll")
@@ -399,10 +504,11 @@ def b_distance(c, args):
 BUILTINS = {
     "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
-    "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs,
+    "first": b_first, "last": b_last, "reverse": b_reverse, "range": b_range, "abs": b_abs, "product": b_product,
+    "threshold": b_threshold,
     "top": _end("top", True), "bottom": _end("bottom", False), "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
-    "seat": b_seat, "random": b_random, "roll": b_roll,
+    "seat": b_seat, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
     "step": b_step, "adjacent": b_adjacent, "distance": b_distance,
 }

@@ -17,9 +17,12 @@ into a located :class:`DefinitionError`.
 
 from __future__ import annotations
 
+from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
+from .listeners import ListenerCompiler
+from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
@@ -27,7 +30,8 @@ from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
-class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler):
+class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
+               CounterCompiler, ListenerCompiler, OrderingCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

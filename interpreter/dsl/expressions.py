@@ -655,6 +655,8 @@ class ExpressionCompiler:
             raise self.err(f"{name!r} is a variable, not a function", node, "name")
         if name in m.zones:
             return self.zone_call(node, scope)
+        if name in m.counters:
+            return self.counter_call(node, scope)
         if name in m.functions:
             return self.function_call(node, scope)
         if name in m.quantities:
@@ -669,6 +671,8 @@ class ExpressionCompiler:
             inlined = self.filtered_call(arg, scope)
             if inlined is not None:
                 return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
+        if name == "sort_by":  # its 'each' binds a variable for the key: compiled as a whole
+            return self.sort_by_call(node, scope)
         if name in BUILTINS:
             args = []
             for a in node.args:

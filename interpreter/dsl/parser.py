@@ -289,6 +289,9 @@ class _ToAst(Transformer_NonRecursive):
     def attr_target(self, meta, c):
         return A.Attr(c[0], str(c[1]), **_pos(meta))
 
+    def call_target(self, meta, c):
+        return A.Call(str(c[0]), tuple(c[1] or ()), **_pos(meta))
+
     def move(self, meta, c):
         return A.Move(c[0], c[1], bool(c[2]) and str(c[2]).endswith("bottom"), **_pos(meta))
 
@@ -325,6 +328,12 @@ class _ToAst(Transformer_NonRecursive):
     def log(self, meta, c):
         to, text = c
         return A.Log(_string(text), to, text.column + 1, **_pos(meta))
+
+    def counter_move(self, meta, c):
+        return A.CounterMove(c[0], False, c[1], c[2], **_pos(meta))
+
+    def counter_move_up_to(self, meta, c):
+        return A.CounterMove(c[0], True, c[1], c[2], **_pos(meta))
 
     def ask(self, meta, c):
         return A.Ask(c[0], c[1], c[2], str(c[3]), _string(c[4]) if c[4] else None, **_pos(meta))

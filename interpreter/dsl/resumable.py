@@ -269,6 +269,8 @@ class ResumableCompiler:
         return push
 
     def r_Emit(self, st, scope, code):
+        if self.m.listeners.get(st.event):
+            return self.r_emit_with_listeners(st, scope, code)
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)

@@ -104,6 +104,8 @@ class StatementCompiler:
 
     def s_Assign(self, st, scope):
         target = st.target
+        if isinstance(target, A.Call):  # marks(x) += n
+            return self.counter_assign(st, scope)
         if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
                 and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
             inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name))
@@ -205,6 +207,8 @@ class StatementCompiler:
         return add_pv
 
     def s_Move(self, st, scope):
+        if self.is_counter(st.what) or self.is_counter(st.dest):  # move marks(a) to marks(b): all of them
+            return self.counter_move(st, scope)
         dest = self.expect(st.dest, scope, "zone", "the destination of 'move'")[0]
         what, kind = self.expr(st.what, scope)
         bottom = st.bottom
@@ -315,6 +319,8 @@ class StatementCompiler:
         return fns
 
     def s_Emit(self, st, scope):
+        if self.m.listeners.get(st.event):
+            return self.emit_with_listeners(st, scope)
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None

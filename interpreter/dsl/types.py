@@ -64,6 +64,8 @@ def describe(kind: str) -> str:
     """'list:card' -> 'a list of cards'."""
     if kind.startswith("list:"):
         inner = kind[5:]
+        if inner.startswith("list:"):
+            return "a list of lists" if inner == "list:any" else f"a list of lists of {inner[5:]}s"
         return "a list" if inner == ANY else f"a list of {inner}s"
     return {"int": "a number", "bool": "true/false", "str": "a text", "none": "none", ANY: "any value",
             "zone": "a zone", "table": "a table"}.get(kind, f"a {kind}")

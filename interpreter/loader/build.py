@@ -15,13 +15,13 @@ from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression
-from ..game import Game, Quantity, ZoneSpec
+from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)\s*$")  # "c: card" (quote the YAML key)
 PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c"
-RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers"}
+RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers", "listeners"}
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
 MAX_CARDS = 100_000  # cards and pieces in one game, all copies counted: rules scan zones of them
@@ -125,6 +125,7 @@ class Builder:
         self.build_zones()
         self.build_components()
         self.build_variables()
+        self.build_counters()
         g.events = {}
         for name, params in d.get("events", {}).items():
             g.events[name] = [(p, self.kind(k, ("events", name, p))) for p, k in (params or {}).items()]
@@ -133,6 +134,7 @@ class Builder:
         self.build_procedures()
         self.build_triggers()
         self.build_abilities()
+        self.build_listeners()
         self.build_quantities()
         self.build_flow()
         self.resolve_suspension()
@@ -200,6 +202,8 @@ class Builder:
                 if key not in defaults:
                     self.fail(f"unknown property {key!r}{_suggest(key, defaults)} (every property is declared under "
                               "'properties:' with its default value)", path + (key,))
+                if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
+                    value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
                 if defaults[key] is not None and value is not None \
                         and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
                     self.fail(f"property {key!r} is {T.describe(T.kind_of_value(defaults[key]))} "
@@ -221,7 +225,9 @@ class Builder:
                     for prop, default in defaults.items():
                         tables[prop].append(values.get(prop, default))
         for prop, default in defaults.items():
-            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None} or {T.kind_of_value(default)}
+            # an empty list says nothing about the items' kind: [] next to [3, 6] is still a list of numbers
+            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None and v != []} \
+                or {T.kind_of_value(default)}
             g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
 
     def build_variables(self):
@@ -251,6 +257,23 @@ class Builder:
                               path + ("default",) if isinstance(spec, dict) else path)
                 kinds[name], defaults[name] = kind, value
 
+    def build_counters(self):
+        g = self.g
+        for name, spec in (self.data.get("counters") or {}).items():
+            path = ("counters", name)
+            on = tuple(spec["on"])
+            if "space" in on and g.board is None:
+                self.fail(f"counter {name!r} is kept on spaces, but the game has no board", path + ("on",))
+            taken = {"zone": g.zones, "parameter": g.params, "player variable": g.pvars, "game variable": g.gvars}
+            for what, table in taken.items():
+                if name in table:
+                    self.fail(f"{name!r} is already a {what}; names must be unique", path)
+            from ..dsl.builtins import BUILTINS
+
+            if name in BUILTINS:
+                self.fail(f"{name!r} is a built-in function; pick another name", path)
+            g.counters[name] = Counter(name, on, spec.get("description", ""))
+
     # ---------------------------------------------------------------- code
     def new_proc(self, name, params, body, where, returns=T.ANY) -> Proc:
         proc = Proc(len(self.g.procs), name, params, body, where, returns)
@@ -274,7 +297,8 @@ class Builder:
 
     def check_free(self, name, path):
         g = self.g
-        taken = {"zone": g.zones, "function": g.functions, "procedure": g.procedures, "parameter": g.params}
+        taken = {"zone": g.zones, "function": g.functions, "procedure": g.procedures, "parameter": g.params,
+                 "counter": g.counters}
         for what, table in taken.items():
             if name in table:
                 self.fail(f"{name!r} is already a {what}; names must be unique", path)
@@ -336,6 +360,48 @@ class Builder:
                 for card in kind["ids"]:
                     table[card] = proc
 
+    def build_listeners(self):
+        """Card abilities that react to events about any card while a condition holds (self: the card)."""
+        g = self.g
+        for kind in g.kinds:
+            for j, spec in enumerate(kind["declaration"].get("listeners") or []):
+                path = ("components", kind["index"], "listeners", j)
+                params = self.event_params(spec["on"], path + ("on",))
+                if "self" in dict(params):
+                    self.fail(f"event {spec['on']!r} has a parameter called 'self', the name a listener gives its "
+                              "own card; rename the parameter", path + ("on",))
+                params = params + [("self", "card")]
+                proc = self.new_proc(f"{kind['name']} listening to {spec['on']}", params,
+                                     self.parse_body(spec["do"], path + ("do",)), path + ("do",))
+                cond = self.parse_expr(spec["while"], path + ("while",)) if "while" in spec else None
+                entries = g.listeners.setdefault(spec["on"], [])
+                entries.extend([card, proc, (cond, params, path + ("while",))] for card in kind["ids"])
+        for entries in g.listeners.values():
+            entries.sort(key=lambda entry: entry[0])
+
+    def compile_listeners(self):
+        """Each listener's 'while' condition, compiled once and shared by the copies of its card."""
+        from ..dsl.compiler import Scope
+
+        done = {}
+        for entries in self.g.listeners.values():
+            for entry in entries:
+                cond, params, where = entry[2]
+                if cond is None:
+                    entry[2] = None
+                    continue
+                if id(cond) not in done:
+                    self.compiler.where = where
+                    try:
+                        fn, kind = self.compiler.expr(cond, Scope(dict(params), None))
+                    except CompileError as exc:
+                        self.compile_error(exc, where)
+                    if not T.fits(kind, "bool"):
+                        raise self.src.error(f"a listener's 'while' must be true/false, not {T.describe(kind)}",
+                                             where, cls=E.DSLTypeError)
+                    done[id(cond)] = fn
+                entry[2] = done[id(cond)]
+
     def build_quantities(self):
         g = self.g
         for key, base in (self.data.get("quantities") or {}).items():
@@ -366,7 +432,8 @@ class Builder:
                 self.compile_error(exc, where)
             mods = []
             for kind, mod, path in getattr(q, "mods", []):
-                scope = Scope({**dict(q.params), "card": "card"}, None)
+                scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
+                scope.keys["self"] = "card"  # 'self' is another name for the modifier's card, as in listeners
                 c.where = path + ("add",)
                 try:
                     add, ak = c.expr(self.parse_expr(mod.get("add", 1), path + ("add",)), scope)
@@ -478,6 +545,7 @@ class Builder:
             except RecursionError:
                 raise self.too_deep(func.where) from None
         self.compile_quantities()
+        self.compile_listeners()
         for proc in g.procs:
             try:
                 c.compile_proc(proc)

@@ -37,14 +37,14 @@ from .source import Source, format_path, read_yaml_file
 
 # How each part of a game is addressed.  Mappings are keyed by name; signature
 # mappings by the name before "("; lists by a naming field.
-MAPPING_PARTS = ("parameters", "properties", "zones", "game_variables", "player_variables", "events")
+MAPPING_PARTS = ("parameters", "properties", "zones", "game_variables", "player_variables", "events", "counters")
 SIGNATURE_PARTS = ("functions", "procedures", "quantities")
 LIST_PARTS = {"components": "name", "triggers": "name", "setup": "step", "flow": "phase"}
 WHOLE_PARTS = ("players", "limits", "board", "tiebreaks")
 OPERATIONS = ("remove", "replace", "add")  # the order they apply within one variant
 WORDS = {"parameters": "parameter", "properties": "property", "zones": "zone", "game_variables": "game variable",
          "player_variables": "player variable", "events": "event", "functions": "function",
-         "procedures": "procedure", "quantities": "quantity", "components": "component", "triggers": "trigger",
+         "procedures": "procedure", "quantities": "quantity", "counters": "counter", "components": "component", "triggers": "trigger",
          "setup": "setup step", "flow": "phase", "scoring": "score term", "players": "player count",
          "limits": "limits", "board": "board", "tiebreaks": "tie-breaks"}
 VERBS = {"add": "adds", "replace": "replaces", "remove": "removes"}

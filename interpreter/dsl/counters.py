@@ -1,0 +1,143 @@
+"""Named counters kept on cards, board spaces or players: read, set, add, take away, move between holders.
+
+A counter is declared once (``counters: {marks: {on: [card, space]}}``) and
+written like a call: ``marks(c)`` reads it, ``marks(c) += 2`` changes it and
+``move 2 of marks(a) to marks(b)`` carries some from one holder to another.
+Counts live in the state as one list per holder kind (indexed by card id,
+space index or player), so a card's counters go wherever the card goes and a
+space's stay on the space.  The supply is unlimited; a count never goes below
+zero: taking more than there is stops the rules with a located error, unless
+the author wrote ``up to``.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+
+HOLDERS = ("card", "space", "player")
+
+
+class CounterCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``expr``, ``location``, ``err``)."""
+
+    def is_counter(self, node) -> bool:
+        return isinstance(node, A.Call) and node.func in self.m.counters
+
+    def counter_holder(self, node, scope):
+        """For ``marks(x)``: (counter name, holder kind, closure giving x's index in that holder's list)."""
+        spec = self.m.counters[node.func]
+        name = node.func
+        if len(node.args) != 1 or isinstance(node.args[0], tuple):
+            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+        arg = node.args[0]
+        fn, kind = self.expr(arg, scope)
+        if kind not in HOLDERS:
+            if kind in (T.ANY, "none"):
+                raise self.err(f"cannot tell whether this is a card, a space or a player, so {name}() cannot "
+                               "find its count (give the variable a kind, e.g. card c)", arg)
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {T.describe(kind)}", arg)
+        if kind not in spec.on:
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {kind}s "
+                           f"(add {kind} to counters.{name}.on)", arg)
+        loc = self.location(arg)
+        if kind == "space":
+            index = {sp: i for i, sp in enumerate(self.board.spaces)}
+
+            def space_index(s, e):
+                sp = fn(s, e)
+                try:
+                    return index[sp]
+                except (KeyError, TypeError):
+                    raise RuleError(f"{name}(): {sp!r} is not a space of the board", loc) from None
+            return name, kind, space_index, fn
+        key = getattr(fn, "local_key", None)
+        what = kind
+
+        def holder_index(s, e):
+            x = e[key] if key is not None else fn(s, e)
+            if x is None:
+                raise RuleError(f"{name}(): the {what} is none", loc)
+            return x
+        return name, kind, holder_index, fn
+
+    def counter_call(self, node, scope):
+        """``marks(x)``: how many x has."""
+        name, holder, index, _ = self.counter_holder(node, scope)
+        return (lambda s, e: s.counters[name][holder][index(s, e)]), "int"
+
+    def counter_assign(self, st, scope):
+        """``marks(x) = n``, ``marks(x) += n``, ``marks(x) -= n`` (never below zero)."""
+        target = st.target
+        if not self.is_counter(target):
+            raise self.err(f"only a counter can be changed this way ({target.func}() is not one of the "
+                           f"counters: {', '.join(self.m.counters) or 'none are declared'})", target, "name")
+        name, holder, index, what = self.counter_holder(target, scope)
+        amount = self.expect(st.value, scope, "int", f"the number of {name}")[0]
+        loc = self.location(st)
+        describe = self.m.describe_value
+        op = st.op
+
+        def change(s, e):
+            i = index(s, e)
+            n = amount(s, e)
+            row = s.counters[name][holder]
+            if op == "=":
+                new = n
+            elif op == "+=":
+                new = row[i] + n
+            else:
+                new = row[i] - n
+            if new < 0:
+                raise RuleError(f"{name}({describe(what(s, e), holder)}) would go below zero ({row[i]} {op} {n}); "
+                                f"test how many there are first, or use 'move up to'", loc)
+            row[i] = new
+        return change
+
+    def counter_move(self, st, scope):
+        """``move [up to] N of marks(a) to marks(b)``, or all of them: ``move marks(a) to marks(b)``."""
+        if isinstance(st, A.Move):
+            source, dest, amount_node, up_to = st.what, st.dest, None, False
+            if st.bottom:
+                raise self.err("counts have no bottom; 'at bottom' is for cards", st)
+        else:
+            source, dest, amount_node, up_to = st.source, st.dest, st.amount, st.up_to
+        for side in (source, dest):
+            if not self.is_counter(side):
+                raise self.err("a count moves from one counter to another: move 2 of marks(a) to marks(b), or "
+                               "all of them: move marks(a) to marks(b)", side)
+        if source.func != dest.func:
+            raise self.err(f"cannot move {source.func} into {dest.func}: a count moves within one counter", dest)
+        name, s_holder, s_index, s_what = self.counter_holder(source, scope)
+        _, d_holder, d_index, _ = self.counter_holder(dest, scope)
+        amount = None if amount_node is None else self.expect(amount_node, scope, "int", f"the number of {name}")[0]
+        loc = self.location(st)
+        describe = self.m.describe_value
+
+        def move(s, e):
+            rows = s.counters[name]
+            src, i = rows[s_holder], s_index(s, e)
+            dst, j = rows[d_holder], d_index(s, e)
+            have = src[i]
+            if amount is None:
+                n = have
+            else:
+                n = amount(s, e)
+                if n < 0:
+                    raise RuleError(f"cannot move a negative number ({n}) of {name}", loc)
+                if n > have:
+                    if not up_to:
+                        raise RuleError(f"cannot move {n} of {name}({describe(s_what(s, e), s_holder)}): it has "
+                                        f"only {have} (write 'move up to {n} of ...' to take what there is)", loc)
+                    n = have
+            src[i] = have - n
+            dst[j] += n
+        return move
+
+    def s_CounterMove(self, st, scope):
+        return self.counter_move(st, scope)
+
+
+def _holders(on) -> str:
+    return " and ".join(f"{h}s" for h in on)

@@ -1,0 +1,51 @@
+"""Ordering lists by a key: ``sort_by(each x in list: key)``, ascending and stable.
+
+A key is a number, a text, or a list of them compared item by item (a tuple of
+tie-breaks: ``[q.points, -size(hand(q))]``).  Ties keep the list's order, so
+``sort_by(each q in shuffled(players): key)`` breaks the remaining ties with the
+game's seeded random generator and a replay orders them the same way.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+
+SORT_BY_FORM = "sort_by() takes one 'each x in list: key', e.g. sort_by(each q in players: [q.points, q.cards])"
+
+
+class OrderingCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``each_scope``, ``expr``, ``location``)."""
+
+    def sort_by_call(self, node, scope):
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
+            raise self.err(SORT_BY_FORM, node)
+        each = node.args[0]
+        src, skind, inner, var = self.each_scope(each, scope)
+        where = self.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
+        key, _ = self.expr(each.result, inner)
+        loc = self.location(node)
+
+        def sort_by(s, e):
+            items, keys = [], []
+            for x in src(s, e):
+                e[var] = x
+                if where is None or where(s, e):
+                    items.append(x)
+                    keys.append(key(s, e))
+            s.steps -= len(items)
+            if s.steps < 0:
+                raise RuleError("sort_by() ran out of the step budget (limits.steps)", loc)
+            try:
+                order = sorted(range(len(items)), key=keys.__getitem__)
+            except TypeError:
+                raise RuleError(f"sort_by() cannot compare the keys {_shown(keys)} (keys must all be numbers, "
+                                "all texts, or lists of them, and never none)", loc) from None
+            return [items[i] for i in order]
+        return sort_by, T.list_of(T.element(skind))
+
+
+def _shown(keys) -> str:
+    text = ", ".join(repr(k) for k in keys[:6])
+    return text + (", ..." if len(keys) > 6 else "")
