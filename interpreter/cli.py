@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from .agents import AGENTS, make_agent
-from .errors import RibbitError, inert
+from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
 from .sim import available_cpus, bot_seed, simulate
@@ -153,7 +153,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load(args):
-    return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False))
+    """The game of the command; an OS failure while reading it is reported as a failed read, not a write."""
+    try:
+        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False))
+    except OSError as exc:  # read_user_file reports its own; this is a folder or link met on the way
+        name = f" {exc.filename}" if isinstance(exc.filename, str) else ""
+        raise UsageError(f"cannot read the definition{shorten(inert(name), 200)}: {exc.strerror or exc}") from None
 
 
 def check_players(game, players: int) -> None:

@@ -33,7 +33,7 @@ class Location:
             if self.column is not None:
                 text += f":{self.column}"
         if self.key:
-            text += f": {self.key}"
+            text += f": {shorten(self.key, KEY_WIDTH)}"
         return text
 
 
@@ -83,6 +83,40 @@ class SaveFileError(RibbitError):
 
 
 EXCERPT_WIDTH = 100
+QUOTE_WIDTH = 60  # characters of author or user text quoted in a message
+KEY_WIDTH = 120  # characters of a YAML key path shown in a location
+
+
+def shorten(text: str, width: int = QUOTE_WIDTH) -> str:
+    """Text from outside cut to ``width`` characters for a message, saying how long it really was.
+
+    A 20 000-character key or a megabyte of action text must not be echoed whole.
+    """
+    text = str(text)
+    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
+
+
+_LONG_QUOTED = re.compile("'([^'\n]{%d,})'" % (QUOTE_WIDTH + 1))
+
+
+def bound_quotes(message: str) -> str:
+    """A message from the DSL passes with every over-long quoted name or token cut by :func:`quote`.
+
+    The compiler's messages quote what the author wrote ('unknown name ...'); this is where
+    they become errors, so one place keeps a 100 000-character name from being echoed.
+    """
+    return _LONG_QUOTED.sub(lambda m: quote(m.group(1)), message)
+
+
+def quote(value, width: int = QUOTE_WIDTH) -> str:
+    """A short description of a value read from outside: its repr when short, never a foreign ``__repr__``."""
+    if value is None or type(value) in (bool, float):
+        return repr(value)
+    if type(value) is int:
+        return repr(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
+    if type(value) is str:
+        return repr(value) if len(value) <= width else repr(value[:width]) + f"... ({len(value)} characters)"
+    return {dict: "a mapping", list: "a list"}.get(type(value), f"a {type(value).__name__}")
 
 
 def caret_excerpt(source_line: str, column: int) -> str:

@@ -157,7 +157,7 @@ def _fits(state, value, kind: str) -> bool:
 def _set_counters(state, counters, zone_index) -> None:
     """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}."""
     g = state.game
-    for name, where in _mapping(scenario, "counters").items():
+    for name, where in _mapping({"counters": counters}, "counters").items():
         if name not in state.counters:
             raise DefinitionError(f"scenario: unknown counter {name!r:.60}")
         rows = state.counters[name]

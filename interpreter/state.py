@@ -19,7 +19,7 @@ import itertools
 import json
 
 from .dsl.compiler import SUSPEND, GameOver
-from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError
+from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
 
 SAVE_FORMAT = "ribbit-state/2"
@@ -498,15 +498,7 @@ def _same_keys(saved, real: dict) -> bool:
         and all(k in saved for k in real)
 
 
-def _quote(value, width: int = 60) -> str:
-    """A short, safe description of a value read from outside (never calls a foreign ``__repr__``)."""
-    if value is None or type(value) in (bool, float):
-        return repr(value)
-    if type(value) is int:
-        return repr(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
-    if type(value) is str:
-        return repr(value) if len(value) <= width else repr(value[:width]) + f"... ({len(value)} characters)"
-    return f"a {type(value).__name__}"
+_quote = quote  # the one bounded quoting of outside values, shared with every error message
 
 
 def _type_of(value) -> str:

@@ -45,8 +45,8 @@ def test_a_card_table_of_other_values_is_a_located_load_error(tmp_path):
     path = write_definition(tmp_path, "bad_crest", "thresholds", "steps: {2: 2, 4: 6}", 'steps: {2: 2, 4: "six"}')
     with pytest.raises(DefinitionError) as info:
         load_game(path)
-    assert "crest's steps has 4: 'six'" in info.value.message
-    assert info.value.location.line == line_of(path, "crests: ")
+    assert "property 'steps': the values of a table must all be of one kind" in info.value.message
+    assert info.value.location.line == line_of(path, 'steps: {2: 2, 4: "six"}')  # at the card, before any rule reads it
 
 
 def test_threshold_of_something_else_is_a_located_load_error(tmp_path):
@@ -55,15 +55,10 @@ def test_threshold_of_something_else_is_a_located_load_error(tmp_path):
         load_game(path)
 
 
-def test_a_table_read_at_run_time_is_checked_when_read(tmp_path):
+def test_a_table_of_tables_of_texts_is_refused_where_threshold_reads_it(tmp_path):
     path = write_definition(tmp_path, "late_table", "thresholds", "ladder: {1: 1, 2: 3, 3: 5, 4: 7}",
-                            'ladder: {1: 1, 2: 3, 3: 5, 4: 7}\n  ladders: {1: {1: 1}, 2: {1: "x"}}')
+                            'ladder: {1: 1, 2: 3, 3: 5, 4: 7}\n  ladders: {1: {1: "w"}, 2: {1: "x"}}')
     path.write_text(path.read_text().replace("threshold(ladder,", "threshold(ladders[player_count],"))
-    game = load_game(path)
-    assert game.new_game(1, 0).legal_actions(0)  # one player: ladders[1] is fine
-    state = game.new_game(2, 0)
-    for _ in range(8):
-        state.apply(state.current_players()[0], state.legal_actions()[0])
-    with pytest.raises(RuleError, match="the table has 1: 'x'") as info:
-        state.scores()  # scores are computed when asked for
-    assert info.value.location.line == line_of(path, "reds: ")
+    with pytest.raises(DefinitionError, match="argument 1 of threshold\\(\\) must be a table such as") as info:
+        load_game(path)
+    assert "not a table of texts" in info.value.message

@@ -211,7 +211,7 @@ def b_threshold(c, args):
 
     _need(args, 2, 2, "threshold")
     tfn, tkind, tnode = args[0]
-    if tkind not in ("table", T.ANY):
+    if tkind != T.ANY and tkind != "table" and not T.fits(tkind, "table:int"):
         raise BuiltinError(f"argument 1 of threshold() must be a table such as {{1: 1, 3: 5}}, not "
                            f"{T.describe(tkind)}", tnode)
     n = _kind(args[1], "int", "threshold", 2)

@@ -139,23 +139,19 @@ class ExpressionCompiler:
     def x_Index(self, node, scope):
         obj, kind = self.expr(node.obj, scope)
         key, kkind = self.expr(node.key, scope)
-        if kind == "table":
+        vkind = T.table_value(kind)
+        if vkind is not None:  # the loader gave every table one kind of value
             loc = self.location(node)
-            if isinstance(node.obj, A.Name) and node.obj.name in self.m.params:
-                table = self.m.params[node.obj.name]
-                kinds = {T.kind_of_value(v) for v in table.values()}
-                vkind = kinds.pop() if len(kinds) == 1 else T.ANY
-                keys = ", ".join(map(str, table))
+            what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
 
-                def lookup(s, e):
-                    k = key(s, e)
-                    try:
-                        return table[k]
-                    except KeyError:
-                        raise RuleError(f"the table {node.obj.name!r} has no entry {k!r} (it has {keys})",
-                                        loc) from None
-                return lookup, vkind
-            return (lambda s, e: obj(s, e)[key(s, e)]), T.ANY
+            def lookup(s, e):
+                table, k = obj(s, e), key(s, e)
+                try:
+                    return table[k]
+                except (KeyError, TypeError):
+                    keys = ", ".join(map(str, list(table)[:20])) + (", ..." if len(table) > 20 else "")
+                    raise RuleError(f"{what} has no entry {k!r} (it has {keys})", loc) from None
+            return lookup, vkind
         if T.is_list(kind):
             if not T.fits(kkind, "int") and not T.fits(kkind, "player"):
                 raise self.err(f"a list is indexed by a number or a player, not {T.describe(kkind)}", node.key)

@@ -1,7 +1,8 @@
 """The kinds of value an effect can hold, for static checks at load time.
 
 Kinds are short strings: ``int``, ``bool``, ``str``, ``card``, ``player``,
-``space``, ``zone``, ``table``, ``none``, ``any`` and ``list:<kind>``.  At run
+``space``, ``zone``, ``none``, ``any``, ``list:<kind>`` and ``table:<kind>`` (a
+parameter table, by the kind of its values).  At run
 time cards and players are both plain ints, so the checker is what stops an
 author from passing a card where a player is expected.
 """
@@ -42,6 +43,8 @@ def fits(actual: str, expected: str) -> bool:
         return True
     if expected.startswith("list:") and (actual.startswith("list:") or actual == "zone"):
         return fits(element(actual), element(expected))
+    if expected.startswith("table:") and actual.startswith("table:"):
+        return fits(actual[6:], expected[6:])
     if {actual, expected} == {"int", "bool"}:
         return True
     if actual == "space" and expected == "str":  # a space is its name
@@ -66,13 +69,29 @@ def describe(kind: str) -> str:
         inner = kind[5:]
         if inner.startswith("list:"):
             return "a list of lists" if inner == "list:any" else f"a list of lists of {inner[5:]}s"
-        return "a list" if inner == ANY else f"a list of {inner}s"
+        return "a list" if inner == ANY else f"a list of {_PLURAL.get(inner, inner + 's')}"
+    if kind.startswith("table:"):
+        inner = kind[6:]
+        return "a table" if inner == ANY else f"a table of {_PLURAL.get(inner, inner + 's')}"
     return {"int": "a number", "bool": "true/false", "str": "a text", "none": "none", ANY: "any value",
-            "zone": "a zone", "table": "a table"}.get(kind, f"a {kind}")
+            "zone": "a zone"}.get(kind, f"a {kind}")
+
+
+_PLURAL = {"int": "numbers", "bool": "true/false values", "str": "texts", ANY: "values"}
+
+
+def table_value(kind: str) -> str | None:
+    """The kind of a table's values ('table:int' -> 'int'); None if ``kind`` is not a table."""
+    return kind[6:] if kind.startswith("table:") else None
 
 
 def kind_of_value(value) -> str:
-    """The kind of a constant from the YAML (parameters, property defaults)."""
+    """The kind of a constant from the YAML (parameters, property defaults).
+
+    A list or table whose items share one kind has that kind's items ('list:int',
+    'table:int'); the loader refuses the others (:func:`constant_problem`), so what
+    an effect reads from a constant is known exactly.
+    """
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -80,10 +99,65 @@ def kind_of_value(value) -> str:
     if isinstance(value, str):
         return "str"
     if isinstance(value, dict):
-        return "table"
+        return "table:" + _items_kind(value.values())
     if isinstance(value, list):
-        kinds = {kind_of_value(v) for v in value}
-        return list_of(kinds.pop() if len(kinds) == 1 else ANY)
+        return list_of(_items_kind(value))
     if value is None:
         return "none"
     return ANY
+
+
+def _items_kind(values) -> str:
+    kind = "none"
+    for value in values:
+        kind = _unify(kind, kind_of_value(value))
+        if kind is None:
+            return ANY
+    return ANY if kind == "none" else kind
+
+
+def _unify(a: str, b: str) -> str | None:
+    """The one kind that describes values of kinds ``a`` and ``b`` alike, or None if they clash.
+
+    Null fits anything, and the items of an empty list or table ('any') take the other's kind.
+    """
+    if a == b or b == "none" or b == ANY:
+        return a
+    if a == "none" or a == ANY:
+        return b
+    for prefix in ("list:", "table:"):
+        if a.startswith(prefix) and b.startswith(prefix):
+            inner = _unify(a[len(prefix):], b[len(prefix):])
+            return None if inner is None else prefix + inner
+    return None
+
+
+def constant_problem(value, path: tuple = ()):
+    """Why a constant from the YAML cannot be given one exact kind, as (path inside it, reason); else None.
+
+    A constant is a whole number, a text, true/false or null, or a list or table whose
+    items all have one kind (null may stand among them).  A table that mixes numbers
+    and mappings, say, would hand an effect a value its checks never saw.
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return None
+    if isinstance(value, float):
+        return path, "this is not a whole number (numbers in a definition are whole numbers)"
+    if isinstance(value, (list, dict)):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        kind, first = "none", None
+        for key, item in items:
+            problem = constant_problem(item, path + (key,))
+            if problem is not None:
+                return problem
+            item_kind = kind_of_value(item)
+            joined = _unify(kind, item_kind)
+            if joined is None:
+                what = "table" if isinstance(value, dict) else "list"
+                return path + (key,), (f"the values of a {what} must all be of one kind, but this one is "
+                                       f"{describe(item_kind)} and the one at {first!r} is {describe(kind)}")
+            if first is None and item_kind not in ("none", ANY):
+                first = key
+            kind = joined
+        return None
+    return path, f"a value of type {type(value).__name__} cannot be a constant"  # pragma: no cover

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .. import errors as E
+from ..errors import quote
 from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
@@ -57,7 +58,8 @@ class Builder:
         node = exc.node
         line = node.line if node is not None and node.line else None
         col = node.column if node is not None and node.column else None
-        raise self.src.error(exc.message, where, line, col, cls=_ERROR_CLASSES.get(exc.cls, E.DSLTypeError)) from None
+        raise self.src.error(E.bound_quotes(exc.message), where, line, col,
+                             cls=_ERROR_CLASSES.get(exc.cls, E.DSLTypeError)) from None
 
     def parse_body(self, text, path):
         if not isinstance(text, str):
@@ -78,7 +80,7 @@ class Builder:
         try:
             return parser(text)
         except SnippetSyntaxError as exc:
-            raise self.src.error(exc.message, path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
+            raise self.src.error(E.bound_quotes(exc.message), path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
         except RecursionError:
             raise self.too_deep(path) from None
 
@@ -91,7 +93,7 @@ class Builder:
     def signature(self, key, path, what):
         m = SIGNATURE.match(str(key))
         if not m:
-            self.fail(f"{what} {key!r} must look like 'name(card a, player p)' (optionally followed by '-> card')", path)
+            self.fail(f"{what} {quote(key)} must look like 'name(card a, player p)' (optionally followed by '-> card')", path)
         name, params_text, returns = m.groups()
         params = []
         if params_text.strip():
@@ -102,13 +104,13 @@ class Builder:
                 elif PARAM_TYPE_FIRST.match(part):
                     kind, pname = PARAM_TYPE_FIRST.match(part).groups()
                 else:
-                    self.fail(f"parameter {part.strip()!r} of {name} must look like 'card c' (kind, then name)", path)
+                    self.fail(f"parameter {quote(part.strip())} of {name} must look like 'card c' (kind, then name)", path)
                 if kind not in T.DECLARABLE:
-                    self.fail(f"unknown kind {kind!r} for parameter {pname!r}; kinds are "
+                    self.fail(f"unknown kind {quote(kind)} for parameter {quote(pname)}; kinds are "
                               f"{', '.join(sorted(T.DECLARABLE))}", path)
                 params.append((pname, T.DECLARABLE[kind]))
         if returns is not None and returns not in T.DECLARABLE:
-            self.fail(f"unknown return kind {returns!r}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
+            self.fail(f"unknown return kind {quote(returns)}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
         return name, params, T.DECLARABLE.get(returns, T.ANY) if returns else T.ANY
 
     # ---------------------------------------------------------------- build
@@ -121,6 +123,8 @@ class Builder:
             self.fail("players.min is larger than players.max", ("players",))
         g.step_limit = d.get("limits", {}).get("steps", g.step_limit)
         g.params = dict(d.get("parameters", {}))
+        for name, value in g.params.items():
+            self.check_constant(value, ("parameters", name), f"parameter {quote(name)}")
         self.build_board()
         self.build_zones()
         self.build_components()
@@ -142,9 +146,16 @@ class Builder:
         self.build_scoring()
         return g
 
+    def check_constant(self, value, path, what):
+        """Refuse a constant an effect could not know the kind of (a table mixing numbers and mappings...)."""
+        problem = T.constant_problem(value)
+        if problem is not None:
+            inner, reason = problem
+            self.fail(f"{what}: {reason}", path + inner)
+
     def kind(self, text, path):
         if text not in T.DECLARABLE:
-            self.fail(f"unknown kind {text!r}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
+            self.fail(f"unknown kind {quote(text)}; kinds are {', '.join(sorted(T.DECLARABLE))}", path)
         return T.DECLARABLE[text]
 
     def build_board(self):
@@ -160,7 +171,7 @@ class Builder:
             spec = spec or {}
             per = spec.get("per", "game")
             if per == "space" and g.board is None:
-                self.fail(f"zone {name!r} is per space, but the game has no board", ("zones", name, "per"))
+                self.fail(f"zone {quote(name)} is per space, but the game has no board", ("zones", name, "per"))
             count = {"game": 1, "player": g.max_players,
                      "space": len(g.board.spaces) if g.board else 0}[per]
             z = ZoneSpec(name, per, spec.get("visibility", "public"), index, count, spec.get("description", ""))
@@ -175,6 +186,8 @@ class Builder:
     def build_components(self):
         g, d = self.g, self.data
         defaults = d.get("properties", {}) or {}
+        for name, value in defaults.items():
+            self.check_constant(value, ("properties", name), f"property {quote(name)}")
         g.property_defaults = dict(defaults)
         tables = {name: [] for name in defaults}
         names_seen = {}
@@ -182,15 +195,15 @@ class Builder:
             path = ("components", i)
             name = comp["name"]
             if name in names_seen:
-                self.fail(f"component {name!r} is declared twice (first at components[{names_seen[name]}])",
+                self.fail(f"component {quote(name)} is declared twice (first at components[{names_seen[name]}])",
                           path + ("name",))
             names_seen[name] = i
             zone = comp.get("zone")
             if zone is not None and zone not in g.zones:
-                self.fail(f"unknown zone {zone!r}{_suggest(zone, g.zones)}", path + ("zone",))
+                self.fail(f"unknown zone {quote(zone)}{_suggest(zone, g.zones)}", path + ("zone",))
             per_player = comp.get("per_player", False)
             if zone is not None and per_player != (g.zones[zone].per == "player"):
-                self.fail(f"zone {zone!r} is per {g.zones[zone].per}; "
+                self.fail(f"zone {quote(zone)} is per {g.zones[zone].per}; "
                           + ("set per_player: true to give each player their own copies" if not per_player
                              else "per_player components need a per-player zone"), path + ("zone",))
             if zone is not None and g.zones[zone].per == "space":
@@ -200,14 +213,15 @@ class Builder:
                 if key in RESERVED_KEYS or key.startswith("when_"):
                     continue
                 if key not in defaults:
-                    self.fail(f"unknown property {key!r}{_suggest(key, defaults)} (every property is declared under "
+                    self.fail(f"unknown property {quote(key)}{_suggest(key, defaults)} (every property is declared under "
                               "'properties:' with its default value)", path + (key,))
                 if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
                     value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
+                self.check_constant(value, path + (key,), f"property {quote(key)}")
                 if defaults[key] is not None and value is not None \
                         and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
-                    self.fail(f"property {key!r} is {T.describe(T.kind_of_value(defaults[key]))} "
-                              f"(its default is {defaults[key]!r}), not {value!r}", path + (key,))
+                    self.fail(f"property {quote(key)} is {T.describe(T.kind_of_value(defaults[key]))} "
+                              f"(its default is {quote(defaults[key])}), not {quote(value)}", path + (key,))
                 values[key] = value
             kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
             g.kinds.append(kind)
@@ -239,7 +253,9 @@ class Builder:
             for name, spec in (d.get(section) or {}).items():
                 path = (section, name)
                 if name in BUILTIN_GVARS and section == "game_variables":
-                    self.fail(f"{name!r} is a built-in game variable", path)
+                    self.fail(f"{quote(name)} is a built-in game variable", path)
+                self.check_constant(spec.get("default") if isinstance(spec, dict) else spec,
+                                    path + (("default",) if isinstance(spec, dict) else ()), f"variable {quote(name)}")
                 if isinstance(spec, dict):
                     value = spec.get("default")
                     kind = self.kind(spec["kind"], path + ("kind",)) if "kind" in spec else T.kind_of_value(value)
@@ -253,7 +269,7 @@ class Builder:
                     kind = T.ANY
                 if kind == "space" and value is not None and (g.board is None or value not in g.board.space_set):
                     spaces = ", ".join(g.board.spaces) if g.board else "none: the game has no board"
-                    self.fail(f"the default {value!r} is not a space of the board (spaces: {spaces})",
+                    self.fail(f"the default {quote(value)} is not a space of the board (spaces: {spaces})",
                               path + ("default",) if isinstance(spec, dict) else path)
                 kinds[name], defaults[name] = kind, value
 
@@ -301,15 +317,15 @@ class Builder:
                  "counter": g.counters}
         for what, table in taken.items():
             if name in table:
-                self.fail(f"{name!r} is already a {what}; names must be unique", path)
+                self.fail(f"{quote(name)} is already a {what}; names must be unique", path)
         from ..dsl.builtins import BUILTINS
 
         if name in BUILTINS:
-            self.fail(f"{name!r} is a built-in function; pick another name", path)
+            self.fail(f"{quote(name)} is a built-in function; pick another name", path)
 
     def event_params(self, event, path):
         if event not in self.g.events:
-            self.fail(f"unknown event {event!r}{_suggest(event, self.g.events)} (events are declared under "
+            self.fail(f"unknown event {quote(event)}{_suggest(event, self.g.events)} (events are declared under "
                       "'events:')", path)
         return list(self.g.events[event])
 
@@ -319,7 +335,7 @@ class Builder:
             path = ("triggers", i)
             if "name" in trig:
                 if trig["name"] in named:
-                    self.fail(f"two triggers are called {trig['name']!r} (the other is triggers[{named[trig['name']]}]); "
+                    self.fail(f"two triggers are called {quote(trig['name'])} (the other is triggers[{named[trig['name']]}]); "
                               "each trigger needs its own name", path + ("name",))
                 named[trig["name"]] = i
             params = self.event_params(trig["on"], path + ("on",))
@@ -354,7 +370,7 @@ class Builder:
                 path = ("components", kind["index"], key)
                 params = self.event_params(event, path)
                 if "card" not in dict(params):
-                    self.fail(f"event {event!r} has no 'card' parameter, so no card can react to it", path)
+                    self.fail(f"event {quote(event)} has no 'card' parameter, so no card can react to it", path)
                 proc = self.new_proc(f"{kind['name']} when {event}", params, self.parse_body(text, path), path)
                 table = g.abilities.setdefault(event, [None] * len(g.card_names))
                 for card in kind["ids"]:
@@ -414,7 +430,7 @@ class Builder:
             for i, mod in enumerate(kind["declaration"].get("modifiers") or []):
                 path = ("components", kind["index"], "modifiers", i)
                 if mod["quantity"] not in g.quantities:
-                    self.fail(f"unknown quantity {mod['quantity']!r}{_suggest(mod['quantity'], g.quantities)} "
+                    self.fail(f"unknown quantity {quote(mod['quantity'])}{_suggest(mod['quantity'], g.quantities)} "
                               "(quantities are declared under 'quantities:')", path + ("quantity",))
                 q = g.quantities[mod["quantity"]]
                 q.__dict__.setdefault("mods", []).append((kind, mod, path))
@@ -482,7 +498,7 @@ class Builder:
             path = ("setup", i)
             key = f"setup step {step['step']}"
             if key in self.g.procedures:
-                self.fail(f"two setup steps are called {step['step']!r}; each step needs its own name", path + ("step",))
+                self.fail(f"two setup steps are called {quote(step['step'])}; each step needs its own name", path + ("step",))
             self.g.procedures[key] = self.new_proc(key, [], self.parse_body(step["do"], path + ("do",)), path + ("do",))
             self.setup_steps.append(key)
             calls.append(A.CallStmt(A.Call(key, ())))
@@ -490,11 +506,11 @@ class Builder:
 
     def call_node(self, name, args, path, want_params):
         if name not in self.g.procedures:
-            self.fail(f"unknown procedure {name!r}{_suggest(name, self.g.procedures)}", path)
+            self.fail(f"unknown procedure {quote(name)}{_suggest(name, self.g.procedures)}", path)
         params = self.g.procedures[name].params
         if [k for _, k in params] != want_params:
             shape = "one player parameter, e.g. take_turn(p: player)" if want_params else "no parameters"
-            self.fail(f"procedure {name!r} must take {shape}", path)
+            self.fail(f"procedure {quote(name)} must take {shape}", path)
         return A.CallStmt(A.Call(name, tuple(args)))
 
     def turn_phase(self, phase, path, until):
@@ -572,7 +588,8 @@ class Builder:
                 node = self.parse_expr(text, where)
                 self.check_expr(node, [("p", "player")], where, "int")
                 c.where = where
-                fns.append(c.expr(node, Scope({"p": "player"}, None))[0])
+                fns.append(_scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where),
+                                   "the score" if name is None else f"the score term {quote(name)}"))
             g.score_fn = fns[0] if len(fns) == 1 else _sum_of(fns)
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
@@ -580,7 +597,30 @@ class Builder:
             node = self.parse_expr(text, where)
             self.check_expr(node, [("p", "player")], where, "int")
             c.where = where
-            g.tiebreaks.append((1 if direction == "highest" else -1, c.expr(node, Scope({"p": "player"}, None))[0]))
+            fn = _scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where), f"tie-break {i + 1}")
+            g.tiebreaks.append((1 if direction == "highest" else -1, fn))
+
+
+def _scored(fn, loc, what):
+    """A scoring expression that fails, or yields no whole number, as a RuleError at its place in the YAML.
+
+    Scores are read after the last action (by ``scores()``, ``winners()``, a view), outside the
+    guard ``apply`` puts around rules, so a failure here must explain itself just the same.
+    """
+    def score(s, e):
+        try:
+            value = fn(s, e)
+        except E.RibbitError:
+            raise
+        except RecursionError:
+            raise E.RuleError(f"{what} nests too deeply (endless recursion?)", loc) from None
+        except Exception as exc:
+            raise E.RuleError(f"{what} failed for player {e['p']} ({type(exc).__name__}: "
+                              f"{E.shorten(str(exc))})", loc) from None
+        if type(value) is not int and type(value) is not bool:
+            raise E.RuleError(f"{what} is not a whole number for player {e['p']} (it is {E.quote(value)})", loc)
+        return value
+    return score
 
 
 def _sum_of(terms):

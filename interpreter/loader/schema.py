@@ -14,6 +14,7 @@ from importlib import resources
 import jsonschema
 from jsonschema.exceptions import best_match
 
+from ..errors import quote
 from .source import Source
 
 # The schemas are package data (``interpreter/schemas``; the checkout's top-level ``schemas/`` links to it
@@ -25,6 +26,13 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "tex
                "array": "a list", "object": "a mapping", "null": "nothing (null)"}
 
 
+# "integer" means a whole number as YAML writes it: 4.0 is a float to Python, and range(4.0) fails.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int))
+
+
 @lru_cache(maxsize=None)
 def load_schema(name: str) -> dict:
     return json.loads(resources.files(SCHEMA_PACKAGE).joinpath(SCHEMA_FOLDER, name).read_text(encoding="utf-8"))
@@ -33,7 +41,7 @@ def load_schema(name: str) -> dict:
 def validate(source: Source, schema_name: str = "game.schema.json", verbose: bool = False) -> None:
     """Raise a located DefinitionError naming the best-matching violation (and how many more)."""
     schema = load_schema(schema_name)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     errors = list(validator.iter_errors(_json_keys(source.data)))
     if not errors:
         return
@@ -139,8 +147,9 @@ def _explain(error) -> str:
         allowed = sorted(error.schema.get("properties", {}))
         close = difflib.get_close_matches(str(extra[0]), allowed, n=1) if extra else []
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        return f"unknown key {', '.join(map(repr, extra))}{hint} Expected one of: {', '.join(allowed)}" \
-            if hint else f"unknown key {', '.join(map(repr, extra))}; expected one of: {', '.join(allowed)}"
+        named = ", ".join(quote(k) for k in extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
+        return f"unknown key {named}{hint} Expected one of: {', '.join(allowed)}" \
+            if hint else f"unknown key {named}; expected one of: {', '.join(allowed)}"
     if v == "type":
         types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
@@ -153,13 +162,13 @@ def _explain(error) -> str:
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(error.instance), options, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        return f"{error.instance!r} is not one of: {', '.join(options)}{hint}"
+        return f"{quote(error.instance)} is not one of: {', '.join(options)}{hint}"
     if "propertyNames" in error.absolute_schema_path:
-        return (f"{error.instance!r} is not a valid name here; expected 'name(kind parameter, ...)', "
+        return (f"{quote(error.instance)} is not a valid name here; expected 'name(kind parameter, ...)', "
                 "optionally followed by '-> kind', e.g. 'deal(player p)'")
     if v == "pattern":
         desc = error.schema.get("description", "")
-        return f"{error.instance!r} does not have the expected form{': ' + desc if desc else ''}"
+        return f"{quote(error.instance)} does not have the expected form{': ' + desc if desc else ''}"
     if v in ("minItems", "minProperties") and error.validator_value == 1:
         return "must not be empty"
     return error.message[:300]
@@ -170,13 +179,15 @@ def _describe(value) -> str:
     if isinstance(value, bool):
         return f"{str(value).lower()}"
     if isinstance(value, int):
-        return f"the number {value}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
-        return f"the text {value[:60]!r}"
+        return f"the text {quote(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
     if value is None:
         return "nothing (null)"
-    return f"{type(value).__name__} {value!r}"[:80]
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    return f"a {type(value).__name__}"

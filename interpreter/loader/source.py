@@ -18,11 +18,12 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import DefinitionError, Location, RibbitError, caret_excerpt
+from ..errors import DefinitionError, Location, RibbitError, caret_excerpt, shorten
 
 MAX_FILE_BYTES = 2_000_000  # ~2 MB for a definition or variant: generous (the shipped games are ~10 kB)
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_DIGITS = 18  # a whole number in a definition has at most this many digits (|n| < 10**18)
 
 try:  # libyaml is much faster, and composes the same nodes with the same marks
     _Loader = yaml.CSafeLoader
@@ -479,6 +480,9 @@ def _construct(node, path, source: Source, depth: int, budget: list[int]):
         raise source.error(f"the YAML tag {tag!r} is not allowed: a definition is plain data (text, numbers, "
                            "true/false, lists and mappings), and tags that build objects are refused", path)
     if isinstance(node, yaml.ScalarNode):
+        problem = _number_problem(node)
+        if problem is not None:
+            raise source.error(problem, path)
         try:
             return _scalar(node)
         except yaml.YAMLError as exc:
@@ -495,6 +499,10 @@ def _construct(node, path, source: Source, depth: int, budget: list[int]):
                 raise source.error_at("mapping keys must be plain text, not a list or a mapping", loc)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise source.error("YAML merge keys (<<) are not supported; write the keys out", path)
+            problem = _number_problem(key_node) if table else None
+            if problem is not None:
+                raise source.error_at(problem, Location(source.file, mark.line + 1, mark.column + 1,
+                                                        format_path(path)))
             key = _key(key_node, table)
             if key in result:
                 loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path + (key,)))
@@ -517,6 +525,40 @@ def _key(node, table: bool):
         except yaml.YAMLError:
             return node.value
     return node.value
+
+
+def _number_problem(node) -> str | None:
+    """Why a number scalar cannot be read (too many digits, infinite, not a number); None if it can.
+
+    Checked on the text, before Python builds the value: a 100 000-digit integer would
+    cost quadratic time (or trip Python's own digit limit) and mean nothing in a game.
+    """
+    if node.tag == _CORE + "float":
+        if node.value.lstrip("+-").lower() in (".inf", ".nan") or len(node.value) > 4 * MAX_DIGITS:
+            return f"the number {shorten(node.value)} is not a finite whole number"
+        if _float_is_infinite(node):
+            return f"the number {shorten(node.value)} is too large (at most {MAX_DIGITS} digits)"
+        return None
+    if node.tag != _CORE + "int":
+        return None
+    digits = node.value.lstrip("+-").replace("_", "")
+    if len(digits) <= MAX_DIGITS:
+        return None
+    if len(digits) <= 4 * MAX_DIGITS:  # written with leading zeros, in hex or base 60: read it to know
+        try:
+            if abs(_scalar(node)) < 10 ** MAX_DIGITS:
+                return None
+        except (ValueError, yaml.YAMLError):
+            pass
+    return f"the number {shorten(node.value)} is too large: whole numbers in a definition have at most {MAX_DIGITS} digits"
+
+
+def _float_is_infinite(node) -> bool:
+    try:
+        value = _scalar(node)
+    except (ValueError, yaml.YAMLError):
+        return True
+    return value in (float("inf"), float("-inf")) or value != value
 
 
 _scalar_loader = yaml.SafeLoader("")

@@ -31,7 +31,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..errors import DefinitionError, Location
+from ..errors import DefinitionError, Location, quote
 from .schema import validate
 from .source import Source, format_path, read_yaml_file
 
@@ -71,7 +71,7 @@ class Change:
     location: Location
 
     def __str__(self) -> str:
-        what = f"{WORDS[self.part]} {self.name!r}" if self.name else f"the {WORDS[self.part]}"
+        what = f"{WORDS[self.part]} {quote(self.name)}" if self.name else f"the {WORDS[self.part]}"
         return f"{self.variant} {VERBS[self.op]} {what} ({_at(self.location)})"
 
 
@@ -170,9 +170,9 @@ def parse_ref(ref: str) -> tuple[str, dict]:
         for item in tail.split(","):
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
-                raise DefinitionError(f"variant setting {item!r} in {ref!r} must look like key=value")
+                raise DefinitionError(f"variant setting {quote(item)} in {quote(ref)} must look like key=value")
             if key.strip() in settings:
-                raise DefinitionError(f"variant {target!r} sets {key.strip()!r} twice in {ref!r}; give each "
+                raise DefinitionError(f"variant {quote(target)} sets {quote(key.strip())} twice in {quote(ref)}; give each "
                                       "setting once")
             settings[key.strip()] = value.strip()
     return target, settings
@@ -197,15 +197,15 @@ def resolve_target(target: str, folder: Path, relative_to: Path | None = None) -
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
         if not path.exists():
-            raise DefinitionError(f"variant file {target!r} does not exist", Location(target))
+            raise DefinitionError(f"variant file {quote(target)} does not exist", Location(target))
         return path
     path = folder / f"{target}.yaml"
     if not path.exists():
         known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
         close = difflib.get_close_matches(target, known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = f"; did you mean {quote(close[0])}?" if close else ""
         listed = f"; variants there: {', '.join(known)}" if known else "; there are no variants there"
-        raise DefinitionError(f"no variant called {target!r} in {folder}{hint}{listed} "
+        raise DefinitionError(f"no variant called {quote(target)} in {folder}{hint}{listed} "
                               "(give a NAME from that folder or a PATH to a variant file)", Location(str(folder)))
     return path
 
@@ -239,7 +239,7 @@ def read_variant(path: Path, name: str, settings: dict, base: Source, verbose: b
     validate(source, "variant.schema.json", verbose=verbose)
     game = base.data.get("game")
     if source.data["game"] != game:
-        raise source.error(f"this variant is for {source.data['game']!r}, but {base.file} is {game!r}", ("game",))
+        raise source.error(f"this variant is for {quote(source.data['game'])}, but {base.file} is {quote(game)}", ("game",))
     return Variant(name, source.file, source, choose_parameters(source, settings, name))
 
 
@@ -248,15 +248,15 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
     declared = source.data.get("parameters") or {}
     for key, spec in declared.items():
         if "one_of" in spec and spec["default"] not in spec["one_of"]:
-            raise source.error(f"the default {spec['default']!r} is not one of the allowed values: "
+            raise source.error(f"the default {quote(spec['default'])} is not one of the allowed values: "
                                f"{', '.join(map(_text, spec['one_of']))}", ("parameters", key, "default"))
     for key in settings:
         if key not in declared:
             close = difflib.get_close_matches(key, list(declared), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = f"; did you mean {quote(close[0])}?" if close else ""
             known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
             where = ("parameters",) if declared else ("variant",)
-            raise source.error(f"variant {name!r} has no parameter {key!r}{hint} ({known})", where)
+            raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
     values = {}
     for key, spec in declared.items():
         if key not in settings:
@@ -266,7 +266,7 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
         allowed = spec.get("one_of")
         if value is None or (allowed is not None and value not in allowed):
             options = ", ".join(map(_text, allowed)) if allowed else f"any {_kind_word(spec['default'])}"
-            raise source.error_at(f"{settings[key]!r} is not an allowed value of parameter {key!r} "
+            raise source.error_at(f"{quote(settings[key])} is not an allowed value of parameter {quote(key)} "
                                   f"(given as {name}:{key}={settings[key]}); allowed: {options}",
                                   source.key_location(("parameters", key)))
         values[key] = value
@@ -318,11 +318,11 @@ class Overlay:
         key = str(path.resolve())
         if key in self.in_progress:
             chain = " -> ".join(list(self.in_progress.values()) + [path.stem])
-            raise by.source.error(f"variant {path.stem!r} extends itself ({chain})", ("extends",))
+            raise by.source.error(f"variant {quote(path.stem)} extends itself ({chain})", ("extends",))
         if key in self.applied:
             done = self.applied[key]
             if settings and any(done.params.get(k) != _convert(v, done.params.get(k)) for k, v in settings.items()):
-                raise DefinitionError(f"variant {done.name!r} is applied twice with different settings: "
+                raise DefinitionError(f"variant {quote(done.name)} is applied twice with different settings: "
                                       f"{done.canonical()} and {ref}", Location(done.file))
             return done
         variant = read_variant(path, path.stem, settings, self.base, verbose)
@@ -355,21 +355,21 @@ class Overlay:
         rule = (f"a variant extends only variants in its own folder or the game's variants folder ({where}), "
                 "named by NAME or by a relative PATH ending in .yaml")
         if any(ord(ch) < 32 for ch in target):
-            raise v.source.error(f"{target!r} has a control character; {rule}", ("extends", index))
+            raise v.source.error(f"{quote(target)} has a control character; {rule}", ("extends", index))
         if not is_path_ref(target):
             path = own / f"{target}.yaml"
         else:
             if PurePosixPath(target).is_absolute() or PureWindowsPath(target).anchor:
-                raise v.source.error(f"{target!r} is an absolute path; {rule}", ("extends", index))
+                raise v.source.error(f"{quote(target)} is an absolute path; {rule}", ("extends", index))
             if not target.endswith((".yaml", ".yml")):
-                raise v.source.error(f"{target!r} is not a .yaml file; {rule}", ("extends", index))
+                raise v.source.error(f"{quote(target)} is not a .yaml file; {rule}", ("extends", index))
             path = own / target
         try:
             resolved = path.resolve()
         except (OSError, RuntimeError):  # a loop of links
-            raise v.source.error(f"{target!r} cannot be followed (a loop of links?); {rule}", ("extends", index))
+            raise v.source.error(f"{quote(target)} cannot be followed (a loop of links?); {rule}", ("extends", index))
         if not any(resolved.is_relative_to(root) for root in roots):
-            raise v.source.error(f"{target!r} leads outside the game's folders; {rule}", ("extends", index))
+            raise v.source.error(f"{quote(target)} leads outside the game's folders; {rule}", ("extends", index))
 
     def apply(self, v: Variant) -> None:
         data = v.source.data
@@ -500,11 +500,11 @@ class Overlay:
         unnamed = [e for e in entries if not e.name]
         known = [e.name for e in entries if e.name]
         close = difflib.get_close_matches(str(name), known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = f"; did you mean {quote(close[0])}?" if close else ""
         what = WORDS[part]
-        message = f"there is no {what} {name!r} to {op} in {self.base.data.get('game')!r} ({self._where_names()})"
+        message = f"there is no {what} {quote(name)} to {op} in {quote(self.base.data.get('game'))} ({self._where_names()})"
         if unnamed and part in LIST_PARTS:
-            message += f"; some {part} entries have no {LIST_PARTS[part]!r} key, so variants cannot name them"
+            message += f"; some {part} entries have no {quote(LIST_PARTS[part])} key, so variants cannot name them"
         located = v.source.key_location(where) if own else v.source.location(where)  # a key, or the anchor's name
         raise v.source.error_at(message + hint, located)
 
@@ -522,7 +522,7 @@ class Overlay:
 
     def clash(self, v: Variant, op: str, part: str, name: str, where: tuple, entry: Entry) -> DefinitionError:
         """Two variants (or a variant and the base) want the same part: say who and where."""
-        what = f"{WORDS[part]} {name!r}" if name else f"the {WORDS[part]}"
+        what = f"{WORDS[part]} {quote(name)}" if name else f"the {WORDS[part]}"
         here = _at(v.source.key_location(where))
         if entry.owner is None:
             there = _at(entry.origin.source.key_location(entry.origin.path))
@@ -535,8 +535,8 @@ class Overlay:
                 story = f"{there} removes it, so {here} cannot {op} it"
             else:
                 story = f"{there} {VERBS[entry.op]} it, and {here} {VERBS.get(op, op)} it"
-            message = (f"variants {entry.owner.name!r} and {v.name!r} both change {what}: {story}. "
-                       f"Use only one of the two variants, or make {v.name!r} extend {entry.owner.name!r}")
+            message = (f"variants {quote(entry.owner.name)} and {quote(v.name)} both change {what}: {story}. "
+                       f"Use only one of the two variants, or make {quote(v.name)} extend {quote(entry.owner.name)}")
         return v.source.error_at(message, v.source.key_location(where))
 
     def _entry(self, v: Variant, op: str, part: str, name: str, key, value, where: tuple) -> Entry:
@@ -594,7 +594,7 @@ def apply_variants(base: Source, refs: list[str], verbose: bool = False) -> Merg
     folder = variants_folder(base.file)
     for ref in refs:
         if not isinstance(ref, str) or not ref.strip():
-            raise DefinitionError(f"a variant is given as NAME or PATH (text), not {ref!r}", Location(base.file))
+            raise DefinitionError(f"a variant is given as NAME or PATH (text), not {quote(ref)}", Location(base.file))
         overlay.apply_ref(ref.strip(), folder, verbose)
     return overlay.merged()
 
