@@ -108,7 +108,7 @@ def test_product_of_numbers_is_a_located_load_error(tmp_path):
     with pytest.raises(DSLTypeError) as info:
         load_game(path)
     assert "product() picks one item from each of several lists" in info.value.message
-    assert "not a list of ints" in info.value.message
+    assert "not a list of numbers" in info.value.message
     assert info.value.location.line == line_of(path, "choices(player p)")
 
 
