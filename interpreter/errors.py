@@ -116,7 +116,36 @@ def quote(value, width: int = QUOTE_WIDTH) -> str:
         return repr(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
     if type(value) is str:
         return repr(value) if len(value) <= width else repr(value[:width]) + f"... ({len(value)} characters)"
-    return {dict: "a mapping", list: "a list"}.get(type(value), f"a {type(value).__name__}")
+    if type(value) in (list, dict):
+        shown = _short_repr(value, width)
+        if shown is not None:
+            return shown
+        return f"a {'list' if type(value) is list else 'mapping'} of {len(value)} item{'' if len(value) == 1 else 's'}"
+    return f"a {type(value).__name__}"
+
+
+def _short_repr(value, budget: int):
+    """The repr of plain data if it fits in ``budget`` characters, else None (stops as soon as it cannot fit)."""
+    parts: list = []
+    used = 0
+
+    def add(text: str) -> bool:
+        nonlocal used
+        used += len(text)
+        parts.append(text)
+        return used <= budget
+
+    def walk(v) -> bool:
+        kind = type(v)
+        if kind is list:
+            return add("[") and all((i == 0 or add(", ")) and walk(x) for i, x in enumerate(v)) and add("]")
+        if kind is dict:
+            return add("{") and all((i == 0 or add(", ")) and walk(k) and add(": ") and walk(x)
+                                    for i, (k, x) in enumerate(v.items())) and add("}")
+        if v is None or kind in (bool, float, str) or kind is int and v.bit_length() <= 64:
+            return add(repr(v[:budget + 1] if kind is str else v))
+        return False
+    return "".join(parts) if walk(value) else None
 
 
 def caret_excerpt(source_line: str, column: int) -> str:

@@ -114,5 +114,5 @@ def test_product_of_numbers_is_a_located_load_error(tmp_path):
 
 def test_a_value_of_the_wrong_kind_for_a_list_property_is_refused(tmp_path):
     path = write_definition(tmp_path, "bad_weight", "lists", "{name: brick, weights: 4,", '{name: brick, weights: "4",')
-    with pytest.raises(DefinitionError, match=r"property 'weights' is a list of ints \(its default is \[1\]\), not \['4'\]"):
+    with pytest.raises(DefinitionError, match=r"property 'weights' is a list of numbers \(its default is \[1\]\), not \['4'\]"):
         load_game(path)

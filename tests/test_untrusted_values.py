@@ -160,7 +160,7 @@ def test_numbers_up_to_the_bound_still_read():
 def test_quoting_helpers_cut_long_text_and_say_how_long_it_was():
     assert shorten("x" * 61) == "x" * 60 + "... (61 characters)"
     assert quote("x" * 100) == repr("x" * 60) + "... (100 characters)"
-    assert quote({"a": 1}) == "a mapping" and quote(2 ** 100) == "a 101-bit number"
+    assert quote({"a": 1}) == "{'a': 1}" and quote(2 ** 100) == "a 101-bit number"
 
 
 def test_a_twenty_thousand_character_variant_key_is_not_echoed_whole(capsys, flower_copy):
@@ -208,3 +208,10 @@ def test_an_os_error_while_reading_the_definition_says_cannot_read_not_cannot_wr
     code, out, err = run(capsys, "validate", "/games/secret.yaml")
     assert code == 2
     assert err == "ribbit validate: error: cannot read the definition /games/secret.yaml: Permission denied\n"
+
+
+def test_quoted_lists_and_mappings_show_their_items_when_short_and_their_size_when_long():
+    assert quote([1]) == "[1]"
+    assert quote({"a": [1, 2]}) == "{'a': [1, 2]}"
+    assert quote(list(range(100))) == "a list of 100 items"
+    assert quote({"x" * 100: 1}) == "a mapping of 1 item"
