@@ -380,7 +380,7 @@ def yaml_cases() -> list:
     return out
 
 
-# Test-only game: each player plays one of two cards per turn (a real decision); 60 chips wait in a deck.  {SETUP} and {TURN} receive the hostile rule.
+# Test-only game: each player plays one of two cards per turn (a real decision); 30 distinct chips wait in a deck.  {SETUP} and {TURN} receive the hostile rule.
 MINI = """\
 game: Runaway {NAME}
 players: {{min: 2, max: 2}}
@@ -389,7 +389,7 @@ properties:
 components:
   - {{name: low, value: 1, zone: hand, per_player: true}}
   - {{name: high, value: 3, zone: hand, per_player: true}}
-  - {{name: chip, value: 1, count: 60, zone: deck}}
+{CHIPS}
 zones:
   deck: {{visibility: hidden}}
   hand: {{per: player, visibility: owner}}
@@ -417,6 +417,8 @@ flow:
 scoring:
   score: p.points
 """
+
+CHIPS = "\n".join(f"  - {{name: chip {i}, value: {i}, zone: deck}}" for i in range(1, 31))
 
 PING_PONG = """\
 triggers:
@@ -469,7 +471,7 @@ def runaway_cases() -> list:
         extra = PING_PONG if name == "ping_pong_events" else ""
         where_rules = {"setup": (indent(rule, 2), ""), "turn": ("", indent(rule, 4))}
         for where, (setup, turn) in where_rules.items():
-            text = MINI.format(NAME=name, EXTRA=extra, SETUP=setup, TURN=turn)
+            text = MINI.format(NAME=name, EXTRA=extra, SETUP=setup, TURN=turn, CHIPS=CHIPS)
             files = {"runaway.yaml": text.encode()}
             if where == "setup":
                 argv = ["simulate", "{dir}/runaway.yaml", "--players", "2", "--games", "2"]
