@@ -1,0 +1,714 @@
+"""A seeded generator of hostile inputs for Ribbit: every case is plain data, the same on every run.
+
+Each case has a stable id that does not depend on how many cases are drawn (case ``i`` of a family
+is drawn from ``random.Random(f"{family}:{i}")``), so a failure seen in a large local run can be
+re-run alone: ``python3 tests/hostile/worker.py --case ID``.
+
+A case is a dict:
+
+* ``kind``: ``cli`` (run ``interpreter.cli.main(argv)``), ``save`` (tamper with a save, load it back)
+  or ``api`` (misuse the Python API);
+* ``files``: ``{relative path: bytes}`` written into the case's own folder; ``{dir}`` in ``argv`` is
+  that folder;
+* ``names``: on exit status 2 the message must contain one of these (the file's name, or the option);
+* ``guard``: files that must be unchanged afterwards (outputs pointed at inputs);
+* ``stdin``: text typed at the terminal (``None``: nothing, then end of input; ``"<closed>"``: no stdin).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFINITIONS = ROOT / "definitions"
+
+# Per-family case counts of the default CI run (about 400 cases); RIBBIT_HOSTILE_CASES scales them.
+DEFAULT_COUNTS = {"mutant": 16, "text": 8, "save": 14}
+DEFAULT_TOTAL = 400
+
+
+# ---------------------------------------------------------------- shipped definitions
+def shipped():
+    """(label, game file, variant file or None, players) for every shipped definition and variant."""
+    games = {"frog_tower": 3, "kaeru": 2}
+    out = []
+    for stem, players in games.items():
+        out.append((stem, DEFINITIONS / f"{stem}.yaml", None, players))
+        for variant in sorted((DEFINITIONS / "variants" / stem).glob("*.yaml")):
+            out.append((f"{stem}.{variant.stem}", DEFINITIONS / f"{stem}.yaml", variant, players))
+    return out
+
+
+def layout_files(game: Path, variant: Path | None, mutated: bytes | None = None) -> dict:
+    """The game and all its variants under ``definitions/`` as in the repository, one file replaced."""
+    files = {f"definitions/{game.name}": game.read_bytes()}
+    for other in sorted((DEFINITIONS / "variants" / game.stem).glob("*.yaml")):
+        files[f"definitions/variants/{game.stem}/{other.name}"] = other.read_bytes()
+    if mutated is not None:
+        target = game if variant is None else variant
+        key = f"definitions/{game.name}" if variant is None else f"definitions/variants/{game.stem}/{variant.name}"
+        assert target.exists()
+        files[key] = mutated
+    return files
+
+
+def target_path(game: Path, variant: Path | None) -> str:
+    if variant is None:
+        return f"{{dir}}/definitions/{game.name}"
+    return f"{{dir}}/definitions/variants/{game.stem}/{variant.name}"
+
+
+# ---------------------------------------------------------------- YAML dumping
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper, value):
+    block = "\n" in value and all(ch == "\n" or ch.isprintable() for ch in value) \
+        and not any(line.endswith(" ") for line in value.split("\n"))
+    style = "|" if block else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump(data) -> bytes:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100000).encode("utf-8")
+
+
+# ---------------------------------------------------------------- mutating effect text
+HUGE_NUMBERS = ["9" * 5000, "1" + "0" * 40, "99999999999999999999", "-" + "9" * 30, "1e308", "0x10", "1_000"]
+OPERATORS = ["+", "-", "*", "//", "%", "==", "!=", "<", ">=", "and", "or", "not", "in", "not in", "(", ")", "[",
+             "]", ":", ",", ".", "=", "+=", "each", "where", "if", "else", "none", '"', "{", "}", "\\", "#", ";"]
+UNKNOWN = ["hodling", "__import__", "__class__", "os", "eval", "exec", "self", "state", "lambda", "None", "True",
+           "import", "print", "open", "globals", "_", "game.__dict__", "p.__class__"]
+RUNAWAY_STATEMENTS = {
+    "while_true": "while true:\n  pass\n",
+    "loop_forever": "loop:\n  pass\n",
+    "repeat_billion": "repeat 1000000000 times:\n  pass\n",
+    "for_range_billion": "for hostile_i in range(1000000000):\n  pass\n",
+    "list_doubling": "let hostile_l = [1]\nloop:\n  hostile_l = hostile_l + hostile_l\n",
+    "int_squaring": "let hostile_n = 2\nloop:\n  hostile_n = hostile_n * hostile_n\n",
+    "recursion": "hostile_spin()\n",
+}
+TOKEN = re.compile(r'"[^"\n]*"|\d+|\w+|==|!=|<=|>=|\+=|-=|//|\S')
+
+
+def mutate_code(rng: random.Random, text: str) -> tuple[str, str]:
+    """One mutation of an effect or expression: (operation, new text)."""
+    tokens = [(m.start(), m.end()) for m in TOKEN.finditer(text)]
+    op = rng.choice(["swap", "truncate", "operator", "unknown", "huge", "parens", "delete", "duplicate",
+                     "statement", "statement", "statement"])
+    if not tokens:
+        op = "operator"
+    if op == "swap" and len(tokens) >= 2:
+        (a0, a1), (b0, b1) = sorted(rng.sample(tokens, 2))
+        return op, text[:a0] + text[b0:b1] + text[a1:b0] + text[a0:a1] + text[b1:]
+    if op == "truncate":
+        return op, text[:rng.randrange(len(text) + 1)]
+    if op == "unknown":
+        s, e = rng.choice(tokens)
+        return op, text[:s] + rng.choice(UNKNOWN) + text[e:]
+    if op == "huge":
+        numbers = [(s, e) for s, e in tokens if text[s:e].isdigit()] or tokens
+        s, e = rng.choice(numbers)
+        return op, text[:s] + rng.choice(HUGE_NUMBERS) + text[e:]
+    if op == "parens":
+        s, e = rng.choice(tokens)
+        depth = rng.choice([100, 1000, 5000])
+        return op, text[:s] + "(" * depth + text[s:e] + ")" * depth + text[e:]
+    if op == "delete":
+        s, e = rng.choice(tokens)
+        return op, text[:s] + text[e:]
+    if op == "duplicate":
+        s, e = rng.choice(tokens)
+        return op, text[:e] + " " + text[s:e] + text[e:]
+    if op == "statement":
+        name = rng.choice(sorted(RUNAWAY_STATEMENTS))
+        return name, RUNAWAY_STATEMENTS[name] + text
+    at = rng.randrange(len(text) + 1)
+    return op, text[:at] + " " + rng.choice(OPERATORS) + " " + text[at:]
+
+
+# ---------------------------------------------------------------- structured mutations of a definition
+ODD_VALUES = [None, 0, -1, 2 ** 70, 10 ** 400, 1.5, float("inf"), float("nan"), True, "", "x", "none", [], {},
+              [[[]]], {"a": {"b": None}}, ["x"] * 3, "\x1b[2J\x1b[31mred", "😀" * 10, "a" * 5000]
+
+
+def walk(data, path=()):
+    """Every (path, value) in a YAML tree, the root included."""
+    yield path, data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from walk(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from walk(v, path + (i,))
+
+
+def get(data, path):
+    for k in path:
+        data = data[k]
+    return data
+
+
+def put(data, path, value):
+    get(data, path[:-1])[path[-1]] = value
+
+
+def looks_like_code(path, value) -> bool:
+    if not isinstance(value, str) or not path:
+        return False
+    top = path[0]
+    inner = path[1] if len(path) > 1 and top in ("add", "replace") else None
+    section = inner if inner is not None else top
+    last = path[-1]
+    return section in ("procedures", "functions", "setup", "flow", "scoring", "triggers", "quantities") \
+        or (isinstance(last, str) and (last.startswith("when_") or last in ("do", "if", "until", "first")))
+
+
+def mutate_structure(rng: random.Random, data) -> tuple[str, object]:
+    """One structured mutation of a parsed definition or variant: (operation, new data)."""
+    data = copy.deepcopy(data)
+    nodes = list(walk(data))
+    op = rng.choice(["delete_key", "retype", "code", "code", "code", "rename_key", "empty", "procedure_call"])
+    if op == "delete_key":
+        maps = [(p, v) for p, v in nodes if isinstance(v, dict) and v]
+        path, node = rng.choice(maps)
+        del node[rng.choice(list(node))]
+        return op, data
+    if op == "retype":
+        path, _ = rng.choice([(p, v) for p, v in nodes if p])
+        put(data, path, copy.deepcopy(rng.choice(ODD_VALUES)))
+        return op, data
+    if op in ("code", "procedure_call"):
+        code = [(p, v) for p, v in nodes if looks_like_code(p, v)] or [(p, v) for p, v in nodes
+                                                                      if isinstance(v, str) and p]
+        path, text = rng.choice(code)
+        if op == "procedure_call":
+            sub, text2 = "recursion", RUNAWAY_STATEMENTS["recursion"] + text
+        else:
+            sub, text2 = mutate_code(rng, text)
+        put(data, path, text2)
+        if sub == "recursion" or "hostile_spin" in text2:
+            procedures = data.setdefault("add", {}).setdefault("procedures", {}) if "variant" in data \
+                else data.setdefault("procedures", {})
+            if isinstance(procedures, dict):
+                procedures["hostile_spin()"] = "hostile_spin()\n"
+        return f"{op}_{sub}", data
+    if op == "rename_key":
+        keyed = [(p, v) for p, v in nodes if p and isinstance(p[-1], str)]
+        path, value = rng.choice(keyed)
+        parent = get(data, path[:-1])
+        _, new_key = mutate_code(rng, path[-1])
+        items = [(new_key if k == path[-1] else k, v) for k, v in parent.items()]
+        parent.clear()
+        parent.update(items)
+        return op, data
+    # empty: a list or mapping emptied
+    containers = [(p, v) for p, v in nodes if p and isinstance(v, (dict, list)) and v]
+    path, node = rng.choice(containers)
+    node.clear()
+    return op, data
+
+
+# ---------------------------------------------------------------- textual mutations of a YAML file
+def mutate_text(rng: random.Random, raw: bytes) -> tuple[str, bytes]:
+    text = raw.decode("utf-8")
+    lines = text.splitlines(keepends=True)
+    op = rng.choice(["delete_line", "duplicate_line", "swap_lines", "truncate", "insert_byte", "indent",
+                     "special_char", "bom_inside", "utf16", "latin1", "tab_indent", "nul_line", "crlf_mix"])
+    i = rng.randrange(len(lines))
+    if op == "delete_line":
+        del lines[i]
+    elif op == "duplicate_line":
+        lines.insert(i, lines[i])
+    elif op == "swap_lines" and i + 1 < len(lines):
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+    elif op == "truncate":
+        return op, raw[:rng.randrange(len(raw))]
+    elif op == "insert_byte":
+        at = rng.randrange(len(raw))
+        return op, raw[:at] + bytes([rng.choice([0, 1, 7, 8, 0x1b, 0x7f, 0x80, 0x9b, 0xc3, 0xff])]) + raw[at:]
+    elif op == "indent":
+        lines[i] = " " * rng.choice([1, 2, 3]) + lines[i]
+    elif op == "special_char":
+        line = lines[i]
+        at = rng.randrange(len(line) + 1)
+        lines[i] = line[:at] + rng.choice(list(":{}[]&*!|>'\"%@`#-?,")) + line[at:]
+    elif op == "bom_inside":
+        lines[i] = "\ufeff" + lines[i]
+    elif op == "utf16":
+        return op, text.encode("utf-16")
+    elif op == "latin1":
+        return op, text.replace("e", "\xe9", 3).encode("latin-1", "replace")
+    elif op == "tab_indent":
+        lines[i] = "\t" + lines[i].lstrip(" ")
+    elif op == "nul_line":
+        lines.insert(i, "\x00\n")
+    elif op == "crlf_mix":
+        lines[i] = lines[i].replace("\n", "\r")
+    return op, "".join(lines).encode("utf-8")
+
+
+# ---------------------------------------------------------------- case families
+def cli_case(case_id, about, argv, files=None, names=(), guard=(), stdin=None, encoding="utf-8", forbidden=()):
+    return {"id": case_id, "kind": "cli", "about": about, "argv": list(argv), "files": dict(files or {}),
+            "names": list(names), "guard": list(guard), "stdin": stdin, "encoding": encoding,
+            "forbidden": list(forbidden)}
+
+
+def run_args(game: Path, variant: Path | None, players: int, i: int) -> list:
+    """simulate 2 games for even cases, validate for odd ones (every mutant is at least validated)."""
+    target = target_path(game, variant)
+    if i % 2:
+        return ["validate", target]
+    return ["simulate", target, "--players", str(players), "--games", "2", "--seed", str(i)]
+
+
+def mutant_cases(count: int) -> list:
+    out = []
+    for label, game, variant, players in shipped():
+        source = variant or game
+        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+        names = [source.name] if variant is None else [source.name, game.name]
+        for i in range(count):
+            rng = random.Random(f"mutant:{label}:{i}")
+            op, mutated = mutate_structure(rng, data)
+            case_id = f"mutant-{label}-{i}-{op}"
+            out.append(cli_case(case_id, f"structured mutation ({op}) of {source.name}",
+                                run_args(game, variant, players, i), layout_files(game, variant, dump(mutated)),
+                                names=names))
+    return out
+
+
+def text_cases(count: int) -> list:
+    out = []
+    for label, game, variant, players in shipped():
+        source = variant or game
+        names = [source.name] if variant is None else [source.name, game.name]
+        for i in range(count):
+            rng = random.Random(f"text:{label}:{i}")
+            op, mutated = mutate_text(rng, source.read_bytes())
+            out.append(cli_case(f"text-{label}-{i}-{op}", f"textual mutation ({op}) of {source.name}",
+                                run_args(game, variant, players, i), layout_files(game, variant, mutated),
+                                names=names))
+    return out
+
+
+def hostile_yaml() -> dict:
+    """name -> bytes of a hostile YAML document."""
+    bomb = ["game: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for n in range(1, 9):
+        bomb.append(f"l{n}: &{chr(97 + n)} [" + ", ".join([f"*{chr(96 + n)}"] * 9) + "]")
+    wide = "game: &a [" + ", ".join(["x"] * 1000) + "]\n" + \
+        "".join(f"k{i}: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" for i in range(100))
+    docs = {
+        "python_object": b"game: !!python/object/apply:os.system ['touch PWNED']\n",
+        "python_name": b"game: !!python/name:os.system\n",
+        "python_module": b"game: !!python/module:os\n",
+        "custom_tag": b"game: !ribbit Frog\nplayers: !!set {a, b}\n",
+        "binary_tag": b"game: !!binary aGVsbG8=\n",
+        "omap_tag": b"game: !!omap [a: 1, b: 2]\n",
+        "alias_bomb": "\n".join(bomb).encode() + b"\n",
+        "alias_wide": wide.encode(),
+        "merge_bomb": b"a: &a {x: 1}\n" + b"".join(b"m%d: &m%d {<<: [*%s, *%s]}\n" % (i, i, b"a" if i == 0 else
+                                                       b"m%d" % (i - 1), b"a" if i == 0 else b"m%d" % (i - 1))
+                                                      for i in range(40)),
+        "deep_lists": b"game: " + b"[" * 5000 + b"]" * 5000 + b"\n",
+        "deep_maps": b"game: " + b"{a: " * 3000 + b"1" + b"}" * 3000 + b"\n",
+        "deep_block": "".join(" " * i + f"k{i}:\n" for i in range(400)).encode(),
+        "deep_flow_unclosed": b"game: " + b"[" * 100000 + b"\n",
+        "huge_scalar": b"game: " + b"a" * 1_900_000 + b"\n",
+        "oversize": b"game: x\n# " + b"x" * 2_100_000 + b"\n",
+        "many_keys": b"".join(b"k%d: %d\n" % (i, i) for i in range(150000)),
+        "long_key": b"? " + b"k" * 500000 + b"\n: 1\n",
+        "duplicate_keys": b"game: A\ngame: B\nplayers: {min: 2, max: 2}\nplayers: {min: 3, max: 3}\n",
+        "latin1": "game: Fr\xf6g\n".encode("latin-1"),
+        "invalid_utf8": b"game: \xff\xfe\xfd\n",
+        "nul_bytes": b"game: Frog\x00 Tower\nplayers: {min: 2, max: 2}\n",
+        "bom": "\ufeffgame: Frog\n".encode("utf-8"),
+        "bom_twice": "\ufeff\ufeffgame: Frog\n".encode("utf-8"),
+        "utf16": "game: Frog\n".encode("utf-16"),
+        "utf32": "game: Frog\n".encode("utf-32"),
+        "tabs": b"game: Frog\nplayers:\n\tmin: 2\n\tmax: 2\n",
+        "control_in_key": b"\"ga\\x1bme\\x07\": Frog\n\"\\x1b[2J\": 1\n",
+        "escape_in_value": b"game: \"\\x1b]0;pwned\\x07\\x1b[2J\"\n",
+        "empty": b"",
+        "only_comment": b"# nothing\n",
+        "null_document": b"null\n",
+        "scalar_document": b"42\n",
+        "list_document": b"- game\n- Frog\n",
+        "many_documents": b"game: A\n---\ngame: B\n---\n" * 100,
+        "binary_junk": bytes(random.Random("junk").randrange(256) for _ in range(4096)),
+        "png_header": b"\x89PNG\r\n\x1a\n" + b"\x00" * 100,
+        "unclosed_quote": b"game: \"Frog\nplayers: {min: 2, max: 2}\n" + b"x: y\n" * 10000,
+        "huge_int": b"game: Frog\nplayers: {min: 2, max: " + b"9" * 100000 + b"}\n",
+        "huge_float": b"game: Frog\nplayers: {min: 2, max: 1e999}\n",
+        "nan_players": b"game: Frog\nplayers: {min: .nan, max: .inf}\n",
+        "timestamp": b"game: 2001-12-14t21:59:43.10-05:00\nplayers: {min: 2, max: 2}\n",
+        "non_string_keys": b"? [a, b]\n: 1\n1: 2\nnull: 3\ngame: Frog\n",
+        "anchor_cycle": b"a: &a [*a]\n",
+        "directive": b"%YAML 1.1\n%TAG ! tag:evil.example,2000:\n---\ngame: !x Frog\n",
+        "long_line": b"game: " + b"x " * 900000 + b"\n",
+    }
+    return docs
+
+
+def yaml_cases() -> list:
+    out = []
+    for name, raw in hostile_yaml().items():
+        for command in (["validate"], ["simulate", "--players", "2", "--games", "2"]) if name in (
+                "escape_in_value", "control_in_key", "bom", "duplicate_keys") else (["validate"],):
+            files = {"hostile.yaml": raw}
+            argv = [command[0], "{dir}/hostile.yaml"] + command[1:]
+            out.append(cli_case(f"yaml-{name}-{command[0]}", f"hostile YAML: {name}", argv, files,
+                                names=["hostile.yaml"]))
+        # the same document as a variant of a shipped game, and as a variant NAME on the command line
+        game = DEFINITIONS / "frog_tower.yaml"
+        files = layout_files(game, None)
+        files["definitions/variants/frog_tower/hostile.yaml"] = raw
+        out.append(cli_case(f"yaml-{name}-as-variant", f"hostile YAML as a variant: {name}",
+                            ["validate", "{dir}/definitions/frog_tower.yaml", "--variant", "hostile"], files,
+                            names=["hostile.yaml"]))
+    return out
+
+
+# Test-only game: each player plays one of two cards per turn (a real decision); 30 distinct chips wait in a deck.  {SETUP} and {TURN} receive the hostile rule.
+MINI = """\
+game: Runaway {NAME}
+players: {{min: 2, max: 2}}
+properties:
+  value: 0
+components:
+  - {{name: low, value: 1, zone: hand, per_player: true}}
+  - {{name: high, value: 3, zone: hand, per_player: true}}
+{CHIPS}
+zones:
+  deck: {{visibility: hidden}}
+  hand: {{per: player, visibility: owner}}
+  pile: {{visibility: public}}
+player_variables:
+  points: 0
+events:
+  ping: {{player: player}}
+  pong: {{player: player}}
+{EXTRA}
+procedures:
+  spin(): |
+    spin()
+  take_turn(player p): |
+    ask p to choose one of hand(p) as card "play"
+    move card to pile
+{TURN}
+    p.points += card.value
+setup: |
+  shuffle deck
+{SETUP}
+flow:
+  - turn: take_turn
+    until: size(hand(seat(2))) == 0
+scoring:
+  score: p.points
+"""
+
+CHIPS = "\n".join(f"  - {{name: chip {i}, value: {i}, zone: deck}}" for i in range(1, 31))
+
+PING_PONG = """\
+triggers:
+  - on: ping
+    do: emit pong(player=player)
+  - on: pong
+    do: emit ping(player=player)
+"""
+
+RUNAWAY_RULES = {
+    **{k: v for k, v in RUNAWAY_STATEMENTS.items() if k != "recursion"},
+    "recursion": "spin()\n",
+    "ping_pong_events": "emit ping(player=seat(1))\n",
+    "int_tower": "let n = 2\nrepeat 64 times:\n  n = n * n\n",
+    "power_literal": "let n = 99999999999999999999 * 99999999999999999999 * 99999999999999999999\n"
+                     "repeat 40 times:\n  n = n * n * n\n",
+    "huge_range_list": "let l = range(1000000000)\n",
+    "range_count": "let n = count(range(100000000))\n",
+    "nested_repeat": "repeat 100000 times:\n  repeat 100000 times:\n    pass\n",
+    "log_forever": "loop:\n  log \"again\"\n",
+    "log_growth": "let s = [\"ab\"]\nloop:\n  s = s + s\n  log \"{s}\"\n",
+    "choose_combinations": "ask seat(1) to choose 12 of deck as chosen \"pick\"\n",
+    "choose_any_number": "ask seat(1) to choose any number of deck as chosen \"pick\"\n",
+    "ask_each_duplicates": "ask each q in [seat(1), seat(1)] secretly to choose one of hand(q) as pick \"pick\"\n",
+    "none_less_than_int": "if first(each c in pile: c.value) < 3:\n  pass\n",
+    "top_too_few": "move top(pile, 100) to deck\n",
+    "top_negative": "move top(deck, -1) to pile\n",
+    "divide_by_zero": "let z = 0\nlet x = 1 // z\n",
+    "modulo_zero": "let z = 0\nlet x = 1 % z\n",
+    "index_out_of_range": "let x = [1, 2, 3][10]\n",
+    "seat_zero": "let q = seat(0)\nq.points += 1\n",
+    "seat_huge": "let q = seat(1000000)\nq.points += 1\n",
+    "next_player_huge": "let q = next_player(seat(1), 1000000000000)\nq.points += 1\n",
+    "repeat_negative": "repeat -5 times:\n  pass\n",
+    "range_negative": "for i in range(-5):\n  pass\n",
+    "first_of_empty": "move first(each c in pile: c) to deck\n",
+    "move_none": "move top(pile) to deck\n",
+    "random_empty": "move random(pile) to deck\n",
+    "interpolation_100k": "log \"" + "{player_count}" * 100000 + "\"\n",
+}
+
+
+def indent(text: str, by: int) -> str:
+    return "".join(" " * by + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def runaway_cases() -> list:
+    out = []
+    for name, rule in RUNAWAY_RULES.items():
+        extra = PING_PONG if name == "ping_pong_events" else ""
+        where_rules = {"setup": (indent(rule, 2), ""), "turn": ("", indent(rule, 4))}
+        for where, (setup, turn) in where_rules.items():
+            text = MINI.format(NAME=name, EXTRA=extra, SETUP=setup, TURN=turn, CHIPS=CHIPS)
+            files = {"runaway.yaml": text.encode()}
+            if where == "setup":
+                argv = ["simulate", "{dir}/runaway.yaml", "--players", "2", "--games", "2"]
+            else:
+                argv = ["play", "{dir}/runaway.yaml", "--players", "2", "--seed", "1", "--log", "-"]
+            out.append(cli_case(f"runaway-{name}-{where}", f"a rule in {where} that {name.replace('_', ' ')}",
+                                argv, files, names=["runaway.yaml"]))
+    return out
+
+
+ESC = "\x1b]0;owned\x07\x1b[2J\x1b[31m\x9b1m\r\x08"
+
+
+def escape_cases() -> list:
+    """Author text carrying terminal control sequences, shown by every command."""
+    base = yaml.safe_load((DEFINITIONS / "frog_tower.yaml").read_text(encoding="utf-8"))
+    turn = "take_turn(player p)"
+
+    def game_name(d):
+        d["game"] += ESC
+
+    def card_name(d):
+        d["components"][0]["name"] += ESC
+
+    def log_text(d):
+        d["procedures"][turn] = d["procedures"][turn].replace("busts on {card}.", "busts" + ESC)
+
+    def prompt(d):
+        d["procedures"][turn] = d["procedures"][turn].replace('"flip another card"', '"flip' + ESC + '"')
+
+    def description(d):
+        d["description"] = ESC + d["description"]
+
+    def zone_description(d):
+        d["zones"]["holding"]["description"] += ESC
+
+    out = []
+    for change in (game_name, card_name, log_text, prompt, description, zone_description):
+        data = copy.deepcopy(base)
+        change(data)
+        files = {"escape.yaml": dump(data)}
+        for command in ("validate", "rules", "play", "simulate"):
+            argv = [command, "{dir}/escape.yaml"]
+            stdin = None
+            if command == "play":
+                argv += ["--players", "3", "--seed", "2", "--log", "-", "--human", "1"]
+                stdin = "1\n" * 400
+            elif command == "simulate":
+                argv += ["--players", "3", "--games", "2"]
+            place = change.__name__
+            out.append(cli_case(f"escape-{place}-{command}", f"terminal control sequences in the {place}",
+                                argv, files, names=["escape.yaml"], stdin=stdin))
+    return out
+
+
+def cli_abuse_cases() -> list:
+    ft = "{dir}/definitions/frog_tower.yaml"
+    flower = "{dir}/definitions/variants/frog_tower/flower.yaml"
+    files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
+    c = []
+
+    def add(name, argv, names, guard=(), stdin=None, encoding="utf-8", extra=None, forbidden=()):
+        f = dict(files)
+        f.update(extra or {})
+        c.append(cli_case(f"cli-{name}", f"command line: {name.replace('_', ' ')}", argv, f, names=names,
+                          guard=guard, stdin=stdin, encoding=encoding, forbidden=forbidden))
+
+    # references from a stranger's variant must stay inside the game's folder (and be regular files)
+    secret = {"secret.yaml": b"SECRET-TOKEN: 1\n"}
+    for name, target in [("relative", "../../../secret.yaml"), ("absolute", "/etc/passwd"),
+                         ("proc", "/proc/self/environ"), ("fifo", "pipe")]:
+        variant = (f"variant: Escape\ngame: Frog Tower\nextends: [{target!r}]\n"
+                   "add:\n  game_variables:\n    escaped: true\n").replace("'", '"').encode()
+        extra = {**secret, "definitions/variants/frog_tower/escape.yaml": variant,
+                 "definitions/variants/frog_tower/pipe.yaml": b"@fifo"}
+        add(f"extends_{name}", ["validate", ft, "--variant", "escape"], ["escape.yaml"], extra=extra,
+            forbidden=["SECRET-TOKEN", "root:", "PATH="])
+    add("variant_name_fifo", ["validate", ft, "--variant", "pipe"], ["pipe"],
+        extra={"definitions/variants/frog_tower/pipe.yaml": b"@fifo"})
+
+    for value in ["abc", "-1", "0", "99", "1e3", "", "3.0", "0x3", "9" * 5000, "\x1b[2J", "٣"]:
+        add(f"players_{value[:8]!r}", ["simulate", ft, "--players", value, "--games", "2"], ["--players"])
+    for value in ["0", "-5", "abc", "9" * 5000, "2.5"]:
+        add(f"games_{value[:8]!r}", ["simulate", ft, "--players", "3", "--games", value], ["--games"])
+    for value in ["-1", "abc", "9" * 5000, "1e5", "18446744073709551617"]:
+        add(f"seed_{value[:8]!r}", ["simulate", ft, "--players", "3", "--games", "2", "--seed", value], ["--seed"])
+    for value in ["0", "-2", "abc", "16"]:
+        add(f"jobs_{value}", ["simulate", ft, "--players", "3", "--games", "2", "--jobs", value], ["--jobs"])
+    for value in ["0", "7", "abc"]:
+        add(f"human_{value}", ["play", ft, "--players", "3", "--human", value, "--log", "-"], ["--human"],
+            stdin="1\n" * 400)
+    add("missing_file", ["validate", "{dir}/nope.yaml"], ["nope.yaml"])
+    add("directory_as_file", ["validate", "{dir}/definitions"], ["definitions"])
+    add("empty_path", ["validate", ""], ["''", "\"\"", "file", "FILE"])
+    add("long_path", ["validate", "{dir}/" + "x" * 5000 + ".yaml"], ["xxxx"])
+    add("dev_zero", ["validate", "/dev/zero"], ["zero"])
+    add("dev_null", ["validate", "/dev/null"], ["null"])
+    add("oversize_file", ["validate", "{dir}/big.yaml"], ["big.yaml"],
+        extra={"big.yaml": b"game: x\n# " + b"x" * 3_000_000 + b"\n"})
+    add("symlink_zero", ["validate", "{dir}/link.yaml"], ["link.yaml"], extra={"link.yaml": b"@symlink:/dev/zero"})
+    add("fifo", ["validate", "{dir}/pipe.yaml"], ["pipe.yaml"], extra={"pipe.yaml": b"@fifo"})
+    add("symlink_loop", ["validate", "{dir}/loop.yaml"], ["loop.yaml"], extra={"loop.yaml": b"@symlink:loop.yaml"})
+    add("unknown_variant", ["validate", ft, "--variant", "nope"], ["nope"])
+    add("variant_path_missing", ["validate", ft, "--variant", "{dir}/none/x.yaml"], ["x.yaml"])
+    add("variant_dup_setting", ["validate", ft, "--variant", "crayfish:rule=pass_left,rule=pass_right"],
+        ["crayfish", "rule"])
+    add("variant_bad_setting", ["validate", ft, "--variant", "crayfish:rule=explode"], ["crayfish", "rule"])
+    add("variant_empty_setting", ["validate", ft, "--variant", "crayfish:=3"], ["crayfish"])
+    add("variant_unknown_setting", ["validate", ft, "--variant", "flower:x=1"], ["flower"])
+    add("variant_twice", ["simulate", ft, "--variant", "flower", "--variant", "flower", "--players", "3",
+                          "--games", "2"], ["flower"])
+    add("variant_is_game", ["validate", ft, "--variant", ft], ["frog_tower.yaml"])
+    # outputs pointed at inputs: the definition must survive
+    add("log_onto_definition", ["play", ft, "--players", "3", "--seed", "1", "--log", ft], ["frog_tower.yaml"],
+        guard=["definitions/frog_tower.yaml"])
+    add("json_onto_definition", ["simulate", ft, "--players", "3", "--games", "2", "--json", ft],
+        ["frog_tower.yaml"], guard=["definitions/frog_tower.yaml"])
+    add("log_onto_variant", ["play", ft, "--variant", "flower", "--players", "3", "--seed", "1", "--log", flower],
+        ["flower.yaml"], guard=["definitions/variants/frog_tower/flower.yaml"])
+    add("json_onto_variant", ["simulate", flower, "--players", "3", "--games", "2", "--json", flower],
+        ["flower.yaml"], guard=["definitions/variants/frog_tower/flower.yaml"])
+    add("log_to_directory", ["play", ft, "--players", "3", "--seed", "1", "--log", "{dir}/definitions"],
+        ["--log", "definitions"])
+    add("json_to_missing_folder", ["simulate", ft, "--players", "3", "--games", "2", "--json", "{dir}/no/x.json"],
+        ["--json"])
+    add("json_to_dev_full", ["simulate", ft, "--players", "3", "--games", "2", "--json", "/dev/full"],
+        ["--json", "full"])
+    # the person at the terminal
+    add("stdin_eof", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [], stdin="")
+    add("stdin_closed", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
+        stdin="<closed>")
+    add("answer_huge_number", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
+        stdin="9" * 10000 + "\n" + "1\n" * 400)
+    add("answer_huge_line", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
+        stdin="a" * 5_000_000 + "\n" + "1\n" * 400)
+    add("answer_escapes", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
+        stdin=ESC + "\n" + "1\n" * 400)
+    add("answer_zero_and_negative", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"],
+        [], stdin="0\n-1\n" + "1\n" * 400)
+    add("ascii_terminal", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--human", "2",
+                           "--log", "-"], [], stdin="1\n" * 400, encoding="ascii")
+    add("ascii_terminal_rules", ["rules", "{dir}/kaeru.yaml"], [], encoding="ascii",
+        extra={"kaeru.yaml": (DEFINITIONS / "kaeru.yaml").read_text(encoding="utf-8")
+               .replace("game: Kaeru", "game: カエル").encode()})
+    return c
+
+
+def save_cases(count: int) -> list:
+    ops = ["identity", "seed", "players", "history_drop", "history_swap", "history_player", "history_action",
+           "history_append", "history_junk", "zones_move", "zones_reorder", "zones_dup", "zones_junk", "gv", "pv",
+           "rng", "frames_pc", "frames_locals", "frames_junk", "pending_labels", "pending_values",
+           "pending_players", "pending_chosen", "pending_flags", "over", "forced_winners", "log", "scenario",
+           "random_leaf", "random_leaf", "drop_key", "fingerprint"]
+    out = []
+    for label, game, variant, players in shipped():
+        for i in range(count):
+            rng = random.Random(f"save:{label}:{i}")
+            op = ops[i] if i < len(ops) and count >= len(ops) else rng.choice(ops)
+            if i == 0:
+                op = "identity"
+            out.append({"id": f"save-{label}-{i}-{op}", "kind": "save",
+                        "about": f"a save of a random {label} game with {op} tampered",
+                        "spec": {"game": str(game), "variant": str(variant) if variant else None,
+                                 "players": players, "seed": i, "moves": rng.randrange(0, 80), "op": op,
+                                 "rng": f"save:{label}:{i}"}})
+    return out
+
+
+API_VALUES = ["str_digit", "float", "true", "none", "negative", "huge", "list", "nan", "inf", "evil_index",
+              "bytes", "str_subclass"]
+ACTION_VALUES = ["int", "none", "bytes", "list", "padded", "upper", "empty", "nul", "megabyte", "str_subclass",
+                 "always_equal", "raising_eq", "other_label"]
+PLAYER_VALUES = ["str_digit", "float", "true", "none", "negative", "huge", "always_equal", "other_player"]
+
+
+def api_cases() -> list:
+    out = []
+    for value in API_VALUES:
+        out.append({"id": f"api-new_game-players-{value}", "kind": "api", "about": f"new_game(players={value})",
+                    "spec": {"op": "new_game_players", "value": value}})
+        out.append({"id": f"api-new_game-seed-{value}", "kind": "api", "about": f"new_game(seed={value})",
+                    "spec": {"op": "new_game_seed", "value": value}})
+    for value in ACTION_VALUES:
+        out.append({"id": f"api-apply-action-{value}", "kind": "api", "about": f"apply(player, {value})",
+                    "spec": {"op": "apply_action", "value": value}})
+    for value in PLAYER_VALUES:
+        out.append({"id": f"api-apply-player-{value}", "kind": "api", "about": f"apply({value}, action)",
+                    "spec": {"op": "apply_player", "value": value}})
+        out.append({"id": f"api-view-{value}", "kind": "api", "about": f"view({value})",
+                    "spec": {"op": "view", "value": value}})
+        out.append({"id": f"api-legal_actions-{value}", "kind": "api", "about": f"legal_actions({value})",
+                    "spec": {"op": "legal_actions", "value": value}})
+    for game in ("frog_tower", "kaeru"):
+        out.append({"id": f"api-after_over-{game}", "kind": "api", "about": "actions after the game is over",
+                    "spec": {"op": "after_over", "game": game}})
+        out.append({"id": f"api-simultaneous-{game}", "kind": "api", "about": "apply the same action twice",
+                    "spec": {"op": "twice", "game": game}})
+    for value in ["zones_list", "zones_string", "unknown_card", "unknown_zone", "gv_type", "pv_seat", "on_top_int",
+                  "not_a_dict", "huge_list", "pv_unknown"]:
+        out.append({"id": f"api-scenario-{value}", "kind": "api", "about": f"a hostile scenario ({value})",
+                    "spec": {"op": "scenario", "value": value}})
+    return out
+
+
+def scale_counts() -> dict:
+    import os
+
+    total = int(os.environ.get("RIBBIT_HOSTILE_CASES", DEFAULT_TOTAL))
+    factor = max(total / DEFAULT_TOTAL, 0.1)
+    return {k: max(1, round(v * factor)) for k, v in DEFAULT_COUNTS.items()}
+
+
+def all_cases() -> list:
+    counts = scale_counts()
+    cases = (yaml_cases() + mutant_cases(counts["mutant"]) + text_cases(counts["text"]) + runaway_cases()
+             + escape_cases() + cli_abuse_cases() + save_cases(counts["save"]) + api_cases())
+    seen = set()
+    for case in cases:
+        assert case["id"] not in seen, case["id"]
+        seen.add(case["id"])
+    return cases
+
+
+def materialize(case: dict, folder: Path) -> Path:
+    """Write a case's files into ``folder`` (``@symlink:TARGET`` and ``@fifo`` make special files)."""
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, raw in case.get("files", {}).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink() or path.exists():
+            path.unlink()
+        if raw.startswith(b"@symlink:"):
+            path.symlink_to(raw[len(b"@symlink:"):].decode())
+        elif raw == b"@fifo":
+            os.mkfifo(path)
+        else:
+            path.write_bytes(raw)
+    return folder
