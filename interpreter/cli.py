@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import stat
 import sys
 import tempfile
 import time
@@ -236,6 +237,9 @@ class AtomicOutput:
         self.path, self.file = path, None
         folder = Path(path).parent
         try:
+            if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):  # renaming onto it would replace
+                raise UsageError(f"{option} {path}: cannot write {what} there: it is not a regular file (a folder, "
+                                 "a link, a device or a pipe); name a file")  # a folder, or /dev/null, not write into it
             handle, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{Path(path).name}.", suffix=".part")
             umask = os.umask(0)
             os.umask(umask)

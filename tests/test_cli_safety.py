@@ -389,3 +389,22 @@ def test_each_distinct_log_interpolation_is_parsed_once(capsys, tmp_path, monkey
     monkeypatch.setattr(parser, "parse", counting_parse)
     assert run(capsys, "validate", many_interpolations(tmp_path, 200, False))[0] == 0
     assert parsed.count("return game.x\n") == 1
+
+
+@pytest.mark.parametrize("make", ["folder", "fifo", "link to a device"])
+def test_an_output_that_is_not_a_regular_file_is_refused_before_anything_is_played(capsys, tmp_path, make):
+    """Outputs are renamed into place: renaming onto a folder fails late, onto a device node would replace it."""
+    target = tmp_path / "out"
+    if make == "folder":
+        target.mkdir()
+    elif make == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/full")
+    for command in (["play", str(FROG_TOWER), "--players", "3", "--seed", "1", "--log", str(target)],
+                    ["simulate", str(FROG_TOWER), "--players", "3", "--games", "2", "--json", str(target)]):
+        assert main(command) == 2
+        out, err = capsys.readouterr()
+        assert "it is not a regular file" in err and "busts" not in out and "stops" not in out
+    assert os.path.exists("/dev/full") and not os.path.isfile("/dev/full")
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary file left behind

@@ -215,3 +215,19 @@ def test_a_real_variant_with_a_yaml_error_is_still_quoted(tmp_path, capsys):
     path.write_text("variant: Typo\ngame: Frog Tower\nadd: [oops\n", encoding="utf-8")
     code, output = run(capsys, "validate", BASE, "--variant", path)
     assert code == 2 and "add: [oops" in output
+
+
+def test_a_deeply_nested_file_that_is_not_a_variant_is_refused_quickly(tmp_path):
+    """Looking for a 'variant' key stops at the nesting limit (PyYAML slows down with depth: 100,000 took 21 s)."""
+    import time
+
+    folder = tmp_path / "variants" / "frog_tower"
+    folder.mkdir(parents=True)
+    game = tmp_path / "frog_tower.yaml"
+    game.write_text((Path(__file__).resolve().parents[1] / "definitions" / "frog_tower.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    (folder / "deep.yaml").write_bytes(b"game: " + b"[" * 100_000 + b"\n")
+    started = time.perf_counter()
+    with pytest.raises(DefinitionError, match="not a variant"):
+        load_game(game, variants=["deep"])
+    assert time.perf_counter() - started < 5

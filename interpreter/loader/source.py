@@ -286,6 +286,8 @@ def _declares(text: str, keys: tuple[str, ...]) -> bool:
                     stack[0][1] += 1
                 if isinstance(event, yaml.CollectionStartEvent):
                     stack.append([isinstance(event, yaml.MappingStartEvent), 0])
+                    if len(stack) > MAX_DEPTH + 1:  # refused anyway; reading on costs time (PyYAML slows with depth)
+                        return False
             elif isinstance(event, yaml.CollectionEndEvent):
                 stack.pop()
                 if not stack:

@@ -258,10 +258,12 @@ def mutate_text(rng: random.Random, raw: bytes) -> tuple[str, bytes]:
 
 
 # ---------------------------------------------------------------- case families
-def cli_case(case_id, about, argv, files=None, names=(), guard=(), stdin=None, encoding="utf-8", forbidden=()):
+def cli_case(case_id, about, argv, files=None, names=(), guard=(), stdin=None, encoding="utf-8", forbidden=(),
+             statuses=(0, 2)):
+    """``statuses``: the exit statuses that are right for this case (130 where the player leaves)."""
     return {"id": case_id, "kind": "cli", "about": about, "argv": list(argv), "files": dict(files or {}),
             "names": list(names), "guard": list(guard), "stdin": stdin, "encoding": encoding,
-            "forbidden": list(forbidden)}
+            "forbidden": list(forbidden), "statuses": list(statuses)}
 
 
 def run_args(game: Path, variant: Path | None, players: int, i: int) -> list:
@@ -533,11 +535,11 @@ def cli_abuse_cases() -> list:
     files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
     c = []
 
-    def add(name, argv, names, guard=(), stdin=None, encoding="utf-8", extra=None, forbidden=()):
+    def add(name, argv, names, guard=(), stdin=None, encoding="utf-8", extra=None, forbidden=(), statuses=(0, 2)):
         f = dict(files)
         f.update(extra or {})
         c.append(cli_case(f"cli-{name}", f"command line: {name.replace('_', ' ')}", argv, f, names=names,
-                          guard=guard, stdin=stdin, encoding=encoding, forbidden=forbidden))
+                          guard=guard, stdin=stdin, encoding=encoding, forbidden=forbidden, statuses=statuses))
 
     # references from a stranger's variant must stay inside the game's folder (and be regular files)
     secret = {"secret.yaml": b"SECRET-TOKEN: 1\n"}
@@ -597,12 +599,18 @@ def cli_abuse_cases() -> list:
         ["--log", "definitions"])
     add("json_to_missing_folder", ["simulate", ft, "--players", "3", "--games", "2", "--json", "{dir}/no/x.json"],
         ["--json"])
-    add("json_to_dev_full", ["simulate", ft, "--players", "3", "--games", "2", "--json", "/dev/full"],
-        ["--json", "full"])
+    # outputs onto files that are not regular: refused before writing, never renamed over (a device node
+    # of the machine would be replaced: the cases use a link to one and a pipe inside their own folder)
+    add("json_to_device_link", ["simulate", ft, "--players", "3", "--games", "2", "--json", "{dir}/full"],
+        ["--json", "regular file"], extra={"full": b"@symlink:/dev/full"})
+    add("log_to_fifo", ["play", ft, "--players", "3", "--seed", "1", "--log", "{dir}/out.jsonl"],
+        ["--log", "regular file"], extra={"out.jsonl": b"@fifo"})
     # the person at the terminal
-    add("stdin_eof", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [], stdin="")
+    # the end of input is the player leaving: status 130, as for Ctrl-C (docs/security.md)
+    add("stdin_eof", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [], stdin="",
+        statuses=(130,))
     add("stdin_closed", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
-        stdin="<closed>")
+        stdin="<closed>", statuses=(130,))
     add("answer_huge_number", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
         stdin="9" * 10000 + "\n" + "1\n" * 400)
     add("answer_huge_line", ["play", ft, "--players", "3", "--seed", "1", "--human", "1", "--log", "-"], [],
@@ -622,7 +630,7 @@ def cli_abuse_cases() -> list:
 def save_cases(count: int) -> list:
     ops = ["identity", "seed", "players", "history_drop", "history_swap", "history_player", "history_action",
            "history_append", "history_junk", "zones_move", "zones_reorder", "zones_dup", "zones_junk", "gv", "pv",
-           "rng", "frames_pc", "frames_locals", "frames_junk", "pending_labels", "pending_values",
+           "rng", "frames_forged", "log_seen", "log_seen", "pending_labels", "pending_values",
            "pending_players", "pending_chosen", "pending_flags", "over", "forced_winners", "log", "scenario",
            "random_leaf", "random_leaf", "drop_key", "fingerprint"]
     out = []
