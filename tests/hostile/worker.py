@@ -225,7 +225,7 @@ def tamper(rng: random.Random, data: dict, op: str, game) -> str:
     elif op == "pending_chosen" and pend:
         pend["chosen"] = [rng.choice([None, [0], 0, "x"]) for _ in pend["chosen"]]
     elif op == "pending_flags" and pend:
-        k = rng.choice(["each", "secret", "dest", "prompt"])
+        k = rng.choice([k for k in ("each", "secret", "prompt") if k in pend])
         pend[k] = rng.choice([not pend[k] if isinstance(pend[k], bool) else None, "x", 1, None, ["a"]])
     elif op == "over":
         data["over"] = not data["over"]
