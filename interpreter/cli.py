@@ -284,9 +284,10 @@ class GameLog:
             self.out.commit()
 
 
-def default_log_path(game, seed: int) -> str:
+def default_log_path(game, seed: int | None) -> str:
+    """``ribbit-<game>-seed<N>.jsonl``, or by the time of day when the seed is not to be shown yet."""
     slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
-    return f"ribbit-{slug}-seed{seed}.jsonl"
+    return f"ribbit-{slug}-seed{seed}.jsonl" if seed is not None else f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
 def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
@@ -317,7 +318,10 @@ def run_play(args) -> int:
             raise UsageError(f"--human {seat}: that seat is given twice")
     humans = {seat - 1 for seat in args.human}
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    path = default_log_path(game, seed) if args.log is None else None if args.log == "-" else args.log
+    # Whoever knows the seed can recompute the deal: a person playing sees a drawn seed only at the end.
+    hide_seed = bool(humans) and args.seed is None
+    default = default_log_path(game, None if hide_seed else seed)
+    path = default if args.log is None else None if args.log == "-" else args.log
     if path is not None:
         refuse_overwriting_inputs("--log", path, args, game)
     console = make_console()
@@ -326,15 +330,19 @@ def run_play(args) -> int:
     log = GameLog(path)
     audience = narration_audience(humans)
     seats = ", ".join(f"player {s + 1}: {'human' if s in humans else args.bot}" for s in range(args.players))
-    console.print(f"{game.name}, {args.players} players ({seats}), seed {seed}"
+    shown_seed = "seed shown when the game ends" if hide_seed else f"seed {seed}"
+    console.print(f"{game.name}, {args.players} players ({seats}), {shown_seed}"
                   + (f"; log: {path}" if path else ""), markup=False)
     try:
         log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
-                  players=args.players, seed=seed, humans=sorted(s + 1 for s in humans), bot=args.bot,
+                  players=args.players, seed=None if hide_seed else seed, humans=sorted(s + 1 for s in humans),
+                  bot=args.bot,
                   narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT))
         PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
+        if hide_seed:
+            console.print(f"The seed was {seed}.", markup=False)
     except (KeyboardInterrupt, Interrupted):
-        log.write(event="interrupted", decisions=len(state.history))
+        log.write(event="interrupted", decisions=len(state.history), seed=seed)
         raise
     finally:
         log.close()
@@ -440,7 +448,7 @@ class PlaySession:
         scores, winners = state.scores(), state.winners()
         self.log.write(event="end", scores=scores, winners=[w + 1 for w in winners], returns=state.returns(),
                        ended_by_end_game=state.forced_winners is not None, decisions=len(state.history),
-                       turns=state.gv.get("turn"))
+                       turns=state.gv.get("turn"), seed=state.seed)
         render_result(self.console, self.game, state)
 
 

@@ -154,7 +154,7 @@ def caret_excerpt(source_line: str, column: int) -> str:
     A tab shows as one space and any other control character as ``?``, so the
     caret stays under its column; a very long line is cut to a window around it.
     """
-    line = "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in source_line.rstrip("\r\n"))
+    line = source_line.rstrip("\r\n")
     col = max(column - 1, 0)
     if len(line) > EXCERPT_WIDTH:
         start = max(0, min(col - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
@@ -162,6 +162,7 @@ def caret_excerpt(source_line: str, column: int) -> str:
         left = "..." if start > 0 else ""
         right = "..." if start + EXCERPT_WIDTH < len(line) else ""
         line, col = left + shown + right, col - start + len(left)
+    line = "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in line)  # the window only
     return f"    {line}\n    {' ' * col}^"
 
 

@@ -292,7 +292,7 @@ def test_end_of_input_stops_the_game_with_status_130_and_marks_the_log(capsys, m
     code, _, err = run(capsys, "play", FROG_TOWER, "--players", "2", "--human", "1", "--seed", "4",
                        "--log", log_path)
     assert code == 130 and "Interrupted." in err and "Traceback" not in err
-    assert read_log(log_path)[-1] == {"event": "interrupted", "decisions": 0}
+    assert read_log(log_path)[-1] == {"event": "interrupted", "decisions": 0, "seed": 4}
 
 
 def test_human_view_shows_board_spaces_hidden_counts_and_hides_secret_choices(capsys, monkeypatch, ring_game):

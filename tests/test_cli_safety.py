@@ -191,7 +191,7 @@ def test_closed_standard_input_ends_play_with_status_130_saying_the_player_left(
     assert result.returncode == 130, result.stderr
     assert "Traceback" not in result.stderr and "player 1 left" in result.stderr
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    assert records[0]["event"] == "start" and records[-1] == {"event": "interrupted", "decisions": 0}
+    assert records[0]["event"] == "start" and records[-1] == {"event": "interrupted", "decisions": 0, "seed": 4}
 
 
 def test_lost_standard_input_in_process_ends_play_with_status_130(capsys, monkeypatch):

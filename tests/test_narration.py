@@ -332,3 +332,24 @@ def test_validating_many_log_lines_in_one_procedure_takes_linear_time(tmp_path):
         assert main(["validate", path]) == 0
         timings.append(time.perf_counter() - started)
     assert timings[1] / timings[0] < 8  # 4 times the lines: about 4 times the time, not 16
+
+
+def test_a_person_playing_sees_a_drawn_seed_only_when_the_game_ends(capsys, monkeypatch, tmp_path):
+    """Whoever knows the seed can recompute the deal, so neither the screen nor the log shows it during play."""
+    feed(monkeypatch)
+    monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 424242)
+    monkeypatch.chdir(tmp_path)
+    out = play(capsys, "play", WHISPERS, "--players", "2", "--human", "1")
+    before_end, _, after_end = out.partition("game over")
+    assert "424242" not in before_end and "seed shown when the game ends" in before_end
+    assert "The seed was 424242." in after_end
+    [path] = tmp_path.glob("ribbit-*.jsonl")
+    records = read_log(path)
+    assert "424242" not in path.name and records[0]["seed"] is None and records[-1]["seed"] == 424242
+    assert not any("424242" in json.dumps(r) for r in records[:-1])
+
+
+def test_a_seed_given_on_the_command_line_is_shown_from_the_start(capsys, monkeypatch, tmp_path):
+    feed(monkeypatch)
+    out = play(capsys, "play", WHISPERS, "--players", "2", "--human", "1", "--seed", "7", "--log", tmp_path / "l")
+    assert "), seed 7; log: " in out.splitlines()[0]
