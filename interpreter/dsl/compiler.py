@@ -21,7 +21,6 @@ from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
 from .inline import ProcInliner
-from .listeners import ListenerCompiler
 from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .splice import ProcSplicer
@@ -31,7 +30,7 @@ from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler, ListenerCompiler, OrderingCompiler):
+               CounterCompiler, OrderingCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

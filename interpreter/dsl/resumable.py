@@ -12,6 +12,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .listeners import active_listeners
 from .units import Label, Proc, Scope
 
 
@@ -269,11 +270,11 @@ class ResumableCompiler:
         return push
 
     def r_Emit(self, st, scope, code):
-        if self.m.listeners.get(st.event):
-            return self.r_emit_with_listeners(st, scope, code)
+        """One frame per handler, run in order (each may wait for players): triggers, the card's ability, listeners."""
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)
+        listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
         loc = self.location(st)
 
         def emit(s, fr, pc):
@@ -282,11 +283,13 @@ class ResumableCompiler:
                 raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
             env = {n: f(s, fr[2]) for n, f in args}
             fr[1] = pc + 1
-            todo = [h.id for h in handlers]
+            todo = [(h.id, env) for h in handlers]
             if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
-                todo.append(abilities[env["card"]].id)
-            for pid in reversed(todo):
-                s.frames.append([pid, 0, dict(env), None])
+                todo.append((abilities[env["card"]].id, env))
+            if listeners:
+                todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
+            for pid, frame_env in reversed(todo):
+                s.frames.append([pid, 0, dict(frame_env), None])
             return TRANSFER
         code.append(emit)
 

@@ -11,6 +11,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
+from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
 from .units import CompileError, Flat, suggest
 
@@ -319,17 +320,17 @@ class StatementCompiler:
         return fns
 
     def s_Emit(self, st, scope):
-        if self.m.listeners.get(st.event):
-            return self.emit_with_listeners(st, scope)
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
-        if not handlers and abilities is None:
+        listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
+        if not handlers and abilities is None and not listeners:
             return None
         budget_loc = self.location(st)
 
         def emit(s, e):
             env = {n: f(s, e) for n, f in args}
+            active = active_listeners(s, env, listeners) if listeners else ()  # asked before any handler runs
             try:
                 for h in handlers:
                     h.direct(s, dict(env))
@@ -337,6 +338,8 @@ class StatementCompiler:
                     ab = abilities[env["card"]]
                     if ab is not None:
                         ab.direct(s, dict(env))
+                for proc, listener_env in active:
+                    proc.direct(s, listener_env)
             except RecursionError:
                 raise RuleError("events set each other off without end (an endless chain of events?)",
                                 budget_loc) from None
