@@ -28,8 +28,12 @@ class ListenerCompiler:
         """The direct form (no handler waits for a player)."""
         args, handlers, abilities, listeners, loc = self._emit_parts(st, scope)
 
+        name, kinds = st.event, self.m.events[st.event]
+
         def emit(s, e):
             env = {n: f(s, e) for n, f in args}
+            if s.trace is not None:
+                s.traced_event(name, kinds, env)
             active = _active(s, env, listeners)
             try:
                 for h in handlers:
@@ -50,12 +54,15 @@ class ListenerCompiler:
     def r_emit_with_listeners(self, st, scope, code):
         """The resumable form: one frame per handler, run in order (each may wait for players)."""
         args, handlers, abilities, listeners, loc = self._emit_parts(st, scope)
+        name, kinds = st.event, self.m.events[st.event]
 
         def emit(s, fr, pc):
             s.steps -= 1
             if s.steps < 0:
                 raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
             env = {n: f(s, fr[2]) for n, f in args}
+            if s.trace is not None:
+                s.traced_event(name, kinds, env)
             fr[1] = pc + 1
             todo = [(h.id, env) for h in handlers]
             if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
