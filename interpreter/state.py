@@ -359,14 +359,15 @@ class State:
         return [line for line in lines if line is not None]
 
     # ---------------------------------------------------------------- trace
-    def trace_for(self, player: int | None) -> list[dict]:
-        """The trace as ``player`` may read it (``None``: a spectator); ``state.trace`` is the omniscient one.
+    def trace_for(self, player: int | None, since: int = 0) -> list[dict]:
+        """The trace as ``player`` may read it (``None``: a spectator), from record ``since`` of ``state.trace``
+        on; ``state.trace`` is the omniscient one.
 
         Empty unless the game was started with ``trace=True``.  See :mod:`interpreter.trace`.
         """
         if player is not None and (type(player) is not int or not 0 <= player < self.n):
             self._no_such_player(player)
-        return [] if self.trace is None else TR.for_audience(self, player)
+        return [] if self.trace is None else TR.for_audience(self, player, since)
 
     # hooks called by the rules while tracing (see interpreter.trace)
     def traced_move(self, card, src, top, dest, bottom):

@@ -216,11 +216,12 @@ def _counters_changed(s, before) -> None:
 
 
 # ---------------------------------------------------------------- reading
-def for_audience(s, player) -> list:
-    """The records as ``player`` reads them (``None``: a spectator): redacted, and those not for them left out."""
+def for_audience(s, player, since: int = 0) -> list:
+    """The records from ``since`` on as ``player`` reads them (``None``: a spectator): redacted, and those
+    not for them left out."""
     key = "spectator" if player is None else player + 1
     out = []
-    for record in s.trace:
+    for record in s.trace[since:]:
         only = record.get("for")
         if only is not None and key not in only:
             continue
