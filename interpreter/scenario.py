@@ -5,6 +5,11 @@ green"), so tests need to stack decks and fill hands by card name.  A
 scenario is plain data, so it can also come from a JSON or YAML file, or from
 a save file: hence it is checked strictly (plain types only, bounded, each
 variable value of its declared kind) before anything runs.
+
+A scenario file (``ribbit play GAME --scenario FILE``, :func:`load_scenario`) is
+YAML with the keys of :data:`SCENARIO_KEYS`, read like a definition (regular
+file, size and nesting limits); its errors name file:line:col.  The format is
+documented in docs/authoring.md, "Checking your rule".
 """
 
 from __future__ import annotations
