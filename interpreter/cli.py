@@ -112,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log-omniscient", action="store_true",
                       help="write every seat's narration and every choice to the log even when a human plays "
                            "(by default the log holds only what the human seats may see)")
+    play.add_argument("--trace", action="store_true",
+                      help="show and log every card move, shuffle, decision (automatic ones too), event and "
+                           "variable change, as the audience of the narration may see them")
+    play.add_argument("--scenario", metavar="FILE",
+                      help="start from a hand-built position (a YAML scenario file) instead of the setup")
 
     sim = command("simulate", "play many bot games and print statistics", run_simulate)
     sim.add_argument("--players", type=whole_number(1), required=True, metavar="N", help="number of players")
@@ -204,8 +209,8 @@ def json_line(record) -> str:
 
 
 def input_files(args, game) -> list[str]:
-    """Every file this run reads: the definition named, its game, the variants and what they extend."""
-    files = [str(args.file), str(game.file)]
+    """Every file this run reads: the definition named, its game, the variants and what they extend, a scenario."""
+    files = [str(args.file), str(game.file)] + ([str(args.scenario)] if getattr(args, "scenario", None) else [])
     for variant in getattr(game.source, "variants", ()):
         files += [str(variant.file), *map(str, variant.ancestors)]
     return files
@@ -324,8 +329,13 @@ def run_play(args) -> int:
     path = default if args.log is None else None if args.log == "-" else args.log
     if path is not None:
         refuse_overwriting_inputs("--log", path, args, game)
+    scenario = None
+    if args.scenario is not None:
+        from .scenario import load_scenario
+
+        scenario = load_scenario(args.scenario)
     console = make_console()
-    state = game.new_game(args.players, seed=seed, log=True)
+    state = game.new_game(args.players, seed=seed, log=True, scenario=scenario, trace=args.trace)
     bots = {seat: make_agent(args.bot, bot_seed(seed, seat)) for seat in range(args.players) if seat not in humans}
     log = GameLog(path)
     audience = narration_audience(humans)
@@ -337,7 +347,8 @@ def run_play(args) -> int:
         log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
                   players=args.players, seed=None if hide_seed else seed, humans=sorted(s + 1 for s in humans),
                   bot=args.bot,
-                  narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT))
+                  narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT),
+                  **({"scenario": str(args.scenario)} if args.scenario else {}), **({"trace": True} if args.trace else {}))
         PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
         if hide_seed:
             console.print(f"The seed was {seed}.", markup=False)
@@ -373,6 +384,7 @@ class PlaySession:
         self.audience = narration_audience(humans)
         self.log_audience = OMNISCIENT if omniscient_log else self.audience  # what the log file may hold
         self.narrated = 0  # state.log lines already handled
+        self.traced = 0  # state.trace records already handled
         self.seen_at = 0  # state.log_seen entries already handled
         self.news: list = []  # (kind, text) since the last human decision
 
@@ -413,6 +425,8 @@ class PlaySession:
         the same unless it is omniscient, and then records each audience's text of a line that differs.
         """
         state, turn = self.state, self.state.gv.get("turn")
+        if state.trace is not None:
+            return self.show_trace(turn)
         start, self.narrated = self.narrated, len(state.log)
         differing = {index: texts for index, texts in state.log_seen[self.seen_at:]}
         self.seen_at = len(state.log_seen)
@@ -433,6 +447,29 @@ class PlaySession:
                 self.news.append(("log", shown))
             else:
                 self.console.print(shown, markup=False, soft_wrap=True)
+
+    def show_trace(self, turn) -> None:
+        """With ``--trace``: the trace (narration lines included, in order) instead of the narration alone.
+
+        The screen and the log hold the records as the narration's audiences may read them.
+        """
+        from .trace import describe
+
+        state = self.state
+        start, self.traced = self.traced, len(state.trace)
+        if self.log_audience == OMNISCIENT:
+            for record in state.trace[start:]:
+                self.log.write(event="trace", turn=turn, **record)
+        else:
+            for record in state.trace_for(self.log_audience, start):
+                self.log.write(event="trace", turn=turn, **record)
+        shown = state.trace[start:] if self.audience == OMNISCIENT else state.trace_for(self.audience, start)
+        for record in shown:
+            text = describe(record)
+            if self.humans:
+                self.news.append(("log", text))
+            else:
+                self.console.print(text, markup=False, soft_wrap=True)
 
     def text_for(self, audience, omniscient: str, texts):
         """A line as ``audience`` reads it (None: they do not receive it)."""

@@ -137,7 +137,8 @@ class Game:
         return f"{spec.name}({self.zone_space[index]})"
 
     # ---------------------------------------------------------------- states
-    def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None):
+    def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,
+                 trace: bool = False):
         """Start a game: deal the components, run setup until the first decision.
 
         ``scenario`` replaces setup with a hand-built position, for tests and puzzles::
@@ -147,7 +148,11 @@ class Game:
              "game_variables": {...}, "player_variables": {"1": {"points": 3}}}
 
         Named cards are taken from wherever the components start; cards not named
-        stay in their starting zones.  See :mod:`interpreter.scenario`.
+        stay in their starting zones.  See :mod:`interpreter.scenario`; a scenario read by
+        :func:`interpreter.scenario.load_scenario` has its errors located in its file.
+
+        ``trace=True`` records every move, shuffle, decision, event and variable change in
+        ``state.trace`` (see :mod:`interpreter.trace` and ``state.trace_for(player)``).
         """
         from .state import State, _type_of
 
@@ -162,11 +167,14 @@ class Game:
                 f"{self.min_players}-{self.max_players}"
             raise DefinitionError(f"{self.name} is for {span} players, not {players}",
                                   Location(self.file, key="players"))
+        source = None
         if scenario is not None:  # the state keeps its own copy: the caller's dict may change later
-            from .scenario import plain_data
+            from .scenario import ScenarioFile, plain_data
 
+            if type(scenario) is ScenarioFile:
+                source, scenario = scenario.source, dict(scenario)
             scenario = plain_data(scenario, "the scenario")
-        return State.start(self, players, seed, bool(log), scenario)
+        return State.start(self, players, seed, bool(log), scenario, bool(trace), source)
 
     def initial_layout(self, players: int):
         """Zones (lists of card ids) and card locations before setup runs (fresh copies)."""

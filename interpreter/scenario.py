@@ -5,12 +5,17 @@ green"), so tests need to stack decks and fill hands by card name.  A
 scenario is plain data, so it can also come from a JSON or YAML file, or from
 a save file: hence it is checked strictly (plain types only, bounded, each
 variable value of its declared kind) before anything runs.
+
+A scenario file (``ribbit play GAME --scenario FILE``, :func:`load_scenario`) is
+YAML with the keys of :data:`SCENARIO_KEYS`, read like a definition (regular
+file, size and nesting limits); its errors name file:line:col.  The format is
+documented in docs/authoring.md, "Checking your rule".
 """
 
 from __future__ import annotations
 
 from .dsl import types as T
-from .errors import DefinitionError
+from .errors import DefinitionError, Location, quote
 
 MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred
 MAX_PLAIN_DEPTH = 50
@@ -44,23 +49,85 @@ def plain_data(value, where: str):
     return copy(value, 0)
 
 
-def apply_scenario(state, scenario: dict) -> None:
-    """Rearrange ``state`` (fresh from the initial layout) as the scenario says."""
+class ScenarioFile(dict):
+    """A scenario read from a file: its data, plus the parsed file to locate what is wrong in it."""
+
+    source = None
+
+
+SCENARIO_KEYS = ("zones", "on_top", "game_variables", "player_variables", "counters")
+
+
+def load_scenario(path) -> ScenarioFile:
+    """Read a scenario file (YAML, see docs/authoring.md "Checking your rule") for ``game.new_game(scenario=...)``.
+
+    The file is read like a definition (a regular file, size, nesting and alias limits); a
+    file that is not YAML, or not a mapping of the scenario keys, is refused with its
+    file:line:col.  What it names (zones, cards, variables) is checked against the game
+    when the game starts, and located in the file too.
+    """
+    from .loader.source import read_user_file, read_yaml_text
+
+    file = str(path)
+    raw = read_user_file(path, what="scenario files")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise DefinitionError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; save the scenario "
+                              "as UTF-8", Location(file, line)) from None
+    source = read_yaml_text(text, file)
+    data = source.data
+    if data is None:
+        data = {}
+    if type(data) is not dict:
+        raise DefinitionError("a scenario file must be a YAML mapping with keys among " + ", ".join(SCENARIO_KEYS),
+                              source.location(()))
+    for key in data:
+        if key not in SCENARIO_KEYS:
+            raise DefinitionError(f"unknown scenario key {quote(key)}; expected " + ", ".join(SCENARIO_KEYS),
+                                  source.key_location((key,)))
+    scenario = ScenarioFile(plain_data(data, f"the scenario {file}"))
+    scenario.source = source
+    return scenario
+
+
+def apply_scenario(state, scenario: dict, source=None) -> None:
+    """Rearrange ``state`` (fresh from the initial layout) as the scenario says.
+
+    ``source`` (the parsed scenario file, if it came from one) locates each error in the file.
+    """
     g = state.game
+
+    def fail(message, *path):
+        loc = None
+        if source is not None:
+            loc = source.key_location(path[:-1] + (path[-1][1:],)) if path and type(path[-1]) is str \
+                and path[-1].startswith("@") else source.location(path)
+        return DefinitionError(message, loc)
+
     if type(scenario) is not dict:
-        raise DefinitionError("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
-    unknown = set(scenario) - {"zones", "on_top", "game_variables", "player_variables", "counters"}
+        raise fail("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
+    unknown = set(scenario) - set(SCENARIO_KEYS)
     if unknown:
-        raise DefinitionError(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
-                              "expected zones, on_top, game_variables, player_variables, counters")
+        raise fail(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
+                   "expected zones, on_top, game_variables, player_variables, counters", "@" + min(unknown))
+
+    def mapping(key: str) -> dict:
+        value = scenario.get(key, {})
+        if type(value) is not dict or not all(type(k) is str for k in value):
+            raise fail(f"scenario {key}: expected a mapping with text keys", key)
+        return value
+
     for key in ("zones", "on_top"):
-        for label, names in _mapping(scenario, key).items():
+        for label, names in mapping(key).items():
             if type(names) is not list or not all(type(n) is str for n in names):
-                raise DefinitionError(f"scenario {key} {label!r}: expected a list of card names")
-    for seat, values in _mapping(scenario, "player_variables").items():
+                raise fail(f"scenario {key} {label!r}: expected a list of card names", key, label)
+    for seat, values in mapping("player_variables").items():
         if type(values) is not dict:
-            raise DefinitionError(f"scenario player_variables {seat!r}: expected a mapping of variable names to values")
-    _mapping(scenario, "game_variables")
+            raise fail(f"scenario player_variables {seat!r}: expected a mapping of variable names to values",
+                       "player_variables", seat)
+    mapping("game_variables")
     labels = {g.zone_label(i): i for i in range(g.zone_count)}
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):
@@ -68,26 +135,30 @@ def apply_scenario(state, scenario: dict) -> None:
             by_name.setdefault(name, []).append(card)
     used: set[int] = set()
 
-    def take(name: str, where: str) -> int:
+    def take(name: str, key: str, label: str, i: int) -> int:
         for card in by_name.get(name, ()):
             if card not in used:
                 used.add(card)
                 return card
         if name not in g.card_names:
-            raise DefinitionError(f"scenario {where}: there is no card called {name!r}")
-        raise DefinitionError(f"scenario {where}: not enough copies of {name!r} in the game")
+            raise fail(f"scenario {label}: there is no card called {name!r}", key, label, i)
+        raise fail(f"scenario {label}: not enough copies of {name!r} in the game", key, label, i)
 
-    def zone_index(label: str) -> int:
+    def zone_index(label: str, *path) -> int:
         if label not in labels:
-            raise DefinitionError(f"scenario: unknown zone {label!r}; zones are {', '.join(labels)}")
+            raise fail(f"scenario: unknown zone {label!r}; zones are {', '.join(labels)}", *path)
         index = labels[label]
         owner = g.zone_owner[index]
         if owner is not None and owner >= state.n:
-            raise DefinitionError(f"scenario: zone {label!r} belongs to a player not in this {state.n}-player game")
+            raise fail(f"scenario: zone {label!r} belongs to a player not in this {state.n}-player game", *path)
         return index
 
-    exact = {zone_index(label): [take(n, label) for n in names] for label, names in scenario.get("zones", {}).items()}
-    on_top = {zone_index(label): [take(n, label) for n in names] for label, names in scenario.get("on_top", {}).items()}
+    def laid(key):
+        return {zone_index(label, key, "@" + label): [take(n, key, label, i) for i, n in enumerate(names)]
+                for label, names in scenario.get(key, {}).items()}
+
+    exact = laid("zones")
+    on_top = laid("on_top")
     moved = used
     for zone in state.zones:
         zone[:] = [c for c in zone if c not in moved]
@@ -104,35 +175,34 @@ def apply_scenario(state, scenario: dict) -> None:
             state.loc[c] = index
     for name, value in scenario.get("game_variables", {}).items():
         if name not in state.gv:
-            raise DefinitionError(f"scenario: unknown game variable {name!r}")
-        state.gv[name] = _checked(state, value, g.gvars[name], f"game variable {name!r}")
+            raise fail(f"scenario: unknown game variable {name!r}", "game_variables", "@" + name)
+        if not _fits(state, value, g.gvars[name]):
+            raise fail(_unfit(value, g.gvars[name], f"game variable {name!r}"), "game_variables", name)
+        state.gv[name] = value
     for seat, values in scenario.get("player_variables", {}).items():
         p = int(seat) - 1 if type(seat) is str and seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
         if not 0 <= p < state.n:
-            raise DefinitionError(f"scenario: no player {seat!r} in a {state.n}-player game (players count from 1)")
+            raise fail(f"scenario: no player {seat!r} in a {state.n}-player game (players count from 1)",
+                       "player_variables", "@" + seat)
         for name, value in values.items():
             if name not in state.pv:
-                raise DefinitionError(f"scenario: unknown player variable {name!r}")
-            state.pv[name][p] = _checked(state, value, g.pvars[name], f"player variable {name!r} of seat {seat}")
+                raise fail(f"scenario: unknown player variable {name!r}", "player_variables", seat, "@" + name)
+            if not _fits(state, value, g.pvars[name]):
+                raise fail(_unfit(value, g.pvars[name], f"player variable {name!r} of seat {seat}"),
+                           "player_variables", seat, name)
+            state.pv[name][p] = value
     if "counters" in scenario:
-        _set_counters(state, scenario["counters"], zone_index)
+        try:
+            _set_counters(state, scenario["counters"], lambda label: zone_index(label, "counters"))
+        except DefinitionError as exc:
+            if source is None or exc.location is not None:
+                raise
+            raise fail(exc.message, "counters") from None
 
 
-def _mapping(scenario: dict, key: str) -> dict:
-    value = scenario.get(key, {})
-    if type(value) is not dict or not all(type(k) is str for k in value):
-        raise DefinitionError(f"scenario {key}: expected a mapping with text keys")
-    return value
-
-
-def _checked(state, value, kind: str, what: str):
-    """``value`` if it is a value of ``kind`` (a card or player as its number), else DefinitionError.
-
-    A variable holding what no rule could put there would fail later, far from the scenario.
-    """
-    if _fits(state, value, kind):
-        return value
-    raise DefinitionError(f"scenario: {what} holds {T.describe(kind)}, not {value!r:.60}")
+def _unfit(value, kind: str, what: str) -> str:
+    """A variable holding what no rule could put there would fail later, far from the scenario."""
+    return f"scenario: {what} holds {T.describe(kind)}, not {value!r:.60}"
 
 
 def _fits(state, value, kind: str) -> bool:
@@ -157,7 +227,9 @@ def _fits(state, value, kind: str) -> bool:
 def _set_counters(state, counters, zone_index) -> None:
     """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}."""
     g = state.game
-    for name, where in _mapping({"counters": counters}, "counters").items():
+    if type(counters) is not dict or not all(type(k) is str for k in counters):
+        raise DefinitionError("scenario counters: expected a mapping with text keys")
+    for name, where in counters.items():
         if name not in state.counters:
             raise DefinitionError(f"scenario: unknown counter {name!r:.60}")
         rows = state.counters[name]

@@ -18,6 +18,7 @@ import hashlib
 import itertools
 import json
 
+from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
@@ -41,11 +42,13 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result", "counters")
+                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result", "counters",
+                 "trace", "trace_vars")
 
     # ---------------------------------------------------------------- creation
     @classmethod
-    def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None) -> "State":
+    def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None,
+              trace: bool = False, scenario_source=None) -> "State":
         s = cls.__new__(cls)
         s.game, s.n, s.seed, s.scenario = game, players, seed, scenario
         s.players = list(range(players))
@@ -65,12 +68,17 @@ class State:
         s.history = []
         s._result = None
         s.steps = game.step_limit
+        s.trace = s.trace_vars = None
         if scenario is not None:
             from .scenario import apply_scenario
 
-            apply_scenario(s, scenario)
+            apply_scenario(s, scenario, scenario_source)
+        if trace:
+            TR.start(s)
         try:
             s._run()
+            if s.trace is not None:
+                TR.changed(s)
         except RibbitError:
             raise
         except RecursionError:
@@ -99,6 +107,8 @@ class State:
         c._result = self._result
         c.counters = {k: {h: row[:] for h, row in v.items()} for k, v in self.counters.items()} \
             if self.counters else {}
+        c.trace = None if self.trace is None else self.trace[:]  # records are never changed once written: shared
+        c.trace_vars = self.trace_vars
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -175,10 +185,14 @@ class State:
             i = players.index(player)
             if p["chosen"][i] is not None:
                 self._illegal(player, action)
-            value = p["values"][i][p["labels"][i].index(action)]
+            j = p["labels"][i].index(action)
+            value = p["values"][i][j]
         except ValueError:
             self._illegal(player, action)
         self.history.append([player, action])
+        if self.trace is not None:
+            TR.decided(self, player, p["prompt"], p["labels"][i], None if p["dest"] is None else p["values"][i], j,
+                       False, p["secret"])
         try:
             if p["each"]:
                 p["chosen"][i] = [value]
@@ -196,6 +210,8 @@ class State:
             self.pending = None
             self.steps = self.game.step_limit
             self._run()
+            if self.trace is not None:
+                TR.changed(self)
         except RibbitError:
             self._rewind()
             raise
@@ -209,7 +225,7 @@ class State:
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
-        before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario)
+        before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario, self.trace is not None)
         for player, action in self.history[:-1]:
             before.apply(player, action)
         self._restore(before)
@@ -341,6 +357,36 @@ class State:
             if index >= since:
                 lines[index - since] = texts[audience]
         return [line for line in lines if line is not None]
+
+    # ---------------------------------------------------------------- trace
+    def trace_for(self, player: int | None, since: int = 0) -> list[dict]:
+        """The trace as ``player`` may read it (``None``: a spectator), from record ``since`` of ``state.trace``
+        on; ``state.trace`` is the omniscient one.
+
+        Empty unless the game was started with ``trace=True``.  See :mod:`interpreter.trace`.
+        """
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            self._no_such_player(player)
+        return [] if self.trace is None else TR.for_audience(self, player, since)
+
+    # hooks called by the rules while tracing (see interpreter.trace)
+    def traced_move(self, card, src, top, dest, bottom):
+        TR.moved(self, (card,), src, top, dest, bottom)
+
+    def traced_moves(self, cards, src, top, dest, bottom):
+        TR.moved(self, cards, src, top, dest, bottom)
+
+    def traced_shuffle(self, zone):
+        TR.shuffled(self, zone)
+
+    def traced_decision(self, player, prompt, labels, values, index, automatic):
+        TR.decided(self, player, prompt, labels, values, index, automatic)
+
+    def traced_event(self, name, kinds, env):
+        TR.emitted(self, name, kinds, env)
+
+    def traced_log(self, text, seen):
+        TR.logged(self, text, seen)
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict:

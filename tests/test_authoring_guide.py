@@ -8,7 +8,9 @@ Conventions in the guide's fenced blocks (the first word is the language, as Mar
   loaded, and one bot game is played with it;
 - ```` ```console ```` - ``$ ribbit ...`` commands, each followed by its output; a line ``...`` stands for any
   number of lines and ``...`` inside a line for any text; ``# exits with N`` after a command gives its status;
-- ```` ```python ```` - run as is, in order, in the project folder.
+- ```` ```python ```` - run as is, in order, in the project folder;
+- ```` ```python file=PATH ```` - a pytest file the reader writes, at PATH: written, then each of its ``test_``
+  functions is called, as pytest would.
 
 The blocks run in order in a copy of the project's definitions, in a temporary folder.
 """
@@ -92,7 +94,7 @@ def test_the_guide_has_files_fragments_commands_and_python():
     assert {("yaml", "file"), ("yaml", "fragment"), ("console", ""), ("python", "")} <= set(kinds)
     unknown = [(lang, info, line) for lang, info, _, line in blocks()
                if (lang, info.split("=")[0]) not in {("yaml", "file"), ("yaml", "fragment"), ("console", ""),
-                                                    ("python", ""), ("text", "")}]
+                                                    ("python", ""), ("python", "file"), ("text", "")}]
     assert unknown == [], "blocks the test would not run"
 
 
@@ -118,6 +120,17 @@ def test_every_block_of_the_guide_runs_as_shown(project, capsys):
                 out, err = capsys.readouterr()
                 assert code == status, f"{where}: {command} exited with {code}:\n{out}{err}"
                 assert matches(expected, out + err), f"{where}: {command} printed:\n{out}{err}"
+        elif lang == "python" and info.startswith("file="):
+            path = project / info[len("file="):]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            names: dict = {"__name__": path.stem}
+            exec(compile(text, str(path), "exec"), names)  # noqa: S102 - the guide's own example
+            tests = [fn for name, fn in names.items() if name.startswith("test_") and callable(fn)]
+            assert tests, f"{where}: a test file with no test"
+            for test in tests:
+                test()
+            capsys.readouterr()
         elif lang == "python":
             exec(compile(text, where, "exec"), {"__name__": "guide"})  # noqa: S102 - the guide's own example
             capsys.readouterr()

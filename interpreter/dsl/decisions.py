@@ -142,6 +142,7 @@ class DecisionCompiler:
                 if not ls:
                     continue
                 if len(ls) == 1:
+                    if s.trace is not None: s.traced_decision(p, prompt, ls, vs, 0, True)  # noqa: E701
                     result[p] = vs[0]
                     continue
                 who.append(p)
@@ -247,6 +248,7 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
     ``dest`` is the local that receives the choice; None for a menu, whose values are code positions.
     """
     if len(labels) == 1:
+        if s.trace is not None: s.traced_decision(player, prompt, labels, None if dest is None else values, 0, True)  # noqa: E701
         if dest is None:
             return values[0]
         fr[2][dest] = values[0]

@@ -202,13 +202,18 @@ def can_see(s, card, viewer, table) -> bool:
     zone = s.loc[card]
     if zone < 0:
         return False
+    return zone_shows(s, zone, s.zones[zone][-1] == card, viewer, table)
+
+
+def zone_shows(s, zone, on_top, viewer, table) -> bool:
+    """Does zone ``zone`` show ``viewer`` a card of it (``on_top``: the card is its top card)?"""
     vis = table[0][zone]
     if vis == "public":
         return True
     if vis == "owner":
         return viewer is not None and table[1][zone] == viewer
     if vis == "top":
-        return s.zones[zone][-1] == card
+        return on_top
     return False
 
 
@@ -260,6 +265,8 @@ class Line:
         s.log.append(omniscient)
         if seen is not None:
             s.log_seen.append([len(s.log) - 1, seen])
+        if s.trace is not None:
+            s.traced_log(omniscient, seen)
 
     def render(self, s, e):
         """(omniscient text, per-audience texts or None when everyone reads the omniscient text)."""

@@ -276,12 +276,15 @@ class ResumableCompiler:
         abilities = self.m.abilities_for(st.event)
         listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
         loc = self.location(st)
+        name, kinds = st.event, self.m.events[st.event]
 
         def emit(s, fr, pc):
             s.steps -= 1
             if s.steps < 0:
                 raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
             env = {n: f(s, fr[2]) for n, f in args}
+            if s.trace is not None:
+                s.traced_event(name, kinds, env)
             fr[1] = pc + 1
             todo = [(h.id, env) for h in handlers]
             if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:

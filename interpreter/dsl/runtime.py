@@ -166,10 +166,12 @@ def place_cards(s, cards, dest, bottom):
 
 def move_card(s, card, dest, bottom):
     src = s.loc[card]
+    top = None
     if src >= 0:
         zone = s.zones[src]
         if zone[-1] == card:  # most moves take the top card
             zone.pop()
+            top = card
         else:
             zone.remove(card)
     s.loc[card] = dest
@@ -177,6 +179,8 @@ def move_card(s, card, dest, bottom):
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
+    if s.trace is not None:
+        s.traced_move(card, src, top, dest, bottom)
 
 
 def jump(label):

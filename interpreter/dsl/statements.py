@@ -224,14 +224,18 @@ class StatementCompiler:
                     if c is None:
                         raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
                     src = s.loc[c]
+                    top = None
                     if src >= 0:
                         zone = s.zones[src]
                         if zone[-1] == c:
                             zone.pop()
+                            top = c
                         else:
                             zone.remove(c)
                     s.loc[c] = d
                     s.zones[d].append(c)
+                    if s.trace is not None:
+                        s.traced_move(c, src, top, d, False)
                 return move_local
             if hasattr(dest, "zone_of_local") and key is not None:  # a local card to a zone of a local player
                 base, pkey = dest.zone_of_local
@@ -263,6 +267,8 @@ class StatementCompiler:
                     raise over_budget(s, loc)
                 s.zones[src] = []
                 place_cards(s, cards, d, bottom)
+                if s.trace is not None:
+                    s.traced_moves(cards, src, cards[-1] if cards else None, d, bottom)
             return move_zone
         if not T.fits(kind, "list:card"):
             raise self.err(f"'move' moves a card, a list of cards or a whole zone, not {T.describe(kind)}", st.what)
@@ -280,6 +286,8 @@ class StatementCompiler:
                 if zone is not None and src != d and zone[-k:] == cards:  # the top k of one zone: move in bulk
                     del zone[-k:]
                     place_cards(s, cards, d, bottom)
+                    if s.trace is not None:
+                        s.traced_moves(cards, src, cards[-1], d, bottom)
                     return
             for c in cards:
                 if c is not None:
@@ -291,11 +299,14 @@ class StatementCompiler:
         loc = self.location(st)
 
         def shuffle(s, e):
-            cards = s.zones[zone(s, e)]
+            z = zone(s, e)
+            cards = s.zones[z]
             s.steps -= len(cards)  # a step per card shuffled
             if s.steps < 0:
                 raise over_budget(s, loc)
             s.rng = RNG.shuffle(s.rng, cards)
+            if s.trace is not None:
+                s.traced_shuffle(z)
         return shuffle
 
     def emit_args(self, st, scope):
@@ -324,12 +335,18 @@ class StatementCompiler:
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
         listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
-        if not handlers and abilities is None and not listeners:
-            return None
+        name, kinds = st.event, self.m.events[st.event]
+        if not handlers and abilities is None and not listeners:  # nothing happens: only a trace hears it
+            def emit_unheard(s, e):
+                if s.trace is not None:
+                    s.traced_event(name, kinds, unheard_args(s, e, args))
+            return emit_unheard
         budget_loc = self.location(st)
 
         def emit(s, e):
             env = {n: f(s, e) for n, f in args}
+            if s.trace is not None:
+                s.traced_event(name, kinds, env)
             active = active_listeners(s, env, listeners) if listeners else ()  # asked before any handler runs
             try:
                 for h in handlers:
@@ -568,3 +585,15 @@ class StatementCompiler:
 
 def _empty_env(s, e):
     return {}
+
+
+def unheard_args(s, e, args):
+    """The arguments of an event nobody handles, worked out for the trace only: they change nothing
+    (not the random numbers, not the step budget), and an argument that fails leaves them all out."""
+    rng, steps = s.rng, s.steps
+    try:
+        return {n: f(s, e) for n, f in args}
+    except Exception:  # noqa: BLE001 - the game goes on exactly as it would without a trace
+        return None
+    finally:
+        s.rng, s.steps = rng, steps
