@@ -412,8 +412,7 @@ def test_syntax_error_in_a_literal_block_points_at_the_bad_token_in_the_file(tmp
     text = variant("    move card to pile\n", "    move card pile\n")
     path, err = load_error(tmp_path, text, DSLSyntaxError)
     assert str(err) == located(path, text, "pile\n", "procedures.take_turn(player p)",
-                               "unexpected 'pile'; expected a comparison, end of line, 'and', 'as', "
-                               "'at bottom' or 'at top', 'in', 'not', 'of', 'or', 'secretly', ...")
+                               "unexpected 'pile'; expected 'of', 'to' or an operator")
 
 
 def test_syntax_error_at_the_end_of_a_line_points_just_after_it(tmp_path):
@@ -428,8 +427,8 @@ def test_syntax_error_in_a_plain_one_line_expression_points_at_the_token(tmp_pat
     text = variant("until: size(hand(seat(2))) == 0", "until: size(hand(seat(2))) == = 0")
     path, err = load_error(tmp_path, text, DSLSyntaxError)
     assert str(err) == located(path, text, "= 0", "flow[0].until",
-                               "unexpected '='; expected a name, a number, a quoted string, end of line, "
-                               "'(', '-', '['")
+                               "unexpected '='; expected a name, a number, a quoted string, 'false', "
+                               "'none', 'true', '(', '-', '['")
 
 
 def test_syntax_error_in_a_double_quoted_expression_counts_escapes(tmp_path):
@@ -443,8 +442,8 @@ def test_syntax_error_in_a_folded_block_points_at_the_line_it_is_on(tmp_path):
     text = variant("score: p.points", "score: >-\n    p.points +\n    * 2")
     path, err = load_error(tmp_path, text, DSLSyntaxError)
     assert str(err) == located(path, text, "* 2", "scoring.score",
-                               "unexpected '*'; expected a name, a number, a quoted string, end of line, "
-                               "'(', '-', '['")
+                               "unexpected '*'; expected a name, a number, a quoted string, 'false', "
+                               "'none', 'true', '(', '-', '['")
 
 
 def test_name_error_in_a_plain_multiline_expression_points_at_the_line_it_is_on(tmp_path):
