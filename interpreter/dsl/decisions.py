@@ -284,6 +284,7 @@ class DecisionCompiler:
         slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
         names, describe = self.m.card_names, self.m.describe_value
         targets = [Label() for _ in st.options]
+        at = [self.location(opt) for opt in st.options]
 
         def ask_built(s, fr, pc):
             e = fr[2]
@@ -312,10 +313,10 @@ class DecisionCompiler:
                         if other == ident:
                             continue  # identical cards: one option
                         raise RuleError(f"two options of this decision read {label!r}; give each its own "
-                                        f"text (name the item in it, as in \"play {{c}}\")", loc)
+                                        f"text (name the item in it, as in \"play {{c}}\")", at[i])
                     if not label:
                         raise RuleError("an option of this decision reads '' (an empty text); players "
-                                        "could not name it", loc)
+                                        "could not name it", at[i])
                     same[label] = ident
                     labels.append(label)
                     values.append((i, x))

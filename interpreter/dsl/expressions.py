@@ -566,8 +566,8 @@ class ExpressionCompiler:
         right, rk = self.expr(node.right, scope)
         if not (T.fits(lk, rk) or T.fits(rk, lk)):
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
-        for kind, other in ((lk, node.right), (rk, node.left)):
-            if kind == "space" and isinstance(other, A.Const) and isinstance(other.value, str):
+        for kind, other_kind, other in ((lk, rk, node.right), (rk, lk, node.left)):
+            if kind == "space" and other_kind == "str" and isinstance(other, A.Const):
                 raise self.err(f'no space is called "{other.value}", so this comparison is never true', other)
         if op in ("<", "<=", ">", ">=") and (not (T.fits(lk, "int") and T.fits(rk, "int")) or "none" in (lk, rk)):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
