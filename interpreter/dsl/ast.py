@@ -196,9 +196,14 @@ class AskEach(Node):
 
 @dataclass(frozen=True)
 class MenuOption(Node):
+    """One entry of a menu: ``"label" [if COND]: body``, or one entry per item:
+    ``"label {x}" for x in LIST [if COND]: body`` (``var`` and ``items`` set)."""
+
     label: str
     condition: Node | None
     body: tuple
+    var: str | None = None
+    items: Node | None = None
 
 
 @dataclass(frozen=True)

@@ -180,7 +180,7 @@ def b_product(c, args):
     if inner == "zone":
         lists_of = lambda s, e: [s.zones[z] for z in fn(s, e)]  # noqa: E731
         item = "card"
-    elif T.is_list(inner) or inner == T.ANY:
+    elif T.is_list(inner) or inner in (T.ANY, "none"):  # "none": product([])
         lists_of, item = fn, T.element(inner)
     else:
         raise BuiltinError(f"product() picks one item from each of several lists; give it a list of lists, "

@@ -17,6 +17,7 @@ into a located :class:`DefinitionError`.
 
 from __future__ import annotations
 
+from . import ast as A
 from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
@@ -47,5 +48,18 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         return self.m.locate(self.where, node)
 
     def err(self, message, node, cls="type"):
+        if "space" in message and self.board is not None:
+            message += self.space_hint(node)
         return CompileError(message, node, cls)
+
+    def space_hint(self, node) -> str:
+        """'; did you mean "r2c2"?' when a quoted text in ``node`` (or a side of it) is close to a space's name."""
+        import difflib
+
+        for n in (node, getattr(node, "left", None), getattr(node, "right", None)):
+            if isinstance(n, A.Const) and isinstance(n.value, str):
+                close = difflib.get_close_matches(n.value, [str(sp) for sp in self.board.spaces], n=1)
+                if close:
+                    return f'; did you mean "{close[0]}"?'
+        return ""
 

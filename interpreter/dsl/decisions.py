@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import SUSPEND, Poisoned, combo_shapes, count_any_shapes, count_shapes, jump
-from .units import Label
+from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
+from .units import CompileError, Label
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
@@ -22,6 +22,9 @@ class DecisionCompiler:
         """Compile what a player chooses among: returns f(s, e) -> (labels, values)."""
         values, kind = self.as_list(options_node, scope, "what is chosen among")
         elem = T.element(kind)
+        if not T.showable(elem):
+            raise self.err(f"players choose among cards, players, spaces, numbers, texts or lists of them; "
+                           f"this is {T.describe(kind)}, which an action text cannot show", options_node)
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
@@ -159,6 +162,8 @@ class DecisionCompiler:
         code.append(ask_each)
 
     def r_AskMenu(self, st, scope, code):
+        if any(opt.items is not None for opt in st.options):
+            return self.built_menu(st, scope, code)
         player = self.expect(st.player, scope, "player", "who is asked")[0]
         pk = getattr(player, "local_key", None)
         seen = set()
@@ -240,6 +245,144 @@ class DecisionCompiler:
                 raise RuleError(f"none of the options is open to player {p + 1}", loc)
             return decide_one(s, fr, pc, p, labels, values, None, "choose")
         return ask
+
+
+    # ------------------------------------------------------------ menus with entries built from lists
+    def built_menu(self, st, scope, code):
+        """A menu where some entries are one option per item: ``"play {c}" for c in hand(p) [if COND]:``.
+
+        The chosen option's value is (entry number, item); the instruction after the
+        decision binds the entry's variable to the item and goes to the entry's code.
+        Options whose labels and items are alike (identical cards) are one option.
+        """
+        player = self.expect(st.player, scope, "player", "who is asked")[0]
+        pk = getattr(player, "local_key", None)
+        entries, fixed = [], set()
+        for opt in st.options:
+            if opt.items is None:
+                if opt.label in fixed:
+                    raise self.err(f"two options are called {opt.label!r}; each option needs its own text", opt)
+                fixed.add(opt.label)
+                cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
+                    if opt.condition else None
+                entries.append((None, None, None, cond, opt.label))
+                continue
+            items, kind = self.as_list(opt.items, scope, "what a menu entry goes through")
+            elem = T.element(kind)
+            if not T.showable(elem):
+                raise self.err(f"a menu entry offers one option per item of a list of cards, players, spaces, "
+                               f"numbers or texts; this is {T.describe(kind)}, which an action text cannot show",
+                               opt.items)
+            scope.names[opt.var] = elem
+            key = scope.keys.get(opt.var, opt.var)
+            cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
+                if opt.condition else None
+            parts = self.label_template(opt, scope)
+            if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play green frog"
+                parts = ([opt.label + " "] if opt.label else []) + [(lambda s, e, key=key: e[key], elem)]
+            entries.append((items, key, elem, cond, parts))
+        loc = self.location(st)
+        slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
+        names, describe = self.m.card_names, self.m.describe_value
+        targets = [Label() for _ in st.options]
+        at = [self.location(opt) for opt in st.options]
+
+        def ask_built(s, fr, pc):
+            e = fr[2]
+            p = e[pk] if pk is not None else player(s, e)
+            labels, values, same = [], [], {}
+            for i, (items, key, elem, cond, parts) in enumerate(entries):
+                if items is None:
+                    if cond is None or cond(s, e):
+                        labels.append(parts)
+                        values.append((i, None))
+                        same[parts] = (i, None)
+                    continue
+                xs = items(s, e)
+                s.steps -= len(xs)  # one step per item, paid before any label is made
+                if s.steps < 0:
+                    raise over_budget(s, loc)
+                for x in xs:
+                    e[key] = x
+                    if cond is not None and not cond(s, e):
+                        continue
+                    label = "".join(part if part.__class__ is str else describe(part[0](s, e), part[1])
+                                    for part in parts)
+                    ident = (i, names[x] if elem == "card" else describe(x, elem))
+                    other = same.get(label)
+                    if other is not None:
+                        if other == ident:
+                            continue  # identical cards: one option
+                        raise RuleError(f"two options of this decision read {label!r}; give each its own "
+                                        f"text (name the item in it, as in \"play {{c}}\")", at[i])
+                    if not label:
+                        raise RuleError("an option of this decision reads '' (an empty text); players "
+                                        "could not name it", at[i])
+                    same[label] = ident
+                    labels.append(label)
+                    values.append((i, x))
+            if len(labels) > MAX_OPTIONS:
+                raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from; ask for fewer at a time", loc)
+            if not labels:
+                raise RuleError(f"none of the options is open to player {p + 1}", loc)
+            return decide_one(s, fr, pc, p, labels, values, slot, "choose")
+        code.append(ask_built)
+
+        keys = [entry[1] for entry in entries]
+
+        def go_to_option(s, fr, pc):
+            e = fr[2]
+            i, x = e.pop(slot)
+            key = keys[i]
+            if key is not None:
+                e[key] = x
+            return targets[i].pc
+        code.append(go_to_option)
+        end = Label()
+        for i, (opt, target) in enumerate(zip(st.options, targets)):
+            target.pc = len(code)
+            self.resumable(opt.body, scope, code)
+            if len(code) == target.pc:
+                targets[i] = end
+            else:
+                code.append(jump(end))
+        end.pc = len(code)
+
+    def label_template(self, opt, scope):
+        """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
+        from .parser import SnippetSyntaxError, parse_expression
+
+        parts, text, i = [], opt.label, 0
+        start = opt.column + 1  # the text's first letter, after the quote
+        while i < len(text):
+            j = text.find("{", i)
+            if j < 0:
+                parts.append(text[i:])
+                break
+            parts.append(text[i:j])
+            k = text.find("}", j)
+            if k < 0:
+                raise self.err("'{' without a closing '}' in the option's text", opt, "syntax")
+            try:
+                node = parse_expression(text[j + 1:k])
+            except SnippetSyntaxError as exc:
+                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", opt, "syntax") from None
+            here = A.Pass(line=opt.line, column=start + j + 1)
+            try:
+                fn, kind = self.expr(node, scope)
+            except CompileError as exc:
+                inner = exc.node or node
+                exc.node = A.Pass(line=opt.line, column=start + j + max(inner.column, 1))
+                raise
+            if not T.showable(kind):
+                raise self.err(f"an option's text shows cards, players, spaces, numbers, texts or lists of them; "
+                               f"{{{text[j + 1:k]}}} is {T.describe(kind)}", here)
+            if kind == "zone":
+                zf = fn
+                fn, kind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+            parts.append((fn, kind))
+            i = k + 1
+        return [part for part in parts if part != ""]
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):

@@ -440,8 +440,14 @@ class ExpressionCompiler:
     def x_ListLit(self, node, scope):
         items = [self.expr(x, scope) for x in node.items]
         fns = [f for f, _ in items]
-        kinds = {k for _, k in items}
-        kind = T.list_of(kinds.pop() if len(kinds) == 1 else T.ANY)
+        kind = "none"  # '[]' takes the kind of what it is joined with or replaced by
+        for (_, k), item in zip(items, node.items):
+            joined = T.unify(kind, k)
+            if joined is None:
+                raise self.err(f"a list holds values of one kind; this item is {T.describe(k)}, but the items "
+                               f"before it make {T.describe(T.list_of(kind))}", item)
+            kind = joined
+        kind = T.list_of(kind)
         if all(isinstance(x, A.Const) for x in node.items):
             values = [x.value for x in node.items]
             return (lambda s, e: list(values)), kind
@@ -462,7 +468,10 @@ class ExpressionCompiler:
                 if s.steps < 0:
                     raise over_budget(s, loc)
                 return a + b
-            return join_lists, T.list_of(T.join(T.element(lk), T.element(rk)))
+            joined = T.unify(T.element(lk), T.element(rk))
+            if joined is None:
+                raise self.err(f"'+' joins lists of one kind, not {T.plural(T.element(lk))} and {T.plural(T.element(rk))}", node)
+            return join_lists, T.list_of(joined)
         if op == "+" and lk == "str" and rk == "str":
             def join_texts(s, e):
                 a, b = left(s, e), right(s, e)
@@ -536,7 +545,7 @@ class ExpressionCompiler:
             left, lk = self.expr(node.left, scope)
             right, rk = self.as_list(node.right, scope, f"the right side of '{op}'")
             if not T.fits(lk, T.element(rk)):
-                raise self.err(f"'{op}' compares {T.describe(lk)} with a list of {T.element(rk)}s", node)
+                raise self.err(f"'{op}' compares {T.describe(lk)} with {T.describe(T.list_of(T.element(rk)))}", node)
             loc = self.location(node)
             negate = op == "not in"
             if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
@@ -557,6 +566,9 @@ class ExpressionCompiler:
         right, rk = self.expr(node.right, scope)
         if not (T.fits(lk, rk) or T.fits(rk, lk)):
             raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
+        for kind, other_kind, other in ((lk, rk, node.right), (rk, lk, node.left)):
+            if kind == "space" and other_kind == "str" and isinstance(other, A.Const):
+                raise self.err(f'no space is called "{other.value}", so this comparison is never true', other)
         if op in ("<", "<=", ">", ">=") and (not (T.fits(lk, "int") and T.fits(rk, "int")) or "none" in (lk, rk)):
             raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
         loc = self.location(node)

@@ -130,6 +130,8 @@ def bound_names(stmts) -> set:
             out.add(st.var)
         elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
             out.add(st.target.name)
+        elif isinstance(st, A.AskMenu):
+            out.update(opt.var for opt in st.options if opt.var is not None)
     return out
 
 
@@ -148,6 +150,8 @@ def bindings_are_definite(stmts) -> bool:
         if isinstance(st, A.Let) and not any(st is top_st for top_st in stmts) and st.name not in top:
             return False
         if isinstance(st, A.For) and st.var not in top:
+            return False
+        if isinstance(st, A.AskMenu) and any(opt.var is not None and opt.var not in top for opt in st.options):
             return False
     return True
 

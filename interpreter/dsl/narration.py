@@ -59,6 +59,10 @@ def assignments(body) -> dict:
             defs.setdefault(st.var, []).append(st.iterable)
         elif isinstance(st, (A.Ask, A.AskEach)):
             defs.setdefault(st.name, []).append(st.options)
+        elif isinstance(st, A.AskMenu):
+            for opt in st.options:
+                if opt.var is not None:
+                    defs.setdefault(opt.var, []).append(opt.items)
     return defs
 
 

@@ -83,8 +83,28 @@ def _literal_names() -> dict:
     return {t.name: f"'{t.pattern.value}'" for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
 
 
+# Tokens that can go on with an expression already read: listed as one "an operator".
+_GOES_ON = {"ADDOP", "MULOP", "COMPOP", "AND", "OR", "IN", "NOT", "DOT", "LSQB", "LPAR"}
+
+
+def _accepted(exc) -> set:
+    """The tokens that could really come here (lark's ``expected`` also lists ones from merged states)."""
+    try:
+        return set(exc.interactive_parser.accepts()) or set(exc.expected)
+    except Exception:  # pragma: no cover - no parser state to ask
+        return set(exc.expected)
+
+
 def _describe(expected) -> str:
-    """The tokens lark expected, in words: kinds of value first, then keywords, then symbols."""
+    """The tokens lark expected, in words: kinds of value first, then keywords, then symbols.
+
+    After a complete expression the operators that could go on with it read as one "an operator".
+    """
+    expected = set(expected)
+    goes_on = expected & _GOES_ON
+    if goes_on and expected - _GOES_ON and "COMPOP" in goes_on:
+        rest = _describe(expected - _GOES_ON)
+        return f"{rest} or an operator"
     literal = _literal_names()
     names = {_TOKEN_NAMES.get(t) or literal.get(t) or t.lower().strip("_") for t in expected}
 
@@ -171,8 +191,15 @@ def parse(text: str) -> tuple:
                                      line, col) from None
         if set(exc.expected) <= {"_NL", "_INDENT"} and _after_colon_line(text, line):
             raise SnippetSyntaxError("expected an indented block after the line ending with ':'", line, col) from None
+        accepted = _accepted(exc)
         what = "end of line" if tok.type == "_NL" else repr(str(tok))
-        raise SnippetSyntaxError(f"unexpected {what}; expected {_describe(exc.expected)}", line, col) from None
+        if str(tok) == "=" and "COMPOP" in accepted:
+            raise SnippetSyntaxError("unexpected '='; did you mean '=='? ('==' compares two values; a single '=' "
+                                     "gives a variable a new value, on a line of its own)", line, col) from None
+        if "AS" in accepted and _first_word(text, line) == "ask":
+            raise SnippetSyntaxError(f"unexpected {what}; expected 'as' and the name that receives the choice, "
+                                     'as in: ask p to choose one of hand(p) as card "play"', line, col) from None
+        raise SnippetSyntaxError(f"unexpected {what}; expected {_describe(accepted)}", line, col) from None
     except UnexpectedEOF as exc:
         line, col = _end_position(text)
         raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
@@ -207,6 +234,36 @@ def parse_expression(text: str) -> A.Node:
     return _shift(stmt.value, lead - len("return "))
 
 
+_STATEMENT_WORDS = {"let": "'let'", "move": "'move'", "shuffle": "'shuffle'", "emit": "'emit'", "log": "'log'",
+                    "ask": "'ask'", "if": "'if'", "for": "'for'", "while": "'while'", "repeat": "'repeat'",
+                    "loop": "'loop'", "return": "'return'", "end": "'end game'", "pass": "'pass'"}
+
+
+def parse_function_body(text: str) -> A.Node:
+    """A function's text: one expression.  Statements there are refused saying that functions are pure."""
+    try:
+        return parse_expression(text)
+    except SnippetSyntaxError as exc:
+        if "'=='" in exc.message:
+            raise
+        lines = text.split("\n")
+        row = next((i for i, raw in enumerate(lines) if raw.strip()), 0)
+        word = lines[row].split()[0] if lines[row].split() else ""
+        if word in _STATEMENT_WORDS:
+            what = f"{_STATEMENT_WORDS[word]} is a statement"
+        else:
+            try:
+                stmts = parse(text)
+            except SnippetSyntaxError:
+                raise exc from None
+            if not stmts or not isinstance(stmts[0], A.Assign):
+                raise
+            what = "this is an assignment"
+        column = len(lines[row]) - len(lines[row].lstrip()) + 1
+        raise SnippetSyntaxError(f"a function is one expression that computes a value and changes nothing; {what} "
+                                 "(write it in a procedure, under 'procedures:')", row + 1, column) from None
+
+
 def _shift(node, delta):
     """Move a node's column (used when the text was wrapped before parsing)."""
     import dataclasses
@@ -236,6 +293,12 @@ def _after_colon_line(text: str, line: int) -> bool:
         if code:
             return code.endswith(":")
     return False
+
+
+def _first_word(text: str, line: int) -> str:
+    """The first word of the statement on ``line`` (the line itself, or the one it continues)."""
+    words = text.split("\n")[line - 1].split()
+    return words[0] if words else ""
 
 
 def _end_position(text: str) -> tuple[int, int]:
@@ -355,7 +418,9 @@ class _ToAst(Transformer_NonRecursive):
         return A.AskMenu(c[0], tuple(c[1:]), **_pos(meta))
 
     def option(self, meta, c):
-        return A.MenuOption(_string(c[0]), c[1], c[2], **_pos(meta))
+        label, var, items, condition, body = c
+        return A.MenuOption(_string(label), condition, body, str(var) if var is not None else None, items,
+                            **_pos(meta))
 
     def if_(self, meta, c):
         branches = [(c[0], c[1])]

@@ -94,11 +94,19 @@ class StatementCompiler:
         if st.name in self.reserved():
             raise self.err(f"{st.name!r} is a reserved name; pick another", st, "name")
         prev = scope.names.get(st.name)
-        scope.names[st.name] = kind if prev is None else T.join(prev, kind)
+        scope.names[st.name] = kind if prev is None else self.rebind(st.name, prev, kind, st.value)
 
         def let(s, e):
             e[name] = fn(s, e)
         return let
+
+    def rebind(self, name, had, kind, node):
+        """The kind of a variable given a value of ``kind`` after values of ``had``; a clash is an error."""
+        joined = T.unify(had, kind)
+        if joined is None:
+            raise self.err(f"{name!r} holds {T.describe(had)}; it cannot also hold {T.describe(kind)} "
+                           "(use another variable)", node)
+        return joined
 
     def reserved(self):
         return {"game", "players", "player_count", "active"} | set(self.m.zones) | set(self.m.params)
@@ -113,7 +121,7 @@ class StatementCompiler:
             if inlined is not None:
                 vkind = self.m.procedures[st.value.func].returns
                 if not T.fits(vkind, scope.names[target.name]):
-                    scope.names[target.name] = T.join(scope.names[target.name], vkind)
+                    scope.names[target.name] = self.rebind(target.name, scope.names[target.name], vkind, st.value)
                 return inlined
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
             value = self.proc_call(st.value, scope)
@@ -136,7 +144,7 @@ class StatementCompiler:
                 raise self.err(f"{name!r} is not a variable here; declare it first with 'let {name} = ...'"
                                + suggest(name, scope.names), target, "name")
             if not T.fits(vkind, scope.names[name]):
-                scope.names[name] = T.join(scope.names[name], vkind)
+                scope.names[name] = self.rebind(name, scope.names[name], vkind, st.value)
             name = scope.keys.get(name, name)
             if op == "=":
                 return set_local_fn(name, value)
@@ -417,7 +425,10 @@ class StatementCompiler:
                 e[slot] = None
                 return signal
             return ret_none
-        fn, _ = self.expr(st.value, scope)
+        fn, kind = self.expr(st.value, scope)
+        owner = self.inlining[-1] if self.inlining else self.splicing[-1] if self.splicing else scope.proc
+        if owner is not None and not T.fits(kind, owner.returns):
+            raise self.err(f"{owner.name}() returns {T.describe(owner.returns)}, not {T.describe(kind)}", st.value)
         key = getattr(fn, "local_key", None)
         if key is not None:
             def ret_local(s, e):

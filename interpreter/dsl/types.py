@@ -52,21 +52,50 @@ def fits(actual: str, expected: str) -> bool:
     return False
 
 
-def join(a: str, b: str) -> str:
-    """The kind of a variable that may hold either kind (for re-assignment)."""
+def showable(kind: str) -> bool:
+    """Can an action text show a value of this kind by name (never an internal number)?"""
+    if kind.startswith("list:"):
+        return kind[5:] != "zone" and showable(kind[5:])
+    return kind in ("card", "player", "space", "str", "int", "bool", "none", "zone")
+
+
+def unify(a: str, b: str) -> str | None:
+    """The kind of a list holding items of kinds ``a`` and ``b``, or None if they clash (a card and a text).
+
+    ``none`` goes with anything; a value of unknown kind ('any') makes the whole unknown; a space
+    joins texts (a space is its name) and a zone joins lists of cards.
+    """
     if a == b or b == "none":
         return a
     if a == "none":
         return b
+    if ANY in (a, b):
+        return ANY
     if a.startswith("list:") and b.startswith("list:"):
-        return list_of(join(element(a), element(b)))
-    return ANY
+        inner = unify(a[5:], b[5:])
+        return None if inner is None else list_of(inner)
+    if {a, b} == {"int", "bool"}:
+        return "int"
+    if {a, b} == {"space", "str"}:
+        return "str"
+    if {a, b} == {"zone", "list:card"}:
+        return "list:card"
+    return None
+
+
+def plural(kind: str) -> str:
+    """'card' -> 'cards', 'int' -> 'numbers'."""
+    if kind.startswith("list:") or kind.startswith("table:") or kind == "zone":
+        return describe(kind)[2:].replace("list", "lists", 1).replace("table", "tables", 1).replace("zone", "zones")
+    return _PLURAL.get(kind, kind + "s")
 
 
 def describe(kind: str) -> str:
     """'list:card' -> 'a list of cards'."""
     if kind.startswith("list:"):
         inner = kind[5:]
+        if inner == "none":
+            return "an empty list"
         if inner.startswith("list:"):
             return "a list of lists" if inner == "list:any" else f"a list of lists of {inner[5:]}s"
         return "a list" if inner == ANY else f"a list of {_PLURAL.get(inner, inner + 's')}"

@@ -15,7 +15,7 @@ from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
-from ..dsl.parser import SnippetSyntaxError, parse, parse_expression
+from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
 
@@ -66,14 +66,14 @@ class Builder:
             self.fail("expected effect text (a string)", path)
         return self.parsed(parse, text, path)
 
-    def parse_expr(self, text, path):
+    def parse_expr(self, text, path, parser=parse_expression):
         if isinstance(text, bool):
             text = "true" if text else "false"
         elif isinstance(text, int):
             text = str(text)
         if not isinstance(text, str):
             self.fail("expected an expression (a string)", path)
-        return self.parsed(parse_expression, text, path)
+        return self.parsed(parser, text, path)
 
     def parsed(self, parser, text, path):
         """Parse with syntax errors moved onto the YAML file's line and column."""
@@ -301,7 +301,7 @@ class Builder:
             path = ("functions", key)
             name, params, _ = self.signature(key, path, "function")
             self.check_free(name, path)
-            body = self.parse_expr(text, path)
+            body = self.parse_expr(text, path, parse_function_body)
             self.g.functions[name] = Func(name, params, body, path)
 
     def build_procedures(self):
