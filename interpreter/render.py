@@ -24,6 +24,7 @@ from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.table import Table
 
+from .dsl import types as T
 from .errors import inert
 
 PIPE_WIDTH = 120  # width used when output is not a terminal (logs, pipes, tests)
@@ -472,7 +473,7 @@ def _events(console, game, data):
         return
     _section(console, "Events")
     for name, params in game.events.items():
-        console.print(Text(f"{name}(" + ", ".join(f"{p}: {k}" for p, k in params) + ")"))
+        console.print(Text(f"{name}(" + ", ".join(f"{T.DECLARED.get(k, k)} {p}" for p, k in params) + ")"))
 
 
 def _setup(console, game, data):

@@ -20,8 +20,7 @@ from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
-PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)\s*$")  # "c: card" (quote the YAML key)
-PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c"
+PARAM = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c": the kind, then the name
 RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers", "listeners"}
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
@@ -99,12 +98,9 @@ class Builder:
         if params_text.strip():
             for part in params_text.split(","):
                 pm = PARAM.match(part)
-                if pm:
-                    pname, kind = pm.groups()
-                elif PARAM_TYPE_FIRST.match(part):
-                    kind, pname = PARAM_TYPE_FIRST.match(part).groups()
-                else:
+                if not pm:
                     self.fail(f"parameter {quote(part.strip())} of {name} must look like 'card c' (kind, then name)", path)
+                kind, pname = pm.groups()
                 if kind not in T.DECLARABLE:
                     self.fail(f"unknown kind {quote(kind)} for parameter {quote(pname)}; kinds are "
                               f"{', '.join(sorted(T.DECLARABLE))}", path)
@@ -509,7 +505,7 @@ class Builder:
             self.fail(f"unknown procedure {quote(name)}{_suggest(name, self.g.procedures)}", path)
         params = self.g.procedures[name].params
         if [k for _, k in params] != want_params:
-            shape = "one player parameter, e.g. take_turn(p: player)" if want_params else "no parameters"
+            shape = "one player parameter, e.g. take_turn(player p)" if want_params else "no parameters"
             self.fail(f"procedure {quote(name)} must take {shape}", path)
         return A.CallStmt(A.Call(name, tuple(args)))
 
