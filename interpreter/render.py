@@ -304,8 +304,9 @@ def _number(value, digits: int = 2) -> str:
     return str(int(value))
 
 
-def render_stats(console: Console, game, stats, players: int, elapsed: float | None = None) -> None:
-    """The simulation tables: per-seat wins and scores, then game length and endings."""
+def render_stats(console: Console, game, stats, players: int, elapsed: float | None = None,
+                 max_decisions: int | None = None) -> None:
+    """The simulation tables: per-seat wins and scores, then game length and how the games ended."""
     games = stats.games
     title = f"{game.name}: {games} games, {players} players"
     if elapsed:
@@ -325,10 +326,17 @@ def render_stats(console: Console, game, stats, players: int, elapsed: float | N
         length.add_row(name, _number(tally.mean, 1), _number(tally.minimum), _number(tally.median, 1),
                        _number(tally.maximum))
     console.print(length)
-    share = 100 * stats.ended_by_end_game / games if games else 0.0
-    shared = 100 * stats.shared_victories / games if games else 0.0
-    console.print(Text(f"Ended by an `end game` statement: {stats.ended_by_end_game} games ({share:.1f}%)"))
-    console.print(Text(f"Shared victories: {stats.shared_victories} games ({shared:.1f}%)"))
+    cap = f"{max_decisions:,} decisions" if max_decisions else "decisions"
+    endings = Table(box=box.SIMPLE_HEAD, title="How the games ended", title_justify="left")
+    for name in ("", "games", "share"):
+        endings.add_column(name, justify="right" if name else "left")
+    for label, games_of in (("ended by an `end game` statement", stats.endings["end_game"]),
+                            ("ended when the last phase ended (its `until`)", stats.endings["flow"]),
+                            (f"stopped at the cap of {cap} (no winner)", stats.endings["decision_cap"]),
+                            ("finished with no winner", stats.no_winner),
+                            ("shared victory", stats.shared_victories)):
+        endings.add_row(label, str(games_of), f"{100 * stats.share(games_of):.1f}%")
+    console.print(endings)
 
 
 # ---------------------------------------------------------------- the rules
