@@ -585,6 +585,14 @@ def _board(console, game, data):
     if board is None:
         return
     _section(console, f"Board ({plural(len(board.spaces), 'space')})")
+    if board.grid is not None:
+        rows, columns = board.grid
+        diagonal = " and diagonal steps" if any(board.diagonals.values()) else ""
+        console.print(Text(f"A grid of {rows} rows and {columns} columns{diagonal}: r1 is the north (top) row, "
+                           f"c1 the west (left) column."))
+    if board.ring is not None:
+        console.print(Text(f"A ring of {plural(len(board.ring), 'space')}: " + " -> ".join(board.ring)
+                           + f" -> {board.ring[0]}"))
     console.print(Text("Spaces: " + ", ".join(map(str, board.spaces))))
     console.print(Text("Directions: " + (", ".join(board.directions) or "none")))
     for space in board.spaces:

@@ -223,3 +223,13 @@ def test_a_ring_is_laid_clockwise_around_a_rectangle():
         assert all(0 <= r < rows and 0 <= c < columns for r, c in rim)
         # each place on the rim is one step from the next, so the arrows join them
         assert all(abs(r1 - r2) + abs(c1 - c2) == 1 for (r1, c1), (r2, c2) in zip(rim, rim[1:] + rim[:1])) or n == 2
+
+
+def test_the_rules_summary_states_the_grid_orientation_and_the_ring_order(capsys):
+    from interpreter.cli import main
+
+    assert main(["rules", str(FAMILIES)]) == 0
+    out = capsys.readouterr().out
+    assert "A grid of 3 rows and 3 columns and diagonal steps: r1 is the north (top) row, c1 the west (left) column." in out
+    assert main(["rules", str(Path(__file__).parents[1] / "definitions" / "kaeru.yaml")]) == 0
+    assert "A ring of 5 spaces: l1 -> l2 -> l3 -> l4 -> l5 -> l1" in capsys.readouterr().out
