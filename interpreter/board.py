@@ -6,8 +6,14 @@ with a direction (``clockwise``, ``north``...).  Rules ask the board
 never do arithmetic on indices.  Shapes:
 
 * ``ring: {spaces: [...], forward: clockwise, backward: counterclockwise}``
-* ``grid: {rows: R, columns: C}`` with spaces ``r1c1``... and edges north/south/east/west
+* ``grid: {rows: R, columns: C}`` with spaces ``r1c1``... and edges north/south/east/west;
+  ``diagonals: true`` adds northeast/northwest/southeast/southwest
 * ``edges: [{from: a, to: b, direction: d}, ...]`` for anything else (added to the above)
+
+A grid's row 1 is its north (top) edge and column 1 its west (left) edge: ``north``
+from ``r2c1`` is ``r1c1``, ``east`` is ``r2c2``.  ``adjacent`` and ``distance`` follow
+every edge but a grid's diagonal ones; ``diagonals(space)`` lists the spaces one
+diagonal step away.
 
 The graph is built once at load; the answers rules need are pre-computed into
 dicts, so asking the board costs one dict lookup at run time.
@@ -15,18 +21,29 @@ dicts, so asking the board costs one dict lookup at run time.
 
 from __future__ import annotations
 
+ORTHOGONAL = {"north": (-1, 0), "south": (1, 0), "east": (0, 1), "west": (0, -1)}
+DIAGONAL = {"northeast": (-1, 1), "northwest": (-1, -1), "southeast": (1, 1), "southwest": (1, -1)}
+
+
 class Board:
-    def __init__(self, graph, spaces: list[str]):
+    def __init__(self, graph, spaces: list[str], grid: tuple[int, int] | None = None, ring: list[str] | None = None):
         import networkx as nx
 
         self.graph = graph
         self.spaces = spaces
         self.space_set = frozenset(spaces)
+        self.grid = grid  # (rows, columns) of a grid board, for drawing it
+        self.ring = ring  # the ring's spaces in order, for drawing it
+        order = {sp: i for i, sp in enumerate(spaces)}
         self.directions = sorted({d for _, _, d in graph.edges(data="direction")})
         self.step_table = {(a, d): b for a, b, d in graph.edges(data="direction")}
-        undirected = nx.Graph(graph)
-        self.neighbours = {sp: sorted(undirected.neighbors(sp), key=spaces.index) for sp in spaces}
-        self.distances = {(a, b): d for a, row in nx.all_pairs_shortest_path_length(undirected) for b, d in row.items()}
+        plain = nx.Graph()  # the edges adjacent() and distance() follow: all but a grid's diagonals
+        plain.add_nodes_from(spaces)
+        plain.add_edges_from((a, b) for a, b, data in graph.edges(data=True) if not data.get("diagonal"))
+        self.neighbours = {sp: sorted(plain.neighbors(sp), key=order.__getitem__) for sp in spaces}
+        self.diagonals = {sp: sorted({b for _, b, data in graph.out_edges(sp, data=True) if data.get("diagonal")},
+                                     key=order.__getitem__) for sp in spaces}
+        self.distances = {(a, b): d for a, row in nx.all_pairs_shortest_path_length(plain) for b, d in row.items()}
 
 
 class BoardError(Exception):
@@ -50,9 +67,10 @@ def build_board(spec: dict | None) -> Board | None:
         graph.add_node(name)
         spaces.append(name)
 
+    grid_shape = ring_order = None
     if "ring" in spec:
         ring = spec["ring"]
-        names = [str(x) for x in ring["spaces"]]
+        names = ring_order = [str(x) for x in ring["spaces"]]
         for i, name in enumerate(names):
             add_space(name, ("board", "ring", "spaces", i))
         forward, backward = ring.get("forward", "clockwise"), ring.get("backward", "counterclockwise")
@@ -62,16 +80,18 @@ def build_board(spec: dict | None) -> Board | None:
             graph.add_edge(nxt, name, direction=backward)
     if "grid" in spec:
         grid = spec["grid"]
-        rows, cols = grid["rows"], grid["columns"]
+        rows, cols = grid_shape = grid["rows"], grid["columns"]
         names = {(r, c): f"r{r}c{c}" for r in range(1, rows + 1) for c in range(1, cols + 1)}
         for name in names.values():
             add_space(name, ("board", "grid"))
-        steps = {"north": (-1, 0), "south": (1, 0), "east": (0, 1), "west": (0, -1)}
+        steps = [(d, step, False) for d, step in ORTHOGONAL.items()]
+        if grid.get("diagonals", False):
+            steps += [(d, step, True) for d, step in DIAGONAL.items()]
         for (r, c), name in names.items():
-            for direction, (dr, dc) in steps.items():
+            for direction, (dr, dc), diagonal in steps:
                 other = names.get((r + dr, c + dc))
                 if other:
-                    graph.add_edge(name, other, direction=direction)
+                    graph.add_edge(name, other, direction=direction, diagonal=diagonal)
     for i, name in enumerate(spec.get("spaces", [])):
         add_space(str(name), ("board", "spaces", i))
     for i, edge in enumerate(spec.get("edges", [])):
@@ -81,4 +101,4 @@ def build_board(spec: dict | None) -> Board | None:
         graph.add_edge(str(edge["from"]), str(edge["to"]), direction=edge["direction"])
     if not spaces:
         raise BoardError("the board has no spaces", ("board",))
-    return Board(graph, spaces)
+    return Board(graph, spaces, grid_shape, ring_order)

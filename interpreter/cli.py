@@ -24,7 +24,7 @@ from .agents import AGENTS, make_agent
 from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
-from .sim import available_cpus, bot_seed, simulate
+from .sim import MAX_DECISIONS, available_cpus, bot_seed, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "(results do not depend on it)")
     sim.add_argument("--bot", choices=sorted(AGENTS), default="random", help="the bot for every seat")
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
+    sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
+                     help=f"stop a game still running after D decisions and count it as stopped, with no winner "
+                          f"(default {MAX_DECISIONS:,})")
     return parser
 
 
@@ -506,7 +509,7 @@ def run_simulate(args) -> int:
         stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
         elapsed = time.perf_counter() - started
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-                  "seed": args.seed, "bot": args.bot, **stats.to_json()}
+                  "seed": args.seed, "bot": args.bot, "max_decisions": args.max_decisions, **stats.to_json()}
         if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
             output.file.write(json.dumps(report, indent=2) + "\n")
             output.commit()
@@ -516,7 +519,7 @@ def run_simulate(args) -> int:
     if to_stdout:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
-    render_stats(console, game, stats, args.players, elapsed)
+    render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
     if args.json:
         console.print(f"Statistics written to {args.json}")
     return EXIT_OK
@@ -530,7 +533,7 @@ def _simulate_with_progress(args, game, console, show: bool):
     with Progress(*columns, console=console, transient=True, disable=not show, auto_refresh=False) as progress:
         task = progress.add_task(f"{game.name}, {args.players} players", total=args.games)
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bot,
-                        variants=args.variant, game=game,
+                        variants=args.variant, game=game, max_decisions=args.max_decisions,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 
 

@@ -17,13 +17,14 @@ import sys
 
 from rich import box
 from rich import text as rich_text
-from rich.console import Console
+from rich.console import Console, Group
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.segment import Segment
 from rich.syntax import Syntax
 from rich.table import Table
 
+from .dsl import types as T
 from .errors import inert
 
 PIPE_WIDTH = 120  # width used when output is not a terminal (logs, pipes, tests)
@@ -163,8 +164,8 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
     parts = []
     if shared:
         parts.append(_zone_table("On the table", shared))
-    if per_space and game.board is not None:
-        parts.append(_board_table(game, per_space))
+    if game.board is not None and (per_space or _space_counters(view)):
+        parts.append(board_drawing(game, view, per_space))
     console.print(*parts)
     console.print(_players_table(game, view, per_player, seat))
     variables = [f"{name} {format_value(value, game.gvars.get(name, 'any'))}"
@@ -187,6 +188,9 @@ def _players_table(game, view: dict, per_player: dict, seat: int | None) -> Tabl
         table.add_column(Text(name), ratio=3)
     for name in variable_names:
         table.add_column(Text(name), justify="right")
+    counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
+    for name in counters:
+        table.add_column(Text(name), justify="right")
     active = view["variables"].get("active")
     for player in range(view["players"]):
         zones = dict(per_player.get(player, []))
@@ -195,6 +199,7 @@ def _players_table(game, view: dict, per_player: dict, seat: int | None) -> Tabl
         table.add_row(label, *(zone_contents(zones[n]) if n in zones else Text("") for n in zone_names),
                       *(Text(format_value(values[n], game.pvars.get(n, "any")) if n in values else "?")
                         for n in variable_names),
+                      *(str(values_of[player]) for values_of in counters.values()),
                       style="bold" if player == seat else "")
     table.caption = "* active player" if active is not None else None
     table.caption_justify = "left"
@@ -210,18 +215,166 @@ def _zone_table(title: str, zones) -> Table:
     return table
 
 
-def _board_table(game, per_space) -> Table:
+# ---------------------------------------------------------------- the board, drawn
+MAX_RING_DRAWN = 16  # a longer ring is listed space by space rather than drawn
+PILE_SHOWN = 4  # cards of a visible pile on a space listed one by one, the top first
+ARROWS = {(0, 1): "→", (0, -1): "←", (1, 0): "↓", (-1, 0): "↑"}
+
+
+def board_drawing(game, view: dict, per_space: dict):
+    """The board as its shape: a grid as rows and columns (north at the top), a ring as a loop of
+    spaces in order; any other board (or one too large to draw) as a table of spaces and their exits."""
+    board = game.board
+    counters = _space_counters(view)
+    if board.grid is not None:
+        drawn = _grid_drawing(game, per_space, counters)
+        rest = [sp for sp in board.spaces if not _in_grid(sp, board.grid)]
+        return drawn if not rest else Group(drawn, _board_table(game, per_space, rest, "Other spaces"))
+    if board.ring is not None and 2 <= len(board.ring) <= MAX_RING_DRAWN:
+        drawn = _ring_drawing(game, per_space, counters)
+        rest = [sp for sp in board.spaces if sp not in set(board.ring)]
+        return drawn if not rest else Group(drawn, _board_table(game, per_space, rest, "Other spaces"))
+    return _board_table(game, per_space)
+
+
+def _in_grid(space, grid) -> bool:
+    rows, columns = grid
+    return space in {f"r{r}c{c}" for r in range(1, rows + 1) for c in range(1, columns + 1)}
+
+
+def _space_counters(view: dict) -> dict:
+    """space -> [(counter, n), ...] for the counters a space holds (none at 0)."""
+    found: dict = {}
+    for name, entry in (view.get("counters") or {}).items():
+        for space, n in (entry.get("spaces") or {}).items():
+            if n:
+                found.setdefault(space, []).append((name, n))
+    return found
+
+
+def space_cell(game, zones: list, counters: list) -> Text:
+    """What stands on one space: each of its zones' top card (and how many lie below), and its counters.
+
+    The zone's name leads each line when the game has several per-space zones (cards and pieces)."""
+    named = sum(1 for spec in game.zones.values() if spec.per == "space") > 1
+    text = Text()
+    for name, shown in zones:
+        cards, count = shown.get("cards"), shown.get("count", 0)
+        if cards is not None:
+            top, count = (cards[-1] if cards else None), len(cards)
+            top_counters = {k: v[-1] for k, v in (shown.get("counters") or {}).items()} if cards else {}
+        else:
+            top, top_counters = shown.get("top"), shown.get("top_counters") or {}
+        if not count:
+            continue
+        if text:
+            text.append("\n")
+        if named:
+            text.append(f"{name}: ", style="dim")
+        if top is None:
+            text.append(f"{plural(count, 'card')} (hidden)", style="dim")
+            continue
+        text.append(str(top), style="bold")
+        marks = ", ".join(f"{k} {v}" for k, v in top_counters.items() if v)
+        if marks:
+            text.append(f" [{marks}]")
+        if cards is not None and count > 1:  # a visible pile: what lies under the top, nearest first
+            under = cards[-2::-1]
+            for name_below in under[:PILE_SHOWN - 1]:
+                text.append("\n  on ", style="dim")
+                text.append(str(name_below))
+            if len(under) >= PILE_SHOWN:
+                text.append(f"\n  +{len(under) - PILE_SHOWN + 1} more below", style="dim")
+        elif count > 1:
+            text.append(f" +{count - 1} below", style="dim")
+    for name, n in counters:
+        if text:
+            text.append("\n")
+        text.append(f"{name}: {n}")
+    return text if text else Text("·", style="dim")
+
+
+def _grid_drawing(game, per_space: dict, counters: dict) -> Table:
+    rows, columns = game.board.grid
+    table = Table(title="Board, north at the top", title_justify="left", box=box.SQUARE, show_lines=True)
+    table.add_column("", style="bold", no_wrap=True)
+    for c in range(1, columns + 1):
+        table.add_column(f"c{c}", justify="left", ratio=1)
+    for r in range(1, rows + 1):
+        table.add_row(f"r{r}", *(space_cell(game, per_space.get(f"r{r}c{c}", []), counters.get(f"r{r}c{c}", []))
+                                 for c in range(1, columns + 1)))
+    return table
+
+
+def ring_layout(n: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """Where ``n`` spaces of a ring go around a rectangle: (rows, columns, [(row, column) in ring order]).
+
+    Clockwise from the top left corner: the top row left to right, down the right side, the bottom
+    row right to left, up the left side.  The rectangle's rim has room for ``n`` (one cell more when
+    ``n`` is odd, left empty at the end of the loop)."""
+    columns = max(2, (n + 3) // 4 + 1) if n > 4 else max(2, (n + 1) // 2)
+    rows = max(2, -(-(n - 2 * columns) // 2) + 2) if n > 2 * columns else (2 if n > columns else 1)
+    rim = [(0, c) for c in range(columns)]
+    rim += [(r, columns - 1) for r in range(1, rows)]
+    if rows > 1:
+        rim += [(rows - 1, c) for c in range(columns - 2, -1, -1)]
+        rim += [(r, 0) for r in range(rows - 2, 0, -1)]
+    return rows, columns, rim
+
+
+def _ring_drawing(game, per_space: dict, counters: dict) -> Table:
+    """A ring drawn as a loop: its spaces clockwise around a rectangle, arrows in the forward direction."""
+    board = game.board
+    ring = board.ring
+    rows, columns, rim = ring_layout(len(ring))
+    forward = next((d for d in board.directions if board.step_table.get((ring[0], d)) == ring[1 % len(ring)]), "")
+    grid = [[Text("") for _ in range(2 * columns - 1)] for _ in range(2 * rows - 1)]
+    for (r, c), space in zip(rim, ring):
+        grid[2 * r][2 * c] = Panel(space_cell(game, per_space.get(space, []), counters.get(space, [])),
+                                   title=Text(str(space), style="bold"), title_align="left", expand=True)
+    path = rim[:len(ring)] + rim[len(ring):] + rim[:1]  # the loop: every space, the empty rim cell if any, back
+    for (r1, c1), (r2, c2) in zip(path, path[1:]):
+        arrow = ARROWS.get((r2 - r1, c2 - c1))
+        if arrow:  # a sideways arrow on the level of the spaces' first line
+            grid[r1 + r2][c1 + c2] = Text(arrow if r1 != r2 else "\n" + arrow, style="bold", justify="center")
+    if len(rim) > len(ring):  # an odd ring leaves the last rim cell empty: the loop bends through it
+        (r1, c1), (r2, c2), (r3, c3) = rim[len(ring) - 1], rim[len(ring)], rim[0]
+        bend = _bend(r1 - r2, c1 - c2, r3 - r2, c3 - c2)
+        grid[2 * r2][2 * c2] = Text(("│\n" if bend in "┘└" else "\n") + bend, style="bold", justify="center")
+    title = f"Board: a ring of {plural(len(ring), 'space')}" + (f", arrows point {forward}" if forward else "")
+    table = Table(title=title, title_justify="left", box=None, show_header=False, pad_edge=False, padding=0)
+    for c in range(2 * columns - 1):
+        if c % 2:
+            table.add_column(width=3, justify="center", vertical="top")
+        else:
+            table.add_column(ratio=1, vertical="top")
+    for row in grid:
+        table.add_row(*row)
+    return table
+
+
+def _bend(dr_in, dc_in, dr_out, dc_out) -> str:
+    """The corner line drawn in an empty rim cell that the loop passes through."""
+    ends = {(dr_in, dc_in), (dr_out, dc_out)}
+    for glyph, pair in (("┘", {(0, -1), (-1, 0)}), ("└", {(0, 1), (-1, 0)}), ("┐", {(0, -1), (1, 0)}),
+                        ("┌", {(0, 1), (1, 0)}), ("─", {(0, -1), (0, 1)}), ("│", {(-1, 0), (1, 0)})):
+        if ends == pair:
+            return glyph
+    return "·"
+
+
+def _board_table(game, per_space, spaces=None, title="Board") -> Table:
     names = []
     for zones in per_space.values():
         for name, _ in zones:
             if name not in names:
                 names.append(name)
-    table = Table(title="Board", title_justify="left", box=box.SIMPLE, pad_edge=False)
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, pad_edge=False)
     table.add_column("space", style="bold")
     table.add_column("steps", style="dim")
     for name in names:
         table.add_column(Text(name))
-    for space in game.board.spaces:
+    for space in game.board.spaces if spaces is None else spaces:
         zones = dict(per_space.get(space, []))
         table.add_row(Text(str(space)), _steps_from(game.board, space),
                       *(pile_contents(zones[n]) if n in zones else Text("") for n in names))
@@ -303,8 +456,9 @@ def _number(value, digits: int = 2) -> str:
     return str(int(value))
 
 
-def render_stats(console: Console, game, stats, players: int, elapsed: float | None = None) -> None:
-    """The simulation tables: per-seat wins and scores, then game length and endings."""
+def render_stats(console: Console, game, stats, players: int, elapsed: float | None = None,
+                 max_decisions: int | None = None) -> None:
+    """The simulation tables: per-seat wins and scores, then game length and how the games ended."""
     games = stats.games
     title = f"{game.name}: {games} games, {players} players"
     if elapsed:
@@ -324,10 +478,17 @@ def render_stats(console: Console, game, stats, players: int, elapsed: float | N
         length.add_row(name, _number(tally.mean, 1), _number(tally.minimum), _number(tally.median, 1),
                        _number(tally.maximum))
     console.print(length)
-    share = 100 * stats.ended_by_end_game / games if games else 0.0
-    shared = 100 * stats.shared_victories / games if games else 0.0
-    console.print(Text(f"Ended by an `end game` statement: {stats.ended_by_end_game} games ({share:.1f}%)"))
-    console.print(Text(f"Shared victories: {stats.shared_victories} games ({shared:.1f}%)"))
+    cap = f"{max_decisions:,} decisions" if max_decisions else "decisions"
+    endings = Table(box=box.SIMPLE_HEAD, title="How the games ended", title_justify="left")
+    for name in ("", "games", "share"):
+        endings.add_column(name, justify="right" if name else "left")
+    for label, games_of in (("ended by an `end game` statement", stats.endings["end_game"]),
+                            ("ended when the last phase ended (its `until`)", stats.endings["flow"]),
+                            (f"stopped at the cap of {cap} (no winner)", stats.endings["decision_cap"]),
+                            ("finished with no winner", stats.no_winner),
+                            ("shared victory", stats.shared_victories)):
+        endings.add_row(label, str(games_of), f"{100 * stats.share(games_of):.1f}%")
+    console.print(endings)
 
 
 # ---------------------------------------------------------------- the rules
@@ -424,6 +585,14 @@ def _board(console, game, data):
     if board is None:
         return
     _section(console, f"Board ({plural(len(board.spaces), 'space')})")
+    if board.grid is not None:
+        rows, columns = board.grid
+        diagonal = " and diagonal steps" if any(board.diagonals.values()) else ""
+        console.print(Text(f"A grid of {rows} rows and {columns} columns{diagonal}: r1 is the north (top) row, "
+                           f"c1 the west (left) column."))
+    if board.ring is not None:
+        console.print(Text(f"A ring of {plural(len(board.ring), 'space')}: " + " -> ".join(board.ring)
+                           + f" -> {board.ring[0]}"))
     console.print(Text("Spaces: " + ", ".join(map(str, board.spaces))))
     console.print(Text("Directions: " + (", ".join(board.directions) or "none")))
     for space in board.spaces:
@@ -472,7 +641,7 @@ def _events(console, game, data):
         return
     _section(console, "Events")
     for name, params in game.events.items():
-        console.print(Text(f"{name}(" + ", ".join(f"{p}: {k}" for p, k in params) + ")"))
+        console.print(Text(f"{name}(" + ", ".join(f"{T.DECLARED.get(k, k)} {p}" for p, k in params) + ")"))
 
 
 def _setup(console, game, data):
@@ -543,10 +712,10 @@ def _quantities(console, game, data):
     _section(console, "Quantities")
     for signature, base in quantities.items():
         console.print(Text.assemble((str(signature), "bold"), " = ", str(base)))
-    for kind in game.kinds:
-        for mod in kind["declaration"].get("modifiers") or []:
+    for decl in _entries(game):
+        for mod in decl.get("modifiers") or []:
             cond = f" while {mod['if']}" if "if" in mod else ""
-            console.print(Text(f"  {kind['name']}: {mod['quantity']} + {mod.get('add', 1)}{cond}", style="dim"))
+            console.print(Text(f"  {decl['name']}: {mod['quantity']} + {mod.get('add', 1)}{cond}", style="dim"))
 
 
 def _triggers(console, game, data):
@@ -560,9 +729,17 @@ def _triggers(console, game, data):
     _code_blocks(console, "Triggers", entries)
 
 
+def _entries(game) -> list:
+    """The component entries as written, once each (a family's cards share one)."""
+    seen = {}
+    for kind in game.kinds:
+        seen.setdefault(kind["index"], kind["declaration"])
+    return list(seen.values())
+
+
 def _abilities(console, game, data):
-    entries = [(f"{kind['name']} - when {key[5:].replace('_', ' ')}", text)
-               for kind in game.kinds for key, text in kind["declaration"].items() if key.startswith("when_")]
+    entries = [(f"{decl['name']} - when {key[5:].replace('_', ' ')}", text)
+               for decl in _entries(game) for key, text in decl.items() if key.startswith("when_")]
     _code_blocks(console, "Card abilities", entries)
 
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from .agents import make_agent
 from .errors import RibbitError
 
-MAX_DECISIONS = 100_000  # a random game this long is taken to be a game that never ends
+MAX_DECISIONS = 10_000  # the default cap: a bot game still running after this many decisions is stopped
 
 
 class SimulationError(RibbitError):
@@ -79,6 +79,10 @@ class Tally:
                 "histogram": {str(v): self.histogram[v] for v in sorted(self.histogram)}}
 
 
+# How a game ended (``state.ended_by``) -> its key in the statistics and the JSON report.
+ENDINGS = {"end game": "end_game", "flow": "flow", "decision cap": "decision_cap"}
+
+
 @dataclass
 class SimStats:
     """Everything measured over a batch of games; chunks merge into one."""
@@ -86,27 +90,33 @@ class SimStats:
     players: int
     games: int = 0
     win_shares: list = field(default_factory=list)  # per seat: sum of state.returns(), as exact fractions
-    scores: list = field(default_factory=list)  # per seat: Tally of final scores
+    scores: list = field(default_factory=list)  # per seat: Tally of final scores (games that finished only)
     decisions: Tally = field(default_factory=Tally)  # actions applied per game
     turns: Tally = field(default_factory=Tally)  # game.turn at the end of each game
-    ended_by_end_game: int = 0  # games stopped by an `end game` statement
+    endings: dict = field(default_factory=dict)  # ENDINGS key -> games that ended that way
+    no_winner: int = 0  # games that finished with nobody winning (stopped games not counted)
     shared_victories: int = 0  # games with more than one winner
 
     def __post_init__(self):
         self.win_shares = self.win_shares or [Fraction(0)] * self.players
         self.scores = self.scores or [Tally() for _ in range(self.players)]
+        self.endings = {key: self.endings.get(key, 0) for key in ENDINGS.values()}
 
     def record(self, state) -> None:
-        """Fold one finished game into the totals."""
+        """Fold one game into the totals: finished, or stopped at the decision cap (``state.abandon()``)."""
         self.games += 1
+        ending = ENDINGS[state.ended_by]
+        self.endings[ending] += 1
+        self.decisions.add(len(state.history))
+        self.turns.add(state.gv.get("turn", 0))
+        if ending == "decision_cap":  # unfinished: no winner, no final score
+            return
         winners = state.winners()
         for seat in winners:
             self.win_shares[seat] += Fraction(1, len(winners))
         for seat, score in enumerate(state.scores()):
             self.scores[seat].add(score)
-        self.decisions.add(len(state.history))
-        self.turns.add(state.gv.get("turn", 0))
-        self.ended_by_end_game += state.forced_winners is not None
+        self.no_winner += not winners
         self.shared_victories += len(winners) > 1
 
     def merge(self, other: "SimStats") -> None:
@@ -116,24 +126,37 @@ class SimStats:
             mine.merge(theirs)
         self.decisions.merge(other.decisions)
         self.turns.merge(other.turns)
-        self.ended_by_end_game += other.ended_by_end_game
+        for key, games in other.endings.items():
+            self.endings[key] += games
+        self.no_winner += other.no_winner
         self.shared_victories += other.shared_victories
 
     def win_share(self, seat: int) -> float:
         return float(self.win_shares[seat] / self.games) if self.games else 0.0
 
+    def share(self, games: int) -> float:
+        """``games`` as a fraction of all the games played."""
+        return games / self.games if self.games else 0.0
+
     def to_json(self) -> dict:
-        games = self.games or 1
+        def count(games):
+            return {"games": games, "share": self.share(games)}
         return {
             "games": self.games,
             "seats": [{"seat": seat + 1, "win_share": self.win_share(seat),
-                       "wins": str(self.win_shares[seat]), "score": self.scores[seat].to_json()}
+                       "wins": _number(self.win_shares[seat]), "score": self.scores[seat].to_json()}
                       for seat in range(self.players)],
             "decisions": self.decisions.to_json(),
             "turns": self.turns.to_json(),
-            "ended_by_end_game": {"games": self.ended_by_end_game, "share": self.ended_by_end_game / games},
-            "shared_victories": {"games": self.shared_victories, "share": self.shared_victories / games},
+            "ended_by": {key: count(games) for key, games in self.endings.items()},
+            "no_winner": count(self.no_winner),
+            "shared_victories": count(self.shared_victories),
         }
+
+
+def _number(value: Fraction):
+    """A whole number as an int, anything else (a share of shared victories) as a float."""
+    return int(value) if value.denominator == 1 else float(value)
 
 
 # ---------------------------------------------------------------- playing games
@@ -144,10 +167,15 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
-    """Let the agents (one per seat) play ``state`` to its end."""
+    """Let the agents (one per seat) play ``state`` to its end, or stop it after ``max_decisions``.
+
+    A game still running after ``max_decisions`` decisions is abandoned (``state.abandon()``:
+    over, nobody wins, ``state.ended_by == "decision cap"``) rather than played forever.
+    """
     while not state.is_terminal():
         if len(state.history) >= max_decisions:
-            raise SimulationError(f"the game did not end after {max_decisions} decisions")
+            state.abandon()
+            break
         seat = state.current_players()[0]
         agent = agents[seat]
         view = state.view(seat) if agent.uses_view else None
@@ -155,22 +183,24 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
     return state
 
 
-def play_bot_game(game, players: int, seed: int, index: int, bot: str = "random"):
+def play_bot_game(game, players: int, seed: int, index: int, bot: str = "random",
+                  max_decisions: int = MAX_DECISIONS):
     """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat."""
     game_seed = seed + index
     agents = [make_agent(bot, bot_seed(game_seed, seat)) for seat in range(players)]
     try:
-        return play_out(game.new_game(players, game_seed, log=False), agents)
+        return play_out(game.new_game(players, game_seed, log=False), agents, max_decisions)
     except RibbitError as exc:
         raise SimulationError(f"game {index + 1} of the run (seed {game_seed}; `ribbit play FILE --players "
                               f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
 
 
-def run_chunk(game, players: int, seed: int, start: int, stop: int, bot: str = "random") -> SimStats:
+def run_chunk(game, players: int, seed: int, start: int, stop: int, bot: str = "random",
+              max_decisions: int = MAX_DECISIONS) -> SimStats:
     """Play games ``start`` to ``stop - 1`` of a run and return their statistics."""
     stats = SimStats(players)
     for index in range(start, stop):
-        stats.record(play_bot_game(game, players, seed, index, bot))
+        stats.record(play_bot_game(game, players, seed, index, bot, max_decisions))
     return stats
 
 
@@ -225,18 +255,19 @@ def _load_worker_game(path, variants):
 def _run_worker_chunk(task) -> SimStats:
     if _worker_error is not None:
         raise SimulationError(f"a worker process could not load the definition: {_worker_error}")
-    players, seed, start, stop, bot = task
-    return run_chunk(_worker_game, players, seed, start, stop, bot)
+    players, seed, start, stop, bot, max_decisions = task
+    return run_chunk(_worker_game, players, seed, start, stop, bot, max_decisions)
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: str = "random",
-             variants=None, game=None, progress=None) -> SimStats:
+             variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS) -> SimStats:
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
     if omitted).  ``jobs`` > 1 plays chunks in a process pool of ``worker_count``
     processes; every worker loads the definition itself.  ``progress(done)`` is called with the number of
-    games finished so far, after each chunk.
+    games finished so far, after each chunk.  A game still running after ``max_decisions`` decisions is
+    stopped and counted under ``endings["decision_cap"]``.
     """
     variants = list(variants or [])
     stats = SimStats(players)
@@ -249,12 +280,12 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: 
 
             game = load_game(path, variants=variants)
         for start, stop in work:
-            stats.merge(run_chunk(game, players, seed, start, stop, bot))
+            stats.merge(run_chunk(game, players, seed, start, stop, bot, max_decisions))
             done += stop - start
             if progress:
                 progress(done)
         return stats
-    tasks = ((players, seed, start, stop, bot) for start, stop in work)
+    tasks = ((players, seed, start, stop, bot, max_decisions) for start, stop in work)
     with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants)) as pool:
         for part in pool.imap_unordered(_run_worker_chunk, tasks):
             stats.merge(part)

@@ -42,8 +42,13 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "steps", "log", "log_seen", "history", "_result", "counters",
+                 "over", "forced_winners", "ended_by", "steps", "log", "log_seen", "history", "_result", "counters",
                  "trace", "trace_vars")
+
+    # How a finished game ended (``ended_by``; None while it runs):
+    END_STATEMENT = "end game"  # an effect said ``end game``
+    END_OF_FLOW = "flow"  # the flow ran out: the last phase's ``until`` held (or its single round was played)
+    DECISION_CAP = "decision cap"  # stopped from outside by :meth:`abandon` (a simulation's cap): no winner
 
     # ---------------------------------------------------------------- creation
     @classmethod
@@ -63,6 +68,7 @@ class State:
         s.pending = None
         s.over = False
         s.forced_winners = None
+        s.ended_by = None
         s.log = [] if log else None
         s.log_seen = []
         s.history = []
@@ -99,7 +105,7 @@ class State:
         c.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
         p = self.pending
         c.pending = None if p is None else {**p, "chosen": p["chosen"][:]}
-        c.over, c.forced_winners = self.over, self.forced_winners
+        c.over, c.forced_winners, c.ended_by = self.over, self.forced_winners, self.ended_by
         c.steps = self.steps
         c.log = None if self.log is None else self.log[:]
         c.log_seen = self.log_seen[:]  # entries are never changed once written: shared
@@ -120,6 +126,7 @@ class State:
         """Run rule code until a player must decide or the game ends."""
         codes = self.game.codes
         frames = self.frames
+        ended_by = State.END_OF_FLOW
         try:
             while frames:
                 fr = frames[-1]
@@ -130,7 +137,8 @@ class State:
                 if pc == SUSPEND:
                     return
         except GameOver:
-            pass
+            ended_by = State.END_STATEMENT
+        self.ended_by = ended_by
         frames.clear()
         self.pending = None
         self.over = True
@@ -259,6 +267,20 @@ class State:
     # ---------------------------------------------------------------- results
     def is_terminal(self) -> bool:
         return self.over
+
+    def abandon(self) -> None:
+        """Stop an unfinished game from outside (a simulation's decision cap): it is over, nobody wins.
+
+        ``ended_by`` becomes ``State.DECISION_CAP``; the scores are those of the position reached.
+        """
+        if self.over:
+            return
+        self.frames.clear()
+        self.pending = None
+        self.over = True
+        self.forced_winners = []
+        self.ended_by = State.DECISION_CAP
+        self._result = None
 
     def _results(self):
         if self._result is None:

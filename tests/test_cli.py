@@ -332,7 +332,8 @@ def test_simulate_prints_win_shares_scores_and_game_length(capsys):
     code, out, _ = run(capsys, "simulate", FROG_TOWER, "--players", "3", "--games", "20", "--seed", "3")
     assert code == 0
     assert "Frog Tower: 20 games, 3 players" in out
-    for heading in ("win share", "score mean", "median", "decisions", "turns", "Ended by an `end game` statement"):
+    for heading in ("win share", "score mean", "median", "decisions", "turns", "How the games ended",
+                    "ended by an `end game` statement", "finished with no winner", "shared victory"):
         assert heading in out
     assert all(f"player {seat}" in out for seat in (1, 2, 3))
 
@@ -350,14 +351,15 @@ def test_simulate_statistics_are_internally_consistent(capsys):
                        "--json", "-")
     report = json.loads(out)
     assert code == 0 and report["games"] == 20 and report["seed"] == 3
-    assert sum(Fraction(seat["wins"]) for seat in report["seats"]) == 20
+    assert sum(Fraction(seat["wins"]) for seat in report["seats"]) == 20 - report["ended_by"]["decision_cap"]["games"]
     assert sum(seat["win_share"] for seat in report["seats"]) == pytest.approx(1.0)
     for tally in [seat["score"] for seat in report["seats"]] + [report["decisions"], report["turns"]]:
         histogram = {int(k): v for k, v in tally["histogram"].items()}
         assert sum(histogram.values()) == 20
         assert tally["mean"] == pytest.approx(sum(k * v for k, v in histogram.items()) / 20)
         assert tally["min"] == min(histogram) <= tally["median"] <= tally["max"] == max(histogram)
-    assert 0 <= report["ended_by_end_game"]["games"] <= 20
+    assert sum(ending["games"] for ending in report["ended_by"].values()) == 20
+    assert report["max_decisions"] == 10_000
 
 
 def test_simulated_game_i_is_dealt_with_seed_plus_i_whatever_the_chunking():
@@ -383,7 +385,7 @@ def test_shared_victories_count_as_fractions_of_a_win():
     class Finished:  # the parts of a finished state that statistics read
         history = [[0, "a"]] * 4
         gv = {"turn": 2}
-        forced_winners = None
+        ended_by = "flow"
 
         def winners(self):
             return [0, 2]
@@ -392,7 +394,7 @@ def test_shared_victories_count_as_fractions_of_a_win():
             return [5, 1, 5]
     stats.record(Finished())
     assert stats.win_shares == [Fraction(1, 2), 0, Fraction(1, 2)]
-    assert stats.shared_victories == 1 and stats.ended_by_end_game == 0
+    assert stats.shared_victories == 1 and stats.endings == {"end_game": 0, "flow": 1, "decision_cap": 0}
 
 
 def test_tally_median_is_the_middle_value_or_the_mean_of_the_two_middle_values():

@@ -245,7 +245,7 @@ def test_a_run_of_a_billion_games_is_split_lazily_and_stops_on_ctrl_c(capsys, mo
     assert not isinstance(work, list) and next(iter(work)) == (0, 200)  # not half a million chunks at once
     played = []
 
-    def one_chunk(game, players, seed, start, stop, bot="random"):
+    def one_chunk(game, players, seed, start, stop, bot="random", max_decisions=sim.MAX_DECISIONS):
         played.append(start)
         if len(played) == 3:
             raise KeyboardInterrupt

@@ -401,6 +401,32 @@ def test_malformed_procedure_name_points_at_the_key(tmp_path):
                                "optionally followed by '-> kind', e.g. 'deal(player p)'")
 
 
+def test_a_signature_has_one_form_kind_then_name_and_name_first_is_refused_with_the_fix(tmp_path):
+    text = variant("take_turn(player p): |", '"take_turn(p: player)": |')
+    path, err = load_error(tmp_path, text)
+    assert str(err) == located(path, text, '"take_turn', "procedures.take_turn(p: player)",
+                               "'take_turn(p: player)' is not a valid name here; expected 'name(kind parameter, ...)', "
+                               "optionally followed by '-> kind', e.g. 'deal(player p)'; write each parameter as its "
+                               "kind, then its name: 'take_turn(player p)'")
+
+
+def test_the_game_schema_writes_every_signature_kind_first():
+    import re
+
+    from interpreter.loader.schema import load_schema
+
+    schema = load_schema("game.schema.json")
+    text = json.dumps(schema)
+    assert not re.findall(r"[a-z_]\((?:[a-z_]+: [a-z_]+)", text), "a description writes 'name(a: card)'"
+    for part in ("functions", "procedures", "quantities"):
+        assert schema["properties"][part]["propertyNames"] == {"$ref": "#/$defs/signature"}
+        assert "(player p)" in schema["properties"][part]["description"] \
+            or "(card a, card b)" in schema["properties"][part]["description"]
+    pattern = re.compile(schema["$defs"]["signature"]["pattern"])
+    assert all(pattern.match(key) for key in ("f()", "worth(card c) -> int", "move_all(player p, cards cs)"))
+    assert not any(pattern.match(key) for key in ("worth(c: card)", "worth(card)", "worth(card c,)"))
+
+
 def test_players_min_above_max_is_refused(tmp_path):
     text = variant("{min: 2, max: 2}", "{min: 3, max: 2}")
     path, err = load_error(tmp_path, text)
@@ -505,7 +531,7 @@ def test_user_function_called_with_the_wrong_number_of_arguments(tmp_path):
     text = variant("    p.points += card.value\n", "    p.points += worth(card, 1)\n", text)
     path, err = load_error(tmp_path, text, DSLTypeError)
     assert str(err) == located(path, text, "worth(card, 1)", "procedures.take_turn(player p)",
-                               "worth() takes 1 argument (c: card), got 2")
+                               "worth() takes 1 argument (card c), got 2")
 
 
 def test_card_where_a_player_is_needed(tmp_path):
@@ -662,7 +688,7 @@ def test_flow_turn_procedure_must_take_one_player(tmp_path):
     text = variant("turn: take_turn", "turn: tidy", text)
     path, err = load_error(tmp_path, text)
     assert str(err) == located(path, text, "tidy\n", "flow[0].turn",
-                               "procedure 'tidy' must take one player parameter, e.g. take_turn(p: player)")
+                               "procedure 'tidy' must take one player parameter, e.g. take_turn(player p)")
 
 
 def test_a_procedure_cannot_reuse_a_function_name(tmp_path):

@@ -334,7 +334,7 @@ def test_a_tie_is_a_shared_win(kaeru):
 
 
 # ==================================================================== the terminal
-def test_the_terminal_shows_each_pile_top_first_and_where_each_lily_leads(kaeru):
+def test_the_terminal_draws_the_lilies_as_a_ring_with_each_pile_top_first(kaeru):
     from rich.console import Console
 
     from interpreter.render import render_view
@@ -342,9 +342,15 @@ def test_the_terminal_shows_each_pile_top_first_and_where_each_lily_leads(kaeru)
     state = position(kaeru, lilies={"l3": [SMALL1, MEDIUM2, LARGE2]})
     console = Console(width=160, record=True)
     render_view(console, kaeru, state.view(0), 0)
-    lines = [line.strip() for line in console.export_text().splitlines()]
-    row = next(i for i, line in enumerate(lines) if line.startswith("l3 "))
-    assert lines[row].split()[:2] == ["l3", "clockwise"] and "-> l4" in lines[row]
-    assert "player 2 large frog (3 pips)  (top)" in lines[row]
-    assert "counterclockwise -> l2" in lines[row + 1] and "player 2 medium frog (2 pips)" in lines[row + 1]
-    assert "player 1 small frog (1 pip)" in lines[row + 2]
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    assert "Board: a ring of 5 spaces, arrows point clockwise" in lines
+    top = next(i for i, line in enumerate(lines) if "╭─ l1 " in line)
+    # l1 -> l2 -> l3 along the top, then down to l4 and back along the bottom to l5, and up to l1
+    assert [lines[top].index(f"╭─ {sp} ") for sp in ("l1", "l2", "l3")] == sorted(
+        lines[top].index(f"╭─ {sp} ") for sp in ("l1", "l2", "l3"))
+    bottom = next(i for i, line in enumerate(lines) if "╭─ l5 " in line)
+    assert bottom > top and lines[bottom].index("╭─ l5 ") < lines[bottom].index("╭─ l4 ")
+    assert lines[top + 1].count("→") == 2 and lines[bottom + 1].count("←") == 2
+    pile = next(i for i, line in enumerate(lines) if "lily: player 2 large frog (3 pips)" in line)
+    assert "on player 2 medium frog (2 pips)" in lines[pile + 1]
+    assert "on player 1 small frog (1 pip)" in lines[pile + 2]

@@ -86,9 +86,10 @@ def test_rules_mark_what_the_variants_added_and_list_every_change(capsys):
     assert "4. crayfish_rule  [crayfish2]" in lines
     assert "crayfish: on flipped if card.type == \"crayfish\"  [crayfish2]" in lines
     assert any(line.startswith(" crayfish  [crayfish]") for line in lines)
-    changes = lines[lines.index(next(x for x in lines if x.startswith("Changed by variants (22)"))) + 1:]
+    changes = lines[lines.index(next(x for x in lines if x.startswith("Changed by variants (23)"))) + 1:]
     assert changes[0] == f"flower adds parameter 'flower_points' ({FOLDER / 'flower.yaml'}:12:5)"
     assert f"crayfish2 removes parameter 'rule' ({FOLDER / 'crayfish2.yaml'}:14:16)" in changes
+    assert f"crayfish replaces procedure 'take_turn' ({FOLDER / 'crayfish.yaml'}:23:5)" in changes  # ruling 12
 
 
 def test_rules_of_the_plain_game_mark_nothing(capsys):

@@ -103,11 +103,46 @@ def test_a_crayfish_never_busts_even_with_a_rainbow_in_the_holding_area():
     assert state.legal_actions(0) == [FLIP, STOP]
 
 
-def test_a_crayfish_has_no_one_more_so_nothing_more_is_flipped():
-    state = crayfish_start("Pass to the Right", pond=["crayfish", "green frog"])
-    assert holding(state) == [] and zone(state, "pond")[-1] == "green frog"
+def test_a_crayfish_as_the_turns_first_card_offers_no_stop_and_the_player_flips_again():
+    # Ruling 12 (amended): the Holding area is empty after the Crayfish, so the player must flip again,
+    # as at the start of a turn; the only option is taken by itself.
+    state = crayfish_start("Pass to the Right", pond=["crayfish", "green frog", "blue frog"])
+    assert zone(state, "box")[-1] == "crayfish"
+    assert holding(state) == ["green frog"] and zone(state, "pond")[-1] == "blue frog"
+    assert state.current_players() == [0] and state.legal_actions(0) == [FLIP, STOP]
+    assert state.history == []  # nobody was asked: flipping again was the only choice
+
+
+def test_a_crayfish_as_the_turns_first_card_is_followed_by_a_start_of_turn_one_more_chain():
+    # The card flipped after the Crayfish is the turn's first card: its One more! forces another flip,
+    # and the two cards are not compared for a bust before the second is flipped.
+    state = crayfish_start("Pass to the Right", pond=["crayfish", "green frog (One more!)", "blue frog", "red frog"])
+    assert holding(state) == ["green frog (One more!)", "blue frog"]
+    assert state.legal_actions(0) == [FLIP, STOP]
+
+
+def test_a_crayfish_after_other_cards_offers_stop_and_a_crayfish_has_no_one_more():
+    state = crayfish_start("Pass to the Right", pond=["green frog", "crayfish", "blue frog"])
+    play(state, [(0, FLIP)])
+    assert holding(state) == ["green frog"] and zone(state, "pond")[-1] == "blue frog"
+    assert state.legal_actions(0) == [FLIP, STOP]
     play(state, [(0, STOP)])
-    assert garden(state, 0) == [] and state.current_players() == [1]
+    assert garden(state, 0) == ["green frog"] and state.current_players() == [1]
+
+
+def test_a_crayfish_that_is_the_last_card_to_flip_leaves_stopping_with_nothing_as_the_only_choice():
+    # Ruling 9 still holds: with no card left to flip, stopping is the only choice, even with nothing to take.
+    state = crayfish_start("Pass to the Right", pond=["crayfish"], zones={"set_aside": []}, only_these=True,
+                           game_variables={"refilled": True, "last_turn": True})
+    assert holding(state) == [] and garden(state, 0) == []
+    assert state.is_terminal()
+
+
+def test_rule_2_a_crayfish_as_the_turns_first_card_offers_no_stop_either():
+    state = start(variant_game("crayfish2"), 3, pond=["crayfish", "green frog", "blue frog"],
+                  zones={"rule_in_force": [], "crayfish_rules": ["Pick from the Right"]})
+    assert zone(state, "rule_in_force") == ["Pick from the Right"]
+    assert holding(state) == ["green frog"] and state.legal_actions(0) == [FLIP, STOP]
 
 
 GARDENS = {"garden(1)": [LEAF, "green frog", "red frog"], "garden(2)": [LEAF, "blue frog", "yellow frog"],
@@ -177,7 +212,8 @@ def test_everyone_flips_gives_each_player_a_pond_card_in_turn_order_from_the_fli
     state = crayfish_start("Everyone Flips", pond=["crayfish", "red frog", "blue frog", "green frog", "leaf"])
     assert state.log == ["player 1 flips a Crayfish: Everyone Flips."]
     assert [garden(state, p) for p in range(3)] == [["red frog"], ["blue frog"], ["green frog"]]
-    assert holding(state) == [] and zone(state, "pond")[-1] == "leaf"
+    # the Crayfish was the turn's first card: the Holding area is empty, so the player flipped again
+    assert holding(state) == ["leaf"]
     assert state.legal_actions(0) == [FLIP, STOP]
 
 
@@ -187,14 +223,15 @@ def test_a_crayfish_taken_by_everyone_flips_is_discarded_with_no_effect():
     assert zone(state, "box")[-2:] == ["crayfish", "crayfish"]
     assert state.log == ["player 1 flips a Crayfish: Everyone Flips.",
                          "player 2 takes a Crayfish: it is discarded with no effect."]
-    assert zone(state, "pond")[-1] == "leaf"
+    assert holding(state) == ["leaf"]  # then the player flipped again (the Holding area was empty)
 
 
 def test_everyone_flips_with_fewer_pond_cards_than_players_does_nothing_and_leaves_the_set_aside_cards():
     state = crayfish_start("Everyone Flips", pond=["crayfish", "red frog", "blue frog"], only_these=True,
                            zones={"set_aside": ["leaf", "leaf"]})
     assert [garden(state, p) for p in range(3)] == [[], [], []]
-    assert zone(state, "pond") == ["blue frog", "red frog"] and zone(state, "set_aside") == ["leaf", "leaf"]
+    assert zone(state, "set_aside") == ["leaf", "leaf"]
+    assert holding(state) == ["red frog"] and zone(state, "pond") == ["blue frog"]  # then the player flipped again
     assert state.log[-1] == "The Pond holds fewer cards than players: Everyone Flips does nothing."
 
 
@@ -260,10 +297,10 @@ def test_rule_2_each_crayfish_turns_the_next_rule_card_face_up_and_applies_it():
     pond = ["crayfish", "red frog", "blue frog", "green frog", "crayfish", "leaf"]
     state = start(variant_game("crayfish2"), 3, pond=pond,
                   zones={"rule_in_force": [], "crayfish_rules": ["Pass to the Left", "Everyone Flips"]})
-    assert zone(state, "rule_in_force") == ["Everyone Flips"]
-    assert [garden(state, p) for p in range(3)] == [["red frog"], ["blue frog"], ["green frog"]]
-    play(state, [(0, FLIP)])  # the second Crayfish: Pass to the Left, everyone has one frog
+    # the first Crayfish, Everyone Flips, gives out red, blue and green; the Holding area is empty, so the
+    # player flips again: the second Crayfish, Pass to the Left (everyone has one frog), then the leaf
     assert zone(state, "rule_in_force") == ["Everyone Flips", "Pass to the Left"]
+    assert holding(state) == ["leaf"]
     assert [garden(state, p) for p in range(3)] == [["green frog"], ["red frog"], ["blue frog"]]
     assert state.log == ["player 1 flips a Crayfish: Everyone Flips.", "player 1 flips a Crayfish: Pass to the Left."]
 
@@ -274,7 +311,7 @@ def test_rule_2_after_the_rule_deck_is_exhausted_a_crayfish_has_no_effect():
              "garden(2)": [LEAF, "blue frog"], "garden(3)": [LEAF, "red frog"]}
     state = start(variant_game("crayfish2"), 3, pond=["crayfish", "leaf"], zones=zones)
     assert state.log == ["player 1 flips a Crayfish, but no rule card is left: no effect."]
-    assert zone(state, "box")[-1] == "crayfish" and holding(state) == []
+    assert zone(state, "box")[-1] == "crayfish" and holding(state) == ["leaf"]  # then the player flipped again
     assert [garden(state, p) for p in range(3)] == [[LEAF, "green frog"], [LEAF, "blue frog"], [LEAF, "red frog"]]
     assert zone(state, "rule_in_force") == used
 

@@ -492,6 +492,15 @@ def b_adjacent(c, args):
     return (lambda s, e: list(table.get(sp(s, e), ()))), "list:space"
 
 
+def b_diagonals(c, args):
+    """diagonals(space): the spaces one diagonal step away on a grid with ``diagonals: true``."""
+    _need(args, 1, 1, "diagonals")
+    board = _board(c, "diagonals")
+    sp = _kind(args[0], "space", "diagonals", 1)
+    table = board.diagonals
+    return (lambda s, e: list(table.get(sp(s, e), ()))), "list:space"
+
+
 def b_distance(c, args):
     _need(args, 2, 2, "distance")
     board = _board(c, "distance")
@@ -510,5 +519,5 @@ BUILTINS = {
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
     "seat": b_seat, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
-    "step": b_step, "adjacent": b_adjacent, "distance": b_distance,
+    "step": b_step, "adjacent": b_adjacent, "diagonals": b_diagonals, "distance": b_distance,
 }

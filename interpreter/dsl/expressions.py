@@ -133,7 +133,7 @@ class ExpressionCompiler:
             return player_var, self.m.pvars[attr]
         if kind == T.ANY:
             raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
-                           "(give the parameter a kind, e.g. c: card)", node)
+                           "(give the parameter a kind, e.g. card c)", node)
         raise self.err(f"{T.describe(kind)} has no .{attr}", node)
 
     def x_Index(self, node, scope):
@@ -782,7 +782,7 @@ class ExpressionCompiler:
             raise self.err(f"{name}() takes positional arguments only", node)
         if len(positional) != len(params):
             raise self.err(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
-                           f"({', '.join(f'{n}: {k}' for n, k in params)}), got {len(positional)}", node)
+                           f"({', '.join(f'{T.DECLARED.get(k, k)} {n}' for n, k in params)}), got {len(positional)}", node)
         fns = []
         for (pname, pkind), arg in zip(params, positional):
             fn, kind = self.expr(arg, scope)

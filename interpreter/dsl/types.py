@@ -12,12 +12,13 @@ from __future__ import annotations
 ANY = "any"
 SCALARS = ("int", "bool", "str", "card", "player", "space")
 
-# Names an author may write in a signature such as ``flip(p: player) -> card``.
+# Names an author may write in a signature such as ``flip(player p) -> card``.
 DECLARABLE = {
     "int": "int", "bool": "bool", "str": "str", "card": "card", "player": "player", "space": "space",
     "zone": "zone", "cards": "list:card", "players": "list:player", "spaces": "list:space",
     "ints": "list:int", "strs": "list:str", "list": "list:any", "any": ANY,
 }
+DECLARED = {kind: name for name, kind in DECLARABLE.items()}  # a kind as an author writes it: "list:card" -> "cards"
 
 
 def list_of(kind: str) -> str:

@@ -20,9 +20,9 @@ from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
-PARAM = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)\s*$")  # "c: card" (quote the YAML key)
-PARAM_TYPE_FIRST = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c"
-RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers", "listeners"}
+PARAM = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c": the kind, then the name
+RESERVED_KEYS = {"name", "count", "zone", "per_player", "description", "modifiers", "listeners", "family"}
+PLACEHOLDER = re.compile(r"(\{[^{}]*\})")  # "{rank}" in a family's name template
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
 MAX_CARDS = 100_000  # cards and pieces in one game, all copies counted: rules scan zones of them
@@ -99,12 +99,9 @@ class Builder:
         if params_text.strip():
             for part in params_text.split(","):
                 pm = PARAM.match(part)
-                if pm:
-                    pname, kind = pm.groups()
-                elif PARAM_TYPE_FIRST.match(part):
-                    kind, pname = PARAM_TYPE_FIRST.match(part).groups()
-                else:
+                if not pm:
                     self.fail(f"parameter {quote(part.strip())} of {name} must look like 'card c' (kind, then name)", path)
+                kind, pname = pm.groups()
                 if kind not in T.DECLARABLE:
                     self.fail(f"unknown kind {quote(kind)} for parameter {quote(pname)}; kinds are "
                               f"{', '.join(sorted(T.DECLARABLE))}", path)
@@ -193,56 +190,153 @@ class Builder:
         names_seen = {}
         for i, comp in enumerate(d.get("components", [])):
             path = ("components", i)
-            name = comp["name"]
-            if name in names_seen:
-                self.fail(f"component {quote(name)} is declared twice (first at components[{names_seen[name]}])",
-                          path + ("name",))
-            names_seen[name] = i
-            zone = comp.get("zone")
-            if zone is not None and zone not in g.zones:
-                self.fail(f"unknown zone {quote(zone)}{_suggest(zone, g.zones)}", path + ("zone",))
-            per_player = comp.get("per_player", False)
-            if zone is not None and per_player != (g.zones[zone].per == "player"):
-                self.fail(f"zone {quote(zone)} is per {g.zones[zone].per}; "
-                          + ("set per_player: true to give each player their own copies" if not per_player
-                             else "per_player components need a per-player zone"), path + ("zone",))
-            if zone is not None and g.zones[zone].per == "space":
-                self.fail("components cannot start in a per-space zone; move them there in setup", path + ("zone",))
-            values = {}
-            for key, value in comp.items():
-                if key in RESERVED_KEYS or key.startswith("when_"):
-                    continue
-                if key not in defaults:
-                    self.fail(f"unknown property {quote(key)}{_suggest(key, defaults)} (every property is declared under "
-                              "'properties:' with its default value)", path + (key,))
-                if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
-                    value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
-                self.check_constant(value, path + (key,), f"property {quote(key)}")
-                if defaults[key] is not None and value is not None \
-                        and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
-                    self.fail(f"property {quote(key)} is {T.describe(T.kind_of_value(defaults[key]))} "
-                              f"(its default is {quote(defaults[key])}), not {quote(value)}", path + (key,))
-                values[key] = value
-            kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
-            g.kinds.append(kind)
-            seats = range(g.max_players) if per_player else [None]
-            copies = comp.get("count", 1) * len(seats)
-            if len(g.card_names) + copies > MAX_CARDS:
-                self.fail(f"this makes {len(g.card_names) + copies:,} cards in all (with {g.max_players} players); "
-                          f"a game has at most {MAX_CARDS:,}", path + (("count",) if "count" in comp else ()))
-            for seat in seats:
-                for _ in range(comp.get("count", 1)):
-                    card = len(g.card_names)
-                    kind["ids"].append(card)
-                    g.card_names.append(name)
-                    g.card_start.append((zone, seat))
-                    for prop, default in defaults.items():
-                        tables[prop].append(values.get(prop, default))
+            for name, raw in self.family_members(comp, path, defaults):
+                if name in names_seen:
+                    self.fail(f"component {quote(name)} is declared twice (first at components[{names_seen[name]}])",
+                              path + ("name",))
+                names_seen[name] = i
+                self.add_component(comp, path, name, raw, defaults, tables)
         for prop, default in defaults.items():
             # an empty list says nothing about the items' kind: [] next to [3, 6] is still a list of numbers
             kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None and v != []} \
                 or {T.kind_of_value(default)}
             g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
+
+    def family_members(self, comp, path, defaults):
+        """[(name, property values as written)]: the entry itself, or one card per combination of its family.
+
+        ``family: {suit: [...], rank: [...]}`` makes one card for each suit and rank (the first
+        key slowest); ``{rank}`` in the name and in text properties is filled in, and a property
+        written ``{by: rank, table: {...}}`` is looked up by the card's rank.
+        """
+        written = {k: v for k, v in comp.items() if k not in RESERVED_KEYS and not k.startswith("when_")}
+        if "family" not in comp:
+            return [(comp["name"], written)]
+        family = comp["family"]
+        where = path + ("family",)
+        size = comp.get("count", 1) * (self.g.max_players if comp.get("per_player") else 1)
+        for key, values in family.items():
+            seen = {}
+            for j, value in enumerate(values):
+                if str(value) in seen:
+                    self.fail(f"{quote(str(value))} is listed twice in {quote(key)} (first as item {seen[str(value)] + 1})",
+                              where + (key, j))
+                seen[str(value)] = j
+            size *= len(values)
+            if size > MAX_CARDS:
+                self.fail(f"this family makes more than {MAX_CARDS:,} cards; a game has at most {MAX_CARDS:,}", where)
+        name = self.template(comp["name"], family, path + ("name",))
+        if not any(isinstance(part, tuple) for part in name):
+            self.fail(f"every card of a family needs its own name: put the family's values in it, e.g. "
+                      f"{quote(' '.join('{' + k + '}' for k in family))}", path + ("name",))
+        rules = {}
+        for key, value in written.items():
+            if isinstance(value, str) and ("{" in value or "}" in value):
+                rules[key] = ("text", self.template(value, family, path + (key,)))
+            elif isinstance(value, dict) and set(value) == {"by", "table"}:
+                rules[key] = ("table", self.family_table(key, value, family, path + (key,)))
+            else:
+                rules[key] = ("same", value)
+        import itertools
+
+        members = []
+        for combo in itertools.product(*family.values()):
+            at = dict(zip(family, combo))
+            values = {}
+            for key, (how, rule) in rules.items():
+                if how == "same":
+                    values[key] = rule
+                elif how == "table":
+                    by, table = rule
+                    values[key] = table[str(at[by])]
+                elif len(rule) == 1 and isinstance(rule[0], tuple):  # "{rank}" alone: the value itself
+                    value = at[rule[0][0]]
+                    values[key] = str(value) if isinstance(defaults.get(key), str) else value
+                else:
+                    values[key] = _fill(rule, at)
+            members.append((_fill(name, at), values))
+        return members
+
+    def template(self, text, family, path):
+        """A text with {value} placeholders, as parts: strings and 1-tuples naming a family key."""
+        if not isinstance(text, str):
+            return [str(text)]
+        parts = []
+        for piece in PLACEHOLDER.split(text):
+            if PLACEHOLDER.fullmatch(piece):
+                key = piece[1:-1].strip()
+                if key not in family:
+                    self.fail(f"{quote(piece)} in {quote(text)} is not a value of the family, which has "
+                              f"{', '.join('{' + k + '}' for k in family)}{_suggest(key, family)}", path)
+                parts.append((key,))
+            elif "{" in piece or "}" in piece:
+                self.fail(f"{quote(text)} has a {'{' if '{' in piece else '}'} that does not belong to a "
+                          f"{{value}} of the family ({', '.join('{' + k + '}' for k in family)})", path)
+            elif piece:
+                parts.append(piece)
+        return parts
+
+    def family_table(self, key, spec, family, path):
+        """A property looked up by one value of the family: {by: rank, table: {2: 2, ..., ace: 11}}."""
+        by, table = spec["by"], spec["table"]
+        if by not in family:
+            self.fail(f"property {quote(key)} is looked up by {quote(by)}, which is not a value of the family; "
+                      f"it has {', '.join(map(str, family))}{_suggest(str(by), family)}", path + ("by",))
+        if not isinstance(table, dict):
+            self.fail(f"'table' must map each {by} to the value of {quote(key)}", path + ("table",))
+        known = {str(v) for v in family[by]}
+        for entry in table:
+            if str(entry) not in known:
+                self.fail(f"{quote(str(entry))} is not one of the family's values of {quote(by)} "
+                          f"({', '.join(map(str, family[by]))})", path + ("table", entry))
+        found = {str(k): v for k, v in table.items()}
+        missing = [str(v) for v in family[by] if str(v) not in found]
+        if missing:
+            self.fail(f"the table of {quote(key)} has no entry for {by} {', '.join(map(quote, missing))}", path + ("table",))
+        return by, found
+
+    def add_component(self, comp, path, name, written, defaults, tables):
+        """One kind of card (a component entry, or one card of a family) and its copies."""
+        g = self.g
+        i = path[1]
+        zone = comp.get("zone")
+        if zone is not None and zone not in g.zones:
+            self.fail(f"unknown zone {quote(zone)}{_suggest(zone, g.zones)}", path + ("zone",))
+        per_player = comp.get("per_player", False)
+        if zone is not None and per_player != (g.zones[zone].per == "player"):
+            self.fail(f"zone {quote(zone)} is per {g.zones[zone].per}; "
+                      + ("set per_player: true to give each player their own copies" if not per_player
+                         else "per_player components need a per-player zone"), path + ("zone",))
+        if zone is not None and g.zones[zone].per == "space":
+            self.fail("components cannot start in a per-space zone; move them there in setup", path + ("zone",))
+        values = {}
+        for key, value in written.items():
+            if key not in defaults:
+                self.fail(f"unknown property {quote(key)}{_suggest(key, defaults)} (every property is declared under "
+                          "'properties:' with its default value)", path + (key,))
+            if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
+                value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
+            self.check_constant(value, path + (key,), f"property {quote(key)}")
+            if defaults[key] is not None and value is not None \
+                    and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
+                self.fail(f"property {quote(key)} is {T.describe(T.kind_of_value(defaults[key]))} "
+                          f"(its default is {quote(defaults[key])}), not {quote(value)}", path + (key,))
+            values[key] = value
+        kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
+        g.kinds.append(kind)
+        seats = range(g.max_players) if per_player else [None]
+        copies = comp.get("count", 1) * len(seats)
+        if len(g.card_names) + copies > MAX_CARDS:
+            self.fail(f"this makes {len(g.card_names) + copies:,} cards in all (with {g.max_players} players); "
+                      f"a game has at most {MAX_CARDS:,}", path + (("count",) if "count" in comp else ()))
+        for seat in seats:
+            for _ in range(comp.get("count", 1)):
+                card = len(g.card_names)
+                kind["ids"].append(card)
+                g.card_names.append(name)
+                g.card_start.append((zone, seat))
+                for prop, default in defaults.items():
+                    tables[prop].append(values.get(prop, default))
 
     def build_variables(self):
         g, d = self.g, self.data
@@ -360,10 +454,21 @@ class Builder:
             raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
         return k
 
+    def entries(self):
+        """(component entry, its first kind, the card ids of all its kinds): a family's cards share one entry,
+        so its abilities are compiled once."""
+        found = {}
+        for kind in self.g.kinds:
+            if kind["index"] in found:
+                found[kind["index"]][2].extend(kind["ids"])
+            else:
+                found[kind["index"]] = (kind["declaration"], kind, list(kind["ids"]))
+        return list(found.values())
+
     def build_abilities(self):
         g = self.g
-        for kind in g.kinds:
-            for key, text in kind["declaration"].items():
+        for decl, kind, ids in self.entries():
+            for key, text in decl.items():
                 if not key.startswith("when_"):
                     continue
                 event = key[5:]
@@ -371,27 +476,27 @@ class Builder:
                 params = self.event_params(event, path)
                 if "card" not in dict(params):
                     self.fail(f"event {quote(event)} has no 'card' parameter, so no card can react to it", path)
-                proc = self.new_proc(f"{kind['name']} when {event}", params, self.parse_body(text, path), path)
+                proc = self.new_proc(f"{decl['name']} when {event}", params, self.parse_body(text, path), path)
                 table = g.abilities.setdefault(event, [None] * len(g.card_names))
-                for card in kind["ids"]:
+                for card in ids:
                     table[card] = proc
 
     def build_listeners(self):
         """Card abilities that react to events about any card while a condition holds (self: the card)."""
         g = self.g
-        for kind in g.kinds:
-            for j, spec in enumerate(kind["declaration"].get("listeners") or []):
+        for decl, kind, ids in self.entries():
+            for j, spec in enumerate(decl.get("listeners") or []):
                 path = ("components", kind["index"], "listeners", j)
                 params = self.event_params(spec["on"], path + ("on",))
                 if "self" in dict(params):
                     self.fail(f"event {spec['on']!r} has a parameter called 'self', the name a listener gives its "
                               "own card; rename the parameter", path + ("on",))
                 params = params + [("self", "card")]
-                proc = self.new_proc(f"{kind['name']} listening to {spec['on']}", params,
+                proc = self.new_proc(f"{decl['name']} listening to {spec['on']}", params,
                                      self.parse_body(spec["do"], path + ("do",)), path + ("do",))
                 cond = self.parse_expr(spec["while"], path + ("while",)) if "while" in spec else None
                 entries = g.listeners.setdefault(spec["on"], [])
-                entries.extend([card, proc, (cond, params, path + ("while",))] for card in kind["ids"])
+                entries.extend([card, proc, (cond, params, path + ("while",))] for card in ids)
         for entries in g.listeners.values():
             entries.sort(key=lambda entry: entry[0])
 
@@ -426,14 +531,14 @@ class Builder:
             self.check_free(name, path)
             g.quantities[name] = Quantity(name, params)
             g.quantities[name].base_node = self.parse_expr(base, path)
-        for kind in g.kinds:
-            for i, mod in enumerate(kind["declaration"].get("modifiers") or []):
+        for decl, kind, ids in self.entries():
+            for i, mod in enumerate(decl.get("modifiers") or []):
                 path = ("components", kind["index"], "modifiers", i)
                 if mod["quantity"] not in g.quantities:
                     self.fail(f"unknown quantity {quote(mod['quantity'])}{_suggest(mod['quantity'], g.quantities)} "
                               "(quantities are declared under 'quantities:')", path + ("quantity",))
                 q = g.quantities[mod["quantity"]]
-                q.__dict__.setdefault("mods", []).append((kind, mod, path))
+                q.__dict__.setdefault("mods", []).append((ids, mod, path))
 
     def compile_quantities(self):
         from ..dsl.compiler import Scope
@@ -447,7 +552,7 @@ class Builder:
             except CompileError as exc:
                 self.compile_error(exc, where)
             mods = []
-            for kind, mod, path in getattr(q, "mods", []):
+            for ids, mod, path in getattr(q, "mods", []):
                 scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
                 scope.keys["self"] = "card"  # 'self' is another name for the modifier's card, as in listeners
                 c.where = path + ("add",)
@@ -462,7 +567,7 @@ class Builder:
                         cond, _ = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
                     except CompileError as exc:
                         self.compile_error(exc, path + ("if",))
-                mods.append((list(kind["ids"]), add, cond))
+                mods.append((list(ids), add, cond))
             q.compute = _quantity(base, mods)
 
     def build_flow(self):
@@ -509,7 +614,7 @@ class Builder:
             self.fail(f"unknown procedure {quote(name)}{_suggest(name, self.g.procedures)}", path)
         params = self.g.procedures[name].params
         if [k for _, k in params] != want_params:
-            shape = "one player parameter, e.g. take_turn(p: player)" if want_params else "no parameters"
+            shape = "one player parameter, e.g. take_turn(player p)" if want_params else "no parameters"
             self.fail(f"procedure {quote(name)} must take {shape}", path)
         return A.CallStmt(A.Call(name, tuple(args)))
 
@@ -647,6 +752,10 @@ def _quantity(base, mods):
                     value += add(s, e)
         return value
     return compute
+
+
+def _fill(parts, at) -> str:
+    return "".join(part if isinstance(part, str) else str(at[part[0]]) for part in parts)
 
 
 def _suggest(name, candidates):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -22,6 +23,7 @@ from .source import Source
 SCHEMA_PACKAGE = "interpreter"
 SCHEMA_FOLDER = "schemas"
 
+NAME_FIRST = re.compile(r"([a-z_][a-z0-9_]*)\s*:\s*([a-z_]+)")  # "c: card" in a signature, written "card c"
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
                "array": "a list", "object": "a mapping", "null": "nothing (null)"}
 
@@ -164,8 +166,14 @@ def _explain(error) -> str:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return f"{quote(error.instance)} is not one of: {', '.join(options)}{hint}"
     if "propertyNames" in error.absolute_schema_path:
+        if "(" not in str(error.validator_value):  # a plain name (a counter, a score term)
+            return f"{quote(error.instance)} is not a valid name here; expected lower_case letters, digits and _"
+        hint = ""
+        if NAME_FIRST.search(str(error.instance)):
+            hint = ("; write each parameter as its kind, then its name: "
+                    + quote(NAME_FIRST.sub(lambda m: f"{m[2]} {m[1]}", str(error.instance))))
         return (f"{quote(error.instance)} is not a valid name here; expected 'name(kind parameter, ...)', "
-                "optionally followed by '-> kind', e.g. 'deal(player p)'")
+                f"optionally followed by '-> kind', e.g. 'deal(player p)'{hint}")
     if v == "pattern":
         desc = error.schema.get("description", "")
         return f"{quote(error.instance)} does not have the expected form{': ' + desc if desc else ''}"

@@ -30,7 +30,7 @@ try:  # libyaml is much faster, and composes the same nodes with the same marks
 except AttributeError:  # pragma: no cover - pure-Python fallback
     _Loader = yaml.SafeLoader
 
-Path_ = tuple  # a key path: ("procedures", "turn(p: player)")
+Path_ = tuple  # a key path: ("procedures", "turn(player p)")
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
