@@ -148,11 +148,19 @@ def _short_repr(value, budget: int):
     return "".join(parts) if walk(value) else None
 
 
-def caret_excerpt(source_line: str, column: int) -> str:
+def shown_line(source_line: str) -> str:
+    """A source line as an excerpt shows it: a tab as one space, any other control character as ``?``
+    (one character for one, so columns stay put)."""
+    return "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in source_line.rstrip("\r\n"))
+
+
+def caret_excerpt(source_line: str, column: int, shown: bool = False) -> str:
     """Quote one source line with a caret under the (1-based) column.
 
     A tab shows as one space and any other control character as ``?``, so the
     caret stays under its column; a very long line is cut to a window around it.
+    ``shown``: the line has already been through :func:`shown_line` (the loader
+    caches that per line, since every compiled operator keeps an excerpt).
     """
     line = source_line.rstrip("\r\n")
     col = max(column - 1, 0)
@@ -162,7 +170,8 @@ def caret_excerpt(source_line: str, column: int) -> str:
         left = "..." if start > 0 else ""
         right = "..." if start + EXCERPT_WIDTH < len(line) else ""
         line, col = left + shown + right, col - start + len(left)
-    line = "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in line)  # the window only
+    if not shown:
+        line = shown_line(line)  # the window only
     return f"    {line}\n    {' ' * col}^"
 
 

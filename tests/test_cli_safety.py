@@ -357,12 +357,24 @@ def test_the_largest_seed_accepted_plays(capsys):
 
 # ---------------------------------------------------------------- validating long log texts
 def many_interpolations(tmp_path, count: int, distinct: bool) -> Path:
-    parts = " ".join(("{game.x + %d}" % i) if distinct else "{game.x}" for i in range(count))
+    parts = [("{game.x + %d}" % i) if distinct else "{game.x}" for i in range(count)]
+    lines = "".join(f'    log "{" ".join(parts[i:i + 50])}"\n' for i in range(0, count, 50))  # 50 parts a line
     path = tmp_path / f"log{count}{distinct}.yaml"
+    path.write_text("game: Many\nplayers: {min: 2, max: 2}\nzones:\n  deck: {}\ngame_variables:\n  x: 0\n"
+                    f"procedures:\n  turn(player p): |\n{lines}flow:\n  - turn: turn\n"
+                    "    until: game.turn >= 2\n", encoding="utf-8")
+    return path
+
+
+def test_a_log_text_with_more_than_a_hundred_parts_is_refused_where_it_is_written(capsys, tmp_path):
+    path = tmp_path / "long_log.yaml"
+    parts = " ".join("{game.x}" for _ in range(101))
     path.write_text("game: Many\nplayers: {min: 2, max: 2}\nzones:\n  deck: {}\ngame_variables:\n  x: 0\n"
                     f"procedures:\n  turn(player p): |\n    log \"{parts}\"\nflow:\n  - turn: turn\n"
                     "    until: game.turn >= 2\n", encoding="utf-8")
-    return path
+    code, out, err = run(capsys, "validate", path)
+    assert code == 2 and err.startswith(f"{path}:9:5: procedures.turn(player p): this log text has 101 {{...}} "
+                                        "parts; a line has at most 100 (split it, or log a list)")
 
 
 @pytest.mark.parametrize("count, distinct", [(5000, False), (300, True)])

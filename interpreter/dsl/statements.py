@@ -10,7 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
+from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
 from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
 from .units import CompileError, Flat, suggest
@@ -479,6 +479,9 @@ class StatementCompiler:
 
         parts, text, i = [], st.text, 0
         start = st.text_column or st.column + len('log "')
+        if text.count("{") > MAX_LOG_PARTS:  # each part is parsed, checked and traced for secrecy at load
+            raise self.err(f"this log text has {text.count('{'):,} {{...}} parts; a line has at most "
+                           f"{MAX_LOG_PARTS} (split it, or log a list)", st)
         while i < len(text):
             j = text.find("{", i)
             if j < 0:

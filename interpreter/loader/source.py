@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import DefinitionError, Location, RibbitError, caret_excerpt, shorten
+from ..errors import DefinitionError, Location, RibbitError, caret_excerpt, shorten, shown_line
 
 MAX_FILE_BYTES = 2_000_000  # ~2 MB for a definition or variant: generous (the shipped games are ~10 kB)
 MAX_DEPTH = 64
@@ -49,6 +49,7 @@ class Source:
     marks: dict[Path_, tuple[int, int, str | None]] = field(default_factory=dict)
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     _line_cache: list | None = field(default=None, repr=False, compare=False)
+    _shown_cache: dict = field(default_factory=dict, repr=False, compare=False)  # line number -> shown_line
 
     # -- locating -----------------------------------------------------------
     def location(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
@@ -99,7 +100,10 @@ class Source:
         lines = self._lines()
         if not 1 <= location.line <= len(lines):
             return None
-        return caret_excerpt(lines[location.line - 1], location.column or 1)
+        shown = self._shown_cache.get(location.line)
+        if shown is None:
+            shown = self._shown_cache[location.line] = shown_line(lines[location.line - 1])
+        return caret_excerpt(shown, location.column or 1, shown=True)
 
     def error(self, message: str, path: Path_ = (), line: int | None = None, column: int | None = None,
               cls: type[DefinitionError] = DefinitionError) -> DefinitionError:
