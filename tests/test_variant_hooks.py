@@ -75,7 +75,7 @@ def test_after_sees_the_result_and_cannot_change_it(tmp_path):
     # flip returns the card it flipped; the after hook's own 'return' ends only the hook
     game = load_game(BASE, variants=[variant(tmp_path, "v", '''
         after:
-          check_bust: |
+          bust: |
             log "busted: {result}"
             return false
         ''')])
@@ -90,7 +90,7 @@ def test_after_sees_the_result_and_cannot_change_it(tmp_path):
 def test_the_first_instead_that_holds_runs_in_variant_order_else_the_body(tmp_path):
     a = variant(tmp_path, "a", '''
         instead:
-          check_bust:
+          bust:
             if: card.type == "green"
             do: |
               log "a keeps {card}"
@@ -98,7 +98,7 @@ def test_the_first_instead_that_holds_runs_in_variant_order_else_the_body(tmp_pa
         ''')
     b = variant(tmp_path, "b", '''
         instead:
-          check_bust:
+          bust:
             if: card.type == "green" or card.type == "blue"
             do: |
               log "b keeps {card}"
@@ -107,8 +107,8 @@ def test_the_first_instead_that_holds_runs_in_variant_order_else_the_body(tmp_pa
     pond = ["green frog", "green frog (pink flower)", "blue frog", "blue frog (pink flower)", "red frog", "red frog"]
     state = start(load_game(BASE, variants=[a, b]), 3, pond=pond, zones=dict(EMPTY))
     play(state, [(0, FLIP)] * 5)
-    assert state.log == ["a keeps green frog (pink flower)", "b keeps blue frog", "b keeps blue frog (pink flower)",
-                         "player 1 busts on red frog."]  # the first red frog went through the body: no bust
+    assert state.log == ["a keeps green frog (pink flower)", "b keeps blue frog (pink flower)",
+                         "player 1 busts on red frog."]  # neither hook's 'if' holds: the body runs
     state = start(load_game(BASE, variants=[b, a]), 3, pond=pond, zones=dict(EMPTY))
     play(state, [(0, FLIP)])
     assert state.log == ["b keeps green frog (pink flower)"]
@@ -117,7 +117,7 @@ def test_the_first_instead_that_holds_runs_in_variant_order_else_the_body(tmp_pa
 def test_an_instead_without_if_is_a_new_body_and_its_return_is_the_result(tmp_path):
     game = load_game(BASE, variants=[variant(tmp_path, "v", '''
         instead:
-          check_bust: return false
+          bust: return false
         ''')])
     state = start(game, 3, pond=["green frog", "green frog (pink flower)", "blue frog"], zones=dict(EMPTY))
     play(state, [(0, FLIP), (0, FLIP)])
@@ -144,10 +144,10 @@ def test_hooks_wrap_a_procedure_another_variant_replaced(tmp_path):
 
 
 def test_two_instead_without_if_conflict_like_two_replaces(tmp_path):
-    a = variant(tmp_path, "a", "instead:\n  check_bust: return false\n")
-    b = variant(tmp_path, "b", "instead:\n  check_bust: return true\n")
+    a = variant(tmp_path, "a", "instead:\n  bust: return false\n")
+    b = variant(tmp_path, "b", "instead:\n  bust: return true\n")
     message = error_of([a, b])
-    assert f"{b}:4:3: instead.check_bust: variants 'a' and 'b' both change procedure 'check_bust': {a}:4:3 runs an " \
+    assert f"{b}:4:3: instead.bust: variants 'a' and 'b' both change procedure 'bust': {a}:4:3 runs an " \
            f"effect instead of it, and {b}:4:3 runs an effect instead of it. Use only one of the two variants, or " \
            "make 'b' extend 'a'" in message
 
@@ -202,5 +202,5 @@ def test_a_game_without_hooks_has_no_wrapper(tmp_path):
 def test_ribbit_rules_lists_the_hooks_as_changes():
     game = load_game(BASE, variants=["leaf_to_box", "extra_card"])
     changes = [str(c) for c in game.source.changes]
-    assert changes[0].startswith("leaf_to_box runs an effect instead of procedure 'check_bust' (")
+    assert changes[0].startswith("leaf_to_box runs an effect instead of procedure 'bust' (")
     assert changes[1].startswith("extra_card runs an effect before procedure 'stop' (")
