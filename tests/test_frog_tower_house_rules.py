@@ -208,3 +208,10 @@ def test_the_extra_card_can_be_the_prince_and_tall_towers_wait_for_a_second_leaf
                                 "prince frog", "red frog"]
     assert towers(state, 0) == []  # five frogs but one leaf: no tower with tall towers
     assert state.current_players() == [1]
+
+
+def test_the_authoring_guide_shows_the_shipped_files_as_they_are():
+    guide = (REPO_ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    for name in ("leaf_to_box", "extra_card"):
+        shipped = (REPO_ROOT / "definitions" / "variants" / "frog_tower" / f"{name}.yaml").read_text(encoding="utf-8")
+        assert f"```yaml file=definitions/variants/frog_tower/{name}.yaml\n{shipped}```" in guide
