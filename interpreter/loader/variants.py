@@ -10,7 +10,7 @@ part::
     replace: {procedures: {"deal(player p)": "..."}}
     remove:  {setup: [shuffle_twice]}
     before:  {deal: "log \"Dealing.\""}                        # hooks: stack across variants
-    instead: {score_card: {if: "c.kind == \"joker\"", do: "return 0"}}
+    instead: {score_of: {if: "p.passed", do: "return 0"}}         # the first whose if holds
 
 Parts are found by name: mapping keys (procedures, functions and quantities by
 the name before the parenthesis), components and triggers by ``name``, setup
