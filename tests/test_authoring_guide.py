@@ -5,7 +5,8 @@ Conventions in the guide's fenced blocks (the first word is the language, as Mar
 
 - ```` ```yaml file=PATH ```` - a whole file the reader writes, at PATH (relative to the project folder);
 - ```` ```yaml fragment ```` - part of a Frog Tower variant: it is completed with ``variant:`` and ``game:``,
-  loaded, and one bot game is played with it;
+  loaded, and one bot game is played with it (```` ```yaml fragment=kaeru ````: a variant of another game of
+  ``definitions/``, by its file name);
 - ```` ```console ```` - ``$ ribbit ...`` commands, each followed by its output; a line ``...`` stands for any
   number of lines and ``...`` inside a line for any text; ``# exits with N`` after a command gives its status;
 - ```` ```python ```` - run as is, in order, in the project folder;
@@ -71,7 +72,7 @@ def matches(expected: list[str], actual: str) -> bool:
 
 def play_one_game(game) -> None:
     rng = random.Random(0)
-    state = game.new_game(3, seed=0)
+    state = game.new_game(min(max(3, game.min_players), game.max_players), seed=0)
     for _ in range(5000):
         if state.is_terminal():
             return
@@ -106,11 +107,13 @@ def test_every_block_of_the_guide_runs_as_shown(project, capsys):
             path = project / info[len("file="):]
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        elif lang == "yaml" and info == "fragment":
-            path = project / "definitions" / "variants" / "frog_tower" / f"fragment_{number}.yaml"
-            path.write_text(f"variant: Fragment at line {line}\ngame: Frog Tower\n" + textwrap.dedent(text),
+        elif lang == "yaml" and info.split("=")[0] == "fragment":
+            stem = info.partition("=")[2] or "frog_tower"
+            base = project / "definitions" / f"{stem}.yaml"
+            path = project / "definitions" / "variants" / stem / f"fragment_{number}.yaml"
+            path.write_text(f"variant: Fragment at line {line}\ngame: {load_game(base).name}\n" + textwrap.dedent(text),
                             encoding="utf-8")
-            play_one_game(load_game(project / "definitions" / "frog_tower.yaml", variants=[str(path)]))
+            play_one_game(load_game(base, variants=[str(path)]))
             path.unlink()
         elif lang == "console":
             for command, status, expected in commands(text):

@@ -223,7 +223,7 @@ def test_adding_a_part_the_game_has_says_where_it_is_and_to_use_replace(tmp_path
     a = variant(tmp_path, "a.yaml", "add:\n  functions:\n    is_leaf(card c): true\n")
     assert error_of([a]).splitlines()[0] == (
         f"{a}:5:5: add.functions.is_leaf(card c): cannot add function 'is_leaf': the game already has it at "
-        f"{BASE}:75:3; use 'replace' to change it")
+        f"{BASE}:77:3; use 'replace' to change it")
 
 
 def test_replacing_a_part_that_does_not_exist_is_located_with_a_suggestion(tmp_path):
@@ -274,7 +274,8 @@ def test_a_variant_for_another_game_is_rejected(tmp_path):
 def test_an_unknown_variant_name_lists_the_variants_there():
     message = error_of(["flowr"])
     assert message == (f"{SHIPPED}: no variant called 'flowr' in {SHIPPED}; did you mean 'flower'?; variants there: "
-                       "crayfish, crayfish2, flower (give a NAME from that folder or a PATH to a variant file)")
+                       "crayfish, crayfish2, extra_card, flower, leaf_to_box, prince, tall_towers (give a NAME from that folder or "
+                       "a PATH to a variant file)")
 
 
 def test_a_misspelt_part_is_rejected_by_the_variant_schema(tmp_path):

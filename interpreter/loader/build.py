@@ -43,6 +43,7 @@ class Builder:
         self.compiler = None
         self.snippets: dict = {}  # path -> parsed statements (for error mapping)
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
+        self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
 
     # ---------------------------------------------------------------- errors
     def locate(self, where, node):
@@ -133,6 +134,7 @@ class Builder:
         self.compiler = Compiler(g)
         self.build_functions()
         self.build_procedures()
+        self.build_hooks()
         self.build_triggers()
         self.build_abilities()
         self.build_listeners()
@@ -404,6 +406,74 @@ class Builder:
             name, params, returns = self.signature(key, path, "procedure")
             self.check_free(name, path)
             self.g.procedures[name] = self.new_proc(name, params, self.parse_body(text, path), path, returns)
+
+    def build_hooks(self):
+        """Wrap each procedure that variants hook into (see interpreter.loader.variants.Hook).
+
+        The procedure's own body moves to a key no effect can write; the name then calls, in order:
+        every 'before' hook, the first 'instead' whose condition holds (else the body), every 'after'
+        hook with 'result' bound, and returns the result.  Each hook is a procedure of its own (so its
+        'return' ends only itself and its errors point into its variant) and each condition a function.
+        A game without hooks builds nothing here.
+        """
+        hooks = getattr(self.src, "hooks", None)
+        if not hooks:
+            return
+        g = self.g
+        by_proc: dict = {}
+        for i, hook in enumerate(hooks):
+            by_proc.setdefault(hook.procedure, []).append((i, hook))
+        for name, entries in by_proc.items():
+            first = ("$hooks", entries[0][0])
+            proc = g.procedures.get(name)
+            if proc is None:
+                self.fail(f"there is no procedure {quote(name)} to run an effect {entries[0][1].when}"
+                          f"{_suggest(name, g.procedures)}", first)
+            params, returns = list(proc.params), proc.returns
+            if any(p == "result" for p, _ in params) and any(h.when == "after" for _, h in entries):
+                self.fail(f"procedure {quote(name)} has a parameter called 'result', the name an 'after' hook gives "
+                          "its result; rename the parameter", first)
+            args = tuple(A.Name(p) for p, _ in params)
+            body_key = f"{name} body"
+            g.procedures[body_key] = proc
+            self.setup_steps.append(body_key)
+            before, insteads, after, default = [], [], [], None
+            for i, hook in entries:
+                path = ("$hooks", i)
+                hook_params = params + ([("result", returns)] if hook.when == "after" else [])
+                key = f"{name} {hook.when} {i}"
+                hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
+                                      returns if hook.when == "instead" else T.ANY)
+                g.procedures[key] = hproc
+                self.setup_steps.append(key)
+                cond = None
+                if hook.condition is not None:
+                    cond_key = f"{name} {hook.when} {i} if"
+                    node = self.parse_expr(hook.condition, path + ("if",))
+                    self.check_expr(node, hook_params, path + ("if",), "bool")
+                    g.functions[cond_key] = Func(cond_key, hook_params, node, path + ("if",))
+                    self.hidden_functions.append(cond_key)
+                    cond = cond_key
+                if hook.when == "instead" and cond is None:
+                    default = key  # a new body for good: after the conditional ones
+                else:
+                    {"before": before, "instead": insteads, "after": after}[hook.when].append((key, cond))
+            stmts = []
+            for key, cond in before:
+                stmts.append(_guarded(A.CallStmt(A.Call(key, args)), cond, args))
+            result = A.Name("$result")  # a local no effect can name, of the procedure's return kind
+            fallback = (A.Let("$result", A.Call(default or body_key, args)),)
+            if insteads:
+                branches = tuple((A.Call(cond, args), (A.Let("$result", A.Call(key, args)),))
+                                 for key, cond in insteads)
+                stmts.append(A.If(branches, fallback))
+            else:
+                stmts.extend(fallback)
+            for key, cond in after:
+                stmts.append(_guarded(A.CallStmt(A.Call(key, args + (result,))), cond, args + (result,)))
+            stmts.append(A.Return(result))
+            wrapper = self.new_proc(name, params, tuple(stmts), proc.where, returns)
+            g.procedures[name] = wrapper
 
     def check_free(self, name, path):
         g = self.g
@@ -677,6 +747,8 @@ class Builder:
         g.codes = [p.code for p in g.procs]
         for key in self.setup_steps:
             del g.procedures[key]
+        for key in self.hidden_functions:
+            del g.functions[key]
 
     def build_scoring(self):
         g, d = self.g, self.data
@@ -704,6 +776,11 @@ class Builder:
             c.where = where
             fn = _scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where), f"tie-break {i + 1}")
             g.tiebreaks.append((1 if direction == "highest" else -1, fn))
+
+
+def _guarded(stmt, cond, args):
+    """A statement, run only when the hidden condition function ``cond`` holds (always when None)."""
+    return stmt if cond is None else A.If(((A.Call(cond, args), (stmt,)),), ())
 
 
 def _scored(fn, loc, what):

@@ -9,6 +9,8 @@ part::
     add:     {scoring: {bonus: "bonus * p.sets"}}
     replace: {procedures: {"deal(player p)": "..."}}
     remove:  {setup: [shuffle_twice]}
+    before:  {deal: "log \"Dealing.\""}                        # hooks: stack across variants
+    instead: {score_of: {if: "p.passed", do: "return 0"}}         # the first whose if holds
 
 Parts are found by name: mapping keys (procedures, functions and quantities by
 the name before the parenthesis), components and triggers by ``name``, setup
@@ -16,7 +18,10 @@ steps by ``step``, phases by ``phase``, score terms by key.  Variants apply in
 the order given; ``extends`` applies other variants first.  A part may be
 changed by one variant only (unless that variant extends the other), and an
 operation on a part that does not exist is an error; both name the files and
-lines involved.
+lines involved.  Hooks (``before``/``after``/``instead`` of a procedure, found by
+name) do not take the procedure: hooks of several variants on one procedure all
+run, in the order the variants are applied (see :class:`Hook`); only an
+``instead`` without ``if`` (a new body for good) is owned like a ``replace``.
 
 The result is plain game data plus a :class:`MergedSource`, which has the
 interface of :class:`~interpreter.loader.source.Source` and remembers, for
@@ -47,7 +52,11 @@ WORDS = {"parameters": "parameter", "properties": "property", "zones": "zone", "
          "procedures": "procedure", "quantities": "quantity", "counters": "counter", "components": "component", "triggers": "trigger",
          "setup": "setup step", "flow": "phase", "scoring": "score term", "players": "player count",
          "limits": "limits", "board": "board", "tiebreaks": "tie-breaks"}
-VERBS = {"add": "adds", "replace": "replaces", "remove": "removes"}
+VERBS = {"add": "adds", "replace": "replaces", "remove": "removes",
+         "before": "runs an effect before", "after": "runs an effect after", "instead": "runs an effect instead of"}
+HOOKS = ("before", "instead", "after")  # effects a variant attaches to a procedure; they stack across variants
+HOOK_OPS = {when: f"run an effect {when}{' of' if when == 'instead' else ''}" for when in HOOKS}  # for messages
+VERBS.update({op: VERBS[when] for when, op in HOOK_OPS.items()})
 UNNAMED_SETUP = "setup"  # the one step of a setup written as a single effect
 UNNAMED_SCORE = "score"  # the one term of a score written as a single expression
 
@@ -73,6 +82,27 @@ class Change:
     def __str__(self) -> str:
         what = f"{WORDS[self.part]} {quote(self.name)}" if self.name else f"the {WORDS[self.part]}"
         return f"{self.variant} {VERBS[self.op]} {what} ({_at(self.location)})"
+
+
+@dataclass
+class Hook:
+    """An effect a variant attaches to a procedure: run before it, after it, or instead of its body.
+
+    The builder wraps the procedure: every ``before`` hook (variant order), then the first
+    ``instead`` whose ``if`` holds (variant order; one without ``if`` comes last and always holds)
+    or else the body, then every ``after`` hook with ``result`` bound to the procedure's result.
+    """
+
+    when: str  # before | instead | after
+    procedure: str  # the name of the procedure it attaches to
+    condition: object  # the 'if' text (or true/false), None when there is none
+    effect: str  # the 'do' text
+    origin: Origin  # where the hook's effect is written
+    variant: "Variant"
+
+    @property
+    def cond_origin(self) -> Origin:
+        return Origin(self.origin.source, (self.when, self.procedure, "if"))
 
 
 @dataclass
@@ -112,8 +142,10 @@ class Entry:
 class MergedSource:
     """The merged game data, locating every path in the file it came from (same interface as Source)."""
 
-    def __init__(self, base: Source, data: dict, origins: dict, variants: list[Variant], changes: list[Change]):
+    def __init__(self, base: Source, data: dict, origins: dict, variants: list[Variant], changes: list[Change],
+                 hooks: list | None = None):
         self.base = base
+        self.hooks = hooks or []  # Hook entries in the order the variants were applied (see Hook)
         self.file = base.file
         self.text = base.text
         self.data = data
@@ -310,6 +342,7 @@ class Overlay:
         self.in_progress: dict[str, str] = {}  # file -> name of the variants being applied (extends chains)
         self.changes: list[Change] = []
         self.removed: dict[tuple, Entry] = {}  # (part, name) -> the entry as it was removed (owner = remover)
+        self.hooks: list[Hook] = []  # in the order the variants are applied
 
     # -- applying -------------------------------------------------------------
     def apply_ref(self, ref: str, folder: Path, verbose: bool = False, by: Variant | None = None) -> Variant:
@@ -378,12 +411,32 @@ class Overlay:
                 getattr(self, f"_{op}")(v, part, items)
         for key, spec in (data.get("parameters") or {}).items():
             self._add_one(v, "parameters", key, key, v.params[key], ("parameters", key))
+        for when in HOOKS:
+            for name, spec in (data.get(when) or {}).items():
+                self._hook(v, when, name, spec)
+
+    def _hook(self, v: Variant, when: str, name: str, spec) -> None:
+        """Attach a hook to a procedure.  Hooks stack; an 'instead' without 'if' is a new body, owned like a replace."""
+        where = (when, name)
+        conditional = isinstance(spec, dict) and "if" in spec
+        own = when == "instead" and not conditional
+        index = self.find(v, "procedures", name, where, HOOK_OPS[when], own=own, key=True)
+        if own:
+            entry = self.part("procedures")[index]
+            entry.owner, entry.op, entry.op_location = v, "instead", v.source.key_location(where)
+        effect = spec["do"] if isinstance(spec, dict) else spec
+        path = where + ("do",) if isinstance(spec, dict) else where
+        self.hooks.append(Hook(when, name, spec.get("if") if isinstance(spec, dict) else None, effect,
+                               Origin(v.source, path), v))
+        self.note(v, when, "procedures", name, where)
 
     def _remove(self, v: Variant, part: str, names: list) -> None:
         entries = self.part(part)
         for i, name in enumerate(names):
             where = ("remove", part, i)
             index = self.find(v, part, name, where, "remove")
+            if part == "procedures":
+                self.check_hooks(v, name, where)
             entry = entries.pop(index)
             entry.owner, entry.op, entry.op_location = v, "remove", v.source.key_location(where)
             self.removed[(part, name)] = entry
@@ -484,7 +537,19 @@ class Overlay:
                 return entry
         return None
 
-    def find(self, v: Variant, part: str, name: str, where: tuple, op: str, own: bool = True) -> int:
+    def check_hooks(self, v: Variant, name: str, where: tuple) -> None:
+        """A variant may not remove a procedure another variant (not one it extends) hooks into."""
+        for hook in self.hooks:
+            other = hook.variant
+            if hook.procedure == name and other is not v and str(Path(other.file).resolve()) not in v.ancestors:
+                there = _at(other.source.key_location((hook.when, name)))
+                here = _at(v.source.key_location(where))
+                raise v.source.error_at(
+                    f"variants {quote(other.name)} and {quote(v.name)} both change procedure {quote(name)}: {there} runs "
+                    f"an effect {hook.when} it, and {here} removes it. Use only one of the two variants, or make "
+                    f"{quote(v.name)} extend {quote(other.name)}", v.source.key_location(where))
+
+    def find(self, v: Variant, part: str, name: str, where: tuple, op: str, own: bool = True, key: bool = False) -> int:
         """The index of the named entry an operation targets; a located error if it is missing or taken."""
         entries = self.part(part)
         for index, entry in enumerate(entries):
@@ -505,7 +570,7 @@ class Overlay:
         message = f"there is no {what} {quote(name)} to {op} in {quote(self.base.data.get('game'))} ({self._where_names()})"
         if unnamed and part in LIST_PARTS:
             message += f"; some {part} entries have no {quote(LIST_PARTS[part])} key, so variants cannot name them"
-        located = v.source.key_location(where) if own else v.source.location(where)  # a key, or the anchor's name
+        located = v.source.key_location(where) if own or key else v.source.location(where)  # a key, or the anchor's name
         raise v.source.error_at(message + hint, located)
 
     def _where_names(self) -> str:
@@ -585,7 +650,10 @@ class Overlay:
                 origins[path] = entry.origin
                 for sub, origin in entry.inner.items():
                     origins[path + sub] = origin
-        return MergedSource(self.base, data, origins, list(self.applied.values()), self.changes)
+        for i, hook in enumerate(self.hooks):
+            origins[("$hooks", i)] = hook.origin
+            origins[("$hooks", i, "if")] = hook.cond_origin
+        return MergedSource(self.base, data, origins, list(self.applied.values()), self.changes, self.hooks)
 
 
 def apply_variants(base: Source, refs: list[str], verbose: bool = False) -> MergedSource:
@@ -604,5 +672,5 @@ def describe_changes(merged: MergedSource) -> list[str]:
     return [str(change) for change in merged.changes]
 
 
-__all__ = ["apply_variants", "MergedSource", "Change", "Variant", "parse_ref", "find_base", "is_variant_file",
+__all__ = ["apply_variants", "MergedSource", "Change", "Hook", "Variant", "parse_ref", "find_base", "is_variant_file",
            "variants_folder", "resolve_target", "describe_changes", "format_path"]
