@@ -487,7 +487,7 @@ class PlaySession:
             render_view(self.console, self.game, state.view(None), None, self.news)
         scores, winners = state.scores(), state.winners()
         self.log.write(event="end", scores=scores, winners=[w + 1 for w in winners], returns=state.returns(),
-                       ended_by_end_game=state.forced_winners is not None, decisions=len(state.history),
+                       ended_by=state.ended_by, decisions=len(state.history),
                        turns=state.gv.get("turn"), seed=state.seed)
         render_result(self.console, self.game, state)
 

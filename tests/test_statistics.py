@@ -165,3 +165,13 @@ def test_endings_merge_across_chunks():
     parts.merge(run_chunk(game, 2, 3, 0, 1))
     parts.merge(run_chunk(game, 2, 3, 1, 4))
     assert whole.to_json() == parts.to_json() and whole.endings["end_game"] == 4
+
+
+def test_the_play_log_says_how_the_game_ended(capsys, tmp_path):
+    from interpreter.cli import main
+    import json
+    path = tmp_path / "kaeru.jsonl"
+    assert main(["play", str(REPO_ROOT / "definitions" / "kaeru.yaml"), "--players", "2", "--seed", "3",
+                 "--log", str(path)]) == 0
+    end = json.loads(path.read_text(encoding="utf-8").splitlines()[-1])
+    assert end["event"] == "end" and end["ended_by"] == "end game"
