@@ -7,14 +7,22 @@ plays first.  Seats are 0-based in ``state.apply`` and 1-based in zone labels.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import REPO_ROOT, zone
 from interpreter import load_game
+from invariants import CHEAP_CHECKS, random_playout
 
 
 @pytest.fixture(scope="module")
 def eights():
     return load_game(str(REPO_ROOT / "definitions" / "crazy_eights.yaml"))
+
+
+# Seat 1 can play the 9 of clubs, or draw; after any card, seat 2 has a decision of its own.
+DRAW_POSITION = {"discard": ["9 of hearts"], "hand(1)": ["2 of clubs", "9 of clubs"],
+                 "hand(2)": ["3 of spades", "9 of spades"]}
 
 
 def position(game, players=2, zones=None, stock_top=None, trace=False):
@@ -107,7 +115,7 @@ def test_an_8_may_follow_a_named_suit(eights):
 
 def test_a_drawn_card_that_is_playable_may_be_played_at_once(eights):
     state = position(eights, stock_top=["3 of hearts"],
-                     zones={"discard": ["9 of hearts"], "hand(1)": ["2 of clubs", "9 of clubs"], "hand(2)": ["3 of spades", "9 of spades"]})
+                     zones=DRAW_POSITION)
     state.apply(0, "draw a card")
     assert state.legal_actions(0) == ["play it", "keep it"]
     state.apply(0, "play it")
@@ -118,7 +126,7 @@ def test_a_drawn_card_that_is_playable_may_be_played_at_once(eights):
 
 def test_a_drawn_card_that_is_playable_may_be_kept(eights):
     state = position(eights, stock_top=["3 of hearts"],
-                     zones={"discard": ["9 of hearts"], "hand(1)": ["2 of clubs", "9 of clubs"], "hand(2)": ["3 of spades", "9 of spades"]})
+                     zones=DRAW_POSITION)
     state.apply(0, "draw a card")
     state.apply(0, "keep it")
     assert zone(state, "hand(1)") == ["2 of clubs", "9 of clubs", "3 of hearts"]
@@ -128,7 +136,7 @@ def test_a_drawn_card_that_is_playable_may_be_kept(eights):
 
 def test_a_drawn_card_that_is_not_playable_is_kept_without_a_question(eights):
     state = position(eights, stock_top=["4 of spades"],
-                     zones={"discard": ["9 of hearts"], "hand(1)": ["2 of clubs", "9 of clubs"], "hand(2)": ["3 of spades", "9 of spades"]},
+                     zones=DRAW_POSITION,
                      trace=True)
     state.apply(0, "draw a card")
     assert zone(state, "hand(1)") == ["2 of clubs", "9 of clubs", "4 of spades"]
@@ -203,7 +211,32 @@ def test_another_players_hand_is_a_count_only(eights):
 
 def test_what_a_player_draws_is_told_to_them_only(eights):
     state = position(eights, stock_top=["4 of spades"],
-                     zones={"discard": ["9 of hearts"], "hand(1)": ["2 of clubs", "9 of clubs"], "hand(2)": ["3 of spades", "9 of spades"]})
+                     zones=DRAW_POSITION)
     state.apply(0, "draw a card")
     assert state.narration(0)[-1] == "player 1 draws 4 of spades."
     assert state.narration(1)[-1] == "player 1 draws a card."
+
+
+# --------------------------------------------------------------------------- random games
+def rules_hold(state):
+    """Game-specific invariants, after every action of a random game."""
+    game = state.game
+    named = state.gv["named"]
+    top = zone(state, "discard")[-1]
+    assert named == "" or top.startswith("8 of"), (named, top)  # only an 8 on top names a suit
+    assert named in ("", "clubs", "diamonds", "hearts", "spades")
+    hands = [len(zone(state, f"hand({seat})")) for seat in range(1, state.n + 1)]
+    assert sum(hands) + len(zone(state, "stock")) + len(zone(state, "discard")) == len(game.card_names)
+    if state.is_terminal():
+        emptied = [seat for seat, size in enumerate(hands) if size == 0]
+        assert state.winners() == (emptied or [seat for seat, size in enumerate(hands) if size == min(hands)])
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_games_keep_the_rules_and_every_invariant(eights, data):
+    players = data.draw(st.integers(2, 4), label="players")
+    seed = data.draw(st.integers(0, 2**63 - 1), label="seed")
+    state = random_playout(eights, players, seed, CHEAP_CHECKS + (rules_hold,))
+    assert state.is_terminal() and state.ended_by == "end game"
