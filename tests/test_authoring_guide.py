@@ -4,6 +4,8 @@ command and its output, and every Python snippet.
 Conventions in the guide's fenced blocks (the first word is the language, as Markdown renderers expect):
 
 - ```` ```yaml file=PATH ```` - a whole file the reader writes, at PATH (relative to the project folder);
+- ```` ```yaml part=PATH ```` - one piece of a whole file the reader writes piece by piece: the pieces of PATH,
+  in order and joined by an empty line, are written to PATH as they come, and are the shipped file exactly;
 - ```` ```yaml fragment ```` - part of a Frog Tower variant: it is completed with ``variant:`` and ``game:``,
   loaded, and one bot game is played with it (```` ```yaml fragment=kaeru ````: a variant of another game of
   ``definitions/``, by its file name);
@@ -92,18 +94,23 @@ def project(tmp_path, monkeypatch):
 
 def test_the_guide_has_files_fragments_commands_and_python():
     kinds = [(lang, info.split(" ")[0].split("=")[0]) for lang, info, _, _ in blocks()]
-    assert {("yaml", "file"), ("yaml", "fragment"), ("console", ""), ("python", "")} <= set(kinds)
+    assert {("yaml", "file"), ("yaml", "part"), ("yaml", "fragment"), ("console", ""), ("python", "")} <= set(kinds)
     unknown = [(lang, info, line) for lang, info, _, line in blocks()
-               if (lang, info.split("=")[0]) not in {("yaml", "file"), ("yaml", "fragment"), ("console", ""),
-                                                    ("python", ""), ("python", "file"), ("text", "")}]
+               if (lang, info.split("=")[0]) not in {("yaml", "file"), ("yaml", "part"), ("yaml", "fragment"),
+                                                    ("console", ""), ("python", ""), ("python", "file"),
+                                                    ("text", "")}]
     assert unknown == [], "blocks the test would not run"
 
 
 def test_every_block_of_the_guide_runs_as_shown(project, capsys):
     capsys.readouterr()
+    pieces: dict[str, list[str]] = {}
     for number, (lang, info, text, line) in enumerate(blocks()):
         where = f"docs/authoring.md:{line}"
-        if lang == "yaml" and info.startswith("file="):
+        if lang == "yaml" and info.startswith("part="):
+            pieces.setdefault(info[len("part="):], []).append(text)
+            (project / info[len("part="):]).write_text("\n".join(pieces[info[len("part="):]]), encoding="utf-8")
+        elif lang == "yaml" and info.startswith("file="):
             path = project / info[len("file="):]
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
@@ -137,6 +144,17 @@ def test_every_block_of_the_guide_runs_as_shown(project, capsys):
         elif lang == "python":
             exec(compile(text, where, "exec"), {"__name__": "guide"})  # noqa: S102 - the guide's own example
             capsys.readouterr()
+
+
+def test_the_pieces_of_a_file_in_the_guide_are_the_shipped_file():
+    """A game built piece by piece in the guide (``yaml part=PATH``) is, piece for piece, the file that ships."""
+    pieces: dict[str, list[str]] = {}
+    for lang, info, text, _ in blocks():
+        if lang == "yaml" and info.startswith("part="):
+            pieces.setdefault(info[len("part="):], []).append(text)
+    assert "definitions/crazy_eights.yaml" in pieces
+    for path, texts in pieces.items():
+        assert "\n".join(texts) == (REPO_ROOT / path).read_text(encoding="utf-8"), f"the guide's pieces of {path}"
 
 
 def test_the_output_matcher_can_fail():
