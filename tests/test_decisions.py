@@ -141,3 +141,22 @@ def test_choosing_among_texts_offers_the_texts_themselves(tmp_path):
     assert state.legal_actions(0) == ["play low", "play high", "draw a card", "wait", "sleep"]
     state.apply(0, "sleep")
     assert state.gv["gifts"] == 5
+
+
+def test_a_fixed_option_fills_in_the_values_its_text_shows(tmp_path):
+    path = write_definition(tmp_path, "fixed_text", "decisions", '      "pass":\n',
+                            '      "pass with {size(hand(p))} cards":\n')
+    state = load_game(path).new_game(3, seed=0)
+    assert state.legal_actions(0)[-1] == "pass with 4 cards"  # low, low, high, blank
+    state.apply(0, "play high")
+    state.apply(1, "draw a card")
+    assert state.legal_actions(2)[-1] == "pass with 4 cards"
+    state.apply(2, "play high")
+    assert state.legal_actions(0)[-1] == "pass with 3 cards"  # made when the decision is made
+
+
+def test_a_fixed_option_showing_an_unknown_name_is_refused_at_load(tmp_path):
+    from interpreter import DefinitionError
+    path = write_definition(tmp_path, "fixed_typo", "decisions", '      "pass":\n', '      "pass with {hnad}":\n')
+    with pytest.raises(DefinitionError, match="unknown name 'hnad'"):
+        load_game(path)

@@ -162,7 +162,7 @@ class DecisionCompiler:
         code.append(ask_each)
 
     def r_AskMenu(self, st, scope, code):
-        if any(opt.items is not None for opt in st.options):
+        if any(opt.items is not None or "{" in opt.label for opt in st.options):  # some text is made at run time
             return self.built_menu(st, scope, code)
         player = self.expect(st.player, scope, "player", "who is asked")[0]
         pk = getattr(player, "local_key", None)
@@ -265,7 +265,9 @@ class DecisionCompiler:
                 fixed.add(opt.label)
                 cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                     if opt.condition else None
-                entries.append((None, None, None, cond, opt.label))
+                # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
+                parts = self.label_template(opt, scope) if "{" in opt.label else opt.label
+                entries.append((None, None, None, cond, parts))
                 continue
             items, kind = self.as_list(opt.items, scope, "what a menu entry goes through")
             elem = T.element(kind)
@@ -294,9 +296,14 @@ class DecisionCompiler:
             for i, (items, key, elem, cond, parts) in enumerate(entries):
                 if items is None:
                     if cond is None or cond(s, e):
-                        labels.append(parts)
+                        label = parts if parts.__class__ is str else \
+                            "".join(part if part.__class__ is str else describe(part[0](s, e), part[1]) for part in parts)
+                        if same.get(label, (i, None)) != (i, None):
+                            raise RuleError(f"two options of this decision read {label!r}; give each its own "
+                                            f"text (name the item in it, as in \"play {{c}}\")", at[i])
+                        labels.append(label)
                         values.append((i, None))
-                        same[parts] = (i, None)
+                        same[label] = (i, None)
                     continue
                 xs = items(s, e)
                 s.steps -= len(xs)  # one step per item, paid before any label is made
