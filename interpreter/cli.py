@@ -196,7 +196,7 @@ def run_rules(args) -> int:
 
 
 # ---------------------------------------------------------------- output files
-# What JSON leaves raw with ensure_ascii=False but a terminal showing the file would act on
+# What JSON keeps raw with ensure_ascii=False but a terminal showing the file would act on
 # (C0 is always escaped by json): DEL, C1, bidi controls, separators, lone surrogates.
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -220,7 +220,7 @@ def input_files(args, game) -> list[str]:
 
 
 def refuse_overwriting_inputs(option: str, path: str, args, game) -> None:
-    """An output must not be one of the run's inputs: ``--log frog.yaml`` would destroy the game."""
+    """An output must not be one of the run's inputs: ``--log game.yaml`` would destroy the game."""
     out = Path(path)
     for name in input_files(args, game):
         same = out.resolve() == Path(name).resolve()
@@ -238,7 +238,7 @@ class AtomicOutput:
     """A text file written under a temporary name next to it and renamed into place when done.
 
     Opened before the run, so an unwritable place is reported before any work; an
-    interrupted or failed run never leaves half a file at ``path``.
+    interrupted or failed run never ends with half a file at ``path``.
     """
 
     def __init__(self, option: str, path: str, what: str):

@@ -337,7 +337,7 @@ def _ring_drawing(game, per_space: dict, counters: dict) -> Table:
         arrow = ARROWS.get((r2 - r1, c2 - c1))
         if arrow:  # a sideways arrow on the level of the spaces' first line
             grid[r1 + r2][c1 + c2] = Text(arrow if r1 != r2 else "\n" + arrow, style="bold", justify="center")
-    if len(rim) > len(ring):  # an odd ring leaves the last rim cell empty: the loop bends through it
+    if len(rim) > len(ring):  # an odd ring keeps the last rim cell empty: the loop bends through it
         (r1, c1), (r2, c2), (r3, c3) = rim[len(ring) - 1], rim[len(ring)], rim[0]
         bend = _bend(r1 - r2, c1 - c2, r3 - r2, c3 - c2)
         grid[2 * r2][2 * c2] = Text(("│\n" if bend in "┘└" else "\n") + bend, style="bold", justify="center")

@@ -383,9 +383,12 @@ def test_validating_log_interpolations_takes_time_linear_in_their_number(capsys,
     timings = []
     for n in (count, 4 * count):
         path = many_interpolations(tmp_path, n, distinct)
-        started = time.perf_counter()
-        assert run(capsys, "validate", path)[0] == 0
-        timings.append(time.perf_counter() - started)
+        best = float("inf")
+        for _ in range(2):  # the best of two: a busy machine slows one run, not both alike
+            started = time.perf_counter()
+            assert run(capsys, "validate", path)[0] == 0
+            best = min(best, time.perf_counter() - started)
+        timings.append(best)
     assert timings[1] / timings[0] < 8  # 4 times the text: about 4 times the time, not 16
 
 

@@ -47,6 +47,28 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         """A Location for a node of the snippet being compiled (for runtime errors)."""
         return self.m.locate(self.where, node)
 
+    def template(self, text: str, node, what: str) -> list:
+        """A text with ``{expression}`` s (a log line, an option's label) as literal strings and
+        (offset of the ``{``, parsed expression) pairs; a syntax error names ``what`` and the part."""
+        from .parser import SnippetSyntaxError, parse_expression
+
+        pieces, i = [], 0
+        while i < len(text):
+            j = text.find("{", i)
+            if j < 0:
+                pieces.append(text[i:])
+                break
+            pieces.append(text[i:j])
+            k = text.find("}", j)
+            if k < 0:
+                raise self.err(f"'{{' without a closing '}}' in {what}", node, "syntax")
+            try:
+                pieces.append((j, parse_expression(text[j + 1:k])))
+            except SnippetSyntaxError as exc:
+                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", node, "syntax") from None
+            i = k + 1
+        return [piece for piece in pieces if piece != ""]
+
     def err(self, message, node, cls="type"):
         if "space" in message and self.board is not None:
             message += self.space_hint(node)

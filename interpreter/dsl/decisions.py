@@ -280,7 +280,7 @@ class DecisionCompiler:
             cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                 if opt.condition else None
             parts = self.label_template(opt, scope)
-            if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play green frog"
+            if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
                 parts = ([opt.label + " "] if opt.label else []) + [(lambda s, e, key=key: e[key], elem)]
             entries.append((items, key, elem, cond, parts))
         loc = self.location(st)
@@ -357,23 +357,13 @@ class DecisionCompiler:
 
     def label_template(self, opt, scope):
         """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
-        from .parser import SnippetSyntaxError, parse_expression
-
-        parts, text, i = [], opt.label, 0
+        parts = []
         start = opt.column + 1  # the text's first letter, after the quote
-        while i < len(text):
-            j = text.find("{", i)
-            if j < 0:
-                parts.append(text[i:])
-                break
-            parts.append(text[i:j])
-            k = text.find("}", j)
-            if k < 0:
-                raise self.err("'{' without a closing '}' in the option's text", opt, "syntax")
-            try:
-                node = parse_expression(text[j + 1:k])
-            except SnippetSyntaxError as exc:
-                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", opt, "syntax") from None
+        for piece in self.template(opt.label, opt, "the option's text"):
+            if piece.__class__ is str:
+                parts.append(piece)
+                continue
+            j, node = piece
             here = A.Pass(line=opt.line, column=start + j + 1)
             try:
                 fn, kind = self.expr(node, scope)
@@ -383,13 +373,12 @@ class DecisionCompiler:
                 raise
             if not T.showable(kind):
                 raise self.err(f"an option's text shows cards, players, spaces, numbers, texts or lists of them; "
-                               f"{{{text[j + 1:k]}}} is {T.describe(kind)}", here)
+                               f"{{{opt.label[j + 1:opt.label.index('}', j)]}}} is {T.describe(kind)}", here)
             if kind == "zone":
                 zf = fn
-                fn, kind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+                fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"
             parts.append((fn, kind))
-            i = k + 1
-        return [part for part in parts if part != ""]
+        return parts
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):

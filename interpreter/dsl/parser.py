@@ -148,7 +148,7 @@ def check_limits(tree) -> None:
         if not isinstance(node, Tree):
             continue
         if all(not isinstance(c, Tree) for c in node.children):
-            stack.extend((c, depth) for c in node.children)  # a leaf (a number, a name) nests nothing
+            stack.extend((c, depth) for c in node.children)  # a token (a number, a name) nests nothing
             continue
         if depth > MAX_NESTING:
             at = next((c for c in node.children if isinstance(c, Token) and c.line), None)  # the operator

@@ -324,7 +324,7 @@ def count_any_shapes(caps: tuple) -> int:
 def combo_shapes(caps: tuple, k: int) -> tuple:
     """The ways to pick k items from groups of the given sizes, as ((group index, times), ...).
 
-    Cached: the same group sizes recur in every game (five different frogs, choose four).
+    Cached: the same group sizes recur in every game (five different cards, choose four).
     Small cases go through itertools (lexicographic order); huge ones through :func:`multisets`.
     """
     n = sum(caps)

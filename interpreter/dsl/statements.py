@@ -475,26 +475,17 @@ class StatementCompiler:
 
     def interpolate(self, st, scope, defs):
         """The log text as literal strings and :class:`Part` s (each knowing what it may reveal)."""
-        from .parser import SnippetSyntaxError, parse_expression
-
-        parts, text, i = [], st.text, 0
+        text = st.text
         start = st.text_column or st.column + len('log "')
         if text.count("{") > MAX_LOG_PARTS:  # each part is parsed, checked and traced for secrecy at load
             raise self.err(f"this log text has {text.count('{'):,} {{...}} parts; a line has at most "
                            f"{MAX_LOG_PARTS} (split it, or log a list)", st)
-        while i < len(text):
-            j = text.find("{", i)
-            if j < 0:
-                parts.append(text[i:])
-                break
-            parts.append(text[i:j])
-            k = text.find("}", j)
-            if k < 0:
-                raise self.err("'{' without a closing '}' in the log text", st, "syntax")
-            try:
-                node = parse_expression(text[j + 1:k])
-            except SnippetSyntaxError as exc:
-                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", st, "syntax") from None
+        parts = []
+        for piece in self.template(text, st, "the log text"):
+            if piece.__class__ is str:
+                parts.append(piece)
+                continue
+            j, node = piece
             try:
                 fn, kind = self.expr(node, scope)
                 deps = Dependencies(self, scope, defs)
@@ -511,8 +502,7 @@ class StatementCompiler:
                 zf = fn
                 fn, kind = (lambda s, e, zf=zf: s.zones[zf(s, e)]), "list:card"
             parts.append(Part(fn, kind, deps.checks, deps.private, opaque))
-            i = k + 1
-        return [p for p in parts if p != ""]
+        return parts
 
     def s_If(self, st, scope):
         branches = []
@@ -603,7 +593,7 @@ def _empty_env(s, e):
 
 def unheard_args(s, e, args):
     """The arguments of an event nobody handles, worked out for the trace only: they change nothing
-    (not the random numbers, not the step budget), and an argument that fails leaves them all out."""
+    (not the random numbers, not the step budget), and an argument that fails drops them all."""
     rng, steps = s.rng, s.steps
     try:
         return {n: f(s, e) for n, f in args}

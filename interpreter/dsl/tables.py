@@ -26,7 +26,7 @@ from lark import Lark
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
-try:  # the options lark takes again when it loads saved tables (its own cache leaves them out too)
+try:  # the options lark takes again when it loads saved tables (its own cache omits them too)
     from lark.lark import _LOAD_ALLOWED_OPTIONS
 except ImportError:  # pragma: no cover - an older or newer lark
     _LOAD_ALLOWED_OPTIONS = {"postlex", "transformer", "lexer_callbacks", "use_bytes", "debug", "g_regex_flags",
