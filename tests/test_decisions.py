@@ -160,3 +160,12 @@ def test_a_fixed_option_showing_an_unknown_name_is_refused_at_load(tmp_path):
     path = write_definition(tmp_path, "fixed_typo", "decisions", '      "pass":\n', '      "pass with {hnad}":\n')
     with pytest.raises(DefinitionError, match="unknown name 'hnad'"):
         load_game(path)
+
+
+def test_an_option_text_showing_two_zones_shows_each_of_them(tmp_path):
+    path = write_definition(tmp_path, "two_zones", "decisions", '      "pass":\n',
+                            '      "pass holding {hand(p)} beside {pile}":\n')
+    state = load_game(path).new_game(3, seed=0)
+    state.apply(0, "play high")
+    state.apply(1, "draw a card")
+    assert state.legal_actions(2)[-1] == "pass holding low, low, high, blank beside high"
