@@ -277,7 +277,8 @@ def run_save(case: dict) -> dict:
         problems.append(f"{type(exc).__name__} from State.from_json (expected SaveFileError): {str(exc)[:300]}")
         return {"status": "crashed", "stderr": traceback.format_exc()[-2000:], "problems": problems, "did": done}
     try:
-        expected = game.new_game(loaded.n, seed=loaded.seed, scenario=loaded.scenario)
+        # a save of a game played without a log (``log: null``) is a real kind of save: it replays without one
+        expected = game.new_game(loaded.n, seed=loaded.seed, scenario=loaded.scenario, log=loaded.log is not None)
         for player, action in loaded.history:
             expected.apply(player, action)
     except CaseTimeout:
