@@ -1,4 +1,6 @@
-"""docs/dsl.md is run, so its examples cannot rot: every ```ribbit block is the turn of a small game.
+"""docs/dsl.md is run, so its examples cannot rot: every plain ```ribbit block is the turn of a small game.
+
+(The other blocks of docs/dsl.md carry a ``check=`` in their info string: tests/test_dsl_reference.py runs them.)
 
 The game (described in the doc where the examples start): three players, each holding two ``low`` cards
 (value 1) and a ``high`` (value 3), a hidden ``deck`` of coins, a public ``pile``, a ring of four spaces; one turn each.
