@@ -105,6 +105,7 @@ def test_the_guide_has_files_fragments_commands_and_python():
 def test_every_block_of_the_guide_runs_as_shown(project, capsys):
     capsys.readouterr()
     pieces: dict[str, list[str]] = {}
+    printed = ""
     for number, (lang, info, text, line) in enumerate(blocks()):
         where = f"docs/authoring.md:{line}"
         if lang == "yaml" and info.startswith("part="):
@@ -143,7 +144,10 @@ def test_every_block_of_the_guide_runs_as_shown(project, capsys):
             capsys.readouterr()
         elif lang == "python":
             exec(compile(text, where, "exec"), {"__name__": "guide"})  # noqa: S102 - the guide's own example
-            capsys.readouterr()
+            printed = capsys.readouterr().out
+        elif lang == "text":  # what the python block before it prints
+            assert matches(text.splitlines(), printed), f"{where}: the python block before it printed:\n{printed}"
+            printed = ""
 
 
 def test_the_pieces_of_a_file_in_the_guide_are_the_shipped_file():
