@@ -92,3 +92,30 @@ def test_adding_and_subtracting_fixed_and_computed_amounts(tmp_path):
     path.write_text(ADDING, encoding="utf-8")
     state = load_game(path).new_game(2, seed=0)
     assert (state.gv["out"], state.gv["g"], state.pv["v"]) == (50 + 3 - 4, 10 - 2 + 4, [100 + 7 - 4, 100 - 1])
+
+
+MATCHING = """game: Matching
+players: {min: 2, max: 2}
+properties: {colour: none}
+components:
+  - {name: red, colour: red, count: 3, zone: box}
+  - {name: blue, colour: blue, count: 3, zone: box}
+zones: {box: {}, pile: {}}
+game_variables: {answers: []}
+functions:
+  matches(card c): any(each h in pile where h != c and h.colour == c.colour)
+procedures:
+  take_turn(player p): |
+    for card in [each c in box]:
+      game.answers = game.answers + [matches(card)]
+""" + TURN_END
+
+
+@pytest.mark.parametrize("pile, expected", [([], [False] * 4), (["red"], [True, True, False, False]),
+                                            (["blue", "red"], [True, True, True, True])])
+def test_a_function_of_two_cards_inlined_with_the_callers_card_gives_each_cards_answer(tmp_path, pile, expected):
+    """The condition of 'matches(card)' is tabulated per pair of cards (the caller's local is its second card)."""
+    path = tmp_path / "matching.yaml"
+    path.write_text(MATCHING, encoding="utf-8")
+    state = load_game(path).new_game(2, seed=0, scenario={"zones": {"pile": pile, "box": ["red", "red", "blue", "blue"]}})
+    assert state.gv["answers"][:4] == expected

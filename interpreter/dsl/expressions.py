@@ -253,6 +253,11 @@ class ExpressionCompiler:
         except Exception:  # it reads the state: not static
             return None
         names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
+        if scope is not None:  # an inlined function's card parameter that is the caller's local variable
+            for alias_fn, alias_kind in scope.aliases.values():
+                alias_key = getattr(alias_fn, "local_key", None)
+                if alias_key is not None:
+                    names.setdefault(alias_key, alias_kind)
         if names.get(other) != "card" or len(cards) > 400:
             return None
         try:
