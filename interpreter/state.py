@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 
 from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
@@ -480,9 +479,6 @@ class State:
                                     f"cannot be played: {exc}") from None
         _check_same(state, data)
         return state
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json())
 
 
 def replay(game, players: int, seed: int, actions) -> State:

@@ -18,10 +18,6 @@ class CompileError(Exception):
         self.message, self.node, self.cls = message, node, cls
 
 
-class GameOver(Exception):
-    """Raised by ``end game`` inside direct code to unwind to the run loop."""
-
-
 def suggest(name: str, candidates) -> str:
     close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
     return f"; did you mean {close[0]!r}?" if close else ""

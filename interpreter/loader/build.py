@@ -41,7 +41,6 @@ class Builder:
         self.g.variants = variants
         self.g.locate = self.locate
         self.compiler = None
-        self.snippets: dict = {}  # path -> parsed statements (for error mapping)
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
 
