@@ -869,6 +869,52 @@ def test_a_misspelt_space_name_in_quotes_suggests_the_close_one(tmp_path, old, n
     assert str(err) == located(path, text, needle, TAKE_TURN, message)
 
 
+LOOSE_MESSAGE = ("'{}' outside a loop: it must be inside 'loop:', 'while', 'for' or 'repeat' "
+                 "(to end a procedure early, use 'return')")
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("    game.plays += 1\n", "    game.plays += 1\n    if game.plays > 1:\n      break\n", TAKE_TURN),
+    ("    game.plays += 1\n", '    ask p:\n      "go":\n        pass\n      "rest":\n        break\n', TAKE_TURN),
+    ("setup: |\n", "triggers:\n  - on: played\n    do: |\n      game.plays += 1\n      break\nsetup: |\n", "triggers[0].do"),
+    ("  - {name: low, value: 1, zone: hand, per_player: true}\n",
+     "  - {name: low, value: 1, zone: hand, per_player: true, when_played: break}\n", "components[0].when_played"),
+    ("  - {name: coin, value: 1, count: 4, zone: deck}\n",
+     "  - {name: coin, value: 1, count: 4, zone: deck, listeners: [{on: played, do: break}]}\n",
+     "components[2].listeners[0].do"),
+    ("setup: |\n  shuffle deck\n", "setup: |\n  shuffle deck\n  break\n", "setup"),
+    ("setup: |\n  shuffle deck\n", "setup:\n  - step: deal\n    do: |\n      shuffle deck\n      break\n",
+     "setup[0].do"),
+], ids=["procedure", "menu option", "trigger", "ability", "listener", "setup", "setup step"])
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_break_or_continue_outside_a_loop_is_a_load_error_at_the_statement(tmp_path, old, new, key, word):
+    text = variant(old, new.replace("break", word))
+    path, err = load_error(tmp_path, text, DSLSyntaxError)
+    assert str(err) == located(path, text, word, key, LOOSE_MESSAGE.format(word))
+
+
+@pytest.mark.parametrize("when", ["before", "after", "instead"])
+def test_break_outside_a_loop_in_a_variant_hook_is_a_load_error_in_the_variant(tmp_path, when):
+    base = write(tmp_path, TINY_DUEL)
+    hook = (f"variant: Loose\ngame: Tiny Duel\n{when}:\n  take_turn:\n    do: |\n"
+            "      game.plays += 1\n      continue\n")
+    hook_path = write(tmp_path, hook, "loose.yaml")
+    with pytest.raises(DSLSyntaxError) as info:
+        load_game(base, [str(hook_path)])
+    assert str(info.value) == located(hook_path, hook, "continue", f"{when}.take_turn.do",
+                                      LOOSE_MESSAGE.format("continue"))
+
+
+def test_break_in_a_menu_option_inside_a_loop_leaves_that_loop(tmp_path):
+    text = variant("    game.plays += 1\n",
+                   '    loop:\n      ask p:\n        "more":\n          game.plays += 1\n        "enough":\n'
+                   '          break\n    p.points += 10\n')
+    state = load_game(write(tmp_path, text)).new_game(2, seed=1)
+    for action in ("play low", "more", "more", "enough"):
+        state.apply(0, action)
+    assert (state.gv["plays"], state.pv["points"][0], state.current_players()) == (2, 11, [1])
+
+
 # ================================================================ 5. rules that fail while running
 def duel(tmp_path, old, new, steps=1000):
     """A Tiny Duel with one edit and a small step limit, started with seed 1 (player 1 to play)."""

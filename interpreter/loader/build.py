@@ -15,6 +15,7 @@ from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
+from ..dsl.inline import loose_signal
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
@@ -64,7 +65,14 @@ class Builder:
     def parse_body(self, text, path):
         if not isinstance(text, str):
             self.fail("expected effect text (a string)", path)
-        return self.parsed(parse, text, path)
+        body = self.parsed(parse, text, path)
+        loose = loose_signal(body)
+        if loose is not None:
+            word = "break" if isinstance(loose, A.Break) else "continue"
+            self.compile_error(CompileError(f"'{word}' outside a loop: it must be inside 'loop:', 'while', 'for' "
+                                            "or 'repeat' (to end a procedure early, use 'return')", loose, "syntax"),
+                               path)
+        return body
 
     def parse_expr(self, text, path, parser=parse_expression):
         if isinstance(text, bool):
