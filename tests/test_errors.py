@@ -915,6 +915,32 @@ def test_break_in_a_menu_option_inside_a_loop_leaves_that_loop(tmp_path):
     assert (state.gv["plays"], state.pv["points"][0], state.current_players()) == (2, 11, [1])
 
 
+def with_modifier(add="1", cond="owner_of(card) == p", base="1") -> str:
+    """Tiny Duel with a quantity 'reach' and a modifier on the high cards."""
+    text = variant("procedures:\n", f"quantities:\n  reach(player p): {base}\nprocedures:\n")
+    return variant("  - {name: high, value: 3, zone: hand, per_player: true}\n",
+                   "  - name: high\n    value: 3\n    zone: hand\n    per_player: true\n    modifiers:\n"
+                   f"      - quantity: reach\n        add: {add}\n        if: {cond}\n", text)
+
+
+@pytest.mark.parametrize("edit, needle, key, message", [
+    ({"add": "'\"lots\"'"}, "'\"lots", "components[1].modifiers[0].add", "expected a number, got a text"),
+    ({"add": "card"}, "card\n", "components[1].modifiers[0].add", "expected a number, got a card"),
+    ({"cond": "'\"yes\"'"}, "'\"yes", "components[1].modifiers[0].if", "expected true/false, got a text"),
+    ({"base": "'\"far\"'"}, "'\"far", "quantities.reach(player p)", "expected a number, got a text"),
+], ids=["text added", "card added", "text as condition", "text as base"])
+def test_a_quantity_and_its_modifiers_are_kind_checked_at_their_keys(tmp_path, edit, needle, key, message):
+    text = with_modifier(**edit)
+    path, err = load_error(tmp_path, text, DSLTypeError)
+    assert str(err) == located(path, text, needle, key, message)
+
+
+def test_a_well_kinded_modifier_loads(tmp_path):
+    game = load_game(write(tmp_path, with_modifier()))
+    state = game.new_game(2, seed=1)
+    assert [game.quantities["reach"].compute(state, {"p": p}) for p in (0, 1)] == [2, 2]
+
+
 # ================================================================ 5. rules that fail while running
 def duel(tmp_path, old, new, steps=1000):
     """A Tiny Duel with one edit and a small step limit, started with seed 1 (player 1 to play)."""

@@ -527,9 +527,14 @@ class Builder:
             _, k = self.compiler.expr(node, Scope(dict(params), None))
         except CompileError as exc:
             self.compile_error(exc, where)
-        if kind and not T.fits(k, kind):
-            raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
+        if kind:
+            self.check_kind(k, kind, where)
         return k
+
+    def check_kind(self, k, kind, where):
+        """A located DSLTypeError at the key ``where`` unless an expression of kind ``k`` fits ``kind``."""
+        if not T.fits(k, kind):
+            raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
 
     def entries(self):
         """(component entry, its first kind, the card ids of all its kinds): a family's cards share one entry,
@@ -628,6 +633,7 @@ class Builder:
                 base, k = c.expr(q.base_node, Scope(dict(q.params), None))
             except CompileError as exc:
                 self.compile_error(exc, where)
+            self.check_kind(k, "int", where)
             mods = []
             for ids, mod, path in getattr(q, "mods", []):
                 scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
@@ -637,13 +643,15 @@ class Builder:
                     add, ak = c.expr(self.parse_expr(mod.get("add", 1), path + ("add",)), scope)
                 except CompileError as exc:
                     self.compile_error(exc, path + ("add",))
+                self.check_kind(ak, "int", path + ("add",))
                 cond = None
                 if "if" in mod:
                     c.where = path + ("if",)
                     try:
-                        cond, _ = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
+                        cond, ck = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
                     except CompileError as exc:
                         self.compile_error(exc, path + ("if",))
+                    self.check_kind(ck, "bool", path + ("if",))
                 mods.append((list(ids), add, cond))
             q.compute = _quantity(base, mods)
 
