@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import tracemalloc
 from pathlib import Path
 
@@ -1047,6 +1048,39 @@ def test_adding_to_a_variable_declared_without_a_value_is_a_rule_error(tmp_path)
     text, path, game = duel(tmp_path, "  plays: 0\n", "  plays:\n")
     err = assert_rule_error_leaves_state_unchanged(game)
     assert (err.location.line, err.location.column) == position(text, "game.plays += 1")
+
+
+UNFORESEEN = ("    game.plays += 1\n", "    if game.plays > 100:\n      let x = 1\n    game.plays += x\n")
+
+
+def test_an_unforeseen_python_error_names_the_rule_that_failed_and_keeps_its_cause(tmp_path):
+    # a local bound only in a branch not taken: no check at load sees it (a KeyError in play)
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "take_turn(player p)", TAKE_TURN,
+                               "a rule failed after 'play low' (KeyError: 'x'); "
+                               "the game is back where it was before that action")
+    assert type(err.__cause__) is KeyError
+
+
+def test_an_unforeseen_python_error_during_setup_names_the_setup_and_keeps_its_cause(tmp_path):
+    text, path, game = duel(tmp_path, "  shuffle deck\n", "  shuffle deck\n  if size(deck) > 100:\n    let x = 1\n"
+                            "  game.plays += x\n")
+    with pytest.raises(RuleError) as info:
+        game.new_game(2, seed=1)
+    assert str(info.value) == located(path, text, "setup", "setup", "a rule failed while setting up the game "
+                                      "(KeyError: 'x')")
+    assert type(info.value.__cause__) is KeyError
+
+
+def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path, capsys):
+    from interpreter import cli
+
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    code = cli.main(["play", str(path), "--players", "2", "--seed", "1", "--log", "-"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert f"{path}:{position(text, 'take_turn(player p)')[0]}:" in err and "KeyError: 'x" in err
 
 
 # ================================================================ 6. illegal actions
