@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import rng as RNG
-from .dsl import types as T
 from .errors import DefinitionError, Location
 
 DEFAULT_STEP_LIMIT = 200_000
@@ -208,7 +207,4 @@ class Game:
 
     def seed_state(self, seed: int) -> int:
         return RNG.seed_state(seed)
-
-    def kind_of_pvar(self, name: str) -> str:
-        return self.pvars.get(name, T.ANY)
 

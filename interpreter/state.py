@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 
 from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
@@ -90,7 +89,9 @@ class State:
         except RecursionError:
             raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
         except Exception as exc:
-            raise RuleError(f"a rule failed while setting up the game ({type(exc).__name__}: {exc})") from None
+            cause, where = _unforeseen(game, exc)
+            raise RuleError(f"a rule failed while setting up the game ({type(cause).__name__}: {cause})",
+                            where) from cause
         return s
 
     def clone(self) -> "State":
@@ -138,6 +139,10 @@ class State:
                     return
         except GameOver:
             ended_by = State.END_STATEMENT
+        except (RibbitError, RecursionError):
+            raise
+        except Exception as exc:  # no check foresaw it: name the rule whose code was running
+            raise _Unforeseen(self.game.procs[fr[0]].where_at(pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -228,8 +233,9 @@ class State:
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
         except Exception as exc:  # a rule failed in a way no check foresaw: never half an action
             self._rewind()
-            raise RuleError(f"a rule failed after {action!r} ({type(exc).__name__}: {exc}); "
-                            "the game is back where it was before that action") from None
+            cause, where = _unforeseen(self.game, exc)
+            raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
+                            "the game is back where it was before that action", where) from cause
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
@@ -481,8 +487,21 @@ class State:
         _check_same(state, data)
         return state
 
-    def dumps(self) -> str:
-        return json.dumps(self.to_json())
+
+class _Unforeseen(Exception):
+    """A Python error no check foresaw, raised by rule code; ``where`` is the key of the rule that was running
+    (its procedure, trigger, ability...) and the error itself is the ``__cause__``."""
+
+    def __init__(self, where):
+        super().__init__(where)
+        self.where = where
+
+
+def _unforeseen(game, exc):
+    """(the original error, the Location of the rule that raised it or None) for an error no check foresaw."""
+    if type(exc) is not _Unforeseen:
+        return exc, None
+    return exc.__cause__, game.source.location(exc.where)
 
 
 def replay(game, players: int, seed: int, actions) -> State:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import tracemalloc
 from pathlib import Path
 
@@ -869,6 +870,78 @@ def test_a_misspelt_space_name_in_quotes_suggests_the_close_one(tmp_path, old, n
     assert str(err) == located(path, text, needle, TAKE_TURN, message)
 
 
+LOOSE_MESSAGE = ("'{}' outside a loop: it must be inside 'loop:', 'while', 'for' or 'repeat' "
+                 "(to end a procedure early, use 'return')")
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("    game.plays += 1\n", "    game.plays += 1\n    if game.plays > 1:\n      break\n", TAKE_TURN),
+    ("    game.plays += 1\n", '    ask p:\n      "go":\n        pass\n      "rest":\n        break\n', TAKE_TURN),
+    ("setup: |\n", "triggers:\n  - on: played\n    do: |\n      game.plays += 1\n      break\nsetup: |\n", "triggers[0].do"),
+    ("  - {name: low, value: 1, zone: hand, per_player: true}\n",
+     "  - {name: low, value: 1, zone: hand, per_player: true, when_played: break}\n", "components[0].when_played"),
+    ("  - {name: coin, value: 1, count: 4, zone: deck}\n",
+     "  - {name: coin, value: 1, count: 4, zone: deck, listeners: [{on: played, do: break}]}\n",
+     "components[2].listeners[0].do"),
+    ("setup: |\n  shuffle deck\n", "setup: |\n  shuffle deck\n  break\n", "setup"),
+    ("setup: |\n  shuffle deck\n", "setup:\n  - step: deal\n    do: |\n      shuffle deck\n      break\n",
+     "setup[0].do"),
+], ids=["procedure", "menu option", "trigger", "ability", "listener", "setup", "setup step"])
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_break_or_continue_outside_a_loop_is_a_load_error_at_the_statement(tmp_path, old, new, key, word):
+    text = variant(old, new.replace("break", word))
+    path, err = load_error(tmp_path, text, DSLSyntaxError)
+    assert str(err) == located(path, text, word, key, LOOSE_MESSAGE.format(word))
+
+
+@pytest.mark.parametrize("when", ["before", "after", "instead"])
+def test_break_outside_a_loop_in_a_variant_hook_is_a_load_error_in_the_variant(tmp_path, when):
+    base = write(tmp_path, TINY_DUEL)
+    hook = (f"variant: Loose\ngame: Tiny Duel\n{when}:\n  take_turn:\n    do: |\n"
+            "      game.plays += 1\n      continue\n")
+    hook_path = write(tmp_path, hook, "loose.yaml")
+    with pytest.raises(DSLSyntaxError) as info:
+        load_game(base, [str(hook_path)])
+    assert str(info.value) == located(hook_path, hook, "continue", f"{when}.take_turn.do",
+                                      LOOSE_MESSAGE.format("continue"))
+
+
+def test_break_in_a_menu_option_inside_a_loop_leaves_that_loop(tmp_path):
+    text = variant("    game.plays += 1\n",
+                   '    loop:\n      ask p:\n        "more":\n          game.plays += 1\n        "enough":\n'
+                   '          break\n    p.points += 10\n')
+    state = load_game(write(tmp_path, text)).new_game(2, seed=1)
+    for action in ("play low", "more", "more", "enough"):
+        state.apply(0, action)
+    assert (state.gv["plays"], state.pv["points"][0], state.current_players()) == (2, 11, [1])
+
+
+def with_modifier(add="1", cond="owner_of(card) == p", base="1") -> str:
+    """Tiny Duel with a quantity 'reach' and a modifier on the high cards."""
+    text = variant("procedures:\n", f"quantities:\n  reach(player p): {base}\nprocedures:\n")
+    return variant("  - {name: high, value: 3, zone: hand, per_player: true}\n",
+                   "  - name: high\n    value: 3\n    zone: hand\n    per_player: true\n    modifiers:\n"
+                   f"      - quantity: reach\n        add: {add}\n        if: {cond}\n", text)
+
+
+@pytest.mark.parametrize("edit, needle, key, message", [
+    ({"add": "'\"lots\"'"}, "'\"lots", "components[1].modifiers[0].add", "expected a number, got a text"),
+    ({"add": "card"}, "card\n", "components[1].modifiers[0].add", "expected a number, got a card"),
+    ({"cond": "'\"yes\"'"}, "'\"yes", "components[1].modifiers[0].if", "expected true/false, got a text"),
+    ({"base": "'\"far\"'"}, "'\"far", "quantities.reach(player p)", "expected a number, got a text"),
+], ids=["text added", "card added", "text as condition", "text as base"])
+def test_a_quantity_and_its_modifiers_are_kind_checked_at_their_keys(tmp_path, edit, needle, key, message):
+    text = with_modifier(**edit)
+    path, err = load_error(tmp_path, text, DSLTypeError)
+    assert str(err) == located(path, text, needle, key, message)
+
+
+def test_a_well_kinded_modifier_loads(tmp_path):
+    game = load_game(write(tmp_path, with_modifier()))
+    state = game.new_game(2, seed=1)
+    assert [game.quantities["reach"].compute(state, {"p": p}) for p in (0, 1)] == [2, 2]
+
+
 # ================================================================ 5. rules that fail while running
 def duel(tmp_path, old, new, steps=1000):
     """A Tiny Duel with one edit and a small step limit, started with seed 1 (player 1 to play)."""
@@ -975,6 +1048,39 @@ def test_adding_to_a_variable_declared_without_a_value_is_a_rule_error(tmp_path)
     text, path, game = duel(tmp_path, "  plays: 0\n", "  plays:\n")
     err = assert_rule_error_leaves_state_unchanged(game)
     assert (err.location.line, err.location.column) == position(text, "game.plays += 1")
+
+
+UNFORESEEN = ("    game.plays += 1\n", "    if game.plays > 100:\n      let x = 1\n    game.plays += x\n")
+
+
+def test_an_unforeseen_python_error_names_the_rule_that_failed_and_keeps_its_cause(tmp_path):
+    # a local bound only in a branch not taken: no check at load sees it (a KeyError in play)
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "take_turn(player p)", TAKE_TURN,
+                               "a rule failed after 'play low' (KeyError: 'x'); "
+                               "the game is back where it was before that action")
+    assert type(err.__cause__) is KeyError
+
+
+def test_an_unforeseen_python_error_during_setup_names_the_setup_and_keeps_its_cause(tmp_path):
+    text, path, game = duel(tmp_path, "  shuffle deck\n", "  shuffle deck\n  if size(deck) > 100:\n    let x = 1\n"
+                            "  game.plays += x\n")
+    with pytest.raises(RuleError) as info:
+        game.new_game(2, seed=1)
+    assert str(info.value) == located(path, text, "setup", "setup", "a rule failed while setting up the game "
+                                      "(KeyError: 'x')")
+    assert type(info.value.__cause__) is KeyError
+
+
+def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path, capsys):
+    from interpreter import cli
+
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    code = cli.main(["play", str(path), "--players", "2", "--seed", "1", "--log", "-"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert f"{path}:{position(text, 'take_turn(player p)')[0]}:" in err and "KeyError: 'x" in err
 
 
 # ================================================================ 6. illegal actions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import RuleError, load_game
+from interpreter import DSLSyntaxError, RuleError, load_game
 from turn_games import TURN_END
 
 
@@ -104,11 +104,12 @@ procedures:
 """ + TURN_END
 
 
-def test_a_break_outside_any_loop_in_a_called_procedure_does_not_leave_the_callers_loop(tmp_path):
+def test_a_break_outside_any_loop_in_a_called_procedure_is_refused_at_load(tmp_path):
+    # it could only leave its caller's loop (splicing the call would make it do so): refused where it is written
     path = tmp_path / "loose.yaml"
     path.write_text(LOOSE_BREAK, encoding="utf-8")
-    state = load_game(path).new_game(2, seed=1)
-    assert (state.gv["calls"], state.gv["rounds"]) == (3, 3)
+    with pytest.raises(DSLSyntaxError, match=r"loose.yaml:9:7: procedures.note\(\): 'break' outside a loop"):
+        load_game(path)
 
 
 IN_PLACE = """game: InPlace

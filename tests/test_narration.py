@@ -115,14 +115,14 @@ def test_a_game_without_a_log_records_no_narration(whispers):
 
 def test_per_audience_narration_survives_a_save_and_a_clone(whispers):
     state = two_turns(whispers)
-    loaded = State.from_json(whispers, json.loads(state.dumps()))
+    loaded = State.from_json(whispers, json.loads(json.dumps(state.to_json())))
     copy = state.clone()
     for viewer in (0, 1, None):
         assert loaded.narration(viewer) == copy.narration(viewer) == state.narration(viewer)
 
 
 def test_a_damaged_saved_narration_is_refused(whispers):
-    data = json.loads(two_turns(whispers).dumps())
+    data = json.loads(json.dumps(two_turns(whispers).to_json()))
     data["log_seen"][0][1] = ["too", "few"]
     with pytest.raises(SaveFileError, match="what each player read of the log differs"):
         State.from_json(whispers, data)

@@ -156,18 +156,20 @@ def bindings_are_definite(stmts) -> bool:
     return True
 
 
-def loose_signal(stmts) -> bool:
-    """Is there a 'break' or 'continue' outside every loop (which would leave the caller's loop if spliced)?"""
+def loose_signal(stmts):
+    """The first 'break' or 'continue' outside every loop in ``stmts`` (None if there is none).
+
+    The loader refuses one in an author's effect (see Builder.parse_body): it would leave no loop of its own."""
     for st in stmts:
         if isinstance(st, (A.Break, A.Continue)):
-            return True
-        if isinstance(st, A.If):
-            if any(loose_signal(body) for _, body in st.branches) or loose_signal(st.orelse):
-                return True
-        elif isinstance(st, A.AskMenu):
-            if any(loose_signal(opt.body) for opt in st.options):
-                return True
-    return False
+            return st
+        bodies = [body for _, body in st.branches] + [st.orelse] if isinstance(st, A.If) else \
+            [opt.body for opt in st.options] if isinstance(st, A.AskMenu) else []
+        for body in bodies:
+            found = loose_signal(body)
+            if found is not None:
+                return found
+    return None
 
 
 def copy_local(dest, key):

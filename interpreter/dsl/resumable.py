@@ -24,11 +24,12 @@ def innermost_loop(scope: Scope):
 class Run:
     """Direct closures waiting to be fused into one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("fns", "loops")
+    __slots__ = ("fns", "loops", "spans")
 
     def __init__(self, scope: Scope):
         self.fns: list = []
         self.loops = innermost_loop(scope)
+        self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
 
 
 class ResumableCompiler:
@@ -79,6 +80,9 @@ class ResumableCompiler:
         if run.fns:
             self.emit_block(list(run.fns), run.loops, code)
             run.fns.clear()
+        for span in run.spans:
+            span[1] = len(code)
+        run.spans.clear()
 
     def emit_block(self, fns, loops, code):
         """One instruction running direct closures; ``loops`` is where their break/continue go."""
@@ -318,5 +322,6 @@ class ResumableCompiler:
             for fix in self.fixups:
                 fix()
             proc.code = code
+            proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
             self.where, self.splicing = saved

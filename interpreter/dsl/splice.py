@@ -64,6 +64,9 @@ class ProcSplicer:
         if has_return(proc.body):  # 'return' lands after the callee's code: an instruction starts there
             self.flush(tail, code)
             end.pc = len(code)
+        span = [mark, len(code), proc.where]  # its last statements may join what follows: the range ends there
+        self.splicing[0].spliced.append(span)
+        tail.spans.append(span)
         return tail
 
     def _spliceable(self, st, scope):

@@ -10,7 +10,6 @@ author from passing a card where a player is expected.
 from __future__ import annotations
 
 ANY = "any"
-SCALARS = ("int", "bool", "str", "card", "player", "space")
 
 # Names an author may write in a signature such as ``flip(player p) -> card``.
 DECLARABLE = {

@@ -18,10 +18,6 @@ class CompileError(Exception):
         self.message, self.node, self.cls = message, node, cls
 
 
-class GameOver(Exception):
-    """Raised by ``end game`` inside direct code to unwind to the run loop."""
-
-
 def suggest(name: str, candidates) -> str:
     close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
@@ -36,6 +32,12 @@ class Proc:
         self.suspends = False
         self.direct = None  # f(state, env) -> value, for procedures that never wait
         self.code: list = []
+        self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
+
+    def where_at(self, pc: int):
+        """The key of the rule whose code instruction ``pc`` runs: the innermost spliced procedure there, or this one."""
+        inside = [(end - start, where) for start, end, where in self.spliced if start <= pc < end]
+        return min(inside, key=lambda found: found[0])[1] if inside else self.where
 
 
 class Func:

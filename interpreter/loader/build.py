@@ -15,6 +15,7 @@ from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
+from ..dsl.inline import loose_signal
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source
@@ -41,7 +42,6 @@ class Builder:
         self.g.variants = variants
         self.g.locate = self.locate
         self.compiler = None
-        self.snippets: dict = {}  # path -> parsed statements (for error mapping)
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
 
@@ -65,7 +65,14 @@ class Builder:
     def parse_body(self, text, path):
         if not isinstance(text, str):
             self.fail("expected effect text (a string)", path)
-        return self.parsed(parse, text, path)
+        body = self.parsed(parse, text, path)
+        loose = loose_signal(body)
+        if loose is not None:
+            word = "break" if isinstance(loose, A.Break) else "continue"
+            self.compile_error(CompileError(f"'{word}' outside a loop: it must be inside 'loop:', 'while', 'for' "
+                                            "or 'repeat' (to end a procedure early, use 'return')", loose, "syntax"),
+                               path)
+        return body
 
     def parse_expr(self, text, path, parser=parse_expression):
         if isinstance(text, bool):
@@ -520,9 +527,14 @@ class Builder:
             _, k = self.compiler.expr(node, Scope(dict(params), None))
         except CompileError as exc:
             self.compile_error(exc, where)
-        if kind and not T.fits(k, kind):
-            raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
+        if kind:
+            self.check_kind(k, kind, where)
         return k
+
+    def check_kind(self, k, kind, where):
+        """A located DSLTypeError at the key ``where`` unless an expression of kind ``k`` fits ``kind``."""
+        if not T.fits(k, kind):
+            raise self.src.error(f"expected {T.describe(kind)}, got {T.describe(k)}", where, cls=E.DSLTypeError)
 
     def entries(self):
         """(component entry, its first kind, the card ids of all its kinds): a family's cards share one entry,
@@ -621,6 +633,7 @@ class Builder:
                 base, k = c.expr(q.base_node, Scope(dict(q.params), None))
             except CompileError as exc:
                 self.compile_error(exc, where)
+            self.check_kind(k, "int", where)
             mods = []
             for ids, mod, path in getattr(q, "mods", []):
                 scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
@@ -630,13 +643,15 @@ class Builder:
                     add, ak = c.expr(self.parse_expr(mod.get("add", 1), path + ("add",)), scope)
                 except CompileError as exc:
                     self.compile_error(exc, path + ("add",))
+                self.check_kind(ak, "int", path + ("add",))
                 cond = None
                 if "if" in mod:
                     c.where = path + ("if",)
                     try:
-                        cond, _ = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
+                        cond, ck = c.expr(self.parse_expr(mod["if"], path + ("if",)), scope)
                     except CompileError as exc:
                         self.compile_error(exc, path + ("if",))
+                    self.check_kind(ck, "bool", path + ("if",))
                 mods.append((list(ids), add, cond))
             q.compute = _quantity(base, mods)
 

@@ -261,7 +261,7 @@ def run_save(case: dict) -> dict:
     game = game_for(spec["game"], spec["variant"])
     rng = random.Random(spec["rng"])
     state = random_game(game, spec["players"], spec["seed"], spec["moves"], rng)
-    data = json.loads(state.dumps())
+    data = json.loads(json.dumps(state.to_json()))
     done = tamper(rng, data, spec["op"], game)
     data = json.loads(json.dumps(data))
     try:
