@@ -179,6 +179,8 @@ class Ask(Node):
     options: Node
     name: str
     verb: str | None
+    rest: Node | None = None  # "... plus any number of REST as NAME, REST_NAME": the others picked with it
+    rest_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,8 @@ class AskEach(Node):
     options: Node
     name: str
     verb: str | None
+    rest: Node | None = None
+    rest_name: str | None = None
 
 
 @dataclass(frozen=True)

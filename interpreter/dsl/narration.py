@@ -59,6 +59,8 @@ def assignments(body) -> dict:
             defs.setdefault(st.var, []).append(st.iterable)
         elif isinstance(st, (A.Ask, A.AskEach)):
             defs.setdefault(st.name, []).append(st.options)
+            if st.rest_name is not None:
+                defs.setdefault(st.rest_name, []).append(st.rest)
         elif isinstance(st, A.AskMenu):
             for opt in st.options:
                 if opt.var is not None:

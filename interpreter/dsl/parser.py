@@ -405,6 +405,14 @@ class _ToAst(Transformer_NonRecursive):
         return A.AskEach(str(c[0]), c[1], bool(c[2]), c[3], c[4], str(c[5]),
                          _string(c[6]) if c[6] else None, **_pos(meta))
 
+    def ask_plus(self, meta, c):
+        return A.Ask(c[0], c[1], c[2], str(c[4]), _string(c[6]) if c[6] else None, rest=c[3],
+                     rest_name=str(c[5]), **_pos(meta))
+
+    def ask_each_plus(self, meta, c):
+        return A.AskEach(str(c[0]), c[1], bool(c[2]), c[3], c[4], str(c[6]), _string(c[8]) if c[8] else None,
+                         rest=c[5], rest_name=str(c[7]), **_pos(meta))
+
     def count_one(self, meta, c):
         return "one"
 
