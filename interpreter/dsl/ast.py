@@ -116,6 +116,14 @@ class Shuffle(Node):
 
 
 @dataclass(frozen=True)
+class Show(Node):
+    """``show CARDS to PLAYERS``: those players see those cards until the cards move (showing.py)."""
+
+    what: Node
+    to: Node
+
+
+@dataclass(frozen=True)
 class Emit(Node):
     event: str
     args: tuple  # ((name, expr), ...)

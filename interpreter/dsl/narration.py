@@ -208,6 +208,8 @@ def can_see(s, card, viewer, table) -> bool:
     zone = s.loc[card]
     if zone < 0:
         return False
+    if s.shown and viewer in s.shown.get(card, ()):  # shown to the viewer ('show', until it moves)
+        return True
     return zone_shows(s, zone, s.zones[zone][-1] == card, viewer, table)
 
 

@@ -361,6 +361,9 @@ class _ToAst(Transformer_NonRecursive):
     def shuffle(self, meta, c):
         return A.Shuffle(c[0], **_pos(meta))
 
+    def show(self, meta, c):
+        return A.Show(c[0], c[1], **_pos(meta))
+
     def emit(self, meta, c):
         return A.Emit(str(c[0]), tuple(c[1] or ()), **_pos(meta))
 
