@@ -126,11 +126,14 @@ def zone_contents(shown: dict) -> Text:
     if "cards" in shown:
         return Text(describe_cards(shown["cards"]), style="" if shown["cards"] else "dim")
     count = shown.get("count", 0)
+    seen = shown.get("shown")  # cards shown to this viewer alone ('show'): where they lie, from the top
+    extra = (("  shown to you: ", "dim"), ", ".join(f"{s['card']} (#{s['from_top'] + 1} from top)"
+                                                     for s in seen)) if seen else ()
     if "top" in shown:
         if not count:
             return Text("empty", style="dim")
-        return Text.assemble(("top: ", "dim"), str(shown["top"]), (f"  ({plural(count, 'card')})", "dim"))
-    return Text(f"{plural(count, 'card')} (hidden)" if count else "empty", style="dim")
+        return Text.assemble(("top: ", "dim"), str(shown["top"]), (f"  ({plural(count, 'card')})", "dim"), *extra)
+    return Text.assemble((f"{plural(count, 'card')} (hidden)" if count else "empty", "dim"), *extra)
 
 
 # ---------------------------------------------------------------- a player's view

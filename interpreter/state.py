@@ -27,6 +27,9 @@ SAVE_FORMAT = "ribbit-state/2"
 SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
              "forced_winners", "scenario", "history", "log", "log_seen",
              "counters")
+# Parts a save has only when they hold something (so games that never use them save as before):
+# "shown" lists [card, [players]] for the cards a 'show' made visible to players.
+OPTIONAL_SAVE_KEYS = ("shown",)
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -42,7 +45,7 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "ended_by", "steps", "log", "log_seen", "history", "_result", "counters",
-                 "trace", "trace_vars")
+                 "trace", "trace_vars", "shown")
 
     # How a finished game ended (``ended_by``; None while it runs):
     END_STATEMENT = "end game"  # an effect said ``end game``
@@ -74,6 +77,7 @@ class State:
         s._result = None
         s.steps = game.step_limit
         s.trace = s.trace_vars = None
+        s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
         if scenario is not None:
             from .scenario import apply_scenario
 
@@ -116,6 +120,7 @@ class State:
             if self.counters else {}
         c.trace = None if self.trace is None else self.trace[:]  # records are never changed once written: shared
         c.trace_vars = self.trace_vars
+        c.shown = dict(self.shown) if self.shown else {}  # the player lists are replaced, never changed
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -337,6 +342,8 @@ class State:
             else:
                 shown = {"count": len(cards)}
             zones[g.zone_label(index)] = shown
+        if self.shown and player is not None:
+            _show_shown(self, player, zones)
         pvars = []
         for p in self.players:
             row = {}
@@ -413,6 +420,9 @@ class State:
     def traced_event(self, name, kinds, env):
         TR.emitted(self, name, kinds, env)
 
+    def traced_show(self, cards, players):
+        TR.shown(self, cards, players)
+
     def traced_log(self, text, seen):
         TR.logged(self, text, seen)
 
@@ -425,13 +435,16 @@ class State:
         """
         p = self.pending
         pending = None if p is None else {key: p[key] for key in SAVED_DECISION_KEYS}
-        return _copy({
+        data = _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
             "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
             "rng": str(self.rng), "pending": pending, "over": self.over, "forced_winners": self.forced_winners,
             "scenario": self.scenario, "history": self.history, "log": self.log, "log_seen": self.log_seen,
             "counters": self.counters,
         })
+        if self.shown:
+            data["shown"] = [[c, list(players)] for c, players in sorted(self.shown.items())]
+        return data
 
     @classmethod
     def from_json(cls, game, data) -> "State":
@@ -455,9 +468,10 @@ class State:
         for key in SAVE_KEYS:
             if key not in data:
                 raise SaveFileError(f"the save file is incomplete: it has no {key!r}")
-        if len(data) != len(SAVE_KEYS) or not all(type(k) is str for k in data):
-            extra = [_quote(k) for k in itertools.islice(data, len(SAVE_KEYS) + 3)
-                     if type(k) is not str or k not in SAVE_KEYS][:3]
+        optional = sum(key in data for key in OPTIONAL_SAVE_KEYS)
+        if len(data) != len(SAVE_KEYS) + optional or not all(type(k) is str for k in data):
+            extra = [_quote(k) for k in itertools.islice(data, len(SAVE_KEYS) + optional + 3)
+                     if type(k) is not str or (k not in SAVE_KEYS and k not in OPTIONAL_SAVE_KEYS)][:3]
             raise SaveFileError(f"the save file has parts Ribbit does not write: {', '.join(extra)}")
         players, seed, history, log = data["players"], data["seed"], data["history"], data["log"]
         if type(players) is not int or not game.min_players <= players <= game.max_players:
@@ -562,6 +576,8 @@ def _check_same(state, data: dict) -> None:
                       ("log", "the log"), ("log_seen", "what each player read of the log"), ("counters", "the counters")):
         if not _same(data[key], real[key]):
             differs(what)
+    if not _same(data.get("shown"), real.get("shown")):
+        differs("which cards are shown to which players")
 
 
 def _same(saved, real) -> bool:
@@ -599,6 +615,24 @@ def _type_of(value) -> str:
     return f"a {kind.__name__}" + (f" (a subclass of {base})" if base else "")
 
 
+
+
+def _show_shown(state, player, zones) -> None:
+    """Cards shown to ``player`` ('show') in zones that hide them: ``"shown": [{"card", "from_top"}]`` there."""
+    g = state.game
+    for card, players in state.shown.items():
+        zone = state.loc[card]
+        if player not in players or zone < 0:
+            continue
+        entry = zones.get(g.zone_label(zone))
+        cards = state.zones[zone]
+        from_top = len(cards) - 1 - cards.index(card)
+        if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
+            continue  # the zone shows it anyway
+        entry.setdefault("shown", []).append({"card": g.card_names[card], "from_top": from_top})
+    for entry in zones.values():
+        if "shown" in entry:
+            entry["shown"].sort(key=lambda item: item["from_top"])
 
 
 def _show_counters(state, view) -> None:

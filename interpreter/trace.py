@@ -13,6 +13,8 @@ and narration (:func:`interpreter.dsl.narration.can_see`):
   cards"`` or ``"(hidden)"`` there.  A field not in ``seen_by`` is public.
 * ``for`` (a list of seats): a record only those seats receive at all (a
   private variable of theirs, a ``log to`` line); without it, everyone does.
+* a ``show`` record (``{"type": "show", "cards": [...], "to": [seats]}``) names its cards
+  only to the seats shown them and whoever sees them anyway.
 * a ``log`` record's ``seen`` holds each audience's text when they differ
   (players in seat order, then the spectator; ``None``: not received).
 
@@ -84,6 +86,19 @@ def moved(s, cards, src, top, dest, bottom) -> None:
         if who is not None:
             record["seen_by"] = {"card": who}
         _add(s, record)
+
+
+def shown(s, cards, players) -> None:
+    """``cards`` were shown to ``players`` ('show'): they and whoever sees all the cards anyway read which."""
+    from .dsl.narration import can_see
+
+    table = _table(s.game)
+    sees = [all(can_see(s, c, v, table) for c in cards) for v in _viewers(s)]
+    record = {"type": "show", "cards": [s.game.card_names[c] for c in cards], "to": [p + 1 for p in players]}
+    who = _audience(s, sees)
+    if who is not None:
+        record["seen_by"] = {"cards": who}
+    _add(s, record)
 
 
 def shuffled(s, zone) -> None:
@@ -275,6 +290,9 @@ def describe(record: dict) -> str:
         return f"counter {record['name']} on {holder}: {record['old']} -> {record['new']}"
     if kind == "log":
         return f"log {record['text']}"
+    if kind == "show":
+        cards = record["cards"] if type(record["cards"]) is list else [record["cards"]]
+        return f"show {', '.join(cards)} to " + ", ".join(f"player {p}" for p in record["to"])
     return str(record)
 
 

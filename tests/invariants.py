@@ -81,6 +81,13 @@ def expected_zone_views(state) -> list[dict]:
             opened = listed(cards) if visibility == "owner" else closed
         for viewer, zones in enumerate(seen):
             zones[label] = opened if viewer == owner else closed
+            # a card shown to this player ('show') is listed beside a zone that hides it, until it moves
+            extra = sorted(({"card": names[c], "from_top": len(cards) - 1 - k} for k, c in enumerate(cards)
+                            if viewer in state.shown.get(c, ()) and "cards" not in zones[label]
+                            and not ("top" in zones[label] and k == len(cards) - 1)),
+                           key=lambda item: item["from_top"])
+            if extra:
+                zones[label] = {**zones[label], "shown": extra}
     return seen
 
 
@@ -92,7 +99,8 @@ def quoted_names(game) -> dict[str, str]:
 
 def secret_names(cards_in_play: set[str], zones_seen: dict) -> set[str]:
     """Names of cards in play that the viewer cannot see and that no card the viewer can see shares."""
-    return cards_in_play - {name for zone in zones_seen.values() for name in zone.get("cards", [zone.get("top")])}
+    return cards_in_play - {name for zone in zones_seen.values()
+                            for name in zone.get("cards", [zone.get("top")]) + [s["card"] for s in zone.get("shown", [])]}
 
 
 def check_decision_view(state, viewer, decision, waiting: list[int]) -> None:

@@ -61,7 +61,8 @@ def examples():
 def test_the_asking_section_has_an_example_of_every_form():
     bodies = "\n".join(p.values[0] for p in examples())
     for form in ("to choose one of", "to choose 2 of", "to choose any number of", 'as stance ""',
-                 "ask p:", '" for c in', "ask each q in players secretly"):
+                 "ask p:", '" for c in', "ask each q in players secretly",
+                 "plus any number of"):
         assert form in bodies, form
 
 

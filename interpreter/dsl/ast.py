@@ -116,6 +116,14 @@ class Shuffle(Node):
 
 
 @dataclass(frozen=True)
+class Show(Node):
+    """``show CARDS to PLAYERS``: those players see those cards until the cards move (showing.py)."""
+
+    what: Node
+    to: Node
+
+
+@dataclass(frozen=True)
 class Emit(Node):
     event: str
     args: tuple  # ((name, expr), ...)
@@ -179,6 +187,8 @@ class Ask(Node):
     options: Node
     name: str
     verb: str | None
+    rest: Node | None = None  # "... plus any number of REST as NAME, REST_NAME": the others picked with it
+    rest_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +202,8 @@ class AskEach(Node):
     options: Node
     name: str
     verb: str | None
+    rest: Node | None = None
+    rest_name: str | None = None
 
 
 @dataclass(frozen=True)

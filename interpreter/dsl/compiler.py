@@ -24,6 +24,7 @@ from .expressions import ExpressionCompiler
 from .inline import ProcInliner
 from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
+from .showing import ShowCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
@@ -31,7 +32,7 @@ from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler, OrderingCompiler):
+               CounterCompiler, OrderingCompiler, ShowCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

@@ -10,6 +10,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
+from .plus import plus_options, split_each, split_one
 from .units import CompileError, Label
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
@@ -106,9 +107,16 @@ class DecisionCompiler:
     def r_Ask(self, st, scope, code):
         player = self.expect(st.player, scope, "player", "who is asked")[0]
         pk = getattr(player, "local_key", None)
-        build, kind = self.options_builder(st.count, st.options, scope, st.verb)
-        scope.names[st.name] = kind
-        dest, prompt = scope.keys.get(st.name, st.name), st.verb or st.name.replace("_", " ")
+        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+            build = plus_options(self, st, scope)
+            scope.names[st.name], scope.names[st.rest_name] = "card", "list:card"
+            dest = f"$plus{next(scope.counter)}"
+            after = split_one(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
+        else:
+            build, kind = self.options_builder(st.count, st.options, scope, st.verb)
+            scope.names[st.name] = kind
+            dest, after = scope.keys.get(st.name, st.name), None
+        prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
 
         def ask(s, fr, pc):
@@ -119,14 +127,23 @@ class DecisionCompiler:
                 raise RuleError(f"player {p + 1} has nothing to choose from", loc)
             return decide_one(s, fr, pc, p, labels, values, dest, prompt)
         code.append(ask)
+        if after is not None:
+            code.append(after)
 
     def r_AskEach(self, st, scope, code):
         players = self.expect(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
-        build, kind = self.options_builder(st.count, st.options, inner, st.verb)
-        scope.names[st.name] = T.list_of(kind)
-        dest, var, secret = scope.keys.get(st.name, st.name), inner.keys.get(st.var, st.var), st.secret
+        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+            build = plus_options(self, st, inner)
+            scope.names[st.name], scope.names[st.rest_name] = "list:card", "list:list:card"
+            dest = f"$plus{next(scope.counter)}"
+            after = split_each(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
+        else:
+            build, kind = self.options_builder(st.count, st.options, inner, st.verb)
+            scope.names[st.name] = T.list_of(kind)
+            dest, after = scope.keys.get(st.name, st.name), None
+        var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
 
@@ -160,6 +177,8 @@ class DecisionCompiler:
                          "dest": dest, "each": True, "secret": secret, "prompt": prompt}
             return SUSPEND
         code.append(ask_each)
+        if after is not None:
+            code.append(after)
 
     def r_AskMenu(self, st, scope, code):
         if any(opt.items is not None or "{" in opt.label for opt in st.options):  # some text is made at run time

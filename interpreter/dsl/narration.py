@@ -59,6 +59,8 @@ def assignments(body) -> dict:
             defs.setdefault(st.var, []).append(st.iterable)
         elif isinstance(st, (A.Ask, A.AskEach)):
             defs.setdefault(st.name, []).append(st.options)
+            if st.rest_name is not None:
+                defs.setdefault(st.rest_name, []).append(st.rest)
         elif isinstance(st, A.AskMenu):
             for opt in st.options:
                 if opt.var is not None:
@@ -206,6 +208,8 @@ def can_see(s, card, viewer, table) -> bool:
     zone = s.loc[card]
     if zone < 0:
         return False
+    if s.shown and viewer in s.shown.get(card, ()):  # shown to the viewer ('show', until it moves)
+        return True
     return zone_shows(s, zone, s.zones[zone][-1] == card, viewer, table)
 
 

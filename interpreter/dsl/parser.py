@@ -361,6 +361,9 @@ class _ToAst(Transformer_NonRecursive):
     def shuffle(self, meta, c):
         return A.Shuffle(c[0], **_pos(meta))
 
+    def show(self, meta, c):
+        return A.Show(c[0], c[1], **_pos(meta))
+
     def emit(self, meta, c):
         return A.Emit(str(c[0]), tuple(c[1] or ()), **_pos(meta))
 
@@ -404,6 +407,14 @@ class _ToAst(Transformer_NonRecursive):
     def ask_each(self, meta, c):
         return A.AskEach(str(c[0]), c[1], bool(c[2]), c[3], c[4], str(c[5]),
                          _string(c[6]) if c[6] else None, **_pos(meta))
+
+    def ask_plus(self, meta, c):
+        return A.Ask(c[0], c[1], c[2], str(c[4]), _string(c[6]) if c[6] else None, rest=c[3],
+                     rest_name=str(c[5]), **_pos(meta))
+
+    def ask_each_plus(self, meta, c):
+        return A.AskEach(str(c[0]), c[1], bool(c[2]), c[3], c[4], str(c[6]), _string(c[8]) if c[8] else None,
+                         rest=c[5], rest_name=str(c[7]), **_pos(meta))
 
     def count_one(self, meta, c):
         return "one"

@@ -159,10 +159,19 @@ def place_cards(s, cards, dest, bottom):
     loc = s.loc
     for c in cards:
         loc[c] = dest
+    if s.shown:  # a card that moves is no longer shown to anyone ('show')
+        forget_shown(s, cards)
     if bottom:
         s.zones[dest][:0] = cards
     else:
         s.zones[dest].extend(cards)
+
+
+def forget_shown(s, cards):
+    """Cards that moved (or were shuffled) are no longer shown to the players a 'show' named."""
+    shown = s.shown
+    for c in cards:
+        shown.pop(c, None)
 
 
 def move_card(s, card, dest, bottom):
@@ -176,6 +185,8 @@ def move_card(s, card, dest, bottom):
         else:
             zone.remove(card)
     s.loc[card] = dest
+    if s.shown:
+        s.shown.pop(card, None)
     if bottom:
         s.zones[dest].insert(0, card)
     else:

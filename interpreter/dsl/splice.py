@@ -128,6 +128,8 @@ def local_names(stmts) -> set:
             out.add(st.name)
         elif isinstance(st, A.AskEach):
             out.update((st.name, st.var))
+        if isinstance(st, (A.Ask, A.AskEach)) and st.rest_name is not None:
+            out.add(st.rest_name)
     return out
 
 

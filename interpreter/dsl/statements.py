@@ -10,6 +10,7 @@ from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
+from .runtime import forget_shown
 from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
 from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
@@ -242,6 +243,8 @@ class StatementCompiler:
                             zone.remove(c)
                     s.loc[c] = d
                     s.zones[d].append(c)
+                    if s.shown:
+                        s.shown.pop(c, None)
                     if s.trace is not None:
                         s.traced_move(c, src, top, d, False)
                 return move_local
@@ -313,6 +316,8 @@ class StatementCompiler:
             if s.steps < 0:
                 raise over_budget(s, loc)
             s.rng = RNG.shuffle(s.rng, cards)
+            if s.shown:
+                forget_shown(s, cards)
             if s.trace is not None:
                 s.traced_shuffle(z)
         return shuffle

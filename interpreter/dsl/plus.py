@@ -1,0 +1,101 @@
+"""Compile 'choose one of X plus any number of Y as a, b': one card of one list and any others of another, in one step.
+
+Each option is one distinct card of X (identical cards are one option) with any
+distinct selection of the cards of Y other than that very card; it reads
+``"<one> + <others>"`` ("first + second, 2 x third"), or just ``"<one>"`` when
+nothing else is taken.  The options are counted before any is listed (the
+decision cap of ``decisions.MAX_OPTIONS``).  A chosen option's value is the flat
+list ``[one, other, ...]`` of cards (plain data: it travels in the pending
+decision and the trace redacts it like any list of chosen cards); the
+instruction after the decision splits it into the two names.
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from . import ast as A
+from . import types as T
+from .runtime import combo_shapes, count_any_shapes
+
+SEPARATOR = " + "
+
+
+def plus_options(compiler, st, scope):
+    """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``."""
+    from .decisions import MAX_OPTIONS
+
+    if st.count != "one":
+        raise compiler.err("'choose ... plus any number of ...' chooses exactly one of the first list: "
+                           "write 'choose one of X plus any number of Y'",
+                           st.count if isinstance(st.count, A.Node) else st.options)
+    if st.rest_name == st.name:
+        raise compiler.err(f"the two names after 'as' must differ; both are {st.name!r}", st)
+    ones, k1 = compiler.as_list(st.options, scope, "what one is chosen of")
+    others, k2 = compiler.as_list(st.rest, scope, "what any number are chosen of")
+    for node, kind in ((st.options, k1), (st.rest, k2)):
+        if T.element(kind) != "card":
+            raise compiler.err(f"'choose one of X plus any number of Y' chooses cards; this is {T.describe(kind)}",
+                               node)
+    names = compiler.m.card_names
+    prefix = f"{st.verb} " if st.verb else ""
+    loc = compiler.location(st.options)
+
+    def build(s, e):
+        firsts = {}
+        for c in ones(s, e):
+            firsts.setdefault(names[c], c)
+        pool = others(s, e)
+        plans, total = [], 0
+        for name, c in firsts.items():
+            groups = {}
+            skipped = False
+            for x in pool:
+                if x == c and not skipped:  # the card chosen as the one is not also one of the others
+                    skipped = True
+                    continue
+                groups.setdefault(names[x], []).append(x)
+            caps = tuple(map(len, groups.values()))
+            total += count_any_shapes(caps)  # counted before any is listed
+            if total > MAX_OPTIONS:
+                raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from (one of {len(firsts)} different "
+                                f"plus any number of {len(pool)}); ask for fewer at a time", loc)
+            plans.append((name, c, list(groups), list(groups.values()), caps))
+        labels, values, seen = [], [], set()
+        for name, c, keys, members, caps in plans:
+            for k in range(sum(caps) + 1):
+                for shape in combo_shapes(caps, k):
+                    picked = [c]
+                    for i, times in shape:
+                        picked += members[i][:times]
+                    text = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
+                    label = prefix + name + (SEPARATOR + text if text else "")
+                    if label in seen:
+                        raise RuleError(f"two options of this decision read {label!r} (a card's name contains "
+                                        f"{SEPARATOR.strip()!r} or ', '); the choice cannot be told apart", loc)
+                    seen.add(label)
+                    labels.append(label)
+                    values.append(picked)
+        return labels, values
+    return build
+
+
+def split_one(dest, one_key, rest_key):
+    """The instruction after a one-player decision: ``[one, *others]`` -> the two names."""
+    def split(s, fr, pc):
+        e = fr[2]
+        v = e.pop(dest)
+        e[one_key] = v[0]
+        e[rest_key] = v[1:]
+        return pc + 1
+    return split
+
+
+def split_each(dest, one_key, rest_key):
+    """The instruction after 'ask each': per player ``[one, *others]`` (none if not asked) -> two lists by player."""
+    def split(s, fr, pc):
+        e = fr[2]
+        got = e.pop(dest)
+        e[one_key] = [None if v is None else v[0] for v in got]
+        e[rest_key] = [[] if v is None else v[1:] for v in got]
+        return pc + 1
+    return split

@@ -1,0 +1,51 @@
+"""Compile 'show CARDS to PLAYERS': a private reveal.
+
+The players named see the cards in their views (``"shown"`` beside the zone), in their narration
+and in their trace, wherever the cards' zones would hide them, until the cards move: any
+``move`` of a card, or a ``shuffle`` of its zone, ends it (``State.shown`` forgets the card).
+Showing a card again adds to the players who see it.  Spectators are never shown cards.
+"""
+
+from __future__ import annotations
+
+from . import types as T
+from .runtime import over_budget
+
+
+class ShowCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``expr``, ``location``, ``err``)."""
+
+    def s_Show(self, st, scope):
+        what, kind = self.expr(st.what, scope)
+        if kind in ("card", "none"):
+            cards_of = lambda s, e: [] if (c := what(s, e)) is None else [c]  # noqa: E731
+        elif kind == "zone":
+            cards_of = lambda s, e: s.zones[what(s, e)]  # noqa: E731
+        elif T.fits(kind, "list:card"):
+            cards_of = what
+        else:
+            raise self.err(f"'show' shows a card, a list of cards or a zone, not {T.describe(kind)}", st.what)
+        who, wkind = self.expr(st.to, scope)
+        if wkind in ("player", "none"):
+            players_of = lambda s, e: [p] if (p := who(s, e)) is not None else []  # noqa: E731
+        elif T.fits(wkind, "list:player"):
+            players_of = who
+        else:
+            raise self.err(f"'show ... to' names a player or a list of players, not {T.describe(wkind)}", st.to)
+        loc = self.location(st)
+
+        def show(s, e):
+            cards = [c for c in cards_of(s, e) if c is not None]
+            players = sorted({p for p in players_of(s, e) if p is not None})
+            s.steps -= len(cards)  # a step per card shown
+            if s.steps < 0:
+                raise over_budget(s, loc)
+            if not cards or not players:
+                return
+            shown = s.shown
+            for c in cards:
+                before = shown.get(c)
+                shown[c] = players if before is None else sorted(set(before).union(players))
+            if s.trace is not None:
+                s.traced_show(cards, players)
+        return show

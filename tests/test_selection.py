@@ -1,0 +1,200 @@
+"""'choose one of X plus any number of Y as a, b': one card of one list and any others of another, in one step.
+
+Top Frog's action selection needs it (one action card plus any bonus cards, all secret and at
+once); tests/definitions/selection.yaml isolates it.  Every test asserts an exact outcome.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter import DefinitionError, RuleError, load_game
+from invariants import reload, snapshot
+from test_mechanisms import DEFINITIONS, line_of, load, write_definition, zone
+
+HANDS = {"zones": {"hand(1)": ["walk", "jump", "plus one", "plus one", "double"],
+                   "hand(2)": ["run", "run", "plus two", "plus two", "double"]}}
+
+
+@pytest.fixture
+def selection():
+    return load("selection").new_game(2, 0, scenario=HANDS, trace=True)
+
+
+def test_each_player_is_offered_one_action_plus_any_number_of_bonuses_identical_cards_merged(selection):
+    assert selection.current_players() == [0, 1]
+    assert selection.prompt() == "play"
+    assert selection.legal_actions(0) == [
+        "play walk", "play walk + plus one", "play walk + double", "play walk + 2 x plus one",
+        "play walk + plus one, double", "play walk + 2 x plus one, double",
+        "play jump", "play jump + plus one", "play jump + double", "play jump + 2 x plus one",
+        "play jump + plus one, double", "play jump + 2 x plus one, double"]
+    assert selection.legal_actions(1) == [  # two identical 'run' cards: one choice each way
+        "play run", "play run + plus two", "play run + double", "play run + 2 x plus two",
+        "play run + plus two, double", "play run + 2 x plus two, double"]
+
+
+def test_the_one_card_and_the_others_reach_the_rules_as_two_names(selection):
+    selection.apply(0, "play jump + plus one, double")  # 5 + 1 + 4 = 10
+    assert selection.log == []
+    selection.apply(1, "play run + 2 x plus two, double")  # 3 + 2 + 2 + 4 = 11
+    assert selection.log == ["player 2 wins the round with run and 3 extras."]
+    assert selection.pv["points"] == [0, 1]
+    assert zone(selection, "played(1)") == ["jump", "plus one", "double"]
+    assert zone(selection, "played(2)") == ["run", "plus two", "plus two", "double"]
+    assert zone(selection, "hand(1)") == ["walk", "plus one"]
+    assert selection.legal_actions(0) == ["play walk", "play walk + plus one"]
+    assert selection.current_players() == [0]  # player 2's one option ('play run') is taken without asking
+
+
+def test_an_action_alone_is_a_choice_and_its_others_are_an_empty_list(selection):
+    selection.apply(0, "play jump")
+    selection.apply(1, "play run")
+    assert selection.log == ["player 1 wins the round with jump and 0 extras."]
+    assert zone(selection, "played(1)") == ["jump"]
+
+
+def test_a_player_whose_only_option_is_one_card_is_not_asked_and_one_without_any_is_skipped():
+    state = load("selection").new_game(2, 0, scenario={"zones": {"hand(1)": ["walk"], "hand(2)": ["plus one"]}})
+    # player 1 has one option (taken without asking), player 2 has no action (action none, extras [])
+    assert state.is_terminal()
+    assert state.log == ["player 1 wins the round with walk and 0 extras."]
+    assert zone(state, "hand(2)") == ["plus one"]
+
+
+def test_a_secret_selection_shows_in_no_other_view_narration_or_trace_until_all_have_chosen():
+    game = load("selection")
+    seen = set()
+    for action in ("play walk", "play jump + 2 x plus one, double", "play walk + double"):
+        state = game.new_game(3, 0, trace=True, scenario={"zones": {**HANDS["zones"],
+                                                                    "hand(3)": ["walk", "plus two"]}})
+        state.apply(0, action)
+        assert state.current_players() == [1, 2]
+        seen.add(json.dumps([[state.view(q), state.narration(q), state.trace_for(q)] for q in (1, 2, None)],
+                            sort_keys=True))
+        own = state.trace_for(0)
+        assert [r["chosen"] for r in own if r["type"] == "decision"] == [action]
+    assert len(seen) == 1  # what the others see does not depend on player 1's pick
+    assert '"(secret)"' in next(iter(seen))
+
+
+def test_a_selection_survives_save_clone_and_replay_mid_decision(selection):
+    selection.apply(1, "play run + double")
+    before = snapshot(selection)
+    loaded = reload(selection)
+    assert snapshot(loaded) == before
+    copy = selection.clone()
+    copy.apply(0, "play walk")
+    assert snapshot(selection) == before
+    loaded.apply(0, "play walk")
+    assert snapshot(loaded) == snapshot(copy)
+    assert copy.log == ["player 2 wins the round with run and 1 extras."]
+
+
+ONE_PLAYER = """
+game: Pick With
+players: {min: 1, max: 1}
+components:
+  - {name: a, zone: hand}
+  - {name: b, count: 2, zone: hand}
+zones:
+  hand: {visibility: public}
+  out: {visibility: public}
+procedures:
+  go(player p): |
+    ask p to choose one of hand CHOICE
+    move first to out
+    move others to out
+setup: ""
+flow:
+  - phase: once
+    turn: go
+    until: size(hand) < 3
+"""
+
+
+def one_player(tmp_path, choice: str, name="pick_with"):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(ONE_PLAYER.replace("CHOICE", choice))
+    return path
+
+
+def test_one_player_form_never_offers_the_chosen_card_again_among_the_others(tmp_path):
+    game = load_game(one_player(tmp_path, "plus any number of hand as first, others"))
+    state = game.new_game(1, 0)
+    assert state.legal_actions(0) == ["a", "a + b", "a + 2 x b", "b", "b + a", "b + b", "b + a, b"]
+    state.apply(0, "b + b")
+    assert zone(state, "out") == ["b", "b"]
+
+
+def test_more_options_than_the_cap_are_refused_before_any_is_listed(tmp_path):
+    path = tmp_path / "wide.yaml"
+    path.write_text("""
+game: Wide
+players: {min: 1, max: 1}
+properties: {n: 0}
+components:
+  - {name: lead, zone: hand}
+  - family: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]}
+    name: "extra {n}"
+    zone: hand
+zones:
+  hand: {visibility: public}
+procedures:
+  go(player p): |
+    ask p to choose one of hand plus any number of hand as first, others
+setup: ""
+flow:
+  - phase: once
+    turn: go
+""")
+    with pytest.raises(RuleError, match=r"wide\.yaml:\d+:\d+.*more than 100,000 options to choose from \(one of 18 "
+                                        r"different plus any number of 18\)"):
+        load_game(path).new_game(1, 0)
+
+
+def column_of(path, line: int, text: str) -> int:
+    return path.read_text().splitlines()[line - 1].index(text) + 1
+
+
+@pytest.mark.parametrize("choice, message, at", [
+    ("plus any number of hand as first, first",
+     "the two names after 'as' must differ; both are 'first'", "ask"),
+    ("plus any number of [p] as first, others", "'choose one of X plus any number of Y' chooses cards; this is a list "
+     "of players", "[p]"),
+])
+def test_misused_selections_are_refused_at_load_where_they_are(tmp_path, choice, message, at):
+    path = one_player(tmp_path, choice)
+    line = line_of(path, "ask p to choose")
+    column = column_of(path, line, at)
+    with pytest.raises(DefinitionError) as info:
+        load_game(path)
+    assert f"pick_with.yaml:{line}:{column}:" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_a_count_other_than_one_before_plus_is_refused_at_load(tmp_path):
+    path = one_player(tmp_path, "CHOICE").with_name("two.yaml")
+    path.write_text(ONE_PLAYER.replace("one of hand CHOICE", "2 of hand plus any number of hand as first, others"))
+    line = line_of(path, "ask p to choose")
+    with pytest.raises(DefinitionError) as info:
+        load_game(path)
+    assert f"two.yaml:{line}:{column_of(path, line, '2 of')}:" in str(info.value)
+    assert "chooses exactly one of the first list" in str(info.value)
+
+
+def test_an_open_selection_of_hidden_cards_reads_as_secret_in_the_others_trace(tmp_path):
+    path = write_definition(tmp_path, "open_pick", "hidden_hands",
+                            'ask p to choose one of hand(p) as dropped "discard"\n    move dropped to discard',
+                            'ask p to choose one of hand(p) plus any number of hand(p) as dropped, more "discard"\n'
+                            '    move dropped to discard\n    move more to discard')
+    state = load_game(path).new_game(2, 0, trace=True, scenario={
+        "zones": {"hand(1)": ["ant", "bee"], "hand(2)": ["cricket", "dragonfly"]}, "on_top": {"deck": ["earwig"]}})
+    assert state.legal_actions(0)[:3] == ["discard ant", "discard ant + bee", "discard ant + earwig"]
+    state.apply(0, "discard bee + earwig")
+    assert zone(state, "discard") == ["bee", "earwig"]
+    mine = [r["chosen"] for r in state.trace_for(0) if r["type"] == "decision"]
+    theirs = [r["chosen"] for r in state.trace_for(1) if r["type"] == "decision"]
+    assert (mine, theirs) == (["discard bee + earwig"], ["(secret)"])
