@@ -55,7 +55,7 @@ class ScenarioFile(dict):
     source = None
 
 
-SCENARIO_KEYS = ("zones", "on_top", "game_variables", "player_variables", "counters")
+SCENARIO_KEYS = ("zones", "on_top", "game_variables", "player_variables", "counters", "first_player")
 
 
 def load_scenario(path) -> ScenarioFile:
@@ -107,11 +107,11 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
         return DefinitionError(message, loc)
 
     if type(scenario) is not dict:
-        raise fail("a scenario must be a mapping with keys zones, on_top, game_variables, player_variables")
+        raise fail("a scenario must be a mapping with keys " + ", ".join(SCENARIO_KEYS))
     unknown = set(scenario) - set(SCENARIO_KEYS)
     if unknown:
         raise fail(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
-                   "expected zones, on_top, game_variables, player_variables, counters", "@" + min(unknown))
+                   "expected " + ", ".join(SCENARIO_KEYS), "@" + min(unknown))
 
     def mapping(key: str) -> dict:
         value = scenario.get(key, {})
@@ -128,6 +128,11 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
             raise fail(f"scenario player_variables {seat!r}: expected a mapping of variable names to values",
                        "player_variables", seat)
     mapping("game_variables")
+    if "first_player" in scenario:  # whose turn the first turn phase starts with (seats count from 1)
+        seat = scenario["first_player"]
+        if type(seat) is not int or not 1 <= seat <= state.n:
+            raise fail(f"scenario first_player: expected a seat from 1 to {state.n}, not {quote(seat)}", "first_player")
+        state.first_player = seat - 1
     labels = {g.zone_label(i): i for i in range(g.zone_count)}
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):

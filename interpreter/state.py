@@ -44,7 +44,7 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
-                 "over", "forced_winners", "ended_by", "steps", "log", "log_seen", "history", "_result", "counters",
+                 "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
                  "trace", "trace_vars", "shown")
 
     # How a finished game ended (``ended_by``; None while it runs):
@@ -71,6 +71,7 @@ class State:
         s.over = False
         s.forced_winners = None
         s.ended_by = None
+        s.first_player = None  # a scenario's first_player, until the first turn phase starts (then None)
         s.log = [] if log else None
         s.log_seen = []
         s.history = []
@@ -111,6 +112,7 @@ class State:
         p = self.pending
         c.pending = None if p is None else {**p, "chosen": p["chosen"][:]}
         c.over, c.forced_winners, c.ended_by = self.over, self.forced_winners, self.ended_by
+        c.first_player = self.first_player
         c.steps = self.steps
         c.log = None if self.log is None else self.log[:]
         c.log_seen = self.log_seen[:]  # entries are never changed once written: shared

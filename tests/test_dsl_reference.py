@@ -156,6 +156,8 @@ def check_shapes(tmp_path, block: str, context: str, prelude: str, substitutions
         code = form
         for placeholder, name in substitutions.items():
             code = re.sub(rf"\b{placeholder}\b", name, code)
+        if re.fullmatch(r"(break|continue)\s*", code):  # only inside a loop (outside one is a load error)
+            code = f"loop:\n  {code.strip()}"
         returns = " -> int" if re.match(r"return \S", code) else ""
         head = f"shape_{number}({parameters}){returns}"
         declared = set(re.findall(r"^let (\w+)", code, re.M))  # the form's own declarations replace the prelude's
@@ -195,7 +197,8 @@ STATEMENT_PRELUDE = "let cond = true\nlet expression = 1\nlet list = [1, 2]\nlet
 
 
 def statements(tmp_path, block):
-    check_shapes(tmp_path, block, STATEMENT_CONTEXT, STATEMENT_PRELUDE, {"CARD": "card", "ZONE": "pile"})
+    check_shapes(tmp_path, block, STATEMENT_CONTEXT, STATEMENT_PRELUDE,
+                 {"CARDS": "[card]", "PLAYERS": "players", "CARD": "card", "ZONE": "pile"})
 
 
 def counter_statements(tmp_path, block):

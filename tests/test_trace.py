@@ -286,6 +286,17 @@ def test_a_scenario_file_lays_out_the_position(tmp_path, frog_tower):
     assert state.scenario == {"on_top": {"pond": ["red frog", "blue frog"]}, "player_variables": {"2": {"points": 3}}}
 
 
+def test_a_scenario_says_whose_turn_comes_first(tmp_path, frog_tower):
+    path = write(tmp_path, "first_player: 2\non_top:\n  pond: [red frog, blue frog, green frog]\n")
+    state = frog_tower.new_game(3, 0, scenario=load_scenario(path))
+    assert state.current_players() == [1] and state.gv["active"] == 1  # seat 2 flipped the red frog
+    assert state.view(None)["zones"]["holding"]["cards"] == ["red frog"]
+    state.apply(1, "stop and take the cards")
+    assert state.current_players() == [2]  # then the turn order goes on from there
+    again = State.from_json(frog_tower, json.loads(json.dumps(state.to_json())))  # a save replays it alike
+    assert again.current_players() == [2] and again.gv["active"] == 2
+
+
 @pytest.mark.parametrize("text, message", [
     ("on_top:\n  pond: [red frog, bleu frog]\n",
      ":2:20: on_top.pond[1]: scenario pond: there is no card called 'bleu frog'"),
@@ -295,6 +306,8 @@ def test_a_scenario_file_lays_out_the_position(tmp_path, frog_tower):
     ("player_variables:\n  '7': {points: 1}\n", ":2:3: player_variables.7: scenario: no player '7' in a 2-player"),
     ("players: 2\n", ":1:1: players: unknown scenario key 'players'; expected zones, on_top"),
     ("- a\n", ":1:1: a scenario file must be a YAML mapping"),
+    ("first_player: 3\n", ":1:15: first_player: scenario first_player: expected a seat from 1 to 2, not 3"),
+    ("first_player: '2'\n", ":1:15: first_player: scenario first_player: expected a seat from 1 to 2, not '2'"),
     ("on_top: [x\n", ":1:9: YAML syntax error"),
 ])
 def test_a_bad_scenario_file_is_refused_with_its_place(tmp_path, frog_tower, text, message):

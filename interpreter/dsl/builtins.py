@@ -419,6 +419,22 @@ def b_seat(c, args):
     return (lambda s, e: (k(s, e) - 1) % s.n), "player"
 
 
+def b_opening(c, args):
+    """The first player of a turn phase: a scenario's ``first_player`` the first time, else the phase's own.
+
+    Called only by the flow the loader builds (its name cannot be written in a definition)."""
+    _need(args, 1, 1, "$opening")
+    first = _kind(args[0], "player", "$opening", 1)
+
+    def opening(s, e):
+        chosen = s.first_player
+        if chosen is None:
+            return first(s, e)
+        s.first_player = None
+        return chosen
+    return opening, "player"
+
+
 # ---------------------------------------------------------------- chance
 def b_random(c, args):
     """A uniformly random item of a list or zone (none if empty), from the state's RNG."""
@@ -518,6 +534,6 @@ BUILTINS = {
     "top": _end("top", True), "bottom": _end("bottom", False), "zone_of": b_zone_of, "owner_of": b_owner_of,
     "position": b_position, "above": _around("above", True), "below": _around("below", False), "space_of": b_space_of, "flatten": b_flatten,
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
-    "seat": b_seat, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
+    "seat": b_seat, "$opening": b_opening, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
     "step": b_step, "adjacent": b_adjacent, "diagonals": b_diagonals, "distance": b_distance,
 }

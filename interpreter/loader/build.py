@@ -718,7 +718,8 @@ class Builder:
         if until is not None:
             body.append(A.If(((until, (A.Break(),)),), ()))
         body.append(A.Assign(p, "=", A.Call(step, (p,))))
-        return [A.Let(var, first), A.While(None, tuple(body))]
+        # '$opening' gives a scenario's first_player instead, once (an author cannot write the name)
+        return [A.Let(var, A.Call("$opening", (first,))), A.While(None, tuple(body))]
 
     def round_phase(self, phase, path, until):
         body = [A.Assign(A.Attr(A.Name("game"), "round"), "+=", A.Const(1))]
