@@ -291,3 +291,19 @@ def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions
     if check_replay in checks:
         check_replay(state)
     return state
+
+
+def with_cards_permuted(state, cards, rng):
+    """(a copy of ``state`` where ``cards`` swapped places among themselves at random, the permutation).
+
+    The secrecy properties use it: what a player may read must not change when the cards they
+    cannot see are permuted."""
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    sigma = dict(zip(cards, shuffled))
+    world = state.clone()
+    world.zones = [[sigma.get(c, c) for c in zone] for zone in state.zones]
+    for index, zone in enumerate(world.zones):
+        for card in zone:
+            world.loc[card] = index
+    return world, sigma

@@ -18,7 +18,7 @@ from conftest import REPO_ROOT
 from interpreter import DefinitionError, RuleError, SaveFileError, State, load_game
 from interpreter.cli import main
 from interpreter.dsl.narration import Line, Part
-from invariants import check_cards, random_playout
+from invariants import check_cards, random_playout, with_cards_permuted
 from test_conformance import CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
@@ -168,16 +168,7 @@ def unseen_cards(state, viewer) -> list[int]:
 
 def world_with_unseen_cards_permuted(state, viewer, rng) -> State:
     """A copy of the state where the cards ``viewer`` cannot see have swapped places among themselves."""
-    unseen = unseen_cards(state, viewer)
-    shuffled = unseen[:]
-    rng.shuffle(shuffled)
-    sigma = dict(zip(unseen, shuffled))
-    world = state.clone()
-    world.zones = [[sigma.get(c, c) for c in cards] for cards in state.zones]
-    for index, cards in enumerate(world.zones):
-        for card in cards:
-            world.loc[card] = index
-    return world
+    return with_cards_permuted(state, unseen_cards(state, viewer), rng)[0]
 
 
 def text_for(rendered, viewer, players):

@@ -17,7 +17,7 @@ from conftest import REPO_ROOT
 from interpreter import DefinitionError, State, load_game, load_scenario
 from interpreter import trace as TR
 from interpreter.cli import main
-from invariants import random_playout
+from invariants import random_playout, with_cards_permuted
 from test_conformance import CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
@@ -191,15 +191,7 @@ def permuted(state, viewer, keep, rng):
     g = state.game
     unseen = [c for index, cards in enumerate(state.zones) for pos, c in enumerate(cards)
               if c not in keep and not shows(g, index, pos == len(cards) - 1, viewer)]
-    shuffled = unseen[:]
-    rng.shuffle(shuffled)
-    sigma = dict(zip(unseen, shuffled))
-    world = state.clone()
-    world.zones = [[sigma.get(c, c) for c in cards] for cards in state.zones]
-    for index, cards in enumerate(world.zones):
-        for card in cards:
-            world.loc[card] = index
-    return world, sigma
+    return with_cards_permuted(state, unseen, rng)
 
 
 def recorded(state, record, args, viewer):
