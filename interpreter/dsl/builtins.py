@@ -13,7 +13,7 @@ import itertools
 from .. import rng as RNG
 from ..errors import RuleError
 from . import types as T
-from .runtime import checked_int, over_budget
+from .runtime import checked_int, over_budget, paid_scan
 
 
 class BuiltinError(Exception):
@@ -52,15 +52,7 @@ def _as_list(arg, name, position=1):
 
 def _scan(c, fn, reduce):
     """reduce(list), the list's items paid for from the step budget (one step each)."""
-    loc = c.call_loc
-
-    def scan(s, e):
-        xs = fn(s, e)
-        s.steps -= len(xs)
-        if s.steps < 0:
-            raise over_budget(s, loc)
-        return reduce(xs)
-    return scan
+    return paid_scan(fn, reduce, c.call_loc)
 
 
 # ---------------------------------------------------------------- collections

@@ -13,7 +13,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .runtime import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, too_big, fold_arith, is_cheap, const, Poisoned, zone_cards
+from .runtime import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, paid_scan, too_big, fold_arith, is_cheap, const, Poisoned, zone_cards
 from .units import CompileError, Func, Scope, each_keys, suggest
 
 
@@ -396,13 +396,7 @@ class ExpressionCompiler:
     def _each(src, var, where, res, loc):
         """The list 'each' builds; every item gone through costs a step."""
         if where is None and res is None:
-            def copy(s, e):
-                xs = src(s, e)
-                s.steps -= len(xs)
-                if s.steps < 0:
-                    raise over_budget(s, loc)
-                return list(xs)
-            return copy
+            return paid_scan(src, list, loc)
         if res is None:
             def filt(s, e):
                 xs = src(s, e)

@@ -40,6 +40,17 @@ def charge(s, n, loc, what="this rule"):
         raise over_budget(s, loc, what)
 
 
+def paid_scan(fn, reduce, loc):
+    """reduce(list of fn), the list's items paid for from the step budget first (one step each)."""
+    def scan(s, e):
+        xs = fn(s, e)
+        s.steps -= len(xs)
+        if s.steps < 0:
+            raise over_budget(s, loc)
+        return reduce(xs)
+    return scan
+
+
 def over_budget(s, loc, what="this rule"):
     """The located error when work (items gone through or built) runs past the step budget."""
     return RuleError(TOO_MUCH_WORK.format(what=what, limit=s.game.step_limit), loc)
