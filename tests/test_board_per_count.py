@@ -163,3 +163,39 @@ def test_hopping_along_a_step_only_edge_moves_the_pawn_round_the_board():
     state.apply(0, "hop north")
     assert state.view(0)["zones"]["stand(r4c3)"]["cards"] == ["red pawn"]
     assert state.view(0)["counters"]["marks"]["spaces"]["r4c3"] == 1
+
+
+# ---------------------------------------------------------------- grid lines
+def test_row_lists_a_grid_row_west_to_east_and_column_a_column_north_to_south():
+    game = load_game(DEFINITION)
+    two, three = game.new_game(2, 0), game.new_game(3, 0)
+    assert query(two, 'row("r2c3")') == ["r2c1", "r2c2", "r2c3"]
+    assert query(three, 'column("r2c3")') == ["r1c3", "r2c3", "r3c3", "r4c3"]
+    assert query(three, '[each sp in row("r4c2") where sp != "r4c2"]') == ["r4c1", "r4c3", "r4c4"]
+    line = query(two, 'row("r1c1")')
+    line.append("x")  # a fresh list each time: the board's own table is untouched
+    assert query(two, 'row("r1c1")') == ["r1c1", "r1c2", "r1c3"]
+
+
+def line_game(tmp_path, board: str, rule: str) -> Path:
+    path = tmp_path / "lines.yaml"
+    path.write_text(f"game: G\nplayers: {{min: 2, max: 2}}\nboard: {board}\nzones: {{box: {{}}}}\n"
+                    f"procedures:\n  turn(player p): |\n    {rule}\nflow:\n  - turn: turn\n"
+                    "    until: game.turn >= 2\n", encoding="utf-8")
+    return path
+
+
+def test_row_and_column_need_a_grid_board(tmp_path):
+    path = line_game(tmp_path, "{ring: {spaces: [a, b, c]}}", 'let line = row("a")')
+    with pytest.raises(DefinitionError) as caught:
+        load_game(path)
+    assert str(caught.value).startswith(f"{path}:7:20: procedures.turn(player p): row() needs a grid board "
+                                        "(board: {grid: {rows: R, columns: C}})")
+
+
+def test_the_row_of_a_space_off_the_grid_is_a_located_rule_error(tmp_path):
+    path = line_game(tmp_path, "{grid: {rows: 2, columns: 2}, spaces: [outside]}", 'let line = column("outside")')
+    with pytest.raises(RuleError) as caught:
+        load_game(path).new_game(2, 0)
+    assert str(caught.value).startswith(f"{path}:7:23: procedures.turn(player p): column(): 'outside' is not a "
+                                        "space of the grid")
