@@ -163,6 +163,7 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
             news.append(text + "\n", style="dim" if kind == "action" else "")
         news.rstrip()
         console.print(Panel(news, title="Since your last decision", title_align="left", border_style="dim"))
+    game = game.for_players(view["players"])  # the game compiled for this count's board (itself for most games)
     shared, per_player, per_space = zones_by_place(game, view)
     parts = []
     if shared:
@@ -303,10 +304,35 @@ def _grid_drawing(game, per_space: dict, counters: dict) -> Table:
     table.add_column("", style="bold", no_wrap=True)
     for c in range(1, columns + 1):
         table.add_column(f"c{c}", justify="left", ratio=1)
+    wraps = _step_only_marks(game.board)
     for r in range(1, rows + 1):
-        table.add_row(f"r{r}", *(space_cell(game, per_space.get(f"r{r}c{c}", []), counters.get(f"r{r}c{c}", []))
-                                 for c in range(1, columns + 1)))
+        cells = []
+        for c in range(1, columns + 1):
+            space = f"r{r}c{c}"
+            cell = space_cell(game, per_space.get(space, []), counters.get(space, []))
+            marks = wraps.get(space)
+            if marks:  # step-only edges (wraps): the northward ones above the contents, the others below
+                above = [m for d, m in marks if d in NORTHWARD]
+                below = [m for d, m in marks if d not in NORTHWARD]
+                cell = Text("\n").join([Text(m, style="cyan") for m in above] + [cell]
+                                       + [Text(m, style="cyan") for m in below])
+            cells.append(cell)
+        table.add_row(f"r{r}", *cells)
     return table
+
+
+STEP_ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←",
+          "northeast": "↗", "northwest": "↖", "southeast": "↘", "southwest": "↙"}
+NORTHWARD = ("north", "northeast", "northwest")
+
+
+def _step_only_marks(board) -> dict:
+    """space -> [(direction, '↑ r4c3')] for the step-only edges (adjacent: false) that depart it."""
+    marks: dict = {}
+    for (space, direction), target in sorted(board.step_only.items()):
+        arrow = STEP_ARROWS.get(direction, f"{direction}:")
+        marks.setdefault(space, []).append((direction, f"{arrow} {target} (step only)"))
+    return marks
 
 
 def ring_layout(n: int) -> tuple[int, int, list[tuple[int, int]]]:
@@ -584,10 +610,16 @@ def _parameters(console, game, data):
 
 
 def _board(console, game, data):
-    board = game.board
-    if board is None:
+    if game.board is None:
         return
-    _section(console, f"Board ({plural(len(board.spaces), 'space')})")
+    for counts, compiled in game.every_count():
+        _one_board(console, compiled.board, counts)
+
+
+def _one_board(console, board, counts):
+    players = "" if counts is None else \
+        f", for {counts[0]}-{counts[-1]} players" if len(counts) > 1 else f", for {counts[0]} players"
+    _section(console, f"Board ({plural(len(board.spaces), 'space')}{players})")
     if board.grid is not None:
         rows, columns = board.grid
         diagonal = " and diagonal steps" if any(board.diagonals.values()) else ""
@@ -599,7 +631,8 @@ def _board(console, game, data):
     console.print(Text("Spaces: " + ", ".join(map(str, board.spaces))))
     console.print(Text("Directions: " + (", ".join(board.directions) or "none")))
     for space in board.spaces:
-        steps = [f"{d} -> {board.step_table[(space, d)]}" for d in board.directions if (space, d) in board.step_table]
+        steps = [f"{d} -> {board.step_table[(space, d)]}" + (" (step only)" if (space, d) in board.step_only else "")
+                 for d in board.directions if (space, d) in board.step_table]
         console.print(Text(f"  {space}: " + ("; ".join(steps) or "no exits"), style="dim"))
 
 

@@ -413,6 +413,27 @@ def board(tmp_path, block):
         assert game.new_game(3, 0).log[-1] == shown, expression
 
 
+def board_per_count(tmp_path, block):
+    """Each count plays on its own board (3 and 4 share one); the step-only edge is a step, not a neighbour."""
+    game = game_with(tmp_path, block, turn('let shown = step("r1c2", "north")\nlet n = size(spaces)\n'
+                                           'let near = adjacent("r1c2")\nlet far = distance("r1c2", "r3c2")\n'
+                                           'log "{shown}, {n} {near} {far}"\n'))
+    assert game.for_players(3) is game.for_players(4) is not game
+    assert game.for_players(2).board.grid == (3, 3) and game.for_players(4).board.grid == (4, 4)
+    assert game.new_game(2, 0).log[-1] == "r3c2, 9 r1c1, r1c3, r2c2 2"
+    assert game.new_game(4, 0).log[-1] == "none, 16 r1c1, r1c3, r2c2 2"
+
+
+def seen_by(tmp_path, block):
+    """A player with a card in front of them sees the deck's top card; the others, and spectators, do not."""
+    game = game_with(tmp_path, block, "components: [{name: glass, zone: box}]",
+                     turn('move first(box) to lenses(p)\nlog "{p} sees {top(deck)}"\n'))
+    state = game.new_game(3, 0, scenario={"on_top": {"deck": ["coin"]}})
+    assert state.view(0)["zones"]["deck"] == {"count": 4, "shown": [{"card": "coin", "from_top": 0}]}
+    assert [state.view(v)["zones"]["deck"] for v in (1, None)] == [{"count": 4}] * 2
+    assert state.narration(0)[-1] == "player 1 sees coin" and state.narration(1)[-1] == "player 1 sees a card"
+
+
 def family(tmp_path, block):
     game = game_with(tmp_path, "properties: {suit: x, rank: x}", block)
     assert sum(1 for name in game.card_names if " of " in name) == 52
@@ -453,7 +474,7 @@ CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
-    "board": board, "family": family, "pieces": pieces, "flow": flow,
+    "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
 }
 
 
