@@ -194,7 +194,7 @@ class Server:
         sender = None
         try:
             try:
-                hello = parse(await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT))
+                hello = parse(await asyncio.wait_for(next_text(ws), HELLO_TIMEOUT))
                 if hello.get("type") != "hello":
                     raise IllegalActionError("the first message must be {\"type\": \"hello\", ...}")
                 table, seat = self.find(hello)
@@ -213,7 +213,7 @@ class Server:
             conn.push_state()
             asyncio.create_task(self.advance(table))  # a resumed game may wait for a bot
             while True:
-                text = await ws.receive_text()
+                text = await next_text(ws)
                 if sender.done():
                     break
                 if not conn.allowed():
@@ -241,6 +241,14 @@ class Server:
                 await ws.close()
             except Exception:  # noqa: BLE001 - already closed
                 pass
+
+
+async def next_text(ws: WebSocket):
+    """The next message's text (None for a binary one); WebSocketDisconnect when the browser has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text")
 
 
 def parse(text) -> dict:

@@ -7,7 +7,7 @@ may know and nothing else: ``state.view(seat)``, ``state.narration(seat)`` and
 ``state.decision_for(seat)`` (a spectator gets the ``None`` audience of each).
 
 The game is saved after every action: ``state.to_json()`` written to a temporary file beside the save
-and renamed over it, so a crash never leaves half a save.  The seats (tokens and bots) go to a sidecar
+and renamed over it, so a crash never ends with half a save.  The seats (tokens and bots) go to a sidecar
 file ``SAVE.seats.json`` readable by its owner only, so a restarted server (``--resume SAVE``) gives the
 same links.  Loading goes through ``State.from_json``, which replays and checks the save.
 """
