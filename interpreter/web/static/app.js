@@ -142,7 +142,7 @@
       if (value === true) list.append(el("li", null, key.replace(/_/g, " ")));
       else list.append(el("li", null, `${key.replace(/_/g, " ")}: ${format(value)}`));
     }
-    if (list.children.length) c.append(list);
+    if (list.children.length) { c.append(list); c.title = [...list.children].map((li) => li.textContent).join("\n"); }
     for (const [key, value] of Object.entries(marks || {})) {
       if (value) c.append(el("div", "marks", `${key} ${value}`));
     }
@@ -163,7 +163,7 @@
     const box = el("div", `zone vis-${spec.visibility}`);
     box.dataset.zone = label;
     const head = el("div", "zone-head");
-    head.append(el("span", "zone-name", title));
+    head.append(el("span", "zone-name", title.replace(/_/g, " ")));
     const count = entry.cards ? entry.cards.length : entry.count;
     head.append(el("span", "zone-count", plural(count || 0, "card")));
     if (spec.description) head.title = spec.description;
@@ -171,11 +171,15 @@
     const row = el("div", compact ? "cards compact" : "cards");
     if (entry.cards) {
       const marks = entry.counters || {};
+      const n = entry.cards.length;
       entry.cards.forEach((name, i) => {
         const m = {};
         for (const [k, v] of Object.entries(marks)) m[k] = v[i];
-        row.append(cardEl(name, label, i, m));
+        const c = cardEl(name, label, i, m);
+        if (compact && i < n - 1) c.classList.add("mini");  // on a board space: a pile, the top card in full
+        row.append(c);
       });
+      if (compact && n > 1) row.prepend(row.lastChild);
       if (!entry.cards.length) row.append(el("span", "empty", "empty"));
     } else if ("top" in entry) {
       if (entry.count > 1) row.append(backEl(entry.count - 1, "below"));
