@@ -36,7 +36,7 @@
       return value.map((v) => format(v)).join(", ") || "none";
     }
     if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k}: ${format(v)}`).join(", ");
-    return String(value);
+    return value === "" ? "—" : String(value);
   }
 
   // ------------------------------------------------------------------ connection
@@ -447,7 +447,15 @@
       clear.onclick = () => { selection = []; render(); };
       buttons.append(confirm, clear);
       panel.append(buttons);
-      if (!match && selection.length) panel.append(el("p", "hint", "No option has exactly these cards."));
+      if (!match && selection.length) {
+        const counts = (items) => items.reduce((m, x) => m.set(`${x.zone}\u0000${x.name}`, (m.get(`${x.zone}\u0000${x.name}`) || 0) + 1), new Map());
+        const want = counts(selection);
+        const more = d.options.some((o) => {
+          const have = counts(o.cards.map((name, i) => ({ name, zone: o.zones[i] })));
+          return [...want].every(([k, n]) => (have.get(k) || 0) >= n);
+        });
+        panel.append(el("p", "hint", more ? "Select more cards." : "No option has exactly these cards."));
+      }
     } else if (withCards.length) {
       panel.append(el("p", "hint", "Click a highlighted card, or choose below."));
     }
