@@ -131,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")
+    add_serve_command(command)
     return parser
 
 
@@ -536,6 +537,82 @@ def _simulate_with_progress(args, game, console, show: bool):
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bot,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
+
+
+
+# ---------------------------------------------------------------- serve (the web extra)
+def add_serve_command(command) -> None:
+    serve = command("serve", "play in the browser: a local web server with one link per seat", run_serve)
+    serve.add_argument("--players", type=whole_number(1), metavar="N", help="number of players (not with --resume)")
+    serve.add_argument("--seat", action="append", default=[], metavar="SEAT=BOT",
+                       help="a seat (1-based) played by a bot, e.g. 2=random; repeatable; the other seats get links")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only)")
+    serve.add_argument("--port", type=whole_number(0), default=8000, metavar="P",
+                       help="port to listen on (default 8000; 0 picks a free one)")
+    serve.add_argument("--seed", type=whole_number(0), metavar="S", help="deal seed (default: a random one)")
+    serve.add_argument("--save", metavar="FILE",
+                       help="where the game is saved after every action (default: ribbit-<game>-<time>.save.json "
+                            "here; with --resume, the resumed file); the seats' links go to FILE.seats.json")
+    serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links")
+    serve.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                       help="pause between bot moves, so people can follow them (default 0.5)")
+
+
+def run_serve(args) -> int:
+    from . import web
+
+    if not web.available():
+        raise UsageError(web.MISSING)
+    from .web.app import base_url, bind, run
+    from .web.table import Table, parse_seat_specs
+
+    game = load(args)
+    if not 0 <= args.bot_delay <= 60:
+        raise UsageError(f"--bot-delay {args.bot_delay}: expected a number of seconds from 0 to 60")
+    if args.resume:
+        if args.players is not None or args.seat or args.seed is not None:
+            raise UsageError("--resume takes the players, seats and seed from the save; "
+                             "leave out --players, --seat and --seed")
+        save = args.save or args.resume
+        refuse_overwriting_inputs("--save", save, args, game)
+        table = Table.resume(game, args.resume, save, bot_delay=args.bot_delay)
+    else:
+        if args.players is None:
+            raise UsageError("--players N is needed (or --resume FILE)")
+        check_players(game, args.players)
+        try:
+            bots = parse_seat_specs(args.seat, args.players)
+            for name, _options in bots.values():
+                make_agent(name)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
+        save = args.save or f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
+        refuse_overwriting_inputs("--save", save, args, game)
+        try:
+            table = Table(game, args.players, bots, save, seed=args.seed, bot_delay=args.bot_delay)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        table.write_save()
+        table.write_seats()
+    except OSError as exc:
+        raise UsageError(f"--save {save}: cannot write the save: {exc.strerror or exc}") from None
+    try:
+        sock = bind(args.host, args.port)
+    except (OSError, OverflowError) as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    base = base_url(args.host, sock.getsockname()[1])
+    say(f"{game.name}, {table.players} players: open one link per person (keep them private).")
+    for who, link in table.links(base):
+        say(f"  {who:<11} {link}")
+    say(f"Saved after every action to {save} (links in {save}.seats.json). Ctrl-C stops; "
+        f"--resume {save} goes on.")
+    sys.stdout.flush()
+    run([table], sock)
+    return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -378,6 +378,61 @@ class State:
             view["winners"] = self.winners()
         return view
 
+    # ---------------------------------------------------------------- the decision, described for UIs
+    def decision_for(self, player: int | None) -> dict | None:
+        """The pending decision as ``player`` may see it (``None``: a spectator), for UIs; None if none is pending.
+
+        ``{"prompt", "secret", "simultaneous", "waiting_for", "decided", "pick", "options"}``: ``pick`` is
+        "menu" (plain texts), "one" (each option is one item) or "several" (each option is a list of items);
+        ``options`` are this seat's own (empty for anyone else), each ``{"label", "cards", "zones"}`` where
+        ``cards`` names the cards the option picks and ``zones`` the zone each lies in, given only when
+        ``player`` sees every one of them where it lies (else both are empty: a choice by text alone).
+        Other seats' options and choices are never described.
+        """
+        p = self.pending
+        if p is None:
+            return None
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            self._no_such_player(player)
+        options = []
+        pick = "menu"
+        if player in p["players"]:
+            i = p["players"].index(player)
+            if p["chosen"][i] is None:
+                labels, values = p["labels"][i], p["values"][i]
+                if p["dest"] is not None:
+                    pick = "several" if values and all(type(v) is list for v in values) else "one"
+                for label, value in zip(labels, values):
+                    cards, zones = self._cards_of_option(player, label, value) if p["dest"] is not None else ([], [])
+                    options.append({"label": label, "cards": cards, "zones": zones})
+        return {"prompt": p["prompt"], "secret": p["secret"], "simultaneous": p["each"],
+                "waiting_for": self.current_players(),
+                "decided": [who for who, done in zip(p["players"], p["chosen"]) if done is not None],
+                "pick": pick, "options": options}
+
+    def _cards_of_option(self, player, label, value):
+        """(card names, zone labels) of the cards an option's value picks, if ``player`` sees them all; else ([], [])."""
+        if type(value) is tuple and len(value) == 2:  # a menu entry built from a list: (entry, item)
+            value = value[1]
+        items = value if type(value) is list else [value]
+        g = self.game
+        names, zones = [], []
+        for card in items:
+            if type(card) is not int or not 0 <= card < len(g.card_names) or g.card_names[card] not in label \
+                    or not self._sees_card(player, card):
+                return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
+            names.append(g.card_names[card])
+            zones.append(g.zone_label(self.loc[card]))
+        return names, zones
+
+    def _sees_card(self, player, card) -> bool:
+        zone = self.loc[card]
+        if zone < 0:
+            return False
+        vis = self.game.zone_spec[zone].visibility
+        return vis == "public" or (vis == "owner" and self.game.zone_owner[zone] == player) \
+            or (vis == "top" and self.zones[zone][-1] == card) or player in self.shown.get(card, ())
+
     # ---------------------------------------------------------------- narration
     def narration(self, player: int | None, since: int = 0) -> list[str]:
         """The log lines ``player`` may read (``None``: a spectator), from line ``since`` of ``log`` on.

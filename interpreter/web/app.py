@@ -1,0 +1,328 @@
+"""The web server: a Starlette app serving one page and a WebSocket per browser, run by uvicorn.
+
+The page is static (``static/``): it holds no game data.  After loading it opens ``/ws`` and sends
+``{"type": "hello", "token": T}`` (a seat's link carries ``#seat=T`` in its fragment, which browsers do
+not send in requests) or ``{"type": "hello", "watch": TABLE}``.  From then on the server pushes
+``{"type": "state", ...}`` after every change (what that seat may know, see ``Table.snapshot``) and the
+browser sends ``{"type": "act", "action": TEXT}``, ``{"type": "again"}`` (a new game once one is over) or
+``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too large or
+too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+import time
+from importlib import resources
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import IllegalActionError, RibbitError
+from .table import MAX_CONNECTIONS
+
+MAX_MESSAGE = 16 * 1024  # characters in one message from a browser (an action's text is far shorter)
+MAX_FRAME = 64 * 1024  # bytes in one WebSocket frame; uvicorn closes the connection on a larger one
+RATE = 10.0  # messages per second a connection may send on average...
+BURST = 30  # ...with bursts of this many
+STRIKES = 50  # messages refused for their rate before the connection is closed
+HELLO_TIMEOUT = 30.0  # seconds a new connection has to say who it is
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+def static_dir():
+    return resources.files("interpreter.web") / "static"
+
+
+class Connection:
+    """One browser: its seat, its narration cursor, its outbox (state updates coalesce: only the latest is sent)."""
+
+    def __init__(self, ws: WebSocket, table, seat):
+        self.ws, self.table, self.seat = ws, table, seat
+        self.cursor = 0
+        self.game_number = None
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.state_queued = False
+        self.tokens, self.stamp, self.strikes = float(BURST), time.monotonic(), 0
+
+    def push_state(self):
+        if not self.state_queued:
+            self.state_queued = True
+            self.queue.put_nowait(None)
+
+    def send(self, message: dict):
+        if self.queue.qsize() < 100:
+            self.queue.put_nowait(message)
+
+    async def sender(self):
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                self.state_queued = False
+                table = self.table
+                if self.game_number != table.game_number:
+                    self.cursor, self.game_number = 0, table.game_number
+                    first = True
+                else:
+                    first = False
+                message, self.cursor = table.snapshot(self.seat, self.cursor)
+                message["reset"] = first
+            await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+
+    def allowed(self) -> bool:
+        """A token bucket: RATE messages a second on average, BURST at once."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.strikes += 1
+        return False
+
+
+class Server:
+    """The tables this server hosts and the people connected to them."""
+
+    def __init__(self, tables):
+        self.tables = {t.id: t for t in tables}
+        self.advancing: set = set()
+
+    def find(self, hello: dict):
+        """(table, seat) for a hello message; seat None for a spectator; raises IllegalActionError if unknown."""
+        token, watch = hello.get("token"), hello.get("watch")
+        if token is not None:
+            for table in self.tables.values():
+                seat = table.seat_of(token)
+                if seat is not None:
+                    return table, seat
+            raise IllegalActionError("this seat link is not valid for any game on this server (ask for a new link)")
+        if type(watch) is str and watch in self.tables:
+            return self.tables[watch], None
+        raise IllegalActionError("say hello with a seat's token or the table to watch")
+
+    def changed(self, table):
+        for conn in list(table.connections):
+            conn.push_state()
+
+    async def advance(self, table):
+        """Let the bots decide while it is their turn (one at a time, ``bot_delay`` seconds apart)."""
+        if table.id in self.advancing:
+            return
+        self.advancing.add(table.id)
+        try:
+            while True:
+                async with table.lock:
+                    moves = table.bot_moves()
+                    if not moves or table.problem:
+                        return
+                    seat, bot = moves[0]
+                    try:
+                        if getattr(bot, "uses_view", True):  # a thinking bot: off the event loop
+                            action = await asyncio.to_thread(table.bot_choice, seat, bot)
+                        else:
+                            action = table.bot_choice(seat, bot)
+                        table.apply(seat, action)
+                    except RibbitError as exc:
+                        table.problem = f"the game stopped: {exc}"
+                    except OSError as exc:
+                        table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                    self.changed(table)
+                if table.bot_delay:
+                    await asyncio.sleep(table.bot_delay)
+                else:
+                    await asyncio.sleep(0)
+        finally:
+            self.advancing.discard(table.id)
+
+    async def handle(self, conn: Connection, message: dict):
+        kind = message.get("type")
+        table = conn.table
+        if kind == "act":
+            action = message.get("action")
+            if conn.seat is None:
+                raise IllegalActionError("spectators cannot act; open a seat's link to play")
+            if type(action) is not str:
+                raise IllegalActionError("an action is its text: {\"type\": \"act\", \"action\": TEXT}")
+            async with table.lock:
+                if table.problem:
+                    raise IllegalActionError(table.problem)
+                try:
+                    table.apply(conn.seat, action)
+                except OSError as exc:
+                    table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                self.changed(table)
+            await self.advance(table)
+        elif kind == "again":
+            if conn.seat is None:
+                raise IllegalActionError("spectators cannot start a new game")
+            async with table.lock:
+                if not table.state.is_terminal() and not table.problem:
+                    raise IllegalActionError("this game is not over yet")
+                table.play_again()
+                self.changed(table)
+            await self.advance(table)
+        elif kind == "log":
+            text = table.log_lines(conn.seat)
+            conn.send({"type": "log", "text": text, "filename": table.log_filename(conn.seat)})
+        elif kind == "ping":
+            conn.send({"type": "pong"})
+        else:
+            raise IllegalActionError("unknown message; expected a type of act, again, log or ping")
+
+    async def websocket(self, ws: WebSocket):
+        if not same_origin(ws):
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        conn = None
+        sender = None
+        try:
+            try:
+                hello = parse(await asyncio.wait_for(next_text(ws), HELLO_TIMEOUT))
+                if hello.get("type") != "hello":
+                    raise IllegalActionError("the first message must be {\"type\": \"hello\", ...}")
+                table, seat = self.find(hello)
+                if len(table.connections) >= MAX_CONNECTIONS:
+                    raise IllegalActionError("too many browsers are connected to this game")
+            except (IllegalActionError, asyncio.TimeoutError) as exc:
+                await ws.send_text(json.dumps({"type": "error", "message": str(exc) or "no hello in time",
+                                               "fatal": True}))
+                await ws.close(code=1008)
+                return
+            conn = Connection(ws, table, seat)
+            table.connections.add(conn)
+            sender = asyncio.create_task(conn.sender())
+            conn.send({"type": "welcome", "seat": seat, "layout": table.layout, "players": table.players,
+                       "table": table.id})
+            conn.push_state()
+            asyncio.create_task(self.advance(table))  # a resumed game may wait for a bot
+            while True:
+                text = await next_text(ws)
+                if sender.done():
+                    break
+                if not conn.allowed():
+                    if conn.strikes >= STRIKES:
+                        break
+                    conn.send({"type": "error", "message": "too many messages; slow down"})
+                    continue
+                try:
+                    await self.handle(conn, parse(text))
+                except RibbitError as exc:
+                    conn.send({"type": "error", "message": str(exc)})
+                except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
+                    print(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}", file=sys.stderr)
+                    conn.send({"type": "error", "message": "the server could not handle that message"})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except Exception as exc:  # noqa: BLE001 - a bug must cost this connection, not the server
+            print(f"ribbit serve: connection closed after an unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        finally:
+            if conn is not None:
+                conn.table.connections.discard(conn)
+            if sender is not None:
+                sender.cancel()
+            try:
+                await ws.close()
+            except Exception:  # noqa: BLE001 - already closed
+                pass
+
+
+async def next_text(ws: WebSocket):
+    """The next message's text (None for a binary one); WebSocketDisconnect when the browser has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text")
+
+
+def parse(text) -> dict:
+    """A client's message as a dict, or IllegalActionError saying what is wrong with it."""
+    if type(text) is not str or len(text) > MAX_MESSAGE:
+        raise IllegalActionError(f"a message is a JSON object of at most {MAX_MESSAGE} characters")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise IllegalActionError("a message must be a JSON object, e.g. {\"type\": \"act\", \"action\": \"...\"}") \
+            from None
+    if type(message) is not dict:
+        raise IllegalActionError("a message must be a JSON object, e.g. {\"type\": \"act\", \"action\": \"...\"}")
+    return message
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """Refuse WebSockets opened by pages of other sites (a browser always sends Origin; other clients may omit it)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host", "")
+
+
+def make_app(tables) -> Starlette:
+    server = Server(tables)
+    static = static_dir()
+
+    async def index(request):
+        return FileResponse(static / "index.html", headers=SECURITY_HEADERS)
+
+    async def not_found(request, exc):
+        return PlainTextResponse("not found", status_code=404, headers=SECURITY_HEADERS)
+
+    async def with_headers(request, call_next):
+        response: Response = await call_next(request)
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    from starlette.middleware import Middleware
+    from starlette.middleware.base import BaseHTTPMiddleware
+
+    async def no_icon(request):
+        return Response(status_code=204, headers=SECURITY_HEADERS)
+
+    app = Starlette(routes=[Route("/", index), Route("/favicon.ico", no_icon), WebSocketRoute("/ws", server.websocket),
+                            Mount("/static", StaticFiles(directory=str(static)), name="static")],
+                    exception_handlers={404: not_found},
+                    middleware=[Middleware(BaseHTTPMiddleware, dispatch=with_headers)])
+    app.state.server = server
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: any free port); OSError if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def base_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+def run(tables, sock: socket.socket) -> None:
+    """Serve ``tables`` on ``sock`` until interrupted."""
+    import uvicorn
+
+    config = uvicorn.Config(make_app(tables), log_level="warning", access_log=False, ws_max_size=MAX_FRAME,
+                            ws_ping_interval=20.0, ws_ping_timeout=20.0, lifespan="off", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[sock])

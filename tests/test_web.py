@@ -1,0 +1,300 @@
+"""ribbit serve without a browser: the server's rules (tokens, secrecy, hostile messages, saves) through
+real WebSocket messages to the app in-process, and the engine's decision description for UIs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx (in the dev extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter.web.app import MAX_MESSAGE, make_app  # noqa: E402
+from interpreter.web.table import Table, parse_seat_specs, seats_path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+FROG_TOWER = ROOT / "definitions" / "frog_tower.yaml"
+EIGHTS = ROOT / "definitions" / "crazy_eights.yaml"
+SELECTION = ROOT / "tests" / "definitions" / "selection.yaml"
+
+
+def receive_until(ws, kind, limit=50):
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind!r} message")
+
+
+def hello(ws, **who):
+    ws.send_json({"type": "hello", **who})
+    welcome = receive_until(ws, "welcome")
+    return welcome, receive_until(ws, "state")
+
+
+def latest_state(ws, want):
+    """State messages until one satisfies ``want``."""
+    for _ in range(200):
+        message = ws.receive_json()
+        if message["type"] == "state" and want(message):
+            return message
+    raise AssertionError("no such state")
+
+
+# ---------------------------------------------------------------- the decision, described by the engine
+def test_decision_for_names_the_cards_of_each_option_where_the_seat_sees_them():
+    game = load_game(EIGHTS)
+    state = game.new_game(3, seed=1)
+    seat = state.current_players()[0]
+    described = state.decision_for(seat)
+    assert described["pick"] == "one"
+    hand = state.view(seat)["zones"][f"hand({seat + 1})"]["cards"]
+    plays = [o for o in described["options"] if o["cards"]]
+    assert plays and all(o["cards"][0] in hand and o["zones"] == [f"hand({seat + 1})"] for o in plays)
+    assert [o["label"] for o in described["options"]] == state.legal_actions(seat)
+    other = (seat + 1) % 3
+    assert state.decision_for(other)["options"] == []  # another seat learns whose decision it is, not the options
+    assert state.decision_for(None)["options"] == []
+
+
+def test_decision_for_a_menu_has_no_cards_and_a_secret_pick_is_several():
+    menu = load_game(FROG_TOWER).new_game(3, seed=4)
+    described = menu.decision_for(0)
+    assert described["pick"] == "menu" and all(o["cards"] == [] for o in described["options"])
+    secret = load_game(SELECTION).new_game(2, seed=1)
+    described = secret.decision_for(0)
+    assert described["secret"] and described["simultaneous"] and described["pick"] == "several"
+    option = next(o for o in described["options"] if " + " in o["label"])
+    assert len(option["cards"]) == 2 and option["zones"] == ["hand(1)", "hand(1)"]
+    before = secret.decision_for(1)
+    secret.apply(0, option["label"])
+    # the other seat learns only that seat 1 has chosen
+    assert secret.decision_for(1) == {**before, "decided": [0], "waiting_for": [1]}
+
+
+def test_decision_for_gives_no_cards_the_seat_cannot_see():
+    game = load_game(EIGHTS)
+    state = game.new_game(3, seed=1)
+    seat = state.current_players()[0]
+    option = next(o for o in state.decision_for(seat)["options"] if o["cards"])
+    card = game.card_names.index(option["cards"][0])
+    assert state._cards_of_option(seat, option["label"], card)[0] == option["cards"]
+    assert state._cards_of_option((seat + 1) % 3, option["label"], card) == ([], [])
+
+
+# ---------------------------------------------------------------- the server
+@pytest.fixture
+def selection_table(tmp_path):
+    table = Table(load_game(SELECTION), 3, {2: ("random", {})}, tmp_path / "game.json", seed=5)
+    table.write_save()
+    table.write_seats()
+    return table
+
+
+def test_a_seat_token_acts_only_for_its_own_seat_and_an_illegal_action_changes_nothing(tmp_path):
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    with TestClient(make_app([table])) as client:
+        first = table.state.current_players()[0]
+        other = 1 - first
+        with client.websocket_connect("/ws") as ws:
+            welcome, state = hello(ws, token=table.tokens[other])
+            assert welcome["seat"] == other and state["view"]["you"] == other
+            before = json.dumps(table.state.to_json())
+            ws.send_json({"type": "act", "action": table.state.legal_actions(first)[0]})
+            error = receive_until(ws, "error")
+            assert "not player" in error["message"] and json.dumps(table.state.to_json()) == before
+            ws.send_json({"type": "act", "action": "take everything"})
+            assert receive_until(ws, "error")
+            assert json.dumps(table.state.to_json()) == before
+
+
+def test_an_unknown_token_is_refused_and_spectators_cannot_act(tmp_path):
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "token": table.tokens[0][:-1] + "x"})
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["fatal"] and "not valid" in refused["message"]
+        with client.websocket_connect("/ws") as ws:
+            welcome, state = hello(ws, watch=table.id)
+            assert welcome["seat"] is None and state["decision"]["options"] == []
+            assert all("cards" not in zone for label, zone in state["view"]["zones"].items() if label.startswith("hand"))
+            ws.send_json({"type": "act", "action": table.state.legal_actions()[0]})
+            assert "spectators cannot act" in receive_until(ws, "error")["message"]
+
+
+HOSTILE = ["not json", "[1, 2]", "null", '"text"', "{" * 5000 + "}" * 5000, "[" * 20000,
+           json.dumps({"type": "act", "action": ["play"]}), json.dumps({"type": "act", "action": {"x": 1}}),
+           json.dumps({"type": "act", "action": "x" * 12000}), json.dumps({"type": "bogus"}), json.dumps({}),
+           json.dumps({"type": "hello", "token": "again"}), json.dumps({"type": "act", "action": "\u202e\x00<script>"})]
+
+
+def test_hostile_messages_get_an_error_and_the_game_goes_on(tmp_path):
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    seat = table.state.current_players()[0]
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, token=table.tokens[seat])
+            before = json.dumps(table.state.to_json())
+            for text in HOSTILE:
+                ws.send_text(text)
+                assert receive_until(ws, "error")["message"]
+            ws.send_text("y" * (MAX_MESSAGE + 1))
+            assert "at most" in receive_until(ws, "error")["message"]
+            ws.send_bytes(b"\xff\x00binary")
+            assert json.dumps(table.state.to_json()) == before
+            action = table.state.legal_actions(seat)[0]
+            ws.send_json({"type": "act", "action": action})
+            moved = latest_state(ws, lambda m: m["view"]["variables"]["turn"] > 1 or m["decision"]["waiting_for"] != [seat])
+            assert table.state.history[0] == [seat, action] and moved
+
+
+def test_a_flood_of_messages_is_refused_beyond_the_rate_limit(tmp_path):
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as ws:
+            hello(ws, token=table.tokens[0])
+            for _ in range(45):
+                ws.send_json({"type": "ping"})
+            replies = [ws.receive_json() for _ in range(45)]
+            slow = [r for r in replies if r["type"] == "error"]
+            assert slow and all("slow down" in r["message"] for r in slow)
+            assert sum(r["type"] == "pong" for r in replies) >= 29
+
+
+def test_secret_picks_never_reach_another_seat_and_the_bot_fills_its_seat(selection_table):
+    table = selection_table
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+            _, first = hello(one, token=table.tokens[0])
+            _, second = hello(two, token=table.tokens[1])
+            pick = next(o for o in first["decision"]["options"] if " + " in o["label"])
+            one.send_json({"type": "act", "action": pick["label"]})
+            seen = latest_state(two, lambda m: 0 in m["decision"]["decided"])
+            frames = json.dumps(second) + json.dumps(seen)
+            assert 2 in seen["decision"]["decided"]  # the bot picked at once
+            assert pick["label"] not in frames and seen["decision"]["waiting_for"] == [1]
+            mine = json.dumps(latest_state(one, lambda m: 0 in m["decision"]["decided"]))
+            assert "Your" not in mine and pick["label"] not in mine.replace(pick["label"], "", 0)
+
+
+def test_the_game_is_saved_after_every_action_and_resumes_with_the_same_links(selection_table, tmp_path):
+    table = selection_table
+    save = table.save
+    side = seats_path(save)
+    assert stat.S_IMODE(os.stat(side).st_mode) == 0o600
+    table.apply(0, table.state.legal_actions(0)[0])
+    table.apply(1, table.state.legal_actions(1)[0])
+    for seat, bot in table.bot_moves():
+        table.apply(seat, table.bot_choice(seat, bot))
+    saved = json.loads(save.read_text())
+    assert saved["history"] == table.state.history and len(saved["history"]) == 3
+    again = Table.resume(load_game(SELECTION), save)
+    assert again.tokens == table.tokens and again.id == table.id and again.bot_specs == table.bot_specs
+    assert again.state.to_json() == table.state.to_json()
+    assert not list(tmp_path.glob(".*.part"))
+
+
+def test_a_damaged_save_or_seats_file_is_refused_with_a_message(selection_table):
+    from interpreter.errors import SaveFileError
+
+    save = selection_table.save
+    side = seats_path(save)
+    side.write_text(json.dumps({"format": "ribbit-web-seats/1", "tokens": {"9": "x"}, "bots": {}, "table": "t",
+                                "game_number": 1}))
+    with pytest.raises(SaveFileError, match="seats file"):
+        Table.resume(load_game(SELECTION), save)
+    save.write_text("{not json")
+    with pytest.raises(SaveFileError, match="not valid JSON"):
+        Table.resume(load_game(SELECTION), save)
+
+
+def test_the_log_of_a_finished_game_hides_other_seats_secret_picks(selection_table):
+    table = selection_table
+    state = table.state
+    while not state.is_terminal():
+        for seat in state.current_players():
+            table.apply(seat, state.legal_actions(seat)[-1])
+    lines = [json.loads(line) for line in table.log_lines(0).splitlines()]
+    assert lines[0]["event"] == "start" and lines[-1]["event"] == "end"
+    actions = [line for line in lines if line["event"] == "action"]
+    assert all((a["action"] is None) == (a["player"] != 1) for a in actions)
+    narration = [line["text"] for line in lines if line["event"] == "log"]
+    assert narration == state.narration(0)
+    assert "seed" not in lines[0]
+
+
+def test_play_again_starts_a_new_game_with_the_same_seats(selection_table):
+    table = selection_table
+    state = table.state
+    while not state.is_terminal():
+        for seat in state.current_players():
+            table.apply(seat, state.legal_actions(seat)[0])
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as ws:
+            _, over = hello(ws, token=table.tokens[1])
+            assert over["view"]["over"]
+            ws.send_json({"type": "log"})
+            assert receive_until(ws, "log")["text"].count("\n") > 3
+            ws.send_json({"type": "again"})
+            fresh = latest_state(ws, lambda m: m["game_number"] == 2)
+            assert fresh["reset"] and not fresh["view"]["over"] and table.tokens[1] in table.by_token
+
+
+def test_the_page_is_static_with_a_strict_content_security_policy(selection_table):
+    with TestClient(make_app([selection_table])) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
+        assert selection_table.tokens[0] not in page.text and "Secret Selection" not in page.text
+        script = client.get("/static/app.js").text
+        assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "eval(" not in script
+        assert client.get("/static/../table.py").status_code == 404
+
+
+def test_a_websocket_from_another_site_is_refused(selection_table):
+    from starlette.websockets import WebSocketDisconnect
+
+    with TestClient(make_app([selection_table])) as client:
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws:
+                ws.receive_json()
+
+
+def test_seat_specs_name_a_bot_per_seat():
+    assert parse_seat_specs(["2=random"], 3) == {1: ("random", {})}
+    for bad in ("2", "4=random", "x=random", "2=", "2=random:depth"):
+        with pytest.raises(ValueError, match="--seat"):
+            parse_seat_specs([bad], 3)
+
+
+def test_serve_refuses_bad_arguments_with_a_message(capsys):
+    from interpreter.cli import main
+
+    assert main(["serve", str(EIGHTS)]) == 2
+    assert "--players N is needed" in capsys.readouterr().err
+    assert main(["serve", str(EIGHTS), "--players", "3", "--seat", "5=random"]) == 2
+    assert "no seat 5" in capsys.readouterr().err
+    assert main(["serve", str(EIGHTS), "--players", "3", "--seat", "2=genius"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+
+
+FORBIDDEN = ("frog", "pond", "leaf", "leaves", "tower", "hat", "gnat", "meeple", "whirlpool", "lily", "crayfish",
+             "bust", "flower", "rainbow", "prey", "garden", "river", "fashion", "squander", "unicorn", "dandelion",
+             "mermaid", "telescope", "kaeru")
+
+
+def test_the_web_package_knows_no_game():
+    folder = ROOT / "interpreter" / "web"
+    for path in list(folder.glob("*.py")) + list((folder / "static").glob("*")):
+        text = path.read_text().lower()
+        for word in FORBIDDEN:
+            assert not re.search(rf"\b{word}s?\b", text), f"{path.name} says {word!r}"
