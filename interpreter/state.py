@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 
+from . import rng as RNG
 from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
@@ -377,7 +378,7 @@ class State:
         for places, pile in groups.values():
             unseen.update(pile)
             pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
-            rng.shuffle(pile)
+            RNG.shuffle(rng.getrandbits(64), pile)
             for (index, k), card in zip(places, pile):
                 zones[index][k] = card
                 loc[card] = index

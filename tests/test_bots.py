@@ -259,8 +259,44 @@ def test_a_bots_seed_comes_from_the_game_seed_its_seat_and_its_own_seed():
     assert len({seat_seed(5, 1), seat_seed(5, 1, 3), seat_seed(5, 1, "3"), seat_seed(6, 1, 3)}) == 4
 
 
+# ==================================================================== choices from hand-built positions
+def tower_decision(game, garden):
+    """Frog Tower, 3 players: seat 1 flips a green frog, stops, and must choose the four frogs of a tower."""
+    state = game.new_game(3, 0, scenario={"zones": {"garden(1)": ["leaf", *garden]},
+                                          "on_top": {"pond": ["green frog"]}, "first_player": 1})
+    state.apply(0, "stop and take the cards")
+    assert state.prompt() == "build a tower with"
+    return state
+
+
+@pytest.mark.parametrize("bot, params", [("greedy", {}), ("mcts", {"iterations": 40}), ("ismcts", {"iterations": 40})])
+def test_every_searching_bot_takes_a_move_that_wins_at_once(games, bot, params):
+    state = tower_decision(games(FROG_TOWER), ["green frog"] * 3 + ["blue frog", "yellow frog", "red frog"])
+    assert len(state.legal_actions(0)) == 8
+    choice = make_agent(bot, 1, **params).act(state, 0)
+    assert choice == "build a tower with 4 x green frog"  # one colour: a Legendary tower wins the game
+    state.apply(0, choice)
+    assert state.winners() == [0]
+
+
+def test_the_greedy_bot_takes_the_option_that_scores_most_for_itself(games):
+    state = tower_decision(games(FROG_TOWER), ["green frog"] * 2 + ["blue frog", "yellow frog", "red frog"])
+    for seed in range(5):
+        choice = make_agent("greedy", seed).act(state, 0)
+        assert choice == "build a tower with green frog, blue frog, yellow frog, red frog"  # 4 colours: 5 points
+    state.apply(0, choice)
+    assert state.current_scores()[0] == 5
+
+
+def test_the_greedy_bot_breaks_ties_with_its_own_seed(games):
+    state = games(FROG_TOWER).new_game(3, 1, log=False)
+    assert state.legal_actions(0) == ["flip another card", "stop and take the cards"]  # neither scores now
+    picks = {make_agent("greedy", seed).act(state, 0) for seed in range(12)}
+    assert len(picks) == 2
+
+
 # ==================================================================== legal on every game
-SMALL = {"mcts": {"iterations": 6, "rollout": 6}, "ismcts": {"iterations": 6, "rollout": 6}, "greedy": {}}
+SMALL = {"mcts": {"iterations": 6, "rollout": 6}, "ismcts": {"iterations": 6, "rollout": 6, "prior": 1}, "greedy": {}}
 
 
 class Checked:

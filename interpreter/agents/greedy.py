@@ -52,14 +52,15 @@ class GreedyAgent:
             world = state.determinised(seat, rng)
             others_seed = rng.getrandbits(64)
             for i, action in enumerate(legal):
-                value = self._try(world, seat, action, others_seed)
+                value = self.try_option(world, seat, action, others_seed)
                 totals[i] = value if totals[i] is None else tuple(a + b for a, b in zip(totals[i], value))
         best = max(totals)
         ties = [a for a, t in zip(legal, totals) if t == best]
         return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     @staticmethod
-    def _try(world, seat, action, others_seed) -> tuple:
+    def try_option(world, seat, action, others_seed) -> tuple:
+        """The judgement of ``action`` played by ``seat`` on a copy of ``world`` (a determinised copy)."""
         after = world.clone()
         try:
             after.apply(seat, action)
