@@ -22,7 +22,7 @@ without seeing its pick in the real game; in the tree they answer it (a cautious
 
 The options of the decision are first tried in an order shuffled by the bot's seeded generator
 (``prior=1``: best first by the greedy bot's one-move judgement, keeping only the best
-``iterations / 4`` when there are more — measured on Frog Tower it did not play better, so it is off
+``iterations / 4`` when there are more — measured on a shipped game it did not play better, so it is off
 by default).  The final choice is the most visited move, then the best average, then the first
 tried, so a bot's decisions follow from its seed.
 """
