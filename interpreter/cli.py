@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from .agents import AGENTS, make_agent
+from .agents import AGENTS, BotSpecError, build_agents, describe_spec, parse_bot_spec, parse_bot_specs
 from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
-from .sim import MAX_DECISIONS, available_cpus, bot_seed, simulate
+from .sim import MAX_DECISIONS, available_cpus, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=whole_number(1), required=True, metavar="N", help="number of players")
     play.add_argument("--human", type=whole_number(1), action="append", default=[], metavar="SEAT",
                       help="a seat (1-based) played at the terminal; repeatable; default: all seats are bots")
-    play.add_argument("--bot", choices=sorted(AGENTS), default="random", help="the bot for the other seats")
+    play.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
     play.add_argument("--seed", type=whole_number(0), metavar="S", help="deal seed (default: a random one, shown)")
     play.add_argument("--log", metavar="PATH",
                       help="JSON-lines game log (default: ribbit-<game>-seed<S>.jsonl here; '-' for none)")
@@ -126,13 +126,34 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
                      help=f"worker processes, at most one per CPU ({available_cpus()} here) and one per game "
                           "(results do not depend on it)")
-    sim.add_argument("--bot", choices=sorted(AGENTS), default="random", help="the bot for every seat")
+    sim.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")
     add_serve_command(command)
     return parser
+
+
+BOT_HELP = ("a bot: NAME for every seat not otherwise given, or SEAT=NAME for one seat (1-based), optionally "
+            "with :key=value,... (e.g. --bot greedy --bot 2=ismcts:iterations=400,seed=3); repeatable; bots: "
+            + ", ".join(sorted(AGENTS)) + "; default random")
+
+
+def bot_options(texts, players: int) -> dict:
+    """The ``--bot`` options -> ``{player: (name, params)}``; a bad one is a usage error naming it."""
+    try:
+        return parse_bot_specs(texts, players)
+    except BotSpecError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def bots_text(specs: dict) -> str:
+    """The bots of a command as one text: the bot when every seat has the same, else seat by seat."""
+    described = [describe_spec(name, params) for name, params in specs.values()]
+    if len(set(described)) == 1:
+        return described[0]
+    return " ".join(f"{seat + 1}={text}" for seat, text in zip(specs, described))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -341,17 +362,23 @@ def run_play(args) -> int:
         scenario = load_scenario(args.scenario)
     console = make_console()
     state = game.new_game(args.players, seed=seed, log=True, scenario=scenario, trace=args.trace)
-    bots = {seat: make_agent(args.bot, bot_seed(seed, seat)) for seat in range(args.players) if seat not in humans}
+    specs = bot_options(args.bot, args.players)
+    for text in args.bot:
+        seat = parse_bot_spec(text)[0]
+        if seat is not None and seat - 1 in humans:
+            raise UsageError(f"--bot {text}: seat {seat} is played at the terminal (--human {seat})")
+    bots = build_agents(specs, seed, [seat for seat in range(args.players) if seat not in humans])
     log = GameLog(path)
     audience = narration_audience(humans)
-    seats = ", ".join(f"player {s + 1}: {'human' if s in humans else args.bot}" for s in range(args.players))
+    seats = ", ".join(f"player {s + 1}: {'human' if s in humans else describe_spec(*specs[s])}"
+                      for s in range(args.players))
     shown_seed = "seed shown when the game ends" if hide_seed else f"seed {seed}"
     console.print(f"{game.name}, {args.players} players ({seats}), {shown_seed}"
                   + (f"; log: {path}" if path else ""), markup=False)
     try:
         log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
                   players=args.players, seed=None if hide_seed else seed, humans=sorted(s + 1 for s in humans),
-                  bot=args.bot,
+                  bot=bots_text({s: specs[s] for s in range(args.players) if s not in humans} or specs),
                   narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT),
                   **({"scenario": str(args.scenario)} if args.scenario else {}), **({"trace": True} if args.trace else {}))
         PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
@@ -407,8 +434,7 @@ class PlaySession:
                 self.news = []
                 action = ask_human(self.console, seat, state.prompt(), legal)
             else:
-                bot = self.bots[seat]
-                action = bot.choose(state.view(seat) if bot.uses_view else None, legal)
+                action = self.bots[seat].act(state, seat)
             try:
                 state.apply(seat, action)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
@@ -498,6 +524,7 @@ class PlaySession:
 def run_simulate(args) -> int:
     game = load(args)
     check_players(game, args.players)
+    args.bots = bot_options(args.bot, args.players)
     to_stdout = args.json == "-"
     output = None
     if args.json and not to_stdout:
@@ -511,7 +538,7 @@ def run_simulate(args) -> int:
         stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
         elapsed = time.perf_counter() - started
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-                  "seed": args.seed, "bot": args.bot, "max_decisions": args.max_decisions, **stats.to_json()}
+                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions, **stats.to_json()}
         if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
             output.file.write(json.dumps(report, indent=2) + "\n")
             output.commit()
@@ -534,7 +561,7 @@ def _simulate_with_progress(args, game, console, show: bool):
     # no refresh thread (auto_refresh=False): worker processes may be forked while the bar is shown
     with Progress(*columns, console=console, transient=True, disable=not show, auto_refresh=False) as progress:
         task = progress.add_task(f"{game.name}, {args.players} players", total=args.games)
-        return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bot,
+        return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bots,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 

@@ -11,14 +11,13 @@ flat however many games are played.
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import signal
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .agents import make_agent
+from .agents import build_agents, parse_bot_specs, seat_seed
 from .errors import RibbitError
 
 MAX_DECISIONS = 10_000  # the default cap: a bot game still running after this many decisions is stopped
@@ -162,8 +161,7 @@ def _number(value: Fraction):
 # ---------------------------------------------------------------- playing games
 def bot_seed(game_seed: int, seat: int) -> int:
     """A bot's seed from the game's seed and its seat (the same in every process and Python version)."""
-    digest = hashlib.sha256(f"ribbit-bot/{game_seed}/{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return seat_seed(game_seed, seat)
 
 
 def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
@@ -177,17 +175,26 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
             state.abandon()
             break
         seat = state.current_players()[0]
-        agent = agents[seat]
-        view = state.view(seat) if agent.uses_view else None
-        state.apply(seat, agent.choose(view, state.legal_actions(seat)))
+        state.apply(seat, agents[seat].act(state, seat))
     return state
 
 
-def play_bot_game(game, players: int, seed: int, index: int, bot: str = "random",
+def bot_specs(bot, players: int) -> dict:
+    """``bot`` as ``{player: (name, params)}``: a bot name for every seat, or already such a dict
+    (from :func:`interpreter.agents.parse_bot_specs`)."""
+    if type(bot) is dict:
+        return bot
+    return parse_bot_specs([bot], players)
+
+
+def play_bot_game(game, players: int, seed: int, index: int, bot="random",
                   max_decisions: int = MAX_DECISIONS):
-    """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat."""
+    """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat.
+
+    ``bot`` is a bot name for every seat or ``{player: (name, params)}`` (see :func:`bot_specs`).
+    """
     game_seed = seed + index
-    agents = [make_agent(bot, bot_seed(game_seed, seat)) for seat in range(players)]
+    agents = build_agents(bot_specs(bot, players), game_seed)
     try:
         return play_out(game.new_game(players, game_seed, log=False), agents, max_decisions)
     except RibbitError as exc:
@@ -195,7 +202,7 @@ def play_bot_game(game, players: int, seed: int, index: int, bot: str = "random"
                               f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
 
 
-def run_chunk(game, players: int, seed: int, start: int, stop: int, bot: str = "random",
+def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random",
               max_decisions: int = MAX_DECISIONS) -> SimStats:
     """Play games ``start`` to ``stop - 1`` of a run and return their statistics."""
     stats = SimStats(players)
@@ -259,13 +266,14 @@ def _run_worker_chunk(task) -> SimStats:
     return run_chunk(_worker_game, players, seed, start, stop, bot, max_decisions)
 
 
-def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot: str = "random",
+def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
              variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS) -> SimStats:
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
     if omitted).  ``jobs`` > 1 plays chunks in a process pool of ``worker_count``
-    processes; every worker loads the definition itself.  ``progress(done)`` is called with the number of
+    processes; every worker loads the definition itself.  ``bot`` is a bot name for every seat or
+    ``{player: (name, params)}`` from :func:`interpreter.agents.parse_bot_specs`.  ``progress(done)`` is called with the number of
     games finished so far, after each chunk.  A game still running after ``max_decisions`` decisions is
     stopped and counted under ``endings["decision_cap"]``.
     """

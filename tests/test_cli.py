@@ -163,7 +163,7 @@ def test_validate_reports_unknown_procedure_in_flow_with_its_location(capsys, tm
     (["play", FROG_TOWER, "--players", "2", "--human", "3"], "--human 3: there are only 2 seats"),
     (["play", FROG_TOWER, "--players", "2", "--seed", "seven"],
      "argument --seed: expected a whole number, got 'seven'"),
-    (["play", FROG_TOWER, "--players", "2", "--bot", "genius"], "argument --bot: invalid choice: 'genius'"),
+    (["play", FROG_TOWER, "--players", "2", "--bot", "genius"], "--bot 'genius': there is no bot 'genius'"),
     (["simulate", FROG_TOWER, "--players", "3", "--games", "0"], "argument --games: must be at least 1, got 0"),
     (["simulate", FROG_TOWER, "--players", "1", "--games", "5"], "--players 1: Frog Tower is for 2-5 players"),
     (["simulate", FROG_TOWER, "--players", "3", "--games", "2", "--json", "no/such/dir/out.json"],
@@ -418,8 +418,8 @@ def test_random_agent_with_the_same_seed_makes_the_same_choices():
 
 def test_make_agent_builds_registered_bots_and_names_the_known_ones_otherwise():
     assert isinstance(make_agent("random", 1), RandomAgent)
-    with pytest.raises(UnknownAgentError, match=r"unknown bot 'mcts'; the bots are: random"):
-        make_agent("mcts", 1)
+    with pytest.raises(UnknownAgentError, match=r"unknown bot 'alphazero'; the bots are: greedy, ismcts, mcts, random"):
+        make_agent("alphazero", 1)
 
 
 def test_identical_card_names_are_grouped_in_order_of_first_appearance():

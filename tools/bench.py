@@ -8,6 +8,7 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
   * random full games per second and decisions per second, per player count:
     random bots choosing uniformly among the legal actions through the public
     API (``legal_actions`` + ``apply``), exactly what ``ribbit simulate`` does;
+  * bot decisions per second (greedy, mcts, ismcts at 100 and 1,000 iterations), Frog Tower 3 players;
   * peak memory (max RSS) of ``ribbit simulate`` for an increasing number of
     games: it must stay flat, since nothing per game is kept but statistics.
 
@@ -101,6 +102,38 @@ def peak_rss_of_simulate(path: str, players: int, games: int) -> tuple[float, fl
     return usage.ru_maxrss / 1024, seconds  # ru_maxrss is in KiB on Linux
 
 
+BOTS = (("greedy", {}), ("mcts", {"iterations": 100}), ("ismcts", {"iterations": 100}),
+        ("ismcts", {"iterations": 1000}))
+
+
+def bot_positions(game, players: int, count: int, seed: int = 0) -> list:
+    """(state, seat) at ``count`` decisions with a real choice, spread over random games."""
+    rng = random.Random(seed)
+    found = []
+    for i in range(1000):
+        state = game.new_game(players, seed=seed + i, log=False)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            if len(actions) > 1 and rng.random() < 0.25:
+                found.append((state.clone(), seat))
+                if len(found) == count:
+                    return found
+            state.apply(seat, actions[rng.randrange(len(actions))])
+    return found
+
+
+def bench_bot(game, players: int, name: str, params: dict, positions: list) -> float:
+    """Decisions per second of CPU time for one bot (seeded), over the same positions."""
+    from interpreter.agents import make_agent
+
+    bot = make_agent(name, 1, **params)
+    start = time.process_time()
+    for state, seat in positions:
+        bot.act(state, seat)
+    return len(positions) / (time.process_time() - start)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke check)")
@@ -124,6 +157,15 @@ def main(argv=None) -> int:
     engine_rate, reference_rate, ratio = bench_against_reference(games // 4, repeats)
     print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
           f"engine is {ratio:.1f}x slower (median of interleaved runs)")
+
+    print("\nbot decisions per second (Frog Tower, 3 players; CPU time; the same positions, each with a real choice):")
+    frog_tower = load_game(ROOT / GAMES["Frog Tower"][0])
+    for name, params in BOTS:
+        slow = params.get("iterations", 0) >= 1000
+        count = (3 if slow else 20) if args.quick else (10 if slow else 60)
+        rate = bench_bot(frog_tower, 3, name, params, bot_positions(frog_tower, 3, count))
+        label = name + "".join(f" {k}={v}" for k, v in params.items())
+        print(f"  {label:24s} {rate:10.1f} decisions/s  ({count} decisions)")
 
     if not args.no_memory:
         sizes = (1_000, 10_000) if not args.quick else (200, 2_000)

@@ -16,6 +16,7 @@ class RandomAgent:
 
     name = "random"
     uses_view = False  # drivers may pass None instead of building a view (it is the costly part)
+    PARAMS: dict = {}
 
     def __init__(self, seed: int | str | None = None):
         self.rng = random.Random(seed)
@@ -25,3 +26,7 @@ class RandomAgent:
         if not legal_actions:
             raise ValueError("there is no legal action to choose from")
         return legal_actions[self.rng.randrange(len(legal_actions))]
+
+    def act(self, state, seat: int) -> str:
+        """One of ``seat``'s legal actions in ``state``, uniformly (the same draws as ``choose``)."""
+        return self.choose(None, state.legal_actions(seat))

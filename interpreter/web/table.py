@@ -38,45 +38,28 @@ def new_token() -> str:
 
 
 def parse_seat_specs(specs, players: int) -> dict[int, tuple[str, dict]]:
-    """``["2=random", "3=random:k=v"]`` -> {1: ("random", {}), 2: ("random", {"k": "v"})} (0-based seats).
+    """``["2=random", "3=ismcts:iterations=50"]`` -> {1: ("random", {}), 2: ("ismcts", {"iterations": 50})}.
 
-    A small stand-in for ``interpreter.agents.parse_bot_specs``, which is used when it exists.
+    Every ``--seat`` names its seat (1-based, as written; the keys are 0-based): the seats not
+    given are the people's.  Names and parameters are checked by the bots' own parser.
     """
-    try:
-        from ..agents import parse_bot_specs  # the full parser, where the bots' branch has added it
-    except ImportError:
-        parse_bot_specs = None
-    if parse_bot_specs is not None:
-        return parse_bot_specs(specs, players)
+    from ..agents import parse_bot_spec
+
     bots: dict[int, tuple[str, dict]] = {}
     for spec in specs:
-        seat, sep, rest = str(spec).partition("=")
-        if not sep or not seat.strip().isdigit() or not rest.strip():
+        seat, name, params = parse_bot_spec(spec)
+        if seat is None:
             raise ValueError(f"--seat {spec!r}: expected SEAT=BOT, e.g. 2=random (seats are numbered from 1)")
-        number = int(seat)
-        if not 1 <= number <= players:
-            raise ValueError(f"--seat {spec!r}: there is no seat {number} in a {players}-player game")
-        name, _, settings = rest.strip().partition(":")
-        options = {}
-        for item in filter(None, settings.split(",")):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise ValueError(f"--seat {spec!r}: a bot setting is key=value, not {item!r}")
-            options[key.strip()] = value.strip()
-        if number - 1 in bots:
-            raise ValueError(f"--seat {spec!r}: seat {number} is given twice")
-        bots[number - 1] = (name.strip(), options)
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat {spec!r}: there is no seat {seat} in a {players}-player game")
+        if seat - 1 in bots:
+            raise ValueError(f"--seat {spec!r}: seat {seat} is given twice")
+        bots[seat - 1] = (name, params)
     return bots
 
 
 def _make_bot(name: str, options: dict, seed):
-    bot = make_agent(name, seed)
-    for key, value in options.items():  # the stand-in parser's settings: only attributes the bot already has
-        if not hasattr(bot, key):
-            raise ValueError(f"bot {name!r} has no setting {key!r}")
-        old = getattr(bot, key)
-        setattr(bot, key, type(old)(value) if isinstance(old, (int, float)) and not isinstance(old, bool) else value)
-    return bot
+    return make_agent(name, seed, **options)
 
 
 def write_atomically(path: Path, text: str, private: bool = False) -> None:
@@ -191,7 +174,7 @@ class Table:
 
     def bot_choice(self, seat: int, bot) -> str:
         state = self.state
-        return bot.choose(state.view(seat) if getattr(bot, "uses_view", True) else None, state.legal_actions(seat))
+        return bot.act(state, seat)
 
     def play_again(self, seed: int | None = None) -> None:
         self.game_number += 1
