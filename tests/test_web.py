@@ -284,7 +284,7 @@ def test_serve_refuses_bad_arguments_with_a_message(capsys):
     assert main(["serve", str(EIGHTS), "--players", "3", "--seat", "5=random"]) == 2
     assert "no seat 5" in capsys.readouterr().err
     assert main(["serve", str(EIGHTS), "--players", "3", "--seat", "2=genius"]) == 2
-    assert "unknown bot" in capsys.readouterr().err
+    assert "there is no bot 'genius'" in capsys.readouterr().err
 
 
 FORBIDDEN = ("frog", "pond", "leaf", "leaves", "tower", "hat", "gnat", "meeple", "whirlpool", "lily", "crayfish",

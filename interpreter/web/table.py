@@ -43,11 +43,14 @@ def parse_seat_specs(specs, players: int) -> dict[int, tuple[str, dict]]:
     Every ``--seat`` names its seat (1-based, as written; the keys are 0-based): the seats not
     given are the people's.  Names and parameters are checked by the bots' own parser.
     """
-    from ..agents import parse_bot_spec
+    from ..agents import BotSpecError, parse_bot_spec
 
     bots: dict[int, tuple[str, dict]] = {}
     for spec in specs:
-        seat, name, params = parse_bot_spec(spec)
+        try:
+            seat, name, params = parse_bot_spec(spec)
+        except BotSpecError as exc:  # its message names the option as --bot: here it is --seat
+            raise ValueError("--seat" + str(exc).removeprefix("--bot")) from None
         if seat is None:
             raise ValueError(f"--seat {spec!r}: expected SEAT=BOT, e.g. 2=random (seats are numbered from 1)")
         if not 1 <= seat <= players:
