@@ -34,7 +34,7 @@ def _matplotlib():
 
 def label(text: str) -> str:
     """Author or user text as matplotlib shows it literally: inert, and no ``$...$`` mathematics."""
-    return inert(str(text)).replace("\\", "\\\\").replace("$", r"\$")
+    return inert(str(text)).replace("$", r"\$")  # an escaped dollar is shown as a dollar, never starts mathematics
 
 
 def plot_runs(folder, title: str, runs, confidence: float = CONFIDENCE) -> list[str]:
