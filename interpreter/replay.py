@@ -298,9 +298,12 @@ class Replay:
                     state.apply(logged.player, logged.action)
                     self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log)))
                     continue
-                except IllegalActionError as exc:
+                except IllegalActionError:
+                    legal = state.legal_actions(logged.player)
+                    shown = "; ".join(quote(a) for a in legal[:12]) + ("; ..." if len(legal) > 12 else "")
                     error = LogError(f"decision {number}: player {logged.player + 1} cannot play "
-                                     f"{quote(logged.action)}: {exc.message}", where)
+                                     f"{quote(logged.action)}, which is not legal there (the legal actions: {shown}); "
+                                     "the log does not match the game", where)
                 except RibbitError as exc:
                     error = LogError(f"decision {number}: player {logged.player + 1}'s {quote(logged.action)} "
                                      f"failed: {exc}", where)
