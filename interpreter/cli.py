@@ -614,10 +614,14 @@ def run_compare(args) -> int:
     if len(args.config) < 2:
         raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
                          "--config 'variant=crayfish:rule=pass_left'); '' is the game as it is")
-    configs = [parse_config(text, number, args.players, args.variant, args.bot)
-               for number, text in enumerate(args.config, 1)]
-    check_names(configs)
-    from .compare import load_games
+    from .compare import ConfigError, load_games
+
+    try:
+        configs = [parse_config(text, number, args.players, args.variant, args.bot)
+                   for number, text in enumerate(args.config, 1)]
+        check_names(configs)
+    except ConfigError as exc:
+        raise UsageError(exc.message) from None
 
     games = load_games(args.file, configs)
     for number, (game, config) in enumerate(zip(games, configs), 1):
