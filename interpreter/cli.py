@@ -552,7 +552,7 @@ def _simulate_with_progress(args, game, console, show: bool):
 # ---------------------------------------------------------------- compare, replay
 CONFIG_HELP = ("a configuration: key=value items separated by ';': name=TEXT, players=N, variant=V (repeatable, "
                "as --variant), bot=SEAT=NAME[:k=v,...] or bot=NAME[:k=v,...] for every seat (repeatable); "
-               "e.g. --config 'name=pass left; variant=crayfish:rule=pass_left'. Give two or more; '' is the game "
+               "e.g. --config 'name=mine; variant=NAME:key=value'. Give two or more; '' is the game "
                "as it is")
 
 
@@ -613,7 +613,7 @@ def run_compare(args) -> int:
 
     if len(args.config) < 2:
         raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
-                         "--config 'variant=crayfish:rule=pass_left'); '' is the game as it is")
+                         "--config 'variant=NAME'); '' is the game as it is")
     from .compare import ConfigError, load_games
 
     try:
@@ -679,8 +679,8 @@ EXIT_CHECK_FAILED = 1
 
 
 def run_replay(args) -> int:
-    from .replay import Replay, hidden_message, load_logged_game, read_log, show_position
-    from .replay import check as check_log
+    from .log_replay import Replay, hidden_message, load_logged_game, read_log, show_position
+    from .log_replay import check as check_log
 
     log = read_log(args.log)
     players = log.start["players"]
@@ -713,7 +713,7 @@ def run_replay(args) -> int:
 
 def step_through(console, replay, seat, hidden: str | None) -> int:
     """The interactive replay: n/Enter next, p previous, g N jump, q quit (end of input quits too)."""
-    from .replay import show_position
+    from .log_replay import show_position
 
     position, last = 0, replay.decisions
     while True:

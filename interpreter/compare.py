@@ -141,7 +141,7 @@ def parse_config(text: str, number: int, players: int | None = None, variants=()
         if not equals:
             raise ConfigError(f"{where}: item {_quote(item.strip())} must look like key=value; the keys are "
                               f"{', '.join(CONFIG_KEYS)}, separated by ';' (e.g. \"name=pass left; players=3; "
-                              "variant=crayfish:rule=pass_left; bot=2=random\")")
+                              "variant=house_rule:key=value; bot=2=random\")")
         if key not in CONFIG_KEYS:
             raise ConfigError(f"{where}: unknown key {_quote(key)}; the keys are {', '.join(CONFIG_KEYS)}")
         if key in ("variant", "bot"):

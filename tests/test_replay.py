@@ -14,7 +14,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.render import SafeConsole
-from interpreter.replay import Replay, load_logged_game, read_log, show_position
+from interpreter.log_replay import Replay, load_logged_game, read_log, show_position
 from invariants import with_cards_permuted
 from test_conformance import CONFIGURATIONS
 from test_narration import unseen_cards
