@@ -132,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")
     add_serve_command(command)
+
+    sim.add_argument("--plot", metavar="DIR", help="also draw the statistics as figures (PNG and SVG) in the folder "
+                     "DIR: win share per seat with 95%% intervals, score and game-length distributions (needs "
+                     "matplotlib: pip install 'ribbit[plot]')")
+    add_compare_and_replay(commands, command)
     return parser
 
 
@@ -525,6 +530,8 @@ def run_simulate(args) -> int:
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
+
+    check_plot_folder(args.plot)
     to_stdout = args.json == "-"
     output = None
     if args.json and not to_stdout:
@@ -545,12 +552,19 @@ def run_simulate(args) -> int:
     finally:
         if output is not None:
             output.discard()  # nothing left if the run stopped
+    if args.plot:
+        from .plots import plot_runs
+
+        name = ", ".join(args.variant) or "base"
+        figures = plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)])
     if to_stdout:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
     render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
     if args.json:
         console.print(f"Statistics written to {args.json}")
+    if args.plot:
+        console.print(f"Figures written to {args.plot}: {', '.join(Path(f).name for f in figures)}", markup=False)
     return EXIT_OK
 
 
@@ -640,6 +654,200 @@ def run_serve(args) -> int:
     sys.stdout.flush()
     run([table], sock)
     return EXIT_OK
+
+
+# ---------------------------------------------------------------- compare, replay
+CONFIG_HELP = ("a configuration: key=value items separated by ';': name=TEXT, players=N, variant=V (repeatable, "
+               "as --variant), bot=SEAT=NAME[:k=v,...] or bot=NAME[:k=v,...] for every seat (repeatable); "
+               "e.g. --config 'name=mine; variant=NAME:key=value'. Give two or more; '' is the game "
+               "as it is")
+
+
+def add_compare_and_replay(commands, command) -> None:
+    comp = command("compare", "play several configurations of a game on the same seeds and compare them, "
+                   "with confidence intervals", run_compare)
+    comp.add_argument("--config", metavar="SPEC", action="append", default=[], help=CONFIG_HELP)
+    comp.add_argument("--players", type=whole_number(1), metavar="N",
+                      help="number of players of every configuration that does not say players=")
+    comp.add_argument("--bot", metavar="SPEC", action="append", default=[],
+                      help="the bots of every configuration that does not say: NAME for every seat or SEAT=NAME "
+                           "(repeatable; default random)")
+    comp.add_argument("--games", type=whole_number(1), required=True, metavar="G",
+                      help="games per configuration")
+    comp.add_argument("--seed", type=whole_number(0), default=0, metavar="S",
+                      help="game i of every configuration is dealt with seed S+i (default 0)")
+    comp.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
+                      help=f"worker processes, at most one per CPU ({available_cpus()} here) "
+                           "(results do not depend on it)")
+    comp.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
+                      help=f"stop a game still running after D decisions (default {MAX_DECISIONS:,})")
+    comp.add_argument("--json", metavar="OUT", help="also write the comparison as JSON ('-' for stdout only)")
+    comp.add_argument("--plot", metavar="DIR", help="also draw figures (PNG and SVG) in the folder DIR "
+                      "(needs matplotlib: pip install 'ribbit[plot]')")
+
+    replay = commands.add_parser("replay", help="step through a recorded game (a `ribbit play` log)",
+                                 description="Step through a recorded game (a `ribbit play` JSON-lines log) as "
+                                             "one seat saw it: n or Enter next, p previous, g N to jump to "
+                                             "decision N, q to quit.")
+    replay.add_argument("log", metavar="LOG", help="the game log (JSON lines, from `ribbit play --log`)")
+    replay.add_argument("--seat", type=whole_number(1), metavar="N",
+                        help="show the game as seat N saw it (default: as a spectator)")
+    replay.add_argument("--to", type=whole_number(0), metavar="N",
+                        help="print the position after decision N and stop (0: the start)")
+    replay.add_argument("--check", action="store_true",
+                        help="check that the log replays to the outcome it records: exit 0 if it does, 1 if not")
+    replay.add_argument("--game", metavar="FILE",
+                        help="the game definition to replay with, instead of the file the log names")
+    replay.set_defaults(run=run_replay, variant=[])
+
+
+def check_plot_folder(folder) -> None:
+    """Before any game is played: matplotlib is there and the folder can take the figures."""
+    if not folder:
+        return
+    from .plots import _matplotlib
+
+    _matplotlib()
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--plot {folder}: that is a file, not a folder; name a folder for the figures")
+    if not path.exists() and not path.resolve().parent.is_dir():
+        raise UsageError(f"--plot {folder}: the folder {str(path.parent)!r} does not exist")
+
+
+def run_compare(args) -> int:
+    from .compare import check_names, compare, parse_config, render_comparison, report
+
+    if len(args.config) < 2:
+        raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
+                         "--config 'variant=NAME'); '' is the game as it is")
+    from .compare import ConfigError, load_games
+
+    try:
+        configs = [parse_config(text, number, args.players, args.variant, args.bot)
+                   for number, text in enumerate(args.config, 1)]
+        check_names(configs)
+    except ConfigError as exc:
+        raise UsageError(exc.message) from None
+
+    games = load_games(args.file, configs)
+    for number, (game, config) in enumerate(zip(games, configs), 1):
+        if not game.min_players <= config.players <= game.max_players:
+            raise UsageError(f"--config {number} ({config.name!r}): {game.name} is for "
+                             f"{game.min_players}-{game.max_players} players, not {config.players}")
+    check_plot_folder(args.plot)
+    to_stdout = args.json == "-"
+    output = None
+    if args.json and not to_stdout:
+        if not Path(args.json).resolve().parent.is_dir():
+            raise UsageError(f"--json {args.json}: the folder {str(Path(args.json).parent)!r} does not exist")
+        for game in games:
+            refuse_overwriting_inputs("--json", args.json, argparse.Namespace(file=args.file), game)
+        output = AtomicOutput("--json", args.json, "the comparison")
+    console = make_console()
+    try:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        show = console.is_terminal and not to_stdout
+        started = time.perf_counter()
+        with Progress(*columns, console=console, transient=True, disable=not show, auto_refresh=False) as progress:
+            task = progress.add_task(f"{games[0].name}, {len(configs)} configurations", total=args.games)
+            result = compare(args.file, configs, args.games, seed=args.seed, jobs=args.jobs, loaded=games,
+                             max_decisions=args.max_decisions,
+                             progress=lambda done: progress.update(task, completed=done, refresh=True))
+        elapsed = time.perf_counter() - started
+        configurations = report(result)
+        document = {"game": games[0].name, "file": str(args.file), "games": args.games, "seed": args.seed,
+                    "max_decisions": args.max_decisions, "confidence": 0.95, "configurations": configurations}
+        if output is not None:
+            output.file.write(json.dumps(document, indent=2) + "\n")
+            output.commit()
+    finally:
+        if output is not None:
+            output.discard()
+    figures = []
+    if args.plot:
+        from .plots import plot_runs
+
+        figures = plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)])
+    if to_stdout:
+        print(json.dumps(document, indent=2))
+        return EXIT_OK
+    render_comparison(console, games[0].name, configurations, args.games, args.seed, elapsed=elapsed)
+    if args.json:
+        console.print(f"Comparison written to {args.json}", markup=False)
+    if figures:
+        console.print(f"Figures written to {args.plot}: {', '.join(Path(f).name for f in figures)}", markup=False)
+    return EXIT_OK
+
+
+EXIT_CHECK_FAILED = 1
+
+
+def run_replay(args) -> int:
+    from .log_replay import Replay, hidden_message, load_logged_game, read_log, show_position
+    from .log_replay import check as check_log
+
+    log = read_log(args.log)
+    players = log.start["players"]
+    if args.seat is not None and args.seat > players:
+        raise UsageError(f"--seat {args.seat}: the game of this log has {players} seats (1 to {players})")
+    seat = None if args.seat is None else args.seat - 1
+    game, scenario = load_logged_game(log, args.game)
+    replay = Replay(log, game, scenario, strict=not args.check)
+    console = make_console()
+    if args.check:
+        problems = check_log(log, replay)
+        if problems:
+            say(f"{args.log}: does not replay to what it records: " + "; ".join(problems), sys.stderr)
+            return EXIT_CHECK_FAILED
+        ending = "its recorded result" if log.end is not None else \
+            f"where it stopped ({log.stop[0]})" if log.stop else "its last action (the log has no end record)"
+        say(f"OK {args.log}: {game.name}, {players} players, seed {log.seed}: {replay.decisions} decisions replay "
+            f"to {ending}")
+        return EXIT_OK
+    hidden = log.hidden_at()
+    if args.to is not None:
+        if args.to > replay.decisions:
+            if hidden is not None and args.to >= hidden:
+                raise UsageError(f"--to {args.to}: " + hidden_message(log, hidden))
+            raise UsageError(f"--to {args.to}: the log holds {replay.decisions} decisions (0 to {replay.decisions})")
+        show_position(console, replay, replay.state_at(args.to), args.to, seat)
+        return EXIT_OK
+    return step_through(console, replay, seat, hidden_message(log, hidden) if hidden else None)
+
+
+def step_through(console, replay, seat, hidden: str | None) -> int:
+    """The interactive replay: n/Enter next, p previous, g N jump, q quit (end of input quits too)."""
+    from .log_replay import show_position
+
+    position, last = 0, replay.decisions
+    while True:
+        show_position(console, replay, replay.state_at(position), position, seat)
+        if position == last and hidden:
+            console.print(f"The replay stops here: {hidden}.", markup=False, style="yellow")
+        while True:
+            try:
+                answer = input(f"[{position}/{last}] n/Enter next, p previous, g N go to, q quit: ").strip().lower()
+            except (EOFError, RuntimeError, ValueError, OSError):
+                return EXIT_OK
+            if answer in ("", "n"):
+                target = position + 1
+            elif answer == "p":
+                target = position - 1
+            elif answer in ("q", "quit"):
+                return EXIT_OK
+            elif re.fullmatch(r"g\s*[0-9]{1,9}", answer):
+                target = int(answer[1:])
+            else:
+                console.print("Answer n (or Enter), p, g N or q.", markup=False, style="yellow")
+                continue
+            if 0 <= target <= last:
+                position = target
+                break
+            console.print(f"There is no decision {target}: the replay has decisions 0 to {last}.", markup=False,
+                          style="yellow")
 
 
 if __name__ == "__main__":  # pragma: no cover

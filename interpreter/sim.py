@@ -202,6 +202,41 @@ def play_bot_game(game, players: int, seed: int, index: int, bot="random",
                               f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished (or stopped) game, as numbers: what a comparison pairs game by game."""
+
+    returns: tuple  # per seat: 1/k for each of k winners, else 0, as exact fractions (all 0 when stopped)
+    scores: tuple | None  # per seat: the final score; None when the game was stopped at the decision cap
+    ending: str  # an ENDINGS key: "end_game", "flow" or "decision_cap"
+    decisions: int  # actions applied
+    turns: int  # game.turn at the end
+
+    @classmethod
+    def of(cls, state) -> "GameRecord":
+        ending = ENDINGS[state.ended_by]
+        finished = ending != "decision_cap"
+        winners = state.winners() if finished else []
+        returns = tuple(Fraction(1, len(winners)) if seat in winners else Fraction(0) for seat in range(state.n))
+        return cls(returns, tuple(state.scores()) if finished else None, ending, len(state.history),
+                   state.gv.get("turn", 0))
+
+
+def play_seated_game(game, players: int, seed: int, index: int, make_bot, max_decisions: int = MAX_DECISIONS):
+    """Game ``index`` of a run with a bot per seat: ``make_bot(seat, game_seed)`` builds seat ``seat``'s bot.
+
+    Dealt and seeded exactly as :func:`play_bot_game`, so a seat's bot sees the same game whatever the
+    other seats play.
+    """
+    game_seed = seed + index
+    agents = [make_bot(seat, game_seed) for seat in range(players)]
+    try:
+        return play_out(game.new_game(players, game_seed, log=False), agents, max_decisions)
+    except RibbitError as exc:
+        raise SimulationError(f"game {index + 1} of the run (seed {game_seed}; `ribbit play FILE --players "
+                              f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
+
+
 def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random",
               max_decisions: int = MAX_DECISIONS) -> SimStats:
     """Play games ``start`` to ``stop - 1`` of a run and return their statistics."""

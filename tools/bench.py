@@ -10,7 +10,9 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
     API (``legal_actions`` + ``apply``), exactly what ``ribbit simulate`` does;
   * bot decisions per second (greedy, mcts, ismcts at 100 and 1,000 iterations), Frog Tower 3 players;
   * peak memory (max RSS) of ``ribbit simulate`` for an increasing number of
-    games: it must stay flat, since nothing per game is kept but statistics.
+    games: it must stay flat, since nothing per game is kept but statistics;
+  * `ribbit compare` of three configurations (Frog Tower, 3 players): wall time for
+    2,000 games each, and peak memory at 500 and 2,000 games (flat: running sums only).
 
 Nothing here asserts: speed is measured and reported, not tested.
 """
@@ -133,11 +135,30 @@ def bench_bot(game, players: int, name: str, params: dict, positions: list) -> f
         bot.act(state, seat)
     return len(positions) / (time.process_time() - start)
 
+COMPARE_CONFIGS = ("", "variant=crayfish:rule=pass_left", "variant=flower")  # three configurations, 3 players
+
+
+def peak_rss_of_compare(path: str, players: int, games: int) -> tuple[float, float]:
+    """Run ``ribbit compare`` of COMPARE_CONFIGS in a child process; returns (peak RSS in MiB, seconds)."""
+    command = [sys.executable, "-m", "interpreter.cli", "compare", str(ROOT / path), "--players", str(players),
+               "--games", str(games), "--seed", "1"]
+    for config in COMPARE_CONFIGS:
+        command += ["--config", config]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        err = child.stderr.read().decode(errors="replace") if child.stderr else ""
+        raise SystemExit(f"compare failed ({status}): {err[-500:]}")
+    return usage.ru_maxrss / 1024, seconds
+
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke check)")
     parser.add_argument("--no-memory", action="store_true", help="skip the simulate memory runs")
+    parser.add_argument("--no-compare", action="store_true", help="skip the `ribbit compare` runs")
     args = parser.parse_args(argv)
     games = 100 if args.quick else 400
     repeats = 3 if args.quick else 5
@@ -173,6 +194,15 @@ def main(argv=None) -> int:
         for count in sizes:
             rss, seconds = peak_rss_of_simulate(GAMES["Frog Tower"][0], 3, count)
             print(f"  {count:7d} games  peak RSS {rss:7.1f} MiB  ({seconds:.1f} s)")
+
+    if not args.no_compare:
+        sizes = (500, 2_000) if not args.quick else (100, 400)
+        print(f"\n`ribbit compare` of {len(COMPARE_CONFIGS)} configurations (Frog Tower 3 players: base, "
+              "crayfish:rule=pass_left, flower), one process; wall time and peak memory as games grow:")
+        for count in sizes:
+            rss, seconds = peak_rss_of_compare(GAMES["Frog Tower"][0], 3, count)
+            print(f"  {count:7d} games per configuration  {seconds:6.1f} s  "
+                  f"({len(COMPARE_CONFIGS) * count / seconds:5.0f} games/s)  peak RSS {rss:7.1f} MiB")
     return 0
 
 

@@ -1,0 +1,478 @@
+"""Several configurations of one game, played on the same seeds and compared with confidence intervals.
+
+A configuration is a player count, variants (with their settings) and a bot per seat.  Game ``i`` of
+every configuration is dealt with seed ``S + i`` and its bots seeded from that seed and their seat (as
+in :mod:`interpreter.sim`), so two configurations with the same number of players play the same deals:
+their difference is measured game by game (paired), which removes the luck of the deal from it.
+Configurations with different player counts are compared as independent samples.
+
+Only running totals are kept (the statistics of :class:`~interpreter.sim.SimStats` and the sums of the
+per-game differences): memory stays flat in the number of games.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import signal
+from dataclasses import dataclass, field
+
+from .agents import BotSpecError, describe_spec, make_agent, parse_bot_spec, seat_seed
+from .errors import RibbitError, inert, shorten
+from .sim import ENDINGS, MAX_DECISIONS, GameRecord, SimStats, chunks, play_seated_game, worker_count
+from .stats import (CONFIDENCE, Interval, Moments, mean_difference, mean_interval, paired_difference,
+                    proportion_difference, wilson)
+
+
+class ConfigError(RibbitError):
+    """A configuration (``--config``) or a bot specification that cannot be used."""
+
+
+# ---------------------------------------------------------------- bots per seat
+def parse_bot(text: str, players: int, where: str) -> tuple[int | None, str]:
+    """``SEAT=NAME[:k=v,...]`` (one seat, 1-based) or ``NAME[:k=v,...]`` (every seat) -> (seat or None, spec).
+
+    Read by the bots' own parser (:func:`interpreter.agents.parse_bot_spec`); the spec kept is
+    ``NAME`` or ``NAME:k=v,...`` with the parameters checked, and the bot is built from it in each
+    worker by :func:`make_seat_agent`.
+    """
+    try:
+        seat, name, params = parse_bot_spec(text.strip())
+    except BotSpecError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if seat is not None and not 1 <= seat <= players:
+        raise ConfigError(f"{where}: bot {_quote(text)}: there is no seat {seat} in a {players}-player game "
+                          f"(seats are 1 to {players})")
+    return (None if seat is None else seat - 1), describe_spec(name, params)
+
+
+def seat_bots(texts, players: int, where: str, default: tuple | None = None) -> tuple:
+    """The bot spec of every seat from bot texts (``SEAT=NAME...`` or ``NAME...`` for all seats).
+
+    ``default`` (per seat) is what seats not named get; else the one all-seat text, else ``random``.
+    """
+    everyone, seats = None, {}
+    for text in texts:
+        seat, spec = parse_bot(text, players, where)
+        if seat is None:
+            if everyone is not None:
+                raise ConfigError(f"{where}: two bots for every seat ({_quote(everyone)} and {_quote(spec)}); "
+                                  "give one, and SEAT=NAME for the seats that differ")
+            everyone = spec
+        elif seat in seats:
+            raise ConfigError(f"{where}: seat {seat + 1} is given two bots ({_quote(seats[seat])} and "
+                              f"{_quote(spec)})")
+        else:
+            seats[seat] = spec
+    fallback = [everyone] * players if everyone is not None else \
+        list(default[:players]) + ["random"] * (players - len(default)) if default else ["random"] * players
+    return tuple(seats.get(seat, fallback[seat]) for seat in range(players))
+
+
+def make_seat_agent(spec: str, game_seed: int, seat: int):
+    """Seat ``seat``'s bot from a checked spec ``NAME`` or ``NAME:k=v,...``, seeded as ``simulate`` seeds it."""
+    _, name, params = parse_bot_spec(spec)
+    own = params.pop("seed", None)
+    return make_agent(name, seat_seed(game_seed, seat, own), **params)
+
+
+# ---------------------------------------------------------------- configurations
+@dataclass(frozen=True)
+class Configuration:
+    """One way of playing the game: a name, a player count, variants in order and a bot per seat."""
+
+    name: str
+    players: int
+    variants: tuple = ()
+    bots: tuple = ()  # per seat: a bot spec, NAME or NAME:k=v,...
+
+    def make_bot(self, seat: int, game_seed: int):
+        return make_seat_agent(self.bots[seat], game_seed, seat)
+
+
+CONFIG_KEYS = ("name", "players", "variant", "bot")
+
+
+def parse_config(text: str, number: int, players: int | None = None, variants=(), bots=()) -> Configuration:
+    """A configuration from ``--config`` text: ``key=value`` items separated by ``;``.
+
+    Keys: ``name`` (how tables, JSON and plots call it), ``players``, ``variant`` (repeatable, as
+    ``--variant``: NAME, PATH, NAME:key=value,...) and ``bot`` (repeatable: SEAT=NAME[:k=v,...] for one
+    seat, NAME[:k=v,...] for every seat).  ``players``, ``variants`` and ``bots`` are the command's
+    defaults (``--players``, ``--variant``, applied before the configuration's own, and ``--bot``).
+    """
+    where = f"--config {number} ({_quote(text)})"
+    if len(text) > 10_000:
+        raise ConfigError(f"--config {number}: is {len(text)} characters long; a configuration is at most 10,000")
+    found: dict = {"variant": [], "bot": []}
+    for item in text.split(";"):
+        if not item.strip():
+            continue
+        key, equals, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals:
+            raise ConfigError(f"{where}: item {_quote(item.strip())} must look like key=value; the keys are "
+                              f"{', '.join(CONFIG_KEYS)}, separated by ';' (e.g. \"name=pass left; players=3; "
+                              "variant=house_rule:key=value; bot=2=random\")")
+        if key not in CONFIG_KEYS:
+            raise ConfigError(f"{where}: unknown key {_quote(key)}; the keys are {', '.join(CONFIG_KEYS)}")
+        if key in ("variant", "bot"):
+            if not value:
+                raise ConfigError(f"{where}: {key}= names nothing")
+            found[key].append(value)
+        elif key in found:
+            raise ConfigError(f"{where}: {key} is given twice")
+        else:
+            found[key] = value
+    count = players
+    if "players" in found:
+        if not re.fullmatch(r"[0-9]{1,4}", found["players"]) or int(found["players"]) < 1:
+            raise ConfigError(f"{where}: players: expected a whole number of players, at least 1, got "
+                              f"{_quote(found['players'])}")
+        count = int(found["players"])
+    if count is None:
+        raise ConfigError(f"{where}: how many players? Say players=N in the configuration, or --players N "
+                          "for every configuration")
+    all_variants = tuple(variants) + tuple(found["variant"])
+    default_bots = seat_bots(bots, count, "--bot") if bots else None
+    seats = seat_bots(found["bot"], count, where, default_bots)
+    name = found.get("name") or describe(found, count, players)
+    if len(name) > 60 or not name.isprintable():
+        raise ConfigError(f"{where}: name {_quote(name)}: a name is at most 60 printable characters")
+    return Configuration(name, count, all_variants, seats)
+
+
+def describe(found: dict, count: int, players: int | None) -> str:
+    """A configuration's default name: what it changes (its variants, player count and bots)."""
+    parts = list(found["variant"]) or ["base"]
+    if "players" in found and count != players:
+        parts.append(f"{count} players")
+    parts += [f"bot {bot}" for bot in found["bot"]]
+    return ", ".join(parts)
+
+
+def check_names(configs) -> None:
+    seen = {}
+    for number, config in enumerate(configs, 1):
+        if config.name in seen:
+            raise ConfigError(f"--config {number}: the name {_quote(config.name)} is already used by --config "
+                              f"{seen[config.name]}; give each configuration its own name=")
+        seen[config.name] = number
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    return repr(shorten(inert(text), limit))
+
+
+# ---------------------------------------------------------------- paired differences
+@dataclass
+class PairedDifferences:
+    """Running sums of the per-game differences (configuration minus the first) over the same seeds."""
+
+    players: int
+    wins: list = field(default_factory=list)  # per seat: Moments of return - base return
+    scores: list = field(default_factory=list)  # per seat: Moments of score - base score (both finished)
+    decisions: Moments = field(default_factory=Moments)
+    turns: Moments = field(default_factory=Moments)
+    endings: dict = field(default_factory=dict)  # ENDINGS key -> Moments of (ended so) - (base ended so)
+
+    def __post_init__(self):
+        self.wins = self.wins or [Moments() for _ in range(self.players)]
+        self.scores = self.scores or [Moments() for _ in range(self.players)]
+        self.endings = self.endings or {key: Moments() for key in ENDINGS.values()}
+
+    def add(self, record: GameRecord, base: GameRecord) -> None:
+        for seat in range(self.players):
+            self.wins[seat].add(record.returns[seat] - base.returns[seat])
+            if record.scores is not None and base.scores is not None:
+                self.scores[seat].add(record.scores[seat] - base.scores[seat])
+        self.decisions.add(record.decisions - base.decisions)
+        self.turns.add(record.turns - base.turns)
+        for key, moments in self.endings.items():
+            moments.add((record.ending == key) - (base.ending == key))
+
+    def merge(self, other: "PairedDifferences") -> None:
+        for mine, theirs in zip(self.wins + self.scores, other.wins + other.scores):
+            mine.merge(theirs)
+        self.decisions.merge(other.decisions)
+        self.turns.merge(other.turns)
+        for key, moments in self.endings.items():
+            moments.merge(other.endings[key])
+
+
+def paired(config: Configuration, base: Configuration) -> bool:
+    """Same seeds (always, in one comparison) and the same seats: game i is the same deal in both."""
+    return config.players == base.players
+
+
+@dataclass
+class Comparison:
+    """The statistics of each configuration and, for each after the first, its paired differences (or None)."""
+
+    configs: list
+    stats: list
+    differences: list  # [None, PairedDifferences | None, ...]
+
+    def merge(self, other: "Comparison") -> None:
+        for mine, theirs in zip(self.stats, other.stats):
+            mine.merge(theirs)
+        for mine, theirs in zip(self.differences, other.differences):
+            if mine is not None:
+                mine.merge(theirs)
+
+    @classmethod
+    def empty(cls, configs) -> "Comparison":
+        return cls(list(configs), [SimStats(c.players) for c in configs],
+                   [PairedDifferences(c.players) if n and paired(c, configs[0]) else None
+                    for n, c in enumerate(configs)])
+
+
+def run_compare_chunk(games, configs, seed: int, start: int, stop: int, max_decisions: int) -> Comparison:
+    """Play games ``start`` to ``stop - 1`` under every configuration (``games[k]`` is configuration k's game)."""
+    result = Comparison.empty(configs)
+    for index in range(start, stop):
+        base = None
+        for k, (game, config) in enumerate(zip(games, configs)):
+            state = play_seated_game(game, config.players, seed, index, config.make_bot, max_decisions)
+            result.stats[k].record(state)
+            record = GameRecord.of(state)
+            if k == 0:
+                base = record
+            elif result.differences[k] is not None:
+                result.differences[k].add(record, base)
+    return result
+
+
+def load_games(path, configs) -> list:
+    """Each configuration's game, loading each distinct list of variants once."""
+    from .loader import load_game
+
+    loaded = {}
+    for config in configs:
+        if config.variants not in loaded:
+            loaded[config.variants] = load_game(path, variants=list(config.variants))
+    return [loaded[c.variants] for c in configs]
+
+
+_worker = None
+
+
+def _load_worker_games(path, configs):
+    """Pool initializer: each worker loads every configuration's game once (a failure is kept and reported)."""
+    global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _worker = load_games(path, configs)
+    except RibbitError as exc:
+        _worker = str(exc)
+
+
+def _run_worker_chunk(task) -> Comparison:
+    from .sim import SimulationError
+
+    if isinstance(_worker, str):
+        raise SimulationError(f"a worker process could not load a configuration: {_worker}")
+    configs, seed, start, stop, max_decisions = task
+    return run_compare_chunk(_worker, configs, seed, start, stop, max_decisions)
+
+
+def compare(path, configs, games: int, seed: int = 0, jobs: int = 1, loaded=None, progress=None,
+            max_decisions: int = MAX_DECISIONS) -> Comparison:
+    """Play ``games`` games of every configuration on seeds ``seed`` to ``seed + games - 1``.
+
+    ``loaded`` is each configuration's game if already loaded.  ``jobs`` > 1 plays chunks of games in
+    a process pool (results do not depend on it); ``progress(done)`` is called after each chunk.
+    """
+    configs = list(configs)
+    result = Comparison.empty(configs)
+    jobs = worker_count(jobs, games)
+    work = chunks(games, jobs)
+    done = 0
+    if jobs <= 1:
+        loaded = loaded or load_games(path, configs)
+        for start, stop in work:
+            result.merge(run_compare_chunk(loaded, configs, seed, start, stop, max_decisions))
+            done += stop - start
+            if progress:
+                progress(done)
+        return result
+    tasks = ((configs, seed, start, stop, max_decisions) for start, stop in work)
+    with multiprocessing.Pool(jobs, initializer=_load_worker_games, initargs=(str(path), configs)) as pool:
+        for part in pool.imap_unordered(_run_worker_chunk, tasks):
+            result.merge(part)
+            done += part.stats[0].games
+            if progress:
+                progress(done)
+    return result
+
+
+# ---------------------------------------------------------------- the report
+def summary(stats: SimStats, confidence: float = CONFIDENCE) -> dict:
+    """One configuration's statistics with a confidence interval on every share and mean (JSON-ready)."""
+    finished = stats.games - stats.endings["decision_cap"]
+
+    def tally(t):
+        return {"mean": mean_interval(Moments.of_histogram(t.histogram), confidence).to_json(),
+                **{k: v for k, v in t.to_json().items() if k != "mean"}}
+
+    def count(games, trials=stats.games):
+        return {"games": games, "share": wilson(games, trials, confidence).to_json()}
+
+    return {
+        "games": stats.games,
+        "seats": [{"seat": seat + 1, "wins": _number(stats.win_shares[seat]),
+                   "win_share": wilson(stats.win_shares[seat], stats.games, confidence).to_json(),
+                   "score": tally(stats.scores[seat])} for seat in range(stats.players)],
+        "decisions": tally(stats.decisions),
+        "turns": tally(stats.turns),
+        "ended_by": {key: count(games) for key, games in stats.endings.items()},
+        "no_winner": count(stats.no_winner, finished),
+        "shared_victories": count(stats.shared_victories, finished),
+    }
+
+
+def difference(result: Comparison, k: int, confidence: float = CONFIDENCE) -> dict:
+    """Configuration ``k`` minus the first: paired by seed when the seats match, else as independent samples."""
+    config, base = result.configs[k], result.configs[0]
+    mine, theirs = result.stats[k], result.stats[0]
+    pairs = result.differences[k]
+    seats = min(config.players, base.players)
+    if pairs is not None:
+        return {
+            "to": base.name, "paired": True, "games": pairs.decisions.count,
+            "seats": [{"seat": s + 1, "win_share": paired_difference(pairs.wins[s], confidence).to_json(),
+                       "score_mean": paired_difference(pairs.scores[s], confidence).to_json()}
+                      for s in range(seats)],
+            "decisions_mean": paired_difference(pairs.decisions, confidence).to_json(),
+            "turns_mean": paired_difference(pairs.turns, confidence).to_json(),
+            "ended_by": {key: paired_difference(m, confidence).to_json() for key, m in pairs.endings.items()},
+        }
+
+    def means(a, b):
+        return mean_difference(Moments.of_histogram(a.histogram), Moments.of_histogram(b.histogram),
+                               confidence).to_json()
+
+    return {
+        "to": base.name, "paired": False, "games": mine.games,
+        "seats": [{"seat": s + 1,
+                   "win_share": proportion_difference(mine.win_shares[s], mine.games, theirs.win_shares[s],
+                                                      theirs.games, confidence).to_json(),
+                   "score_mean": means(mine.scores[s], theirs.scores[s])} for s in range(seats)],
+        "decisions_mean": means(mine.decisions, theirs.decisions),
+        "turns_mean": means(mine.turns, theirs.turns),
+        "ended_by": {key: proportion_difference(mine.endings[key], mine.games, theirs.endings[key], theirs.games,
+                                                confidence).to_json() for key in ENDINGS.values()},
+    }
+
+
+def report(result: Comparison, confidence: float = CONFIDENCE) -> list:
+    """Every configuration's summary and its difference to the first (None for the first), JSON-ready."""
+    return [{"name": c.name, "players": c.players, "variants": list(c.variants), "bots": list(c.bots),
+             **summary(result.stats[k], confidence),
+             "difference": difference(result, k, confidence) if k else None}
+            for k, c in enumerate(result.configs)]
+
+
+def _number(value):
+    return int(value) if value.denominator == 1 else float(value)
+
+
+# ---------------------------------------------------------------- tables
+ENDING_LABELS = {"end_game": "by an `end game` statement", "flow": "when the last phase ended",
+                 "decision_cap": "stopped at the decision cap"}
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _span(interval: dict, show) -> str:
+    if interval is None or interval["low"] is None:
+        return "-"
+    return f"{show(interval['low'])} to {show(interval['high'])}"
+
+
+def _points(value) -> str:
+    return "-" if value is None else f"{100 * value:+.1f} pp".replace("+0.0 pp", "0.0 pp").replace("-0.0 pp", "0.0 pp")
+
+
+def _plain(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _signed(value) -> str:
+    return "-" if value is None else ("0.00" if abs(value) < 0.005 else f"{value:+.2f}")
+
+
+def render_comparison(console, game_name: str, configurations: list, games: int, seed: int,
+                      confidence: float = CONFIDENCE, elapsed: float | None = None) -> None:
+    """The comparison as tables: configurations, then win share, score, length and endings, each value with
+    its interval and, after the first configuration, its difference to the first with that interval."""
+    from rich import box
+    from rich.table import Table
+
+    from .render import Text
+
+    level = f"{confidence:.0%}"
+    base = configurations[0]["name"]
+    timing = f", {elapsed:.1f} s" if elapsed else ""
+    head = Table(title=f"{game_name}: {len(configurations)} configurations, {games} games each on seeds {seed} to "
+                       f"{seed + games - 1}{timing}", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("configuration", "players", "variants", "bots", f"compared with {base!r}"):
+        head.add_column(name)
+    for k, c in enumerate(configurations):
+        bots = c["bots"][0] if len(set(c["bots"])) == 1 else ", ".join(f"{s + 1}={b}" for s, b in enumerate(c["bots"]))
+        how = "-" if not k else ("paired: the same deals" if c["difference"]["paired"]
+                                 else "independent samples (other seats)")
+        head.add_row(c["name"], str(c["players"]), ", ".join(c["variants"]) or "-", bots, how)
+    console.print(head)
+
+    def table(title, value_name, delta_name):
+        t = Table(title=f"{title} ({level} intervals; difference: configuration minus {base!r})",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+        for name, justify in (("", "left"), ("configuration", "left"), (value_name, "right"),
+                              ("interval", "right"), (delta_name, "right"), ("interval", "right")):
+            t.add_column(name, justify=justify)
+        return t
+
+    def rows(t, label, pick, show, delta, shown_delta):
+        for k, c in enumerate(configurations):
+            value = pick(c)
+            if value is None:
+                continue
+            d = delta(c["difference"]) if k else None
+            label, first = "", label
+            t.add_row(first, c["name"], show(value["estimate"]), _span(value, show),
+                      shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "")
+        t.add_section()
+
+    seats = max(c["players"] for c in configurations)
+
+    def seat_of(c, s):
+        return c["seats"][s] if s < c["players"] else None
+
+    def seat_delta(d, s, key):
+        return d["seats"][s][key] if d and s < len(d["seats"]) else None
+
+    wins = table("Win share per seat", "win share", "difference")
+    for s in range(seats):
+        rows(wins, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("win_share"), _percent,
+             lambda d, s=s: seat_delta(d, s, "win_share"), _points)
+    console.print(wins)
+    scores = table("Score per seat, finished games", "mean score", "difference")
+    for s in range(seats):
+        rows(scores, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("score", {}).get("mean"), _plain,
+             lambda d, s=s: seat_delta(d, s, "score_mean"), _signed)
+    console.print(scores)
+    length = table("Game length", "mean", "difference")
+    for key in ("decisions", "turns"):
+        rows(length, f"{key} per game", lambda c, key=key: c[key]["mean"], _plain, lambda d, key=key: d[f"{key}_mean"],
+             _signed)
+    console.print(length)
+    endings = table("How the games ended", "share", "difference")
+    for key, label in ENDING_LABELS.items():
+        rows(endings, label, lambda c, key=key: c["ended_by"][key]["share"], _percent,
+             lambda d, key=key: d["ended_by"][key], _points)
+    console.print(endings)
+    console.print(Text("An interval that excludes 0 (in the difference columns) is a difference the games show at "
+                       f"the {level} level; one that includes 0 is not, at this number of games.", style="dim"))

@@ -1,0 +1,419 @@
+"""Replaying a recorded game (a ``ribbit play`` JSON-lines log) from its seed and actions.
+
+A log is untrusted input: it is read as a regular file of bounded size, every line must be a JSON
+object of the ``ribbit-log/1`` format with fields of the right types, and the files it names (the game,
+variant and scenario files) are read only if they lie inside the current folder or the log's folder
+(after resolving links) and are YAML files, with the same reading rules as ``play``.  Every problem is a
+:class:`LogError` naming the log's line.
+
+What a position shows is what one seat (or a spectator) saw: its ``view`` and its narration, other
+players' secret choices as "(a secret choice)" — never the state itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import IllegalActionError, Location, RibbitError, SaveFileError, inert, quote
+
+LOG_FORMAT = "ribbit-log/1"
+MAX_LOG_BYTES = 64_000_000  # a log of 100,000 decisions with their narration is far below this
+MAX_LOG_ACTIONS = 100_000  # as for saves
+EVENTS = {"start", "action", "log", "trace", "end", "interrupted", "error"}
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class LogError(SaveFileError):
+    """A game log that cannot be read or replayed (bad JSON, wrong format, a file it may not name...)."""
+
+
+class CheckFailed(RibbitError):
+    """The log does not replay to what it records (its --check said no)."""
+
+
+@dataclass
+class LoggedAction:
+    line: int
+    player: int  # 0-based
+    action: str | None  # None: a secret choice the log does not hold
+
+
+@dataclass
+class GameLogFile:
+    """A parsed log: its start record, its actions in order, and how it ends."""
+
+    path: str
+    start: dict
+    actions: list = field(default_factory=list)
+    end: dict | None = None  # the "end" record, if the game finished
+    end_line: int | None = None
+    stop: tuple | None = None  # ("interrupted" | "error", line, record) if it stopped otherwise
+
+    @property
+    def seed(self):
+        seed = self.start.get("seed")
+        if seed is None and self.end is not None:
+            seed = self.end.get("seed")  # a seed drawn for a human's game is logged when the game is over
+        return seed
+
+    def hidden_at(self) -> int | None:
+        """The number of the first decision whose action the log does not hold (1-based), or None."""
+        for number, logged in enumerate(self.actions, 1):
+            if logged.action is None:
+                return number
+        return None
+
+
+# ---------------------------------------------------------------- reading
+def read_log(path) -> GameLogFile:
+    """Parse and check a log file; a located :class:`LogError` for anything that is not a usable log."""
+    from .loader.source import read_user_file
+
+    file = str(path)
+    if os.path.isdir(file):
+        raise LogError("is a directory; expected a game log (the JSON-lines file `ribbit play --log` writes)",
+                       Location(file))
+    raw = read_user_file(path, limit=MAX_LOG_BYTES, what="game logs", cls=LogError)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"is not UTF-8 text (byte {exc.start}); expected a game log of JSON lines",
+                       Location(file)) from None
+    log = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = Location(file, number)
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise LogError(f"is not valid JSON ({_reason(exc)}); every line of a game log is one JSON object",
+                           where) from None
+        if type(record) is not dict:
+            raise LogError(f"is a JSON {_kind(record)}, not an object; every line of a game log is one JSON "
+                           "object with an \"event\"", where)
+        event = record.get("event")
+        if log is None:
+            if event != "start" or record.get("format") != LOG_FORMAT:
+                raise LogError(f"a game log starts with {{\"event\": \"start\", \"format\": \"{LOG_FORMAT}\", ...}}; "
+                               "this is not a log written by `ribbit play` (or of another format)", where)
+            log = GameLogFile(file, _check_start(record, where))
+            continue
+        if type(event) is not str or event not in EVENTS:
+            raise LogError(f"unknown event {quote(event)}; the events of a game log are "
+                           f"{', '.join(sorted(EVENTS))}", where)
+        if log.end is not None or log.stop is not None:
+            if event in ("log", "trace"):
+                continue
+            raise LogError(f"a {quote(event)} record after the game's last record (line "
+                           f"{log.end_line or log.stop[1]})", where)
+        if event == "start":
+            raise LogError("a second \"start\" record; a log holds one game", where)
+        if event == "action":
+            log.actions.append(_check_action(record, log.start["players"], where))
+            if len(log.actions) > MAX_LOG_ACTIONS:
+                raise LogError(f"more than {MAX_LOG_ACTIONS:,} actions; a log is limited to that", where)
+        elif event == "end":
+            log.end, log.end_line = _check_end(record, log.start["players"], where), number
+        elif event in ("interrupted", "error"):
+            log.stop = (event, number, record)
+    if log is None:
+        raise LogError("is empty; expected a game log (the JSON-lines file `ribbit play --log` writes)",
+                       Location(file))
+    if log.seed is None:
+        raise LogError("the log does not hold the game's seed (a seed drawn for a person's game is logged only "
+                       "in the \"end\" record, and this log has none), so the game cannot be replayed",
+                       Location(file, 1))
+    return log
+
+
+def _reason(exc) -> str:
+    return "nested too deeply" if isinstance(exc, RecursionError) else inert(str(exc))[:120]
+
+
+def _kind(value) -> str:
+    return {list: "list", str: "text", int: "number", float: "number", bool: "true/false"}.get(type(value), "null")
+
+
+def _field(record: dict, key: str, types, where, what: str):
+    value = record.get(key)
+    if type(value) not in types:
+        raise LogError(f"\"{key}\" must be {what}, got {quote(value)}", where)
+    return value
+
+
+def _check_start(record: dict, where) -> dict:
+    _field(record, "file", (str,), where, "the game file's path (text)")
+    if len(record["file"]) > 4096 or "\x00" in record["file"]:
+        raise LogError("\"file\" is not a usable path", where)
+    variants = _field(record, "variants", (list,), where, "a list of variant references")
+    if len(variants) > 100 or any(type(v) is not str or len(v) > 4096 or "\x00" in v for v in variants):
+        raise LogError("\"variants\" must be a list of at most 100 variant references (texts)", where)
+    players = _field(record, "players", (int,), where, "the number of players (a whole number)")
+    if not 1 <= players <= 1000:
+        raise LogError(f"\"players\" must be a number of players, got {players}", where)
+    seed = record.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0 or seed.bit_length() > 1024):
+        raise LogError(f"\"seed\" must be a whole number or null, got {quote(seed)}", where)
+    if "scenario" in record:
+        _field(record, "scenario", (str,), where, "the scenario file's path (text)")
+    return record
+
+
+def _check_action(record: dict, players: int, where) -> LoggedAction:
+    player = _field(record, "player", (int,), where, f"a seat from 1 to {players}")
+    if not 1 <= player <= players:
+        raise LogError(f"\"player\" must be a seat from 1 to {players}, got {player}", where)
+    action = record.get("action")
+    if action is None:
+        if record.get("secret") is not True:
+            raise LogError("an action record without an action must be a hidden secret choice "
+                           "(\"action\": null, \"secret\": true)", where)
+    elif type(action) is not str or len(action) > 10_000:
+        raise LogError(f"\"action\" must be the action's text, got {quote(action)}", where)
+    return LoggedAction(where.line, player - 1, action)
+
+
+def _check_end(record: dict, players: int, where) -> dict:
+    for key in ("scores", "winners"):
+        value = record.get(key)
+        if type(value) is not list or any(type(v) is not int for v in value):
+            raise LogError(f"\"{key}\" must be a list of whole numbers, got {quote(value)}", where)
+    if len(record["scores"]) != players:
+        raise LogError(f"\"scores\" must hold one score per player ({players}), got {len(record['scores'])}", where)
+    if record.get("ended_by") not in ("end game", "flow", "decision cap"):
+        raise LogError(f"\"ended_by\" must be \"end game\", \"flow\" or \"decision cap\", got "
+                       f"{quote(record.get('ended_by'))}", where)
+    return record
+
+
+# ---------------------------------------------------------------- the files a log names
+def allowed_folders(log_path) -> list[Path]:
+    """Where the files a log names may be: the current folder and the log's folder (and below)."""
+    return [Path.cwd().resolve(), Path(log_path).resolve().parent]
+
+
+def locate(name: str, log: GameLogFile, what: str, key: str) -> Path:
+    """A file named in the log, found relative to the current folder (as ``play`` was run) or the log's
+    folder, and refused unless it is a YAML file inside one of the allowed folders."""
+    where = Location(log.path, 1, key=key)
+    shown = quote(name, 120)
+    if not name.endswith(YAML_SUFFIXES) or any(ord(c) < 32 for c in name):
+        raise LogError(f"the {what} {shown} is not a YAML file name (.yaml or .yml); a log may name only the "
+                       "game's own files", where)
+    folders = allowed_folders(log.path)
+    candidates = [Path(name)] if Path(name).is_absolute() else [folder / name for folder in folders]
+    for candidate in candidates:
+        if not os.path.lexists(candidate):
+            continue
+        real = candidate.resolve()
+        if not any(real == f or f in real.parents for f in folders):
+            raise LogError(f"the {what} {shown} is outside the folders a log may read from (the current folder "
+                           "and the log's own folder); to replay it anyway, name the game with --game FILE", where)
+        return candidate
+    raise LogError(f"the {what} {shown} was not found in the current folder or the log's folder; run the replay "
+                   "where the game was played, or name the game with --game FILE", where)
+
+
+def load_logged_game(log: GameLogFile, game_file=None):
+    """The game (with its variants) and the scenario the log was played with."""
+    from .loader import load_game
+    from .loader.variants import is_path_ref, parse_ref
+
+    game_path = game_file if game_file is not None else locate(log.start["file"], log, "game file", "file")
+    variants = []
+    for number, ref in enumerate(log.start["variants"]):
+        try:
+            target, _ = parse_ref(ref)
+        except RibbitError as exc:
+            raise LogError(f"variant {quote(ref)}: {exc.message}", Location(log.path, 1, key=f"variants[{number}]"))
+        if is_path_ref(target):
+            found = locate(target, log, "variant file", f"variants[{number}]")
+            ref = str(found) + ref[len(target):]
+        variants.append(ref)
+    try:
+        game = load_game(game_path, variants=variants)
+    except OSError as exc:
+        raise LogError(f"cannot read the game file: {exc.strerror or exc}", Location(log.path, 1, key="file"))
+    scenario = None
+    if "scenario" in log.start:
+        from .scenario import load_scenario
+
+        scenario = load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
+    if not game.min_players <= log.start["players"] <= game.max_players:
+        raise LogError(f"the log is of a {log.start['players']}-player game; {game.name} is for "
+                       f"{game.min_players}-{game.max_players} players", Location(log.path, 1, key="players"))
+    return game, scenario
+
+
+# ---------------------------------------------------------------- replaying
+@dataclass
+class Step:
+    """One decision of the replay: who chose what, and whether the decision was secret."""
+
+    number: int  # 1-based
+    player: int
+    action: str
+    secret: bool
+    narrated: int  # state.log length after the action
+
+
+class Replay:
+    """A log's game replayed as far as the log allows: every position from the start to decision N."""
+
+    def __init__(self, log: GameLogFile, game, scenario=None, strict: bool = True):
+        self.log, self.game, self.scenario = log, game, scenario
+        self.steps: list[Step] = []
+        self.failure: RibbitError | None = None  # an action the rules refused (strict=False keeps it)
+        self.start_narrated = 0
+        self.failed_as_logged: bool | None = None  # see _logged_failure
+        self.final = self._run(strict)
+
+    def new_state(self):
+        try:
+            return self.game.new_game(self.log.start["players"], seed=self.log.seed, log=True, scenario=self.scenario)
+        except RibbitError as exc:
+            raise LogError(f"the game cannot be set up from the log's seed: {exc}", Location(self.log.path, 1))
+
+    def _run(self, strict: bool):
+        state = self.new_state()
+        self.start_narrated = len(state.log)
+        for number, logged in enumerate(self.log.actions, 1):
+            if logged.action is None:
+                break
+            where = Location(self.log.path, logged.line)
+            if state.is_terminal():
+                error = LogError(f"decision {number}: the game was already over; player {logged.player + 1}'s "
+                                 f"{quote(logged.action)} cannot be played", where)
+            elif logged.player not in state.current_players():
+                waiting = ", ".join(f"player {p + 1}" for p in state.current_players())
+                error = LogError(f"decision {number}: it is not player {logged.player + 1}'s decision (waiting for "
+                                 f"{waiting}); the log does not match the game", where)
+            else:
+                secret = bool(state.pending.get("secret"))
+                try:
+                    state.apply(logged.player, logged.action)
+                    self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log)))
+                    continue
+                except IllegalActionError:
+                    legal = state.legal_actions(logged.player)
+                    shown = "; ".join(quote(a) for a in legal[:12]) + ("; ..." if len(legal) > 12 else "")
+                    error = LogError(f"decision {number}: player {logged.player + 1} cannot play "
+                                     f"{quote(logged.action)}, which is not legal there (the legal actions: {shown}); "
+                                     "the log does not match the game", where)
+                except RibbitError as exc:
+                    error = LogError(f"decision {number}: player {logged.player + 1}'s {quote(logged.action)} "
+                                     f"failed: {exc}", where)
+            if strict:
+                raise error
+            self.failure = error
+            break
+        else:
+            self.failed_as_logged = self._logged_failure(state)
+        return state
+
+    def _logged_failure(self, state) -> bool | None:
+        """For a log that ends with an "error" record (a rule failed at ``play``): does that action fail again?"""
+        if self.log.stop is None or self.log.stop[0] != "error":
+            return None
+        record = self.log.stop[2]
+        player, action = record.get("player"), record.get("action")
+        if type(player) is not int or type(action) is not str or player - 1 not in state.current_players():
+            return False
+        try:
+            state.clone().apply(player - 1, action)
+        except IllegalActionError:
+            return False
+        except RibbitError:
+            return True
+        return False
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions can be replayed (up to the first hidden one, or the end of the log)."""
+        return len(self.steps)
+
+    def state_at(self, n: int):
+        """The state after decision ``n`` (0: the start), replayed from the seed."""
+        state = self.new_state()
+        for step in self.steps[:n]:
+            state.apply(step.player, step.action)
+        return state
+
+
+def hidden_message(log: GameLogFile, number: int) -> str:
+    logged = log.actions[number - 1]
+    return (f"decision {number} (line {logged.line}) is player {logged.player + 1}'s secret choice, which this log "
+            f"does not hold (it was written for {log.start.get('narration', 'one seat')}), so the game cannot be "
+            "replayed past it; a log written with `ribbit play --log-omniscient`, or of a game only bots play, "
+            "holds every choice")
+
+
+def check(log: GameLogFile, replay: Replay) -> list[str]:
+    """Differences between the log's recorded outcome and the replay's (empty: it replays the same)."""
+    problems = []
+    if replay.failure is not None:
+        return [str(replay.failure)]
+    hidden = log.hidden_at()
+    if hidden is not None:
+        raise LogError(hidden_message(log, hidden), Location(log.path, log.actions[hidden - 1].line))
+    state = replay.final
+    if replay.failed_as_logged is False:
+        problems.append(f"the log records that an action failed (line {log.stop[1]}), but it does not fail in the "
+                        "replay")
+    if log.end is None:
+        if state.is_terminal():
+            problems.append("the replay ends the game, but the log has no \"end\" record")
+        return problems
+    end = log.end
+    if not state.is_terminal():
+        return [f"after the log's {len(log.actions)} actions the game is not over, but the log records its end "
+                f"(line {log.end_line})"]
+    found = {"scores": state.scores(), "winners": [w + 1 for w in state.winners()], "ended_by": state.ended_by}
+    for key in ("scores", "winners", "ended_by"):
+        if end.get(key) != found[key]:
+            problems.append(f"{key}: the log says {quote(end.get(key))}, the replay gives {quote(found[key])}")
+    if "decisions" in end and end["decisions"] != len(state.history):
+        problems.append(f"decisions: the log says {quote(end['decisions'])}, the replay gives {len(state.history)}")
+    return problems
+
+
+# ---------------------------------------------------------------- showing a position
+def seat_label(seat) -> str:
+    return "a spectator" if seat is None else f"player {seat + 1}"
+
+
+def action_text(step: Step, seat) -> str:
+    """A decision as ``seat`` saw it: others' secret choices are not shown."""
+    hidden = step.secret and step.player != seat
+    return f"player {step.player + 1}: " + ("(a secret choice)" if hidden else step.action)
+
+
+def show_position(console, replay: Replay, state, n: int, seat) -> None:
+    """Position ``n`` as ``seat`` saw it: the decision that led there, the narration since the previous
+    position (that seat's), then the view.  Reads only ``state.view(seat)`` and ``state.narration(seat)``."""
+    from rich.panel import Panel
+
+    from .render import Text, render_view
+
+    total = replay.decisions
+    if n == 0:
+        head = f"Start of the game (decision 0 of {total})"
+        since = 0
+    else:
+        head = f"Decision {n} of {total}: {action_text(replay.steps[n - 1], seat)}"
+        since = replay.steps[n - 2].narrated if n >= 2 else replay.start_narrated
+    console.rule(Text(f"{head} - as {seat_label(seat)} saw it"))
+    lines = state.narration(seat, since)
+    if lines:
+        console.print(Panel(Text("\n".join(lines)), title="Narration", title_align="left", border_style="dim"))
+    render_view(console, replay.game, state.view(seat), seat)
+    if state.is_terminal():
+        from .render import winners_sentence
+
+        view = state.view(seat)
+        console.print(Text("Final scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(view["scores"]))
+                           + ". " + winners_sentence(view["winners"])))

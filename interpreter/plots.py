@@ -1,0 +1,180 @@
+"""Figures of simulation statistics (PNG and SVG), drawn with matplotlib (the optional ``plot`` extra).
+
+One figure set per run, in one folder: ``win_share`` (each seat's share of the wins with its 95%
+interval, one bar per configuration), ``scores`` (the distribution of final scores, one panel per
+seat) and ``length`` (the distributions of decisions and turns per game).  Only running statistics
+are used (histograms), so plotting a run of any length costs the same.  Every file is written under
+a temporary name and renamed into place.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import inert
+from .stats import CONFIDENCE, MissingExtraError, mean_interval, Moments, wilson
+
+FIGURES = ("win_share", "scores", "length")
+FORMATS = ("png", "svg")
+MAX_BARS = 60  # a distribution over more distinct values than this is drawn in this many bins
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise MissingExtraError("--plot needs matplotlib, which is not installed; install it with "
+                                "`pip install 'ribbit[plot]'` (or `pip install matplotlib`)") from None
+    matplotlib.rcParams["svg.hashsalt"] = "ribbit"  # the same figure gives the same SVG file
+    return Figure
+
+
+def label(text: str) -> str:
+    """Author or user text as matplotlib shows it literally: inert, and no ``$...$`` mathematics."""
+    return inert(str(text)).replace("$", r"\$")  # an escaped dollar is shown as a dollar, never starts mathematics
+
+
+def plot_runs(folder, title: str, runs, confidence: float = CONFIDENCE) -> list[str]:
+    """Write the figure set for ``runs`` [(name, SimStats), ...] into ``folder``; returns the files written."""
+    Figure = _matplotlib()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in (("win_share", _win_shares), ("scores", _scores), ("length", _lengths)):
+        figure = draw(Figure, label(title), [(label(n), s) for n, s in runs], confidence)
+        for extension in FORMATS:
+            written.append(_save(figure, folder / f"{name}.{extension}", extension))
+    return written
+
+
+def _save(figure, path: Path, extension: str) -> str:
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            figure.savefig(out, format=extension, dpi=120, bbox_inches="tight",
+                           metadata={"Date": None} if extension == "svg" else None)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    return str(path)
+
+
+def _colours(count: int) -> list:
+    from matplotlib import colormaps
+
+    palette = colormaps["tab10"]
+    return [palette(i % 10) for i in range(count)]
+
+
+def _win_shares(Figure, title, runs, confidence):
+    seats = max(stats.players for _, stats in runs)
+    figure = Figure(figsize=(max(6.0, 1.4 * seats * max(1, len(runs)) / 2 + 3), 4.5))
+    axes = figure.subplots()
+    width = 0.8 / len(runs)
+    for k, ((name, stats), colour) in enumerate(zip(runs, _colours(len(runs)))):
+        shares = [wilson(stats.win_shares[s], stats.games, confidence) for s in range(stats.players)]
+        xs = [s + (k - (len(runs) - 1) / 2) * width for s in range(stats.players)]
+        heights = [i.estimate or 0.0 for i in shares]
+        errors = [[h - (i.low if i.low is not None else h) for h, i in zip(heights, shares)],
+                  [(i.high if i.high is not None else h) - h for h, i in zip(heights, shares)]]
+        axes.bar(xs, heights, width * 0.92, yerr=errors, capsize=4, color=colour, edgecolor="black",
+                 linewidth=0.5, error_kw={"elinewidth": 1.2}, label=f"{name} ({stats.games} games)")
+    counts = {stats.players for _, stats in runs}
+    for players, style in zip(sorted(counts), ("--", ":", "-.", (0, (5, 5)))):
+        axes.axhline(1 / players, color="dimgrey", linestyle=style, linewidth=1.2,
+                     label=f"equal share, {players} players (1/{players})")
+    axes.set_xticks(range(seats), [f"player {s + 1}" for s in range(seats)])
+    axes.set_xlabel("seat")
+    axes.set_ylabel(f"share of the wins (bars: {confidence:.0%} interval)")
+    axes.set_ylim(0, min(1.0, max(0.05, max(_top(stats, confidence) for _, stats in runs) * 1.25)))
+    axes.yaxis.set_major_formatter(_percent())
+    axes.set_title(f"{title}: win share per seat")
+    axes.legend(fontsize="small", loc="upper right")
+    axes.grid(axis="y", alpha=0.3)
+    return figure
+
+
+def _top(stats, confidence) -> float:
+    highs = [wilson(stats.win_shares[s], stats.games, confidence).high for s in range(stats.players)]
+    return max([h for h in highs if h is not None] or [1.0])
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=None)
+
+
+def _distribution(axes, runs, tallies, xlabel, confidence, colours):
+    """Per run, the share of games at each value (binned when there are many), and the mean with its interval."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    values = sorted({v for t in tallies for v in t.histogram})
+    if not values:
+        axes.text(0.5, 0.5, "no finished game", ha="center", va="center", transform=axes.transAxes)
+        return
+    low, high = values[0], values[-1]
+    if high - low + 1 <= MAX_BARS:
+        edges = np.arange(low - 0.5, high + 1.5)
+    else:
+        edges = np.linspace(low - 0.5, high + 0.5, MAX_BARS + 1)
+    top = 0.0
+    for (name, _), tally, colour in zip(runs, tallies, colours):
+        if not tally.count:
+            continue
+        weights = np.array([tally.histogram[v] for v in sorted(tally.histogram)], dtype=float) / tally.count
+        shares, _ = np.histogram(sorted(tally.histogram), bins=edges, weights=weights)
+        top = max(top, float(shares.max()))
+        axes.stairs(shares, edges, color=colour, linewidth=1.6, label=name)
+        mean = mean_interval(Moments.of_histogram(tally.histogram), confidence)
+        axes.axvline(mean.estimate, color=colour, linestyle=":", linewidth=1.2)
+        if mean.low is not None and mean.high > mean.low:
+            axes.axvspan(mean.low, mean.high, color=colour, alpha=0.15, linewidth=0)
+    axes.set_ylim(0, top * 1.15 or 1)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("share of games" + (" (per bin)" if len(edges) - 1 == MAX_BARS else ""))
+    axes.yaxis.set_major_formatter(_percent())
+    axes.grid(alpha=0.3)
+
+
+def _scores(Figure, title, runs, confidence):
+    seats = max(stats.players for _, stats in runs)
+    columns = min(seats, 3)
+    rows = (seats + columns - 1) // columns
+    figure = Figure(figsize=(4.6 * columns, 3.6 * rows + 0.8), layout="constrained")
+    grid = figure.subplots(rows, columns, squeeze=False)
+    colours = _colours(len(runs))
+    for seat in range(rows * columns):
+        axes = grid[seat // columns][seat % columns]
+        if seat >= seats:
+            axes.set_visible(False)
+            continue
+        present = [k for k, (_, stats) in enumerate(runs) if seat < stats.players]
+        _distribution(axes, [runs[k] for k in present], [runs[k][1].scores[seat] for k in present], "final score",
+                      confidence, [colours[k] for k in present])
+        axes.set_title(f"player {seat + 1}")
+    handles, names = grid[0][0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="outside lower center", ncols=min(4, len(runs)), fontsize="small")
+    figure.suptitle(f"{title}: final scores per seat (finished games; dotted: mean, "
+                    f"band: its {confidence:.0%} interval)")
+    return figure
+
+
+def _lengths(Figure, title, runs, confidence):
+    figure = Figure(figsize=(10, 4.2), layout="constrained")
+    left, right = figure.subplots(1, 2)
+    colours = _colours(len(runs))
+    _distribution(left, runs, [stats.decisions for _, stats in runs], "decisions per game", confidence, colours)
+    left.set_title("decisions")
+    _distribution(right, runs, [stats.turns for _, stats in runs], "turns per game", confidence, colours)
+    right.set_title("turns")
+    handles, names = left.get_legend_handles_labels()
+    figure.legend(handles, names, loc="outside lower center", ncols=min(4, len(runs)), fontsize="small")
+    figure.suptitle(f"{title}: game length (dotted: mean, band: its {confidence:.0%} interval)")
+    return figure
