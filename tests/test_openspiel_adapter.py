@@ -97,3 +97,14 @@ def test_the_information_state_is_the_view_the_seat_s_own_actions_and_its_narrat
                                                  + json.dumps(own) + "\n" + "\n".join(ribbit.narration(0)))
     assert state.observation_string(1) == json.dumps(ribbit.view(1), sort_keys=True)
     assert game.new_initial_state().information_state_string(0) == "before the deal"
+
+
+def test_the_readme_example_runs(monkeypatch):
+    readme = (DEFINITIONS.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Game-AI ecosystem", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    monkeypatch.chdir(DEFINITIONS.parent)
+    (example,) = [block for block in blocks if "adapters.openspiel" in block]
+    scope = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    assert scope["state"].ribbit.seed == 7

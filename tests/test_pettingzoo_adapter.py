@@ -172,3 +172,19 @@ def test_a_game_still_running_after_max_decisions_is_truncated_for_every_agent()
         env.step(0)
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.state.ended_by == "decision cap"
+
+
+def readme_examples(marker: str) -> list[str]:
+    """The Python examples of the README's "Game-AI ecosystem" section that use ``marker``."""
+    readme = (DEFINITIONS.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Game-AI ecosystem", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    return [block for block in blocks if marker in block]
+
+
+def test_the_readme_example_runs(monkeypatch):
+    monkeypatch.chdir(DEFINITIONS.parent)
+    (example,) = readme_examples("adapters.pettingzoo")
+    scope = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    assert scope["env"].agents == [] and scope["env"].state.is_terminal()

@@ -21,7 +21,7 @@ def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed
 
     No definition states how many options a decision can offer (a choice of "one card plus any
     number of others" grows with the hand), so this plays ``games`` random games (seeded, so
-    the size is reproducible) and leaves a margin.  A decision that offers more still fails
+    the size is reproducible) and keeps a margin.  A decision that offers more still fails
     with a message that names it; pass ``max_actions`` to the adapter to set the size yourself.
     """
     most = 1

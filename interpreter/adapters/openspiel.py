@@ -4,7 +4,7 @@
     from interpreter import load_game
     from interpreter.adapters.openspiel import RibbitSpielGame
 
-    game = RibbitSpielGame(load_game("definitions/kaeru.yaml"), players=2)
+    game = RibbitSpielGame(load_game("definitions/GAME.yaml"), players=2)
     state = game.new_initial_state()                # a chance node: the deal
     state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
     state.legal_actions(), state.information_state_string(0)

@@ -3,7 +3,7 @@
     from interpreter import load_game
     from interpreter.adapters.pettingzoo import RibbitEnv
 
-    env = RibbitEnv(load_game("definitions/kaeru.yaml"), players=2)
+    env = RibbitEnv(load_game("definitions/GAME.yaml"), players=2)
     env.reset(seed=3)                                    # the deal of `ribbit play --seed 3`
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
