@@ -11,6 +11,7 @@ flat however many games are played.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -328,9 +329,12 @@ def _pool_chunks(path, variants, game, players, seed, jobs, bot, max_decisions, 
     if game is not None:  # a forked worker inherits it: no load or compile per worker
         key = (str(path), tuple(variants), id(game))
         _worker_game, _worker_key = game, key
+    gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them
     try:
         with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants, key)) as pool:
+            gc.unfreeze()
             yield from pool.imap(_run_worker_chunk, tasks)
     finally:
+        gc.unfreeze()
         if key is not None:
             _worker_game = _worker_key = None
