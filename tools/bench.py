@@ -116,7 +116,11 @@ def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
     path = ROOT / GAMES["Frog Tower"][0]
     game = load_game(path)
     cpus = sim.available_cpus()
-    print(f"\nparallel simulate (Frog Tower, 3 players, {games} games, {cpus} CPUs here), {repeats} alternated runs:")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nparallel simulate (Frog Tower, 3 players, {games} games, {cpus} CPUs here, load average {load:.1f}), "
+          f"{repeats} alternated runs:")
+    if load > 0.5:  # the kernel shares the CPUs between sessions: other busy sessions leave a pool no speed-up
+        print("  (the machine is busy: the speed-up shown is not the one of an idle machine)")
     if cpus < 2:
         print("  skipped: one CPU")
         return
