@@ -24,7 +24,7 @@ from .agents import AGENTS, BotSpecError, build_agents, describe_spec, parse_bot
 from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
-from .sim import MAX_DECISIONS, available_cpus, simulate
+from .sim import BACKENDS, MAX_DECISIONS, available_cpus, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"worker processes, at most one per CPU ({available_cpus()} here) and one per game "
                           "(results do not depend on it)")
     sim.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
+    add_backend_options(sim)
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
@@ -159,6 +160,24 @@ def bots_text(specs: dict) -> str:
     if len(set(described)) == 1:
         return described[0]
     return " ".join(f"{seat + 1}={text}" for seat, text in zip(specs, described))
+
+
+def add_backend_options(sub) -> None:
+    """``--backend`` and ``--address``: where a command's games are played (results do not depend on it)."""
+    sub.add_argument("--backend", choices=BACKENDS, default="process",
+                     help="process: this machine, --jobs worker processes (default); ray: Ray tasks, on a local "
+                          "Ray instance (--jobs CPUs, default all) or the cluster at --address (pip install -e "
+                          "'.[ray]')")
+    sub.add_argument("--address", metavar="HOST:PORT",
+                     help="with --backend ray: join the running Ray cluster there (as printed by `ray start "
+                          "--head`; 'auto' finds one on this machine) instead of starting a local one")
+
+
+def check_backend_options(args) -> None:
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is the address of a Ray cluster: give it with --backend ray")
+    if args.address is not None and not args.address.strip():
+        raise UsageError("--address: give the Ray cluster's address as HOST:PORT (or 'auto')")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -527,6 +546,7 @@ class PlaySession:
 
 # ---------------------------------------------------------------- simulate
 def run_simulate(args) -> int:
+    check_backend_options(args)
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
@@ -577,6 +597,7 @@ def _simulate_with_progress(args, game, console, show: bool):
         task = progress.add_task(f"{game.name}, {args.players} players", total=args.games)
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bots,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
+                        backend=args.backend, address=args.address,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 
 

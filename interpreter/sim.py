@@ -11,6 +11,8 @@ flat however many games are played.
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -273,19 +275,26 @@ def worker_count(jobs: int, games: int) -> int:
 
 
 # ---------------------------------------------------------------- worker processes
-_worker_game = None
+BACKENDS = ("process", "ray")  # where the games of a run are played (see simulate)
+
+_worker_game = None  # the definition a worker plays, keyed by _worker_key
+_worker_key = None
 _worker_error = None
 
 
-def _load_worker_game(path, variants):
-    """Pool initializer: each worker loads (and compiles) the definition once.
+def _load_worker_game(path, variants, key=None):
+    """Pool initializer: each worker has the compiled definition once, for all its chunks.
 
+    A worker forked from a parent that already holds the definition (``key`` matches)
+    keeps that copy instead of loading and compiling it again; otherwise it loads it.
     A failure is kept and reported by the first chunk: an initializer that
     raises would make the pool restart workers forever.  Workers ignore Ctrl-C;
     the parent process handles it and terminates the pool.
     """
-    global _worker_game, _worker_error
+    global _worker_game, _worker_key, _worker_error
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if key is not None and _worker_key == key and _worker_game is not None:
+        return
     from .loader import load_game
 
     try:
@@ -302,19 +311,48 @@ def _run_worker_chunk(task) -> SimStats:
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
-             variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS) -> SimStats:
+             variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS,
+             backend: str = "process", address: str | None = None) -> SimStats:
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
-    if omitted).  ``jobs`` > 1 plays chunks in a process pool of ``worker_count``
-    processes; every worker loads the definition itself.  ``bot`` is a bot name for every seat or
-    ``{player: (name, params)}`` from :func:`interpreter.agents.parse_bot_specs`.  ``progress(done)`` is called with the number of
-    games finished so far, after each chunk.  A game still running after ``max_decisions`` decisions is
-    stopped and counted under ``endings["decision_cap"]``.
+    if omitted).  ``backend`` says where the games run:
+
+    * ``"process"`` (the default): in this process for ``jobs`` 1, else chunks in a
+      process pool of ``worker_count`` processes, each holding the compiled definition
+      once (inherited from this process when it is forked, else loaded);
+    * ``"ray"``: chunks as Ray tasks (:mod:`interpreter.ray_backend`), on the cluster at
+      ``address``, or on a local Ray instance of ``jobs`` CPUs (all of them for ``jobs`` 1)
+      started for this run and shut down after it.
+
+    ``bot`` is a bot name for every seat or ``{player: (name, params)}`` from
+    :func:`interpreter.agents.parse_bot_specs`.  Chunks are merged in game order, and every game's seed depends only on ``seed`` and
+    its index, so the statistics are the same for every backend and number of jobs.
+    ``progress(done)`` is called with the number of games finished so far, after each chunk.
+    A game still running after ``max_decisions`` decisions is stopped and counted under
+    ``endings["decision_cap"]``.
     """
+    if backend not in BACKENDS:
+        raise SimulationError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
     variants = list(variants or [])
     stats = SimStats(players)
     done = 0
+    for part in _run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, backend, address):
+        stats.merge(part)
+        done += part.games
+        if progress:
+            progress(done)
+    return stats
+
+
+def _run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, backend, address):
+    """The statistics of each chunk of the run, in game order, from the chosen backend."""
+    if backend == "ray":
+        from . import ray_backend
+
+        yield from ray_backend.run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions,
+                                          address)
+        return
     jobs = worker_count(jobs, games)
     work = chunks(games, jobs)
     if jobs <= 1:
@@ -323,16 +361,24 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
 
             game = load_game(path, variants=variants)
         for start, stop in work:
-            stats.merge(run_chunk(game, players, seed, start, stop, bot, max_decisions))
-            done += stop - start
-            if progress:
-                progress(done)
-        return stats
+            yield run_chunk(game, players, seed, start, stop, bot, max_decisions)
+        return
+    yield from _pool_chunks(path, variants, game, players, seed, jobs, bot, max_decisions, work)
+
+
+def _pool_chunks(path, variants, game, players, seed, jobs, bot, max_decisions, work):
+    global _worker_game, _worker_key
     tasks = ((players, seed, start, stop, bot, max_decisions) for start, stop in work)
-    with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants)) as pool:
-        for part in pool.imap_unordered(_run_worker_chunk, tasks):
-            stats.merge(part)
-            done += part.games
-            if progress:
-                progress(done)
-    return stats
+    key = None
+    if game is not None:  # a forked worker inherits it: no load or compile per worker
+        key = (str(path), tuple(variants), id(game))
+        _worker_game, _worker_key = game, key
+    gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them
+    try:
+        with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants, key)) as pool:
+            gc.unfreeze()
+            yield from pool.imap(_run_worker_chunk, tasks)
+    finally:
+        gc.unfreeze()
+        if key is not None:
+            _worker_game = _worker_key = None

@@ -14,6 +14,10 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
   * `ribbit compare` of three configurations (Frog Tower, 3 players): wall time for
     2,000 games each, and peak memory at 500 and 2,000 games (flat: running sums only).
 
+  * parallel simulate: ``--jobs 1`` against ``--jobs 2`` (speed-up, best and median of
+    alternated runs; on a busy machine only the best means much), and with ``--ray``
+    the ray backend on a local Ray instance (start-up, and the cost per game).
+
 Nothing here asserts: speed is measured and reported, not tested.
 """
 
@@ -153,17 +157,72 @@ def peak_rss_of_compare(path: str, players: int, games: int) -> tuple[float, flo
         raise SystemExit(f"compare failed ({status}): {err[-500:]}")
     return usage.ru_maxrss / 1024, seconds
 
+def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
+    """`ribbit simulate --jobs 1` vs `--jobs 2` (and the ray backend), on the same seeds, alternated.
+
+    Each run is the whole ``simulate`` call with the definition already loaded, as the command
+    makes it: the pool's start-up, its workers, the merging of chunks.  Speed-up = time with one
+    job / time with two; the best and the median of the alternated pairs are shown.
+    """
+    from interpreter import sim
+
+    path = ROOT / GAMES["Frog Tower"][0]
+    game = load_game(path)
+    cpus = sim.available_cpus()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nparallel simulate (Frog Tower, 3 players, {games} games, {cpus} CPUs here, load average {load:.1f}), "
+          f"{repeats} alternated runs:")
+    if load > 0.5:  # the kernel shares the CPUs between sessions: other busy sessions leave a pool no speed-up
+        print("  (the machine is busy: the speed-up shown is not the one of an idle machine)")
+    if cpus < 2:
+        print("  skipped: one CPU")
+        return
+    one, two = [], []
+    for _ in range(repeats):
+        for jobs, times in ((1, one), (2, two)):
+            start = time.perf_counter()
+            sim.simulate(path, 3, games, seed=1, jobs=jobs, game=game)
+            times.append(time.perf_counter() - start)
+    ratios = sorted(a / b for a, b in zip(one, two))
+    print(f"  --jobs 1 {games / min(one):8.0f} games/s   --jobs 2 {games / min(two):8.0f} games/s   "
+          f"speed-up best {ratios[-1]:.2f}x, median {statistics.median(ratios):.2f}x")
+    if not ray:
+        return
+    import logging
+
+    import ray as ray_module
+
+    start = time.perf_counter()
+    ray_module.init(address="local", num_cpus=2, _node_ip_address="127.0.0.1", logging_level=logging.ERROR,
+                    log_to_driver=False, include_dashboard=False)
+    started = time.perf_counter() - start
+    try:
+        sim.simulate(path, 3, 50, seed=1, backend="ray")  # warm: the workers start and load the definition
+        on_ray = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            sim.simulate(path, 3, games, seed=1, backend="ray")
+            on_ray.append(time.perf_counter() - start)
+    finally:
+        ray_module.shutdown()
+    best = min(on_ray)
+    print(f"  --backend ray (local, 2 CPUs, started in {started:.1f} s): {games / best:8.0f} games/s, "
+          f"{(best - min(two)) / games * 1e3:+.3f} ms per game against --jobs 2")
+
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke check)")
     parser.add_argument("--no-memory", action="store_true", help="skip the simulate memory runs")
     parser.add_argument("--no-compare", action="store_true", help="skip the `ribbit compare` runs")
+
+    parser.add_argument("--no-parallel", action="store_true", help="skip --jobs 1 vs --jobs 2")
+    parser.add_argument("--ray", action="store_true", help="also time the ray backend on a local Ray instance")
     args = parser.parse_args(argv)
     games = 100 if args.quick else 400
     repeats = 3 if args.quick else 5
 
-    print(f"Ribbit benchmark  (Python {sys.version.split()[0]}, {os.cpu_count()} cores, one core used)")
+    print(f"Ribbit benchmark  (Python {sys.version.split()[0]}, {os.cpu_count()} cores, one core used but by the parallel runs)")
     print("\nload + validate + compile (median):")
     for name, (path, _) in GAMES.items():
         print(f"  {name:12s} {bench_load(path, repeats) * 1000:8.1f} ms")
@@ -187,6 +246,9 @@ def main(argv=None) -> int:
         rate = bench_bot(frog_tower, 3, name, params, bot_positions(frog_tower, 3, count))
         label = name + "".join(f" {k}={v}" for k, v in params.items())
         print(f"  {label:24s} {rate:10.1f} decisions/s  ({count} decisions)")
+
+    if not args.no_parallel:
+        bench_parallel(500 if args.quick else 2000, repeats, ray=args.ray)
 
     if not args.no_memory:
         sizes = (1_000, 10_000) if not args.quick else (200, 2_000)

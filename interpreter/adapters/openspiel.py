@@ -1,0 +1,181 @@
+"""An OpenSpiel Python game for any Ribbit definition (``pip install -e '.[openspiel]'``).
+
+    import pyspiel
+    from interpreter import load_game
+    from interpreter.adapters.openspiel import RibbitSpielGame
+
+    game = RibbitSpielGame(load_game("definitions/GAME.yaml"), players=2)
+    state = game.new_initial_state()                # a chance node: the deal
+    state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
+    state.legal_actions(), state.information_state_string(0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+* **Chance**: every random event of a Ribbit game comes from its seeded RNG, so a game
+  is fixed by its seed and its decisions.  The first node is therefore OpenSpiel's one
+  chance node: it picks the seed, uniformly among ``seeds`` (default 100, the outcomes
+  0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions.
+* **Actions**: action ``i`` is the ``i``-th of ``state.legal_actions(seat)`` at the current
+  decision (``action_to_string`` gives its text); ``num_distinct_actions`` is
+  ``max_actions``, sized from random games when not given, as in the PettingZoo adapter.
+* **Players**: sequential.  At a simultaneous secret decision the seats it waits for move
+  one after another, and what each sees never includes another's pick.
+* **Information**: ``observation_string(p)`` is ``state.view(p)`` as JSON (sorted keys);
+  ``information_state_string(p)`` adds, for perfect recall, the seat's own actions so far
+  (a JSON list of their texts: a secret pick is remembered before the narration tells it)
+  and its narration of the game (``state.narration(p)``: what it was told).  No tensors
+  are provided.
+* **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
+  A game still running after ``max_decisions`` decisions ends with nobody winning.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+
+from . import check_action_count, probe_max_actions
+
+DEFAULT_SEEDS = 100
+MAX_DECISIONS = 10_000
+
+
+def game_type(name: str, players: int) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=f"python_ribbit_{name}", long_name=f"Ribbit: {name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players, min_num_players=players,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False,
+        parameter_specification={})
+
+
+class RibbitSpielGame(pyspiel.Game):
+    """One Ribbit definition at a fixed player count, as an OpenSpiel game."""
+
+    def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
+                 max_decisions: int = MAX_DECISIONS):
+        game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
+        self.ribbit, self.players, self.seeds = game, players, seeds
+        self.max_actions = max_actions or probe_max_actions(game, players)
+        self.max_decisions = max_decisions
+        name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
+        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=seeds,
+                                num_players=players, min_utility=0.0, max_utility=1.0,
+                                max_game_length=max_decisions)
+        super().__init__(game_type(name, players), info, {})
+
+    def new_initial_state(self):
+        return RibbitSpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return RibbitObserver(perfect_recall)
+
+
+class _Shared:
+    """A reference that OpenSpiel's clone (a deep copy of each attribute) shares instead of copying."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Owned:
+    """A Ribbit state that OpenSpiel's clone copies with ``State.clone()`` (the compiled game is shared)."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return _Owned(None if self.state is None else self.state.clone())
+
+
+class RibbitSpielState(pyspiel.State):
+    """A Ribbit state behind OpenSpiel's API; ``self.ribbit`` is the Ribbit state once dealt."""
+
+    def __init__(self, game: RibbitSpielGame):
+        super().__init__(game)
+        self._game = _Shared(game)
+        self._state = _Owned(None)  # before the deal (the chance node)
+
+    @property
+    def spiel(self) -> RibbitSpielGame:
+        return self._game.value
+
+    @property
+    def ribbit(self):
+        return self._state.state
+
+    def current_player(self):
+        if self.ribbit is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.ribbit.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.ribbit.current_players()[0]
+
+    def chance_outcomes(self):
+        p = 1.0 / self.spiel.seeds
+        return [(seed, p) for seed in range(self.spiel.seeds)]
+
+    def _legal_actions(self, player):
+        if self.ribbit is None or self.ribbit.is_terminal():
+            return []
+        legal = self.ribbit.legal_actions(player)
+        check_action_count(legal, self.spiel.max_actions, self.ribbit.prompt())
+        return list(range(len(legal)))
+
+    def _apply_action(self, action):
+        if self.ribbit is None:
+            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)))
+            return
+        seat = self.ribbit.current_players()[0]
+        self.ribbit.apply(seat, self.ribbit.legal_actions(seat)[action])
+        if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
+            self.ribbit.abandon()
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal with seed {action}"
+        return self.ribbit.legal_actions(player)[action]
+
+    def is_terminal(self):
+        return self.ribbit is not None and self.ribbit.is_terminal()
+
+    def returns(self):
+        if self.ribbit is None:
+            return [0.0] * self.spiel.players
+        return [float(r) for r in self.ribbit.returns()]
+
+    def __str__(self):
+        if self.ribbit is None:
+            return "before the deal"
+        return json.dumps(self.ribbit.view(None), sort_keys=True)
+
+
+class RibbitObserver:
+    """OpenSpiel's observer interface: strings from ``view`` (and own actions and narration, for perfect recall)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        if state.ribbit is None:
+            return "before the deal"
+        text = json.dumps(state.ribbit.view(player), sort_keys=True)
+        if self.perfect_recall:
+            own = [action for seat, action in state.ribbit.history if seat == player]
+            text += "\n" + json.dumps(own) + "\n" + "\n".join(state.ribbit.narration(player))
+        return text

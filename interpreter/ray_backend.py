@@ -1,0 +1,180 @@
+"""The ``ray`` backend of a simulation: chunks of games as Ray tasks (the optional ``ray`` extra).
+
+A task plays one chunk of consecutive games (``sim.chunks``: tens to hundreds of
+games, so Ray's per-task cost, a few milliseconds, is spread over all of them) and
+returns only its statistics.  The compiled definition is not sent with the task (it
+holds compiled code, which does not pickle): each Ray worker process loads it from
+the same files the first time it needs it and keeps it for the next chunks, after
+checking that what it loaded is exactly what the run started with (same texts, same
+fingerprint).  At most a few chunks per CPU are in flight at once, so a run of any
+length holds little memory, and chunks are merged in game order.
+
+Without an address, a local Ray instance is started for the run (``jobs`` CPUs, or
+all of them) and shut down after it; with one (``ray start --head`` prints it), the
+run joins that cluster, whose nodes need Ribbit's dependencies installed and the
+definition files at the same absolute paths (a shared folder or the same checkout).
+The package itself is shipped to the cluster with the job, so the workers run the
+same engine code as the driver.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from .errors import RibbitError
+from .sim import SimulationError, available_cpus, chunks, run_chunk
+
+CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer
+IN_FLIGHT_PER_CPU = 2  # chunks submitted ahead per CPU: enough to keep every worker busy
+
+_games: dict = {}  # in a Ray worker: (path, variants, fingerprint) -> the compiled definition
+
+
+class RayUnavailableError(RibbitError):
+    """The ``ray`` backend was asked for, but Ray is not installed or cannot start."""
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailableError("the ray backend needs Ray, which is not installed here: "
+                                  "pip install -e '.[ray]' (or pip install 'ray>=2.9')") from None
+    return ray
+
+
+def absolute_refs(variants) -> list[str]:
+    """Variant references with PATHs made absolute: a Ray worker's working directory is not ours."""
+    from .loader.variants import is_path_ref, parse_ref
+
+    refs = []
+    for ref in variants:
+        target, _ = parse_ref(ref)
+        if is_path_ref(target) and not Path(target).is_absolute():
+            ref = str(Path(target).resolve()) + ref[len(target):]
+        refs.append(ref)
+    return refs
+
+
+def _play_chunk(path: str, variants: list, expected: str, task: tuple):
+    """In a Ray worker: play one chunk.  Returns ("ok", SimStats) or ("error", message)."""
+    from .loader import load_game
+    from .state import fingerprint
+
+    key = (path, tuple(variants), expected)
+    game = _games.get(key)
+    if game is None:
+        where = f"on the Ray node {os.uname().nodename}"
+        try:
+            game = load_game(path, variants=variants)
+        except (RibbitError, OSError) as exc:
+            return "error", f"a Ray worker {where} could not load the definition {path}: {exc}"
+        if fingerprint(game) != expected:
+            return "error", (f"the definition {path} (with its variants) {where} differs from the one this run "
+                             "started with; every machine of the cluster needs the same files at the same path")
+        _games.clear()  # one definition per worker at a time: a long-lived cluster does not accumulate them
+        _games[key] = game
+    try:
+        return "ok", run_chunk(game, *task)
+    except SimulationError as exc:
+        return "error", str(exc)
+
+
+def _check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, with a message, when nothing answers at ``address`` (Ray itself would retry for minutes)."""
+    import socket
+
+    host, sep, port = address.strip().removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RayUnavailableError(f"--address {address!r}: give the Ray cluster's address as HOST:PORT (the "
+                                  "address `ray start --head` prints), or 'auto' for a cluster on this machine")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RayUnavailableError(f"nothing answers at {address} ({exc.strerror or exc}): is a Ray cluster "
+                                  "running there (`ray start --head` on its head machine)?") from None
+
+
+def _connect(ray, address, jobs: int) -> bool:
+    """Join the cluster at ``address`` or start a local instance; True if we started it (and must stop it).
+
+    The workers must run this very engine: a cluster is sent the package with the job
+    (Ray's ``py_modules``); a local instance, whose workers start on this machine, finds
+    it on the ``PYTHONPATH`` its processes inherit, which spares the upload and the
+    slower start of workers with a job-specific environment.
+    """
+    if ray.is_initialized():  # a caller that set Ray up itself keeps its instance
+        return False
+    import interpreter
+
+    options = dict(logging_level=logging.ERROR, log_to_driver=False, include_dashboard=False)
+    if address and address != "auto":
+        _check_reachable(address)
+    try:
+        if address:
+            ray.init(address=address, runtime_env={"py_modules": [interpreter]}, **options)
+        else:
+            cpus = available_cpus() if jobs <= 1 else min(jobs, available_cpus())
+            here = str(Path(interpreter.__file__).resolve().parent.parent)
+            before = os.environ.get("PYTHONPATH")
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, before]))
+            try:  # a new instance of our own (not one found running here), on loopback
+                ray.init(address="local", num_cpus=cpus, _node_ip_address="127.0.0.1", **options)
+            finally:
+                if before is None:
+                    del os.environ["PYTHONPATH"]
+                else:
+                    os.environ["PYTHONPATH"] = before
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+        if not address:
+            raise RayUnavailableError(f"could not start a local Ray instance: {exc}") from None
+        raise RayUnavailableError(f"could not join the Ray cluster at {address!r}: {exc} (a cluster that uses "
+                                  "token authentication needs RAY_AUTH_MODE=token here, and its token in "
+                                  "~/.ray/auth_token or RAY_AUTH_TOKEN)") from None
+    return True
+
+
+def run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, address=None):
+    """Each chunk's statistics, in game order, played as Ray tasks (see the module docstring)."""
+    ray = import_ray()
+    from .loader import load_game
+    from .state import fingerprint
+
+    path = str(Path(path).resolve())
+    variants = absolute_refs(variants)
+    expected = fingerprint(load_game(path, variants=variants))  # what every worker must load
+    started = _connect(ray, address, jobs)
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        play = ray.remote(num_cpus=1, max_retries=0)(_play_chunk)
+        work = iter(chunks(games, cpus))
+        waiting = {}  # object ref -> chunk number
+        finished = {}  # chunk number -> stats, until the chunks before it are in
+        submitted = merged = 0
+        while True:
+            while len(waiting) + len(finished) < IN_FLIGHT_PER_CPU * cpus:
+                span = next(work, None)
+                if span is None:
+                    break
+                task = (players, seed, span[0], span[1], bot, max_decisions)
+                waiting[play.remote(path, variants, expected, task)] = submitted
+                submitted += 1
+            if not waiting:
+                break
+            ready, _ = ray.wait(list(waiting), num_returns=1)
+            for ref in ready:
+                try:
+                    status, result = ray.get(ref)
+                except ray.exceptions.RayError as exc:  # a worker died or could not start (a missing dependency)
+                    raise SimulationError(f"a Ray task failed: {str(exc).strip().splitlines()[-1]}") from None
+                if status == "error":
+                    raise SimulationError(result)
+                finished[waiting.pop(ref)] = result
+            while merged in finished:
+                yield finished.pop(merged)
+                merged += 1
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,151 @@
+"""`simulate --backend ray`: games as Ray tasks on a real (local) Ray instance, same results as `--jobs 1`.
+
+Skipped only when Ray is not installed (the optional ``ray`` extra).  Starting Ray
+costs several seconds, so each test plays few games but enough chunks to check
+that they are merged in game order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game, ray_backend, sim
+from interpreter.cli import main
+
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
+
+ROOT = Path(__file__).resolve().parents[1]
+FROG_TOWER = str(ROOT / "definitions" / "frog_tower.yaml")
+KAERU = str(ROOT / "definitions" / "kaeru.yaml")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_ray_backend_on_a_local_instance_gives_the_statistics_of_one_job(capsys):
+    common = ["simulate", FROG_TOWER, "--players", "3", "--games", "150", "--seed", "5", "--variant", "crayfish",
+              "--json", "-"]
+    code, one, _ = run(capsys, *common)
+    assert code == 0
+    assert not ray.is_initialized()
+    code, on_ray, err = run(capsys, *common, "--backend", "ray", "--jobs", "2")
+    assert code == 0, err
+    assert json.loads(on_ray) == json.loads(one)
+    assert not ray.is_initialized()  # the local instance this run started is shut down
+
+
+@pytest.fixture
+def cluster(monkeypatch):
+    """A Ray head node on loopback, as `ray start --head` starts one on a cluster's head machine.
+
+    With token authentication, as Ray sets up by default: the head and the driver both run with
+    RAY_AUTH_MODE=token and share the token in ~/.ray/auth_token.
+    """
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    ray_command = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
+    port = free_port()
+    head = subprocess.Popen([ray_command, "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
+                             "--node-ip-address=127.0.0.1", "--include-dashboard=false", "--disable-usage-stats"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or head.poll() is not None:
+                    pytest.fail("the Ray head node did not start")
+                time.sleep(0.2)
+        yield f"127.0.0.1:{port}"
+    finally:  # the head and every Ray process it started are in its own session: stop them all now
+        os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+        current = Path("/tmp/ray/ray_current_cluster")  # what `ray stop` would tidy: the head's address
+        if current.exists() and current.read_text().strip().endswith(f":{port}"):
+            current.unlink()
+
+
+def test_ray_backend_joins_a_running_cluster_by_address_with_the_results_of_one_job(cluster, tmp_path, monkeypatch):
+    # a variant given as a relative PATH: the Ray workers, whose working folder is not ours, still find it
+    monkeypatch.chdir(ROOT / "definitions")
+    variant = "variants/kaeru/frightened_prey.yaml"
+    one = sim.simulate(KAERU, 2, 120, seed=9, variants=[variant])
+    done = []
+    on_ray = sim.simulate(KAERU, 2, 120, seed=9, variants=[variant], backend="ray", address=cluster,
+                          progress=done.append)
+    assert on_ray.to_json() == one.to_json()
+    assert done == sorted(done) and done[-1] == 120 and len(done) > 4  # several chunks, merged in order
+    assert not ray.is_initialized()  # disconnected from the cluster, which keeps running
+
+
+def test_a_ray_worker_refuses_a_definition_that_differs_from_the_run_s():
+    fingerprint = "0" * 16  # not the fingerprint of the file the worker finds
+    status, message = ray_backend._play_chunk(KAERU, [], fingerprint, (2, 0, 0, 1, "random", 100))
+    assert status == "error"
+    assert "differs from the one this run started with" in message and "same path" in message
+
+
+def test_a_ray_worker_loads_the_definition_once_for_all_its_chunks(monkeypatch):
+    import interpreter.loader
+    from interpreter.state import fingerprint
+
+    game = load_game(KAERU)
+    real_load, loads = interpreter.loader.load_game, []
+
+    def counting_load(*args, **kwargs):
+        loads.append(args)
+        return real_load(*args, **kwargs)
+    monkeypatch.setattr(interpreter.loader, "load_game", counting_load)
+    monkeypatch.setattr(ray_backend, "_games", {})
+    parts = sim.SimStats(2)
+    for start, stop in ((0, 2), (2, 5)):
+        status, stats = ray_backend._play_chunk(KAERU, [], fingerprint(game), (2, 4, start, stop, "random", 10_000))
+        assert status == "ok"
+        parts.merge(stats)
+    assert len(loads) == 1
+    assert parts.to_json() == sim.run_chunk(game, 2, 4, 0, 5).to_json()
+
+
+def test_an_address_where_nothing_answers_fails_at_once_with_a_message(capsys):
+    started = time.monotonic()
+    code, _, err = run(capsys, "simulate", KAERU, "--players", "2", "--games", "2", "--backend", "ray",
+                       "--address", f"127.0.0.1:{free_port()}")
+    assert code == 2 and time.monotonic() - started < 20
+    assert "nothing answers at 127.0.0.1:" in err and "ray start --head" in err and "Traceback" not in err
+
+
+def test_a_malformed_address_is_refused(capsys):
+    code, _, err = run(capsys, "simulate", KAERU, "--players", "2", "--games", "2", "--backend", "ray",
+                       "--address", "no-port-here")
+    assert code == 2 and "give the Ray cluster's address as HOST:PORT" in err
+
+
+def test_address_without_the_ray_backend_is_refused(capsys):
+    code, _, err = run(capsys, "simulate", KAERU, "--players", "2", "--games", "2", "--address", "127.0.0.1:6379")
+    assert code == 2 and "--address is the address of a Ray cluster: give it with --backend ray" in err
+
+
+def test_the_ray_backend_without_ray_installed_says_how_to_install_it(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
+    code, _, err = run(capsys, "simulate", KAERU, "--players", "2", "--games", "2", "--backend", "ray")
+    assert code == 2 and "pip install -e '.[ray]'" in err and "Traceback" not in err
