@@ -162,8 +162,13 @@ def check_limits(tree) -> None:
             stack.append((child, depth if flat else depth + 1))
 
 
+@lru_cache(maxsize=2048)
 def parse(text: str) -> tuple:
-    """Parse statements; returns a tuple of statement nodes."""
+    """Parse statements; returns a tuple of statement nodes.
+
+    Cached (the nodes are frozen): a game whose board depends on the player count is
+    compiled once per board from the same texts, and tests load the same games often.
+    """
     if not text.endswith("\n"):
         text += "\n"
     try:
