@@ -8,12 +8,15 @@ never do arithmetic on indices.  Shapes:
 * ``ring: {spaces: [...], forward: clockwise, backward: counterclockwise}``
 * ``grid: {rows: R, columns: C}`` with spaces ``r1c1``... and edges north/south/east/west;
   ``diagonals: true`` adds northeast/northwest/southeast/southwest
-* ``edges: [{from: a, to: b, direction: d}, ...]`` for anything else (added to the above)
+* ``edges: [{from: a, to: b, direction: d}, ...]`` for anything else (added to the above);
+  ``adjacent: false`` makes an edge step-only: ``step`` follows it, ``adjacent``, ``distance``
+  and ``diagonals`` do not (a wrap-around or teleport)
 
 A grid's row 1 is its north (top) edge and column 1 its west (left) edge: ``north``
 from ``r2c1`` is ``r1c1``, ``east`` is ``r2c2``.  ``adjacent`` and ``distance`` follow
-every edge but a grid's diagonal ones; ``diagonals(space)`` lists the spaces one
-diagonal step away.
+every edge but a grid's diagonal ones and step-only ones; ``diagonals(space)`` lists the spaces
+one diagonal step away.  ``row(space)`` and ``column(space)`` list a grid space's row (west to
+east) and column (north to south).
 
 The graph is built once at load; the answers rules need are pre-computed into
 dicts, so asking the board costs one dict lookup at run time.
@@ -34,12 +37,23 @@ class Board:
         self.space_set = frozenset(spaces)
         self.grid = grid  # (rows, columns) of a grid board, for drawing it
         self.ring = ring  # the ring's spaces in order, for drawing it
+        # A grid space's row (west to east) and column (north to south): row() and column().
+        self.rows = self.columns = {}
+        if grid is not None:
+            rows, cols = grid
+            lines_r = [[f"r{r}c{c}" for c in range(1, cols + 1)] for r in range(1, rows + 1)]
+            lines_c = [[f"r{r}c{c}" for r in range(1, rows + 1)] for c in range(1, cols + 1)]
+            self.rows = {sp: line for line in lines_r for sp in line}
+            self.columns = {sp: line for line in lines_c for sp in line}
+        # Step-only edges (adjacent: false): (space, direction) -> space, for drawing where they lead.
+        self.step_only = {(a, data["direction"]): b for a, b, data in graph.edges(data=True) if data.get("step_only")}
         order = {sp: i for i, sp in enumerate(spaces)}
         self.directions = sorted({d for _, _, d in graph.edges(data="direction")})
         self.step_table = {(a, d): b for a, b, d in graph.edges(data="direction")}
         plain = nx.Graph()  # the edges adjacent() and distance() follow: all but a grid's diagonals
         plain.add_nodes_from(spaces)
-        plain.add_edges_from((a, b) for a, b, data in graph.edges(data=True) if not data.get("diagonal"))
+        plain.add_edges_from((a, b) for a, b, data in graph.edges(data=True)
+                             if not data.get("diagonal") and not data.get("step_only"))
         self.neighbours = {sp: sorted(plain.neighbors(sp), key=order.__getitem__) for sp in spaces}
         self.diagonals = {sp: sorted({b for _, b, data in graph.out_edges(sp, data=True) if data.get("diagonal")},
                                      key=order.__getitem__) for sp in spaces}
@@ -98,7 +112,8 @@ def build_board(spec: dict | None) -> Board | None:
         for end in ("from", "to"):
             if str(edge[end]) not in graph:
                 raise BoardError(f"edge {end} {edge[end]!r} is not a declared space", ("board", "edges", i, end))
-        graph.add_edge(str(edge["from"]), str(edge["to"]), direction=edge["direction"])
+        graph.add_edge(str(edge["from"]), str(edge["to"]), direction=edge["direction"],
+                       step_only=not edge.get("adjacent", True))
     if not spaces:
         raise BoardError("the board has no spaces", ("board",))
     return Board(graph, spaces, grid_shape, ring_order)

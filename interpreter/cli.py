@@ -178,12 +178,13 @@ def check_players(game, players: int) -> None:
 # ---------------------------------------------------------------- validate, rules
 def run_validate(args) -> int:
     game = load(args)
+    boards = game.every_count()  # a board per player count: compile the rules for each, to check them all
     phases = len(game.source.data.get("flow", []))
     players = f"{game.min_players}" if game.min_players == game.max_players \
         else f"{game.min_players}-{game.max_players}"
     parts = [f"{players} players", f"{len(game.kinds)} components ({len(game.card_names)} cards)",
              f"{len(game.zones)} zones", f"{len(game.procedures)} procedures", f"{len(game.functions)} functions",
-             f"{phases} phase{'s' if phases != 1 else ''}"]
+             f"{phases} phase{'s' if phases != 1 else ''}"] + ([f"{len(boards)} boards by player count"] if len(boards) > 1 else [])
     on = f" (a variant of {game.file})" if Path(game.file).resolve() != Path(args.file).resolve() else ""
     variants = f" with {', '.join(game.variants)}" if game.variants else ""
     say(f"OK {args.file}{on}{variants}: {game.name}: {', '.join(parts)}")

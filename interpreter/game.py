@@ -80,6 +80,14 @@ class Game:
         self.counters: dict = {}  # name -> Counter
         self.listeners: dict = {}  # event -> [[card id, Proc, condition or None]] in card id order
         self.board = None
+        # A board per player count (board: {players: ...}): the counts this compiled game serves, the
+        # shared count -> game table of its siblings, how to compile a sibling, and the space names
+        # that are on another count's board only (quoted in a rule: an error when run at this count).
+        self.board_counts = None
+        self.family = None
+        self.compile_board = None
+        self.board_group = None
+        self.other_spaces = frozenset()
         self.main = None
         self.setup = None
         self.score_fn = None
@@ -135,6 +143,30 @@ class Game:
             return f"{spec.name}({self.zone_owner[index] + 1})"
         return f"{spec.name}({self.zone_space[index]})"
 
+    # ---------------------------------------------------------------- a board per player count
+    def for_players(self, players: int):
+        """The game compiled for ``players`` (itself unless the board depends on the player count)."""
+        family = self.family
+        if family is None or players in self.board_counts:
+            return self
+        game = family.get(players)
+        if game is None:
+            group = self.board_group.get(players)
+            if group is None:
+                return self
+            game = self.compile_board(group)
+        return game
+
+    def every_count(self) -> list:
+        """(player counts, game) for each board: one entry unless the board depends on the player count."""
+        if self.family is None:
+            return [(None, self)]
+        games = {}
+        for n in sorted(self.board_group):
+            game = self.for_players(n)
+            games.setdefault(id(game), (game.board_counts, game))
+        return list(games.values())
+
     # ---------------------------------------------------------------- states
     def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,
                  trace: bool = False):
@@ -166,6 +198,8 @@ class Game:
                 f"{self.min_players}-{self.max_players}"
             raise DefinitionError(f"{self.name} is for {span} players, not {players}",
                                   Location(self.file, key="players"))
+        if self.family is not None and players not in self.board_counts:
+            return self.for_players(players).new_game(players, seed, log, scenario, trace)
         source = None
         if scenario is not None:  # the state keeps its own copy: the caller's dict may change later
             from .scenario import ScenarioFile, plain_data

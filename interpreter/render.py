@@ -163,6 +163,7 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
             news.append(text + "\n", style="dim" if kind == "action" else "")
         news.rstrip()
         console.print(Panel(news, title="Since your last decision", title_align="left", border_style="dim"))
+    game = game.for_players(view["players"])  # the game compiled for this count's board (itself for most games)
     shared, per_player, per_space = zones_by_place(game, view)
     parts = []
     if shared:
@@ -584,10 +585,16 @@ def _parameters(console, game, data):
 
 
 def _board(console, game, data):
-    board = game.board
-    if board is None:
+    if game.board is None:
         return
-    _section(console, f"Board ({plural(len(board.spaces), 'space')})")
+    for counts, compiled in game.every_count():
+        _one_board(console, compiled.board, counts)
+
+
+def _one_board(console, board, counts):
+    players = "" if counts is None else \
+        f", for {counts[0]}-{counts[-1]} players" if len(counts) > 1 else f", for {counts[0]} players"
+    _section(console, f"Board ({plural(len(board.spaces), 'space')}{players})")
     if board.grid is not None:
         rows, columns = board.grid
         diagonal = " and diagonal steps" if any(board.diagonals.values()) else ""
@@ -599,7 +606,8 @@ def _board(console, game, data):
     console.print(Text("Spaces: " + ", ".join(map(str, board.spaces))))
     console.print(Text("Directions: " + (", ".join(board.directions) or "none")))
     for space in board.spaces:
-        steps = [f"{d} -> {board.step_table[(space, d)]}" for d in board.directions if (space, d) in board.step_table]
+        steps = [f"{d} -> {board.step_table[(space, d)]}" + (" (step only)" if (space, d) in board.step_only else "")
+                 for d in board.directions if (space, d) in board.step_table]
         console.print(Text(f"  {space}: " + ("; ".join(steps) or "no exits"), style="dim"))
 
 

@@ -413,6 +413,17 @@ def board(tmp_path, block):
         assert game.new_game(3, 0).log[-1] == shown, expression
 
 
+def board_per_count(tmp_path, block):
+    """Each count plays on its own board (3 and 4 share one); the step-only edge is a step, not a neighbour."""
+    game = game_with(tmp_path, block, turn('let shown = step("r1c2", "north")\nlet n = size(spaces)\n'
+                                           'let near = adjacent("r1c2")\nlet far = distance("r1c2", "r3c2")\n'
+                                           'log "{shown}, {n} {near} {far}"\n'))
+    assert game.for_players(3) is game.for_players(4) is not game
+    assert game.for_players(2).board.grid == (3, 3) and game.for_players(4).board.grid == (4, 4)
+    assert game.new_game(2, 0).log[-1] == "r3c2, 9 r1c1, r1c3, r2c2 2"
+    assert game.new_game(4, 0).log[-1] == "none, 16 r1c1, r1c3, r2c2 2"
+
+
 def family(tmp_path, block):
     game = game_with(tmp_path, "properties: {suit: x, rank: x}", block)
     assert sum(1 for name in game.card_names if " of " in name) == 52
@@ -453,7 +464,7 @@ CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
-    "board": board, "family": family, "pieces": pieces, "flow": flow,
+    "board": board, "board-per-count": board_per_count, "family": family, "pieces": pieces, "flow": flow,
 }
 
 

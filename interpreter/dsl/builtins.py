@@ -518,6 +518,27 @@ def b_distance(c, args):
     return (lambda s, e: table.get((a(s, e), b(s, e)))), "int"
 
 
+def _line(name, attr):
+    def b_line(c, args):
+        # row(space) / column(space): the spaces of that grid line, west to east / north to south
+        _need(args, 1, 1, name)
+        board = _board(c, name)
+        if board.grid is None:
+            raise BuiltinError(f"{name}() needs a grid board (board: {{grid: {{rows: R, columns: C}}}})", args[0][2])
+        sp = _kind(args[0], "space", name, 1)
+        table = getattr(board, attr)
+        loc = c.location(args[0][2])
+
+        def line(s, e):
+            space = sp(s, e)
+            found = table.get(space)
+            if found is None:
+                raise RuleError(f"{name}(): {space!r} is not a space of the grid", loc)
+            return list(found)
+        return line, "list:space"
+    return b_line
+
+
 BUILTINS = {
     "size": b_size, "count": b_size, "any": b_any, "all": b_all, "sum": b_sum,
     "max": _minmax("max", max), "min": _minmax("min", min), "distinct": b_distinct,
@@ -528,4 +549,5 @@ BUILTINS = {
     "next_player": b_next_player, "previous_player": b_previous_player, "players_from": b_players_from,
     "seat": b_seat, "$opening": b_opening, "random": b_random, "roll": b_roll, "shuffled": b_shuffled, "sort_by": b_sort_by,
     "step": b_step, "adjacent": b_adjacent, "diagonals": b_diagonals, "distance": b_distance,
+    "row": _line("row", "rows"), "column": _line("column", "columns"),
 }

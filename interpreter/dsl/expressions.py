@@ -48,7 +48,20 @@ class ExpressionCompiler:
         value = node.value
         if isinstance(value, str) and self.board is not None and value in self.board.space_set:
             return const(value), "space"  # a quoted space name: "r2c2"
+        if isinstance(value, str) and value in self.m.other_spaces:
+            return self.absent_space(value, node), "space"
         return const(value), T.kind_of_value(value)
+
+    def absent_space(self, value, node):
+        """A quoted space of another player count's board: an error only if a game of this count runs it."""
+        loc, counts = self.location(node), self.m.board_counts
+        players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+        message = (f"{value!r} is not a space of the board for {players} players "
+                   f"(its spaces: {', '.join(self.board.spaces)})")
+
+        def absent(s, e):
+            raise RuleError(message, loc)
+        return absent
 
     def x_Name(self, node, scope):
         name = node.name

@@ -18,7 +18,7 @@ from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.inline import loose_signal
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
-from .source import Source
+from .source import Source, format_path
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
 PARAM = re.compile(r"^\s*([a-z_]+)\s+([a-z_][a-z0-9_]*)\s*$")  # "card c": the kind, then the name
@@ -32,7 +32,8 @@ _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.
 
 
 class Builder:
-    def __init__(self, source: Source, texts: list[str], variants: list[str]):
+    def __init__(self, source: Source, texts: list[str], variants: list[str], per_count=None):
+        self.per_count = per_count  # a board per player count: (this game's Board, its counts, every space name)
         self.src = source
         self.data = source.data
         self.g = Game()
@@ -52,14 +53,20 @@ class Builder:
         return self.src.location(where, node.line or None, node.column or None)
 
     def fail(self, message, path=(), cls=E.DefinitionError):
-        raise self.src.error(message, tuple(path), cls=cls)
+        raise self.src.error(message + self.count_note(), tuple(path), cls=cls)
+
+    def count_note(self) -> str:
+        """' (with the board for 3 players)' when the game has a board per player count."""
+        if self.per_count is None:
+            return ""
+        return f" (with the board for {_counts(self.per_count[1])} players)"
 
     def compile_error(self, exc: CompileError, where):
         where = getattr(exc, "where", where)
         node = exc.node
         line = node.line if node is not None and node.line else None
         col = node.column if node is not None and node.column else None
-        raise self.src.error(E.bound_quotes(exc.message), where, line, col,
+        raise self.src.error(E.bound_quotes(exc.message) + self.count_note(), where, line, col,
                              cls=_ERROR_CLASSES.get(exc.cls, E.DSLTypeError)) from None
 
     def parse_body(self, text, path):
@@ -165,6 +172,10 @@ class Builder:
         return T.DECLARABLE[text]
 
     def build_board(self):
+        if self.per_count is not None:
+            self.g.board, self.g.board_counts, every_space = self.per_count
+            self.g.other_spaces = every_space - self.g.board.space_set
+            return
         try:
             self.g.board = build_board(self.data.get("board"))
         except BoardError as exc:
@@ -857,9 +868,74 @@ def _suggest(name, candidates):
     return suggest(str(name), [str(c) for c in candidates])
 
 
-def build_game(source: Source, texts: list[str], variants: list[str]) -> Game:
-    builder = Builder(source, texts, variants)
+def build_game(source: Source, texts: list[str], variants: list[str], per_count=None) -> Game:
+    board = source.data.get("board")
+    if per_count is None and isinstance(board, dict) and "players" in board:
+        return _build_per_count(source, texts, variants)
+    builder = Builder(source, texts, variants, per_count)
     try:
         return builder.build()
     except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
         raise builder.too_deep(()) from None
+
+
+def _counts(counts) -> str:
+    """'2', '3-4', '2, 5': player counts as a reader writes them."""
+    counts = sorted(counts)
+    if len(counts) > 1 and counts[-1] - counts[0] == len(counts) - 1:
+        return f"{counts[0]}-{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def _build_per_count(source: Source, texts: list[str], variants: list[str]) -> Game:
+    """A game whose board depends on the number of players (``board: {players: {2: ..., 3: ...}}``).
+
+    Every board is built (and checked) now; the game is compiled for the smallest player count
+    now and for each other board the first time a game of that count starts (or ``check_all``
+    asks), so every count runs its own rules against its own board at no cost per step."""
+    data = source.data
+    low, high = data["players"]["min"], data["players"]["max"]
+    table = {int(k): v for k, v in data["board"]["players"].items()}
+    keys = {int(k): k for k in data["board"]["players"]}
+    path = ("board", "players")
+    stray = sorted(n for n in table if not low <= n <= high)
+    if stray:
+        where = path + (keys[stray[0]],)
+        message = f"a board for {_counts(stray)} players, but the game is for {low}-{high} players " \
+                  "(players.min to players.max)"
+        if where in source.key_marks:  # at the key: its value may be an alias of another count's board
+            line, column = source.key_marks[where]
+            raise source.error_at(message, E.Location(source.file, line + 1, column + 1, format_path(where)))
+        raise source.error(message, where)
+    missing = [n for n in range(low, high + 1) if n not in table]
+    if missing:
+        raise source.error(f"no board for {_counts(missing)} players: the game is for {low}-{high} players, "
+                           "and every player count it allows needs a board under board.players", path)
+    groups: list[tuple[dict, list[int]]] = []  # one per distinct board (counts sharing an anchor share one)
+    for n in sorted(table):
+        for spec, counts in groups:
+            if spec is table[n] or spec == table[n]:
+                counts.append(n)
+                break
+        else:
+            groups.append((table[n], [n]))
+    boards = []
+    for spec, counts in groups:
+        try:
+            boards.append(build_board(spec))
+        except BoardError as exc:
+            key = path + (keys[counts[0]],) + tuple(exc.key[1:])
+            raise source.error(f"{exc.message} (in the board for {_counts(counts)} players)", key) from None
+    every_space = frozenset().union(*(b.space_set for b in boards))
+    family: dict = {}  # player count -> compiled Game, filled lazily
+
+    def compile_for(index):
+        counts = groups[index][1]
+        game = build_game(source, texts, variants, (boards[index], tuple(counts), every_space))
+        game.family, game.compile_board = family, compile_for
+        game.board_group = {n: i for i, (_, cs) in enumerate(groups) for n in cs}
+        for n in counts:
+            family[n] = game
+        return game
+
+    return compile_for(0)
