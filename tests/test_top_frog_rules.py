@@ -517,3 +517,44 @@ def test_ties_go_to_most_hats_then_the_tallest_stack_then_shared(tf_table):
                                     "stack1(3)": ["Fairy", "Wizard Hat"]},
                          counters={"gnats": {"players": {"2": 1, "3": 1}}})
     assert state.scores() == [4, 4, 4] and state.winners() == [2]            # most Hats first
+
+
+# ---------------------------------------------------------------- Whirlpools (top_frog.md, Reconstructed)
+
+@pytest.mark.parametrize("players, start, action, landing", [
+    (3, "r1c3", "Leap North", "r4c3"), (3, "r4c3", "Leap South", "r1c3"),
+    (3, "r3c1", "Leap West", "r3c4"), (3, "r3c4", "Leap East", "r3c1"),
+    (2, "r1c2", "Leap North", "r3c2"), (2, "r2c3", "Leap East", "r2c1"),
+    (6, "r3c1", "Leap West", "r3c5"), (6, "r5c3", "Leap South", "r1c3"),
+])
+def test_a_leap_onto_a_whirlpool_lands_beside_the_opposite_one(tf_table, players, start, action, landing):
+    hands = {s: ["Rest"] for s in range(1, players + 1)}
+    hands[1] = [action]
+    state = tf_table(players, meeples={1: start}, hands=hands, zones={"discard(1)": ["Catch", "Rest"]})
+    assert where(state, 1) == landing
+    assert sorted(zone(state, "hand(1)")) == ["Catch", "Rest"]
+
+
+def test_whirlpools_add_no_adjacency_for_a_squander(tf_table):
+    # r1c3 on 4x4: its neighbours are r1c2, r1c4 and r2c3; the space beyond the North Whirlpool is not one.
+    state = tf_table(3, meeples={1: "r1c3", 2: "r1c3", 3: "r2c2"})
+    select(state, {1: "play Catch", 2: "play Catch", 3: "play Rest"})
+    gnat_cards = {name for sp in ("r1c2", "r1c4", "r2c3") for name in cell(state, sp)}
+    assert all(card_gnats(state, n) == 1 for n in gnat_cards)
+    assert card_gnats(state, cell(state, "r4c3")[0]) == 0
+
+
+def test_gallop_carries_on_through_a_whirlpool(tf_table):
+    state = tf_table(3, meeples={1: "r1c3"}, hands={1: ["Leap North", "Gallop"], 2: ["Rest"], 3: ["Rest"]})
+    select(state, {1: "play Leap North + Gallop"})
+    assert where(state, 1) == "r3c3"
+
+
+def test_fly_onto_a_whirlpool_lands_beside_the_opposite_one(tf_table):
+    # C5: two Flys with a Leap, destination the West Whirlpool: one Fly, the meeple on r3c4, both discarded.
+    state = tf_table(3, meeples={1: "r3c4"}, hands={1: ["Leap North", "Fly", "Fly"], 2: ["Rest"], 3: ["Rest"]})
+    select(state, {1: "play Leap North + 2 x Fly"})
+    assert "fly to r3c4" in state.legal_actions(0)      # own space, reached through the West Whirlpool
+    state.apply(0, "fly to r3c4")
+    assert where(state, 1) == "r3c4"
+    assert sorted(zone(state, "discard(1)")) == ["Fly", "Fly", "Leap North"]
