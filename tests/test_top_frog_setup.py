@@ -112,3 +112,24 @@ def test_random_games_end_within_a_bounded_number_of_decisions(top_frog, players
                                  "The round after a third Hat is over: the game ends.",
                                  "The Pond needs a card but The River is empty: the game ends.")
         assert len(state.winners()) >= 1
+
+
+def test_the_card_set_is_the_one_of_top_frog_cards_md(top_frog):
+    """Ruling 9: 60 Frogs (15 per Fashion, 3 "+" each; value totals Fancy 56, Flower 37, Future 41,
+    Fantasy 22), 13 Fantasy Frog Ability Cards, 12 Hats, 12 Lily Pads, 9 Hat Coupons, 36 Starting cards."""
+    g = top_frog
+    prop = {name: table for name, (table, _kind) in g.properties.items()}
+    cards = range(len(g.card_names))
+    frogs = [c for c in cards if prop["kind"][c] == "frog"]
+    assert len(frogs) == 60 and len({g.card_names[c] for c in frogs}) == 60
+    for fashion, total in (("fancy", 56), ("flower", 37), ("future", 41), ("fantasy", 22)):
+        mine = [c for c in frogs if prop["fashion"][c] == fashion]
+        assert len(mine) == 15 and sum(prop["plus"][c] for c in mine) == 3
+        assert sum(prop["value"][c] for c in mine) == total
+    weights = {g.card_names[c]: list(prop["weights"][c]) for c in frogs}
+    assert weights["Mech"] == [3, 6] and weights["Tulip"] == [1, 4] and weights["Ballerina"] == [1]
+    kinds = [prop["kind"][c] for c in cards]
+    names = list(g.card_names)
+    assert kinds.count("hat") == 12 and kinds.count("lily") == 12 and kinds.count("coupon") == 9
+    assert sum(1 for c in cards if prop["kind"][c] in ("action", "bonus")) == 36 + 13
+    assert [names.count(n) for n in ("Gallop", "Fly", "Steal", "Rearrange", "Catch (Fantasy)")] == [3, 3, 3, 2, 2]
