@@ -48,6 +48,27 @@ def check_cards(state, in_play: frozenset) -> None:
 
 
 # ==================================================================== views
+def seen_cards(state, viewer) -> set[int]:
+    """The cards ``viewer`` (``None``: a spectator) may see now, worked out from the definition: public
+    zones, their own ``owner`` zones, the top of ``top`` zones, cards shown to them ('show') and the top
+    cards of a zone whose ``seen_by`` condition holds for them."""
+    g, seen = state.game, set()
+    for index, cards in enumerate(state.zones):
+        if not cards:
+            continue
+        vis, owner = g.zone_spec[index].visibility, g.zone_owner[index]
+        if vis == "public" or (vis == "owner" and viewer is not None and owner == viewer):
+            seen.update(cards)
+            continue
+        if vis == "top":
+            seen.add(cards[-1])
+        watch = g.seen_zone[index] if g.seen_zone is not None else None
+        if watch is not None and viewer is not None and watch[1](state.clone(), {"p": viewer}):
+            seen.update(cards[-watch[0]:])
+    seen.update(c for c, players in state.shown.items() if viewer in players and state.loc[c] >= 0)
+    return seen
+
+
 @lru_cache(maxsize=None)
 def zone_layout(game, players: int) -> tuple:
     """(index, label, visibility, owner) of every zone that exists in a game of that many players."""
