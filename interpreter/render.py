@@ -180,12 +180,18 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
         render_decision(console, decision, seat)
 
 
-def _players_table(game, view: dict, per_player: dict, seat: int | None) -> Table:
+WIDE_PLAYERS_TABLE = 10  # more columns than this: one block per player instead of one row each
+
+
+def _players_table(game, view: dict, per_player: dict, seat: int | None):
     """One row per player: their zones, then their variables (private ones only for their owner)."""
     zone_names = [name for name, spec in game.zones.items() if spec.per == "player"]
     variable_names = []
     for row in view["player_variables"]:
         variable_names += [name for name in row if name not in variable_names]
+    counted = [name for name, entry in (view.get("counters") or {}).items() if "players" in entry]
+    if 1 + len(zone_names) + len(variable_names) + len(counted) > WIDE_PLAYERS_TABLE:
+        return _player_blocks(game, view, per_player, seat, zone_names)
     table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("player", no_wrap=True)
     for name in zone_names:
@@ -208,6 +214,40 @@ def _players_table(game, view: dict, per_player: dict, seat: int | None) -> Tabl
     table.caption = "* active player" if active is not None else None
     table.caption_justify = "left"
     return table
+
+
+def _is_empty(shown: dict) -> bool:
+    return not shown.get("cards") and not shown.get("count") and not shown.get("shown")
+
+
+def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_names: list) -> Group:
+    """Too many columns for one row per player: each player as a block of their non-empty zones (the
+    empty ones named on one line), their counters and their variables."""
+    counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
+    active = view["variables"].get("active")
+    blocks = [Text("Players", style="italic")]
+    for player in range(view["players"]):
+        zones = dict(per_player.get(player, []))
+        label = f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
+        table = Table(title=label, title_justify="left", title_style="bold" if player == seat else "",
+                      box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        empty = [name for name in zone_names if name in zones and _is_empty(zones[name])]
+        for name in zone_names:
+            if name in zones and name not in empty:
+                table.add_row(Text(name), zone_contents(zones[name]))
+        if empty:
+            table.add_row(Text("empty", style="dim"), Text(", ".join(empty), style="dim"))
+        values = view["player_variables"][player]
+        facts = [f"{name} {values_of[player]}" for name, values_of in counters.items()]
+        facts += [f"{name} {format_value(value, game.pvars.get(name, 'any'))}" for name, value in values.items()]
+        if facts:
+            table.add_row(Text(""), Text(" · ".join(facts), style="dim"))
+        blocks.append(table)
+    if active is not None:
+        blocks.append(Text("* active player", style="dim"))
+    return Group(*blocks)
 
 
 def _zone_table(title: str, zones) -> Table:

@@ -72,3 +72,84 @@ def card_type(game, name):
     """The type icon of the card called ``name``."""
     table, _kind = game.properties["type"]
     return table[game.card_names.index(name)]
+
+
+# ---------------------------------------------------------------- Top Frog
+# Hand-built Top Frog positions (definitions/top_frog.yaml, whose header lists its zones, variables and
+# action labels).  A scenario skips setup, so a position must name what setup would have laid out: the
+# builder below fills every Pond space the test does not name with an inert Frog, puts every meeple on
+# the centre space, gives each player the 6 Starting Action Cards and a River of 3 inert Frogs.
+
+TF_POND_SIZE = {2: 3, 3: 4, 4: 4, 5: 5, 6: 5}
+TF_STARTING = ["Leap North", "Leap South", "Leap East", "Leap West", "Catch", "Rest"]
+# Frogs with no effect while in the Pond or the River (no When Added to Pond), least used by tests first.
+TF_INERT = ["Tycoon", "Duchess", "Prince", "Banker", "Maestro", "Centaur", "Goblin", "Wizard", "Witch",
+            "Griffin", "Genie", "Oracle", "Telescope", "Hoverboard", "Laser", "Robot", "Satellite",
+            "Rocket", "Time Machine", "Portal", "Teleporter", "Specimen", "Planet", "Mech", "Groom",
+            "Bride", "Dandy", "Baron", "Butler", "Marquis", "Ballerina", "Unicorn", "Pegasus", "Fairy",
+            "Leprechaun", "Mermaid"]
+
+
+def tf_spaces(players):
+    n = TF_POND_SIZE[players]
+    return [f"r{r}c{c}" for r in range(1, n + 1) for c in range(1, n + 1)]
+
+
+def tf_centre(players):
+    n = TF_POND_SIZE[players]
+    return f"r{(n + 1) // 2}c{(n + 1) // 2}"
+
+
+@pytest.fixture(scope="session")
+def top_frog():
+    """The Top Frog definition, loaded once for the whole session."""
+    return load_game(str(REPO_ROOT / "definitions" / "top_frog.yaml"))
+
+
+@pytest.fixture(scope="session")
+def tf_table(top_frog):
+    """A builder of Top Frog positions: ``tf_table(players, cells={"r2c2": "Planet"}, ...)`` -> a State.
+
+    cells: space -> card name (None: a blank space); unnamed spaces get inert Frogs.
+    meeples: seat (from 1) -> space (default: all on the centre space).
+    hands: seat -> card names (default: the 6 Starting Action Cards).
+    zones: any other zone label -> card names, bottom to top ("stack1(1)": ["Lily Pad #1", "Planet"]).
+    river: card names, left to right (the last is the next to enter the Pond; default 3 inert Frogs).
+    deck: card names on top of the Pond Deck, the first named drawn first.
+    display: the Hats on display (default Top Hat, Crown, Tiara).
+    counters: the scenario's counters ({"gnats": {"players": {"1": 2}, "spaces": {...}, "cards": {...}}}).
+    """
+    def build(players=3, cells=None, meeples=None, hands=None, zones=None, river=None, deck=None,
+              display=("Top Hat", "Crown", "Tiara"), counters=None, game_variables=None, seed=0, trace=False):
+        cells = dict(cells or {})
+        zones = dict(zones or {})
+        named = set(n for n in cells.values() if n) | set(river or []) | set(deck or [])
+        for names in zones.values():
+            named |= set(names)
+        inert = iter([f for f in TF_INERT if f not in named])
+        laid = {}
+        for sp in tf_spaces(players):
+            if sp in cells:
+                laid[f"cell({sp})"] = [cells[sp]] if cells[sp] else []
+            else:
+                laid[f"cell({sp})"] = [next(inert)]
+        stands = {}
+        for seat in range(1, players + 1):
+            sp = (meeples or {}).get(seat, tf_centre(players))
+            stands.setdefault(sp, []).append(f"meeple {seat}")
+        for sp, names in stands.items():
+            laid[f"stand({sp})"] = names
+        for seat in range(1, players + 1):
+            laid[f"hand({seat})"] = list((hands or {}).get(seat, TF_STARTING))
+        laid["river"] = list(river) if river is not None else [next(inert) for _ in range(3)]
+        laid["hat_display"] = list(display)
+        laid.update(zones)
+        scenario = {"zones": laid}
+        if deck:
+            scenario["on_top"] = {"deck": list(deck)}
+        if counters:
+            scenario["counters"] = counters
+        if game_variables:
+            scenario["game_variables"] = game_variables
+        return top_frog.new_game(players, seed=seed, scenario=scenario, trace=trace)
+    return build

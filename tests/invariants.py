@@ -48,6 +48,27 @@ def check_cards(state, in_play: frozenset) -> None:
 
 
 # ==================================================================== views
+def seen_cards(state, viewer) -> set[int]:
+    """The cards ``viewer`` (``None``: a spectator) may see now, worked out from the definition: public
+    zones, their own ``owner`` zones, the top of ``top`` zones, cards shown to them ('show') and the top
+    cards of a zone whose ``seen_by`` condition holds for them."""
+    g, seen = state.game, set()
+    for index, cards in enumerate(state.zones):
+        if not cards:
+            continue
+        vis, owner = g.zone_spec[index].visibility, g.zone_owner[index]
+        if vis == "public" or (vis == "owner" and viewer is not None and owner == viewer):
+            seen.update(cards)
+            continue
+        if vis == "top":
+            seen.add(cards[-1])
+        watch = g.seen_zone[index] if g.seen_zone is not None else None
+        if watch is not None and viewer is not None and watch[1](state.clone(), {"p": viewer}):
+            seen.update(cards[-watch[0]:])
+    seen.update(c for c, players in state.shown.items() if viewer in players and state.loc[c] >= 0)
+    return seen
+
+
 @lru_cache(maxsize=None)
 def zone_layout(game, players: int) -> tuple:
     """(index, label, visibility, owner) of every zone that exists in a game of that many players."""
@@ -238,7 +259,8 @@ ALL_CHECKS = CHEAP_CHECKS + (check_clone_is_independent, check_reload)
 SHARED_CHECKS = frozenset(ALL_CHECKS)
 
 
-def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions: int = MAX_ACTIONS) -> State:
+def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions: int = MAX_ACTIONS,
+                   sample: float = 1.0) -> State:
     """Play one random game and return the finished state, checking ``checks`` along the way.
 
     ``checks`` names shared checks of this module; any other callable in it is a game-specific check
@@ -246,6 +268,11 @@ def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions
     ``check_clone_is_independent``, a clone) follows the game in lockstep from a random point, and the
     game also replays at two random points, not only at the end.  The moves come from ``seed`` alone,
     so the same seed plays the same game whatever is checked.
+
+    ``sample`` below 1 is for games hundreds of decisions long: cards and the game's own checks still
+    run at every position, the other per-position checks at a random share ``sample`` of them, and
+    the save check (which replays the game so far, so costs more the later it runs) at a share
+    ``sample * min(1, 20 / step)``, so its total cost grows with the game's length, not its square.
     """
     moves, rng = random.Random(seed), random.Random(f"checks {seed}")
     checks = tuple(checks)
@@ -261,17 +288,18 @@ def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions
     stale: list[str] = []
     before = snapshot(state) if illegal or clones or saves else None  # the position about to be checked
     for step in range(max_actions):
+        here = sample >= 1 or rng.random() < sample
         if cards:
             check_cards(state, in_play)
-        if views:
+        if views and here:
             check_views(state)
         for check in own_checks:
             check(state)
-        if illegal:
+        if illegal and here:
             check_illegal_actions_change_nothing(state, before, rng, stale)
-        if clones:
+        if clones and here:
             check_clone_is_independent(state, before, rng)
-        if saves:
+        if saves and (sample >= 1 or step == fork_at or rng.random() < sample * min(1.0, 20 / (step + 1))):
             loaded = check_reload(state, before)
             if step == fork_at:
                 followers = [loaded] + ([state.clone()] if clones else [])
@@ -283,7 +311,7 @@ def random_playout(game, players: int, seed: int, checks=ALL_CHECKS, max_actions
         actions = state.legal_actions(player)
         assert actions, f"player {player} must act but has no legal action"
         action = moves.choice(actions)
-        if secrets:
+        if secrets and here:
             check_secret_choice_is_invisible(state, player)
         stale = [a for a in actions if a != action]
         state.apply(player, action)

@@ -22,6 +22,7 @@ from invariants import ALL_CHECKS, check_secret_choice_is_invisible, check_views
 DEFINITIONS = REPO_ROOT / "definitions"
 SEEDS_PER_PLAYER_COUNT = 3
 FEWEST_GAMES = 6  # a game for few player counts plays more seeds of each
+LONG_GAME = 300  # actions in a random game: longer games play fewer, sampled playouts (playout_plan)
 
 
 def setting_text(value) -> str:
@@ -60,20 +61,42 @@ def shipped_game(stem: str, variants: tuple[str, ...]):
 def test_every_shipped_game_and_variant_setting_is_covered():
     """The discovery finds the games, each variant and each value of a one_of parameter (not the default twice)."""
     found = {stem + "".join(f"+{v}" for v in variants) for stem, variants in CONFIGURATIONS}
-    assert {"frog_tower", "kaeru", "frog_tower+flower", "frog_tower+crayfish2", "kaeru+unknown_tastes",
+    assert {"frog_tower", "kaeru", "crazy_eights", "top_frog", "frog_tower+flower", "frog_tower+crayfish2", "kaeru+unknown_tastes",
             "frog_tower+crayfish", "frog_tower+crayfish:rule=pass_left"} <= found
     assert "frog_tower+crayfish:rule=random" not in found  # the default: that is plain "crayfish"
     assert len(found) == len(CONFIGURATIONS)
+
+
+@cache
+def playout_plan(stem: str, variants: tuple[str, ...]) -> tuple[tuple[int, ...], int, float]:
+    """(player counts, seeds per count, share of positions fully checked) for a configuration.
+
+    A game whose random playouts run to hundreds of decisions (measured on one unchecked game at its
+    fewest players) plays its fewest, middle and most player counts once each, with the costly checks
+    at a random sample of positions (``random_playout``'s ``sample``); the others play every count."""
+    game = shipped_game(stem, variants)
+    counts = tuple(range(game.min_players, game.max_players + 1))
+    length = len(random_playout(game, game.min_players, 0, checks=()).history)
+    if length <= LONG_GAME:
+        return counts, max(SEEDS_PER_PLAYER_COUNT, math.ceil(FEWEST_GAMES / len(counts))), 1.0
+    middle = (game.min_players + game.max_players + 1) // 2
+    return tuple(sorted({game.min_players, middle, game.max_players})), 1, 50 / length
 
 
 @pytest.mark.parametrize("stem, variants", CONFIGURATIONS,
                          ids=[stem + "".join(f"+{v}" for v in variants) for stem, variants in CONFIGURATIONS])
 def test_random_playouts_keep_every_invariant_after_every_action(stem, variants):
     game = shipped_game(stem, variants)
-    counts = range(game.min_players, game.max_players + 1)
-    seeds = max(SEEDS_PER_PLAYER_COUNT, math.ceil(FEWEST_GAMES / len(counts)))
-    finished = [random_playout(game, players, seed, ALL_CHECKS) for players in counts for seed in range(seeds)]
+    counts, seeds, sample = playout_plan(stem, variants)
+    finished = [random_playout(game, players, seed, ALL_CHECKS, sample=sample)
+                for players in counts for seed in range(seeds)]
     assert len({tuple(state.scores()) for state in finished}) > 1  # the random games are not all alike
+
+
+def test_a_long_game_plays_its_fewest_middle_and_most_player_counts():
+    """Top Frog's random games run to hundreds of decisions: it is checked at 2, 4 and 6 players."""
+    assert playout_plan("top_frog", ()) [:2] == ((2, 4, 6), 1)
+    assert playout_plan("frog_tower", ()) == ((2, 3, 4, 5), 3, 1.0)  # short games: every count, every check
 
 
 # ==================================================================== the checks themselves can fail

@@ -18,7 +18,7 @@ from conftest import REPO_ROOT
 from interpreter import DefinitionError, RuleError, SaveFileError, State, load_game
 from interpreter.cli import main
 from interpreter.dsl.narration import Line, Part
-from invariants import check_cards, random_playout, with_cards_permuted
+from invariants import check_cards, random_playout, seen_cards, with_cards_permuted
 from test_conformance import CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
@@ -154,16 +154,9 @@ def test_log_to_a_list_of_players_reaches_exactly_them(tmp_path):
 
 # ==================================================================== the secrecy property
 def unseen_cards(state, viewer) -> list[int]:
-    """Cards in play the viewer cannot see, by the zones' visibility (the rules ``view`` documents)."""
-    g, unseen = state.game, []
-    for index, cards in enumerate(state.zones):
-        vis, owner = g.zone_spec[index].visibility, g.zone_owner[index]
-        for position, card in enumerate(cards):
-            if vis == "public" or (vis == "owner" and viewer is not None and owner == viewer) \
-                    or (vis == "top" and position == len(cards) - 1):
-                continue
-            unseen.append(card)
-    return unseen
+    """Cards in play the viewer cannot see (by the zones' visibility, 'show' and 'seen_by': ``seen_cards``)."""
+    seen = seen_cards(state, viewer)
+    return [card for cards in state.zones for card in cards if card not in seen]
 
 
 def world_with_unseen_cards_permuted(state, viewer, rng) -> State:

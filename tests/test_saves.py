@@ -21,7 +21,7 @@ from conftest import REPO_ROOT
 from interpreter import DefinitionError, IllegalActionError, SaveFileError, State, load_game
 from interpreter.agents import UnknownAgentError, make_agent
 from invariants import snapshot
-from test_conformance import CONFIGURATIONS, shipped_game
+from test_conformance import CONFIGURATIONS, playout_plan, shipped_game
 
 FROG_TOWER = REPO_ROOT / "definitions" / "frog_tower.yaml"
 KAERU = REPO_ROOT / "definitions" / "kaeru.yaml"
@@ -301,12 +301,20 @@ def play_on(state, moves: random.Random) -> list:
 @pytest.mark.parametrize("stem, variants", CONFIGURATIONS,
                          ids=[stem + "".join(f"+{v}" for v in variants) for stem, variants in CONFIGURATIONS])
 def test_a_save_made_at_any_decision_continues_like_the_game_itself(stem, variants):
+    """Every decision of short games; a long game (``playout_plan``) saves and loads at every decision
+    early on and at a sample later (each load replays the game so far), and plays on from a few."""
     game = shipped_game(stem, variants)
-    for seed in range(1 if variants else 3):  # each variant setting once, each game without variants more
-        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+    counts, _seeds, sample = playout_plan(stem, variants)
+    for seed in range(1 if variants or sample < 1 else 3):  # each variant setting once, short games more
+        players = game.min_players + seed % (game.max_players - game.min_players + 1) if sample >= 1 else counts[1]
         state = played(game, players, seed, 0)
-        moves = random.Random(seed)
+        moves, checks = random.Random(seed), random.Random(f"saves {seed}")
         while True:
+            step = len(state.history)
+            if sample < 1 and not state.is_terminal() and step >= 20 and checks.random() >= 20 / step:
+                player = moves.choice(state.current_players())
+                state.apply(player, moves.choice(state.legal_actions(player)))
+                continue
             saved = state.to_json()
             assert json.loads(json.dumps(saved)) == saved, "a save is not plain JSON"
             loaded = State.from_json(game, json.loads(json.dumps(saved)))
@@ -314,6 +322,10 @@ def test_a_save_made_at_any_decision_continues_like_the_game_itself(stem, varian
             if state.is_terminal():
                 assert (loaded.winners(), loaded.scores()) == (state.winners(), state.scores())
                 break
+            if sample < 1 and checks.random() >= sample / 2:
+                player = moves.choice(state.current_players())
+                state.apply(player, moves.choice(state.legal_actions(player)))
+                continue
             branch = state.clone()
             continuation = play_on(loaded, random.Random(len(state.history)))
             for player, action in continuation:

@@ -17,7 +17,7 @@ from conftest import REPO_ROOT
 from interpreter import DefinitionError, State, load_game, load_scenario
 from interpreter import trace as TR
 from interpreter.cli import main
-from invariants import random_playout, with_cards_permuted
+from invariants import random_playout, seen_cards, with_cards_permuted
 from test_conformance import CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
@@ -180,17 +180,20 @@ def test_a_rewound_action_rewinds_the_trace(whispers):
 
 
 # ==================================================================== the secrecy property
-def shows(g, zone, on_top, viewer) -> bool:
-    """Does the zone show the viewer this card (the rules ``view`` documents, written out independently)?"""
+def shows(g, zone, on_top, viewer, state=None) -> bool:
+    """Does the zone show the viewer this card (the rules ``view`` documents, written out independently)?
+    With ``state``, also the top card of a zone whose ``seen_by`` holds for the viewer."""
     vis, owner = g.zone_spec[zone].visibility, g.zone_owner[zone]
-    return vis == "public" or (vis == "owner" and viewer is not None and owner == viewer) or (vis == "top" and on_top)
+    if vis == "public" or (vis == "owner" and viewer is not None and owner == viewer) or (vis == "top" and on_top):
+        return True
+    watch = g.seen_zone[zone] if state is not None and g.seen_zone is not None else None
+    return bool(watch and on_top and viewer is not None and watch[1](state.clone(), {"p": viewer}))
 
 
 def permuted(state, viewer, keep, rng):
     """A copy of ``state`` where the cards ``viewer`` cannot see (but those in ``keep``) swapped places."""
-    g = state.game
-    unseen = [c for index, cards in enumerate(state.zones) for pos, c in enumerate(cards)
-              if c not in keep and not shows(g, index, pos == len(cards) - 1, viewer)]
+    seen = seen_cards(state, viewer)
+    unseen = [c for cards in state.zones for c in cards if c not in keep and c not in seen]
     return with_cards_permuted(state, unseen, rng)
 
 
@@ -208,7 +211,8 @@ def check_records_as_made(monkeypatch, rng, worlds=2):
     def checked_moved(s, cards, src, top, dest, bottom):
         g = s.game
         for viewer in s.players + [None]:
-            seen_before = {c for c in cards if src >= 0 and shows(g, src, c == top, viewer)}
+            seen_before = {c for c in cards if src >= 0 and (shows(g, src, c == top, viewer, s)
+                                                            or viewer in s.shown.get(c, ()))}
             real = recorded(s, moved, (cards, src, top, dest, bottom), viewer)
             for _ in range(worlds):
                 world, sigma = permuted(s, viewer, seen_before, rng)

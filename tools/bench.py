@@ -43,6 +43,8 @@ GAMES = {  # definition, player counts to measure
 KAERU = ROOT / "definitions" / "kaeru.yaml"
 if KAERU.exists():
     GAMES["Kaeru"] = ("definitions/kaeru.yaml", (2,))
+GAMES["Top Frog"] = ("definitions/top_frog.yaml", (2, 4, 6))
+GAMES_DIVISOR = {"Top Frog": 100}  # a random Top Frog game takes hundreds of decisions: play fewer (at least 1)
 
 
 def median_time(fn, repeats: int) -> float:
@@ -227,10 +229,11 @@ def main(argv=None) -> int:
     for name, (path, _) in GAMES.items():
         print(f"  {name:12s} {bench_load(path, repeats) * 1000:8.1f} ms")
 
-    print(f"\nrandom full games, {games} games x {repeats} runs (median):")
+    print(f"\nrandom full games, {games} games x {repeats} runs (median; Top Frog "
+          f"{max(1, games // GAMES_DIVISOR['Top Frog'])} games):")
     for name, (path, counts) in GAMES.items():
         for players in counts:
-            per_game, per_decision = bench_games(path, players, games, repeats)
+            per_game, per_decision = bench_games(path, players, max(1, games // GAMES_DIVISOR.get(name, 1)), repeats)
             print(f"  {name:12s} {players}p  {per_game:8.0f} games/s  {per_decision:10.0f} decisions/s")
 
     print("\nagainst a tight hand-written simulator of the same rules (tools/reference_frog_tower.py), 3 players:")
