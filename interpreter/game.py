@@ -88,6 +88,9 @@ class Game:
         self.compile_board = None
         self.board_group = None
         self.other_spaces = frozenset()
+        # Zones whose top cards some players see while a condition holds (seen_by): per zone index,
+        # (how many from the top, condition of p) or None; None when no zone has one.
+        self.seen_zone = None
         self.main = None
         self.setup = None
         self.score_fn = None

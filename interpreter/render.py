@@ -304,10 +304,35 @@ def _grid_drawing(game, per_space: dict, counters: dict) -> Table:
     table.add_column("", style="bold", no_wrap=True)
     for c in range(1, columns + 1):
         table.add_column(f"c{c}", justify="left", ratio=1)
+    wraps = _step_only_marks(game.board)
     for r in range(1, rows + 1):
-        table.add_row(f"r{r}", *(space_cell(game, per_space.get(f"r{r}c{c}", []), counters.get(f"r{r}c{c}", []))
-                                 for c in range(1, columns + 1)))
+        cells = []
+        for c in range(1, columns + 1):
+            space = f"r{r}c{c}"
+            cell = space_cell(game, per_space.get(space, []), counters.get(space, []))
+            marks = wraps.get(space)
+            if marks:  # step-only edges (wraps): the northward ones above the contents, the others below
+                above = [m for d, m in marks if d in NORTHWARD]
+                below = [m for d, m in marks if d not in NORTHWARD]
+                cell = Text("\n").join([Text(m, style="cyan") for m in above] + [cell]
+                                       + [Text(m, style="cyan") for m in below])
+            cells.append(cell)
+        table.add_row(f"r{r}", *cells)
     return table
+
+
+ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←",
+          "northeast": "↗", "northwest": "↖", "southeast": "↘", "southwest": "↙"}
+NORTHWARD = ("north", "northeast", "northwest")
+
+
+def _step_only_marks(board) -> dict:
+    """space -> [(direction, '↑ r4c3')] for the step-only edges (adjacent: false) that depart it."""
+    marks: dict = {}
+    for (space, direction), target in sorted(board.step_only.items()):
+        arrow = ARROWS.get(direction, f"{direction}:")
+        marks.setdefault(space, []).append((direction, f"{arrow} {target} (step only)"))
+    return marks
 
 
 def ring_layout(n: int) -> tuple[int, int, list[tuple[int, int]]]:

@@ -344,6 +344,8 @@ class State:
             else:
                 shown = {"count": len(cards)}
             zones[g.zone_label(index)] = shown
+        if g.seen_zone is not None and player is not None:
+            _show_seen(self, player, zones)
         if self.shown and player is not None:
             _show_shown(self, player, zones)
         pvars = []
@@ -619,6 +621,31 @@ def _type_of(value) -> str:
 
 
 
+def _show_seen(state, player, zones) -> None:
+    """The top cards of zones with ``seen_by`` whose condition holds for ``player`` now, listed as shown."""
+    from .dsl.narration import sees_top
+
+    g = state.game
+    held = {}  # one condition may serve several zones (a zone per player or per space): checked once
+    for index, seen in enumerate(g.seen_zone):
+        if seen is None:
+            continue
+        entry = zones.get(g.zone_label(index))
+        cards = state.zones[index]
+        if entry is None or "cards" in entry or not cards:
+            continue  # a zone of a seat not in this game, a zone the player sees whole, or an empty one
+        top, cond = seen
+        ok = held.get(id(cond))
+        if ok is None:
+            ok = held[id(cond)] = sees_top(state, cond, player)
+        if not ok:
+            continue
+        listed = [{"card": g.card_names[card], "from_top": k} for k, card in enumerate(reversed(cards[-top:]))
+                  if not (k == 0 and "top" in entry)]
+        if listed:
+            entry["shown"] = listed
+
+
 def _show_shown(state, player, zones) -> None:
     """Cards shown to ``player`` ('show') in zones that hide them: ``"shown": [{"card", "from_top"}]`` there."""
     g = state.game
@@ -631,6 +658,8 @@ def _show_shown(state, player, zones) -> None:
         from_top = len(cards) - 1 - cards.index(card)
         if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
             continue  # the zone shows it anyway
+        if any(item["from_top"] == from_top for item in entry.get("shown", ())):
+            continue  # seen there already (seen_by)
         entry.setdefault("shown", []).append({"card": g.card_names[card], "from_top": from_top})
     for entry in zones.values():
         if "shown" in entry:

@@ -74,11 +74,13 @@ def moved(s, cards, src, top, dest, bottom) -> None:
 
     A reader sees the card if they saw it where it was (by ``src``'s visibility) or see it where it is now.
     """
-    from .dsl.narration import can_see, zone_shows
+    from .dsl.narration import can_see, sees_top, zone_shows
 
     g, table = s.game, _table(s.game)
+    seen = table[2][src] if len(table) > 2 and src >= 0 else None  # seen_by of the source: its top card was seen
     for card in cards:
         sees = [(src >= 0 and zone_shows(s, src, card == top, v, table)) or can_see(s, card, v, table)
+                or (seen is not None and card == top and v is not None and sees_top(s, seen[1], v))
                 for v in _viewers(s)]
         record = {"type": "move", "card": g.card_names[card], "from": g.zone_label(src) if src >= 0 else None,
                   "to": g.zone_label(dest), "at": "bottom" if bottom else "top"}

@@ -79,11 +79,19 @@ def expected_zone_views(state) -> list[dict]:
         else:
             closed = {"count": len(cards)}
             opened = listed(cards) if visibility == "owner" else closed
+        seen_by = state.game.seen_zone[index] if state.game.seen_zone is not None else None
         for viewer, zones in enumerate(seen):
             zones[label] = opened if viewer == owner else closed
+            # the top cards of a zone with seen_by, while its condition holds for this player (never a spectator)
+            looks = set()
+            if seen_by is not None and viewer < state.n and "cards" not in zones[label]:
+                probe = state.clone()  # the condition must leave the state as it was: read it on a copy
+                if seen_by[1](probe, {"p": viewer}):
+                    looks = set(range(max(len(cards) - seen_by[0], 0), len(cards)))
+                assert snapshot(probe) == snapshot(state)
             # a card shown to this player ('show') is listed beside a zone that hides it, until it moves
             extra = sorted(({"card": names[c], "from_top": len(cards) - 1 - k} for k, c in enumerate(cards)
-                            if viewer in state.shown.get(c, ()) and "cards" not in zones[label]
+                            if (viewer in state.shown.get(c, ()) or k in looks) and "cards" not in zones[label]
                             and not ("top" in zones[label] and k == len(cards) - 1)),
                            key=lambda item: item["from_top"])
             if extra:

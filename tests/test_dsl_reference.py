@@ -424,6 +424,16 @@ def board_per_count(tmp_path, block):
     assert game.new_game(4, 0).log[-1] == "none, 16 r1c1, r1c3, r2c2 2"
 
 
+def seen_by(tmp_path, block):
+    """A player with a card in front of them sees the deck's top card; the others, and spectators, do not."""
+    game = game_with(tmp_path, block, "components: [{name: glass, zone: box}]",
+                     turn('move first(box) to lenses(p)\nlog "{p} sees {top(deck)}"\n'))
+    state = game.new_game(3, 0, scenario={"on_top": {"deck": ["coin"]}})
+    assert state.view(0)["zones"]["deck"] == {"count": 4, "shown": [{"card": "coin", "from_top": 0}]}
+    assert [state.view(v)["zones"]["deck"] for v in (1, None)] == [{"count": 4}] * 2
+    assert state.narration(0)[-1] == "player 1 sees coin" and state.narration(1)[-1] == "player 1 sees a card"
+
+
 def family(tmp_path, block):
     game = game_with(tmp_path, "properties: {suit: x, rank: x}", block)
     assert sum(1 for name in game.card_names if " of " in name) == 52
@@ -464,7 +474,7 @@ CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
-    "board": board, "board-per-count": board_per_count, "family": family, "pieces": pieces, "flow": flow,
+    "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
 }
 
 

@@ -558,3 +558,30 @@ def test_fly_onto_a_whirlpool_lands_beside_the_opposite_one(tf_table):
     state.apply(0, "fly to r3c4")
     assert where(state, 1) == "r3c4"
     assert sorted(zone(state, "discard(1)")) == ["Fly", "Fly", "Leap North"]
+
+
+# ---------------------------------------------------------------- Gain order (ruling 8)
+
+def test_gains_resolve_one_player_at_a_time_in_the_who_chooses_first_order(tf_table):
+    state = tf_table(3, cells={"r1c1": "Groom", "r4c4": "Bride"}, meeples={1: "r1c1", 2: "r4c4", 3: "r2c2"},
+                     zones={"stack2(1)": ["Planet", "Top Hat"]}, display=("Crown",))
+    select(state, {1: "play Catch", 2: "play Catch", 3: "play Rest"})
+    # both Catches are determined before any gain: both cards have left the Pond
+    assert zone(state, "caught(1)") == ["Groom"] and zone(state, "caught(2)") == ["Bride"]
+    assert cell(state, "r1c1") == [] and cell(state, "r4c4") == []
+    assert state.current_players() == [1]                # player 2 (no Hat) resolves in full first
+    state.apply(1, "hold Bride")
+    assert state.current_players() == [0]
+    state.apply(0, "hold Groom")
+    assert zone(state, "held(1)") == ["Groom"] and zone(state, "held(2)") == ["Bride"]
+
+
+def test_steals_resolve_in_the_gain_order(tf_table):
+    # Player 2 (no Hat) steals first: player 1's only Gnat; then player 1 steals it back.
+    state = tf_table(3, meeples={1: "r1c1", 2: "r1c1", 3: "r4c4"},
+                     hands={1: ["Leap North", "Steal"], 2: ["Leap North", "Steal"], 3: ["Rest"]},
+                     zones={"stack2(1)": ["Planet", "Top Hat"]}, display=("Crown",),
+                     counters={"gnats": {"players": {"1": 1}}})
+    select(state, {1: "play Leap North + Steal", 2: "play Leap North + Steal"})
+    assert state.log[-3:-1] == ["player 2 steals 1 gnats from player 1.", "player 1 steals 1 gnats from player 2."]
+    assert (gnats(state, 1), gnats(state, 2)) == (1, 0)

@@ -199,8 +199,10 @@ class Dependencies:
 
 # ==================================================================== run time
 def visibility_table(game) -> tuple:
-    """Per zone index: its visibility and owner, read by :func:`can_see`."""
-    return tuple(s.visibility for s in game.zone_spec), tuple(game.zone_owner)
+    """Per zone index: its visibility and owner, read by :func:`can_see`; and, only when some
+    zone has ``seen_by``, per zone index its (how many top cards, condition) or None."""
+    table = tuple(s.visibility for s in game.zone_spec), tuple(game.zone_owner)
+    return table if game.seen_zone is None else table + (game.seen_zone,)
 
 
 def can_see(s, card, viewer, table) -> bool:
@@ -210,7 +212,26 @@ def can_see(s, card, viewer, table) -> bool:
         return False
     if s.shown and viewer in s.shown.get(card, ()):  # shown to the viewer ('show', until it moves)
         return True
-    return zone_shows(s, zone, s.zones[zone][-1] == card, viewer, table)
+    cards = s.zones[zone]
+    if zone_shows(s, zone, cards[-1] == card, viewer, table):
+        return True
+    if len(table) > 2 and table[2][zone] is not None and viewer is not None:  # seen_by, while it holds
+        top, cond = table[2][zone]
+        return card in cards[-top:] and sees_top(s, cond, viewer)
+    return False
+
+
+def sees_top(s, cond, viewer) -> bool:
+    """Does a zone's ``seen_by`` condition hold for ``viewer`` now?  Reading it changes nothing (the
+    random state and the step budget are put back), and a condition that cannot be computed now
+    (an error, or the budget spent) shows nothing."""
+    rng, steps = s.rng, s.steps
+    try:
+        return bool(cond(s, {"p": viewer}))
+    except (RibbitError, LookupError, TypeError, ValueError, ArithmeticError):
+        return False
+    finally:
+        s.rng, s.steps = rng, steps
 
 
 def zone_shows(s, zone, on_top, viewer, table) -> bool:

@@ -616,6 +616,35 @@ class Builder:
                     done[id(cond)] = fn
                 entry[2] = done[id(cond)]
 
+    def compile_seen_by(self):
+        """zones.NAME.seen_by: {top: N, if: condition of p}: who sees the zone's top cards, and while when."""
+        from ..dsl.compiler import Scope
+
+        g, per_index = self.g, None
+        for name, spec in self.data["zones"].items():
+            seen = (spec or {}).get("seen_by")
+            if seen is None:
+                continue
+            where = ("zones", name, "seen_by", "if")
+            zone = g.zones[name]
+            if zone.visibility == "public":
+                self.fail(f"zone {quote(name)} is public: everyone sees all its cards already, so seen_by shows "
+                          "nothing more (make it hidden, owner or top)", ("zones", name, "seen_by"))
+            node = self.parse_expr(seen["if"], where)
+            self.compiler.where = where
+            try:
+                fn, kind = self.compiler.expr(node, Scope({"p": "player"}, None))
+            except CompileError as exc:
+                self.compile_error(exc, where)
+            if kind not in ("bool", T.ANY):
+                raise self.src.error(f"seen_by's 'if' must be true/false (a condition of the player p), not "
+                                     f"{T.describe(kind)}", where, cls=E.DSLTypeError)
+            if per_index is None:
+                per_index = [None] * g.zone_count
+            for index in range(zone.base, zone.base + zone.count):
+                per_index[index] = (seen.get("top", 1), fn)
+        g.seen_zone = None if per_index is None else tuple(per_index)
+
     def build_quantities(self):
         g = self.g
         for key, base in (self.data.get("quantities") or {}).items():
@@ -764,6 +793,7 @@ class Builder:
                 raise self.too_deep(func.where) from None
         self.compile_quantities()
         self.compile_listeners()
+        self.compile_seen_by()
         for proc in g.procs:
             try:
                 c.compile_proc(proc)
