@@ -83,7 +83,11 @@ def play_held(tf_table, frog, stack, zones=None, meeples=None, seat_picks=None, 
     picks = {1: f"play {frog}", 2: "play Rest", 3: "play Rest"}
     picks.update(seat_picks or {})
     select(state, picks)
-    choose(state, {1: f"place {frog} on stack {stack}"})
+    place = f"place {frog} on stack {stack}"
+    if 0 in state.current_players() and place in state.legal_actions(0):
+        state.apply(0, place)
+    else:   # the only place: taken without a question
+        assert frog in zone(state, f"stack{stack}(1)"), (state.prompt(), state.legal_actions(0))
     return state
 
 
