@@ -444,9 +444,9 @@ def test_steals_come_at_the_very_end_of_the_round_after_the_rest_gains(tf_table)
                      zones={"stack2(3)": ["Force Field"]}, counters={"gnats": {"players": {"3": 4}}})
     select(state, {1: "play Rest + 2 x Steal", 2: "play Rest", 3: "play Rest"})
     assert (gnats(state, 1), gnats(state, 2), gnats(state, 3)) == (2, 0, 5)
-    assert "player 1 steals 1 gnats from player 2." in state.log
-    assert state.log.index("player 1 steals 1 gnats from player 2.") > \
-        max(i for i, line in enumerate(state.log) if line.endswith(" fills r2c2.") or line == "player 3 gains 1 gnats.")
+    assert "player 1 steals 1 gnat from player 2." in state.log
+    assert state.log.index("player 1 steals 1 gnat from player 2.") > \
+        max(i for i, line in enumerate(state.log) if line.endswith(" fills r2c2.") or line == "player 3 gains 1 gnat.")
 
 
 # ---------------------------------------------------------------- Game end (ruling 6)
@@ -583,5 +583,5 @@ def test_steals_resolve_in_the_gain_order(tf_table):
                      zones={"stack2(1)": ["Planet", "Top Hat"]}, display=("Crown",),
                      counters={"gnats": {"players": {"1": 1}}})
     select(state, {1: "play Leap North + Steal", 2: "play Leap North + Steal"})
-    assert state.log[-3:-1] == ["player 2 steals 1 gnats from player 1.", "player 1 steals 1 gnats from player 2."]
+    assert state.log[-3:-1] == ["player 2 steals 1 gnat from player 1.", "player 1 steals 1 gnat from player 2."]
     assert (gnats(state, 1), gnats(state, 2)) == (1, 0)
