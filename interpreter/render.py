@@ -321,7 +321,7 @@ def _grid_drawing(game, per_space: dict, counters: dict) -> Table:
     return table
 
 
-ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←",
+STEP_ARROWS = {"north": "↑", "south": "↓", "east": "→", "west": "←",
           "northeast": "↗", "northwest": "↖", "southeast": "↘", "southwest": "↙"}
 NORTHWARD = ("north", "northeast", "northwest")
 
@@ -330,7 +330,7 @@ def _step_only_marks(board) -> dict:
     """space -> [(direction, '↑ r4c3')] for the step-only edges (adjacent: false) that depart it."""
     marks: dict = {}
     for (space, direction), target in sorted(board.step_only.items()):
-        arrow = ARROWS.get(direction, f"{direction}:")
+        arrow = STEP_ARROWS.get(direction, f"{direction}:")
         marks.setdefault(space, []).append((direction, f"{arrow} {target} (step only)"))
     return marks
 
