@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .agents import AGENTS, BotSpecError, build_agents, describe_spec, parse_bot_spec, parse_bot_specs
+from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agent, parse_bot_spec, parse_bot_specs
 from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view

@@ -30,6 +30,7 @@ CONFIGURATIONS = [  # every shipped definition, and the variants that add decisi
     ("kaeru.yaml", [], 2),
     ("kaeru.yaml", ["unknown_tastes"], 2),
     ("crazy_eights.yaml", [], 3),
+    ("top_frog.yaml", [], 3),  # simultaneous secret selection with bonus cards, a board per player count
 ]
 EXPECTED = {path for path, _, _ in CONFIGURATIONS}
 

@@ -21,7 +21,7 @@ from test_narration import unseen_cards
 
 from conftest import REPO_ROOT
 
-PLAYERS = {"frog_tower": 3, "kaeru": 2, "crazy_eights": 3}
+PLAYERS = {"frog_tower": 3, "kaeru": 2, "crazy_eights": 3, "top_frog": 4}
 
 
 def run(capsys, *argv):
