@@ -543,7 +543,10 @@ def render_stats(console: Console, game, stats, players: int, elapsed: float | N
     length = Table(box=box.SIMPLE_HEAD, title="Game length", title_justify="left")
     for name in ("per game", "mean", "min", "median", "max"):
         length.add_column(name, justify="left" if name == "per game" else "right")
-    for name, tally in (("decisions", stats.decisions), ("turns", stats.turns)):
+    rows = [("decisions", stats.decisions), ("turns", stats.turns), ("rounds", getattr(stats, "rounds", None))]
+    for name, tally in rows:
+        if name != "decisions" and not (tally and tally.maximum):  # a game without turns (or rounds) shows none
+            continue
         length.add_row(name, _number(tally.mean, 1), _number(tally.minimum), _number(tally.median, 1),
                        _number(tally.maximum))
     console.print(length)

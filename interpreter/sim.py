@@ -94,6 +94,7 @@ class SimStats:
     scores: list = field(default_factory=list)  # per seat: Tally of final scores (games that finished only)
     decisions: Tally = field(default_factory=Tally)  # actions applied per game
     turns: Tally = field(default_factory=Tally)  # game.turn at the end of each game
+    rounds: Tally = field(default_factory=Tally)  # game.round at the end of each game (round phases)
     endings: dict = field(default_factory=dict)  # ENDINGS key -> games that ended that way
     no_winner: int = 0  # games that finished with nobody winning (stopped games not counted)
     shared_victories: int = 0  # games with more than one winner
@@ -110,6 +111,7 @@ class SimStats:
         self.endings[ending] += 1
         self.decisions.add(len(state.history))
         self.turns.add(state.gv.get("turn", 0))
+        self.rounds.add(state.gv.get("round", 0))
         if ending == "decision_cap":  # unfinished: no winner, no final score
             return
         winners = state.winners()
@@ -127,6 +129,7 @@ class SimStats:
             mine.merge(theirs)
         self.decisions.merge(other.decisions)
         self.turns.merge(other.turns)
+        self.rounds.merge(other.rounds)
         for key, games in other.endings.items():
             self.endings[key] += games
         self.no_winner += other.no_winner
@@ -149,6 +152,7 @@ class SimStats:
                       for seat in range(self.players)],
             "decisions": self.decisions.to_json(),
             "turns": self.turns.to_json(),
+            "rounds": self.rounds.to_json(),
             "ended_by": {key: count(games) for key, games in self.endings.items()},
             "no_winner": count(self.no_winner),
             "shared_victories": count(self.shared_victories),
