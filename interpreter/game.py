@@ -25,6 +25,7 @@ class ZoneSpec:
     base: int = 0  # index of the first instance in State.zones
     count: int = 1  # number of instances
     description: str = ""
+    show_text: str = ""  # a text property printed for the zone's top card (presentation only)
 
 
 @dataclass

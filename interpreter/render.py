@@ -167,7 +167,7 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
     shared, per_player, per_space = zones_by_place(game, view)
     parts = []
     if shared:
-        parts.append(_zone_table("On the table", shared))
+        parts.append(_zone_table("On the table", shared, game))
     if game.board is not None and (per_space or _space_counters(view)):
         parts.append(board_drawing(game, view, per_space))
     console.print(*parts)
@@ -206,7 +206,7 @@ def _players_table(game, view: dict, per_player: dict, seat: int | None):
         zones = dict(per_player.get(player, []))
         values = view["player_variables"][player]
         label = f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
-        table.add_row(label, *(zone_contents(zones[n]) if n in zones else Text("") for n in zone_names),
+        table.add_row(label, *(_with_top_text(game, n, zones[n]) if n in zones else Text("") for n in zone_names),
                       *(Text(format_value(values[n], game.pvars.get(n, "any")) if n in values else "?")
                         for n in variable_names),
                       *(str(values_of[player]) for values_of in counters.values()),
@@ -214,6 +214,28 @@ def _players_table(game, view: dict, per_player: dict, seat: int | None):
     table.caption = "* active player" if active is not None else None
     table.caption_justify = "left"
     return table
+
+
+def top_text(game, zone: str, shown: dict) -> str:
+    """The text property a zone names with ``show_text`` (its rules text), of its top card if the viewer sees it."""
+    spec = game.zones.get(zone)
+    cards = shown.get("cards")
+    if spec is None or not spec.show_text or not cards:
+        return ""
+    table = game.properties[spec.show_text][0]
+    try:
+        text = table[game.card_names.index(cards[-1])]
+    except (ValueError, IndexError):
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def _with_top_text(game, zone: str, shown: dict) -> Text:
+    contents = zone_contents(shown)
+    text = top_text(game, zone, shown)
+    if text:
+        contents.append("\n↳ " + text, style="italic")
+    return contents
 
 
 def _is_empty(shown: dict) -> bool:
@@ -236,7 +258,7 @@ def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_na
         empty = [name for name in zone_names if name in zones and _is_empty(zones[name])]
         for name in zone_names:
             if name in zones and name not in empty:
-                table.add_row(Text(name), zone_contents(zones[name]))
+                table.add_row(Text(name), _with_top_text(game, name, zones[name]))
         if empty:
             table.add_row(Text("empty", style="dim"), Text(", ".join(empty), style="dim"))
         values = view["player_variables"][player]
@@ -250,12 +272,12 @@ def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_na
     return Group(*blocks)
 
 
-def _zone_table(title: str, zones) -> Table:
+def _zone_table(title: str, zones, game=None) -> Table:
     table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False, pad_edge=False)
     table.add_column(style="bold")
     table.add_column()
     for name, shown in zones:
-        table.add_row(Text(name), zone_contents(shown))
+        table.add_row(Text(name), _with_top_text(game, name, shown) if game is not None else zone_contents(shown))
     return table
 
 

@@ -346,7 +346,7 @@ def test_unknown_key_with_no_close_match_lists_the_allowed_keys(tmp_path):
     text = variant("  pile: {visibility: public}", "  pile: {visibility: public, colour: red}")
     path, err = load_error(tmp_path, text)
     assert str(err) == located(path, text, "colour", "zones.pile.colour",
-                               "unknown key 'colour'; expected one of: description, per, seen_by, visibility")
+                               "unknown key 'colour'; expected one of: description, per, seen_by, show_text, visibility")
 
 
 def test_players_min_of_the_wrong_type_says_a_whole_number_is_expected(tmp_path):

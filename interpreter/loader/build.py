@@ -191,7 +191,8 @@ class Builder:
                 self.fail(f"zone {quote(name)} is per space, but the game has no board", ("zones", name, "per"))
             count = {"game": 1, "player": g.max_players,
                      "space": len(g.board.spaces) if g.board else 0}[per]
-            z = ZoneSpec(name, per, spec.get("visibility", "public"), index, count, spec.get("description", ""))
+            z = ZoneSpec(name, per, spec.get("visibility", "public"), index, count, spec.get("description", ""),
+                         spec.get("show_text", ""))
             g.zones[name] = z
             for k in range(count):
                 g.zone_spec.append(z)
@@ -221,6 +222,11 @@ class Builder:
             kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None and v != []} \
                 or {T.kind_of_value(default)}
             g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
+        for name, z in g.zones.items():
+            if z.show_text and (z.show_text not in g.properties or g.properties[z.show_text][1] != "str"):
+                texts = sorted(p for p, (_, kind) in g.properties.items() if kind == "str")
+                self.fail(f"show_text names {quote(z.show_text)}, which is not a text property of the cards "
+                          f"(text properties: {', '.join(texts) or 'none'})", ("zones", name, "show_text"))
 
     def family_members(self, comp, path, defaults):
         """[(name, property values as written)]: the entry itself, or one card per combination of its family.
