@@ -287,6 +287,21 @@ def test_serve_refuses_bad_arguments_with_a_message(capsys):
     assert "there is no bot 'genius'" in capsys.readouterr().err
 
 
+TOP_FROG = ROOT / "definitions" / "top_frog.yaml"
+
+
+def test_a_board_per_player_count_is_drawn_as_the_table_s_own_board(tmp_path):
+    """Top Frog's Pond is 3x3 at 2 players and 4x4 at 3-4: the page draws the board the game is played on,
+    with the four step-only edges (the Whirlpools) as markers on the spaces they start from."""
+    game = load_game(TOP_FROG)
+    for players, size, markers in ((2, 3, {"r1c2", "r3c2", "r2c1", "r2c3"}), (4, 4, {"r1c3", "r4c3", "r3c1", "r3c4"})):
+        table = Table(game, players, {p: ("random", {}) for p in range(1, players)}, tmp_path / f"{players}.json", seed=1)
+        board = table.layout["board"]
+        assert (board["shape"], board["rows"], board["columns"]) == ("grid", size, size)
+        assert set(board["markers"]) == markers and board["others"] == []
+        assert set(table.snapshot(0, 0)[0]["view"]["zones"]) >= {f"cell(r{size}c{size})"}
+
+
 FORBIDDEN = ("frog", "pond", "leaf", "leaves", "tower", "hat", "gnat", "meeple", "whirlpool", "lily", "crayfish",
              "bust", "flower", "rainbow", "prey", "garden", "river", "fashion", "squander", "unicorn", "dandelion",
              "mermaid", "telescope", "kaeru")
