@@ -666,8 +666,16 @@ def run_serve(args) -> int:
     except (OSError, OverflowError) as exc:
         raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
             from None
-    base = base_url(args.host, sock.getsockname()[1])
+    from .web.app import WILDCARDS, network_address
+    port = sock.getsockname()[1]
+    address = network_address(args.host)
+    base = base_url(args.host, port, address)
     say(f"{game.name}, {table.players} players: open one link per person (keep them private).")
+    if args.host in WILDCARDS:  # every interface: the links use this computer's address on its network
+        say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
+            if address else "Listening on every interface, but this computer has no network address to put in "
+            "the links: they say 127.0.0.1, which works here only; elsewhere replace it with this computer's "
+            "address.")
     for who, link in table.links(base):
         say(f"  {who:<11} {link}")
     say(f"Saved after every action to {save} (links in {save}.seats.json). Ctrl-C stops; "

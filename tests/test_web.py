@@ -276,6 +276,38 @@ def test_seat_specs_name_a_bot_per_seat():
             parse_seat_specs([bad], 3)
 
 
+@pytest.mark.parametrize("found", ["192.168.1.20", None])
+def test_serve_on_every_interface_prints_links_with_this_computer_s_network_address(found, capsys, tmp_path,
+                                                                                      monkeypatch):
+    """--host 0.0.0.0 listens everywhere: the links name the computer's address on its network (127.0.0.1
+    would send a friend's browser to their own computer), or, when there is none, the output says so."""
+    import interpreter.web.app as web_app
+    from interpreter.cli import main
+
+    monkeypatch.setattr(web_app, "run", lambda tables, sock: sock.close())
+    monkeypatch.setattr(web_app, "network_address", lambda host: found)
+    assert main(["serve", str(EIGHTS), "--players", "2", "--host", "0.0.0.0", "--port", "0",
+                 "--save", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    links = re.findall(r"(player 1|spectators)\s+(http://\S+)", out)
+    assert len(links) == 2
+    if found:
+        assert all(link.startswith("http://192.168.1.20:") for _, link in links)
+        assert "the links use 192.168.1.20, its address on its network" in out
+    else:
+        assert all(link.startswith("http://127.0.0.1:") for _, link in links)
+        assert "no network address to put in the links" in out
+
+
+def test_the_network_address_of_a_wildcard_host_is_never_a_loopback_or_wildcard():
+    from interpreter.web.app import base_url, network_address
+
+    assert network_address("10.0.0.5") == "10.0.0.5"
+    assert network_address("0.0.0.0") not in ("0.0.0.0", "127.0.0.1")  # an address, or None when offline
+    assert base_url("0.0.0.0", 80, "192.168.1.20") == "http://192.168.1.20:80"
+    assert base_url("0.0.0.0", 80) == "http://127.0.0.1:80" and base_url("::", 80) == "http://[::1]:80"
+
+
 def test_serve_refuses_bad_arguments_with_a_message(capsys):
     from interpreter.cli import main
 
@@ -285,6 +317,21 @@ def test_serve_refuses_bad_arguments_with_a_message(capsys):
     assert "no seat 5" in capsys.readouterr().err
     assert main(["serve", str(EIGHTS), "--players", "3", "--seat", "2=genius"]) == 2
     assert "there is no bot 'genius'" in capsys.readouterr().err
+
+
+TOP_FROG = ROOT / "definitions" / "top_frog.yaml"
+
+
+def test_a_board_per_player_count_is_drawn_as_the_table_s_own_board(tmp_path):
+    """Top Frog's Pond is 3x3 at 2 players and 4x4 at 3-4: the page draws the board the game is played on,
+    with the four step-only edges (the Whirlpools) as markers on the spaces they start from."""
+    game = load_game(TOP_FROG)
+    for players, size, markers in ((2, 3, {"r1c2", "r3c2", "r2c1", "r2c3"}), (4, 4, {"r1c3", "r4c3", "r3c1", "r3c4"})):
+        table = Table(game, players, {p: ("random", {}) for p in range(1, players)}, tmp_path / f"{players}.json", seed=1)
+        board = table.layout["board"]
+        assert (board["shape"], board["rows"], board["columns"]) == ("grid", size, size)
+        assert set(board["markers"]) == markers and board["others"] == []
+        assert set(table.snapshot(0, 0)[0]["view"]["zones"]) >= {f"cell(r{size}c{size})"}
 
 
 FORBIDDEN = ("frog", "pond", "leaf", "leaves", "tower", "hat", "gnat", "meeple", "whirlpool", "lily", "crayfish",

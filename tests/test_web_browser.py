@@ -177,6 +177,7 @@ def play(seats, rng, until=None, limit=120.0, max_actions=2000):
 
 def screenshot(page, name, tmp_path):
     path = tmp_path / name
+    page.evaluate("window.scrollTo(0, 0)")  # the side panel is sticky: draw it where it starts
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000  # a real picture, not a blank page
     if os.environ.get("RIBBIT_UPDATE_SCREENSHOTS"):
@@ -287,6 +288,83 @@ def test_a_secret_selection_is_never_seen_by_the_other_seat_until_all_have_chose
     assert "Waiting for 1 player: player 2" in one.page.locator("#decision").inner_text()
     two.act(random.Random(4))
     two.page.wait_for_selector('.zone[data-zone="played(1)"] .card[data-name="jump"]')  # revealed to all at once
+    for seat in (one, two):
+        seat.close()
+
+
+def state_frames(seat) -> list[dict]:
+    return [m for m in map(json.loads, seat.frames) if m["type"] == "state"]
+
+
+def test_a_top_frog_round_keeps_the_secret_picks_off_the_other_seat_s_page_and_frames(browser, serve, tmp_path):
+    """Four players (two people, two bots): the Lily Pad kept at setup (a secret card pick), the secret
+    selection of an action card (multi-select with confirm), then the round resolves up to a menu.  Before
+    each Reveal, player 2's page and WebSocket frames say only that player 1 has chosen: the Lily Pads' names
+    appear nowhere, and the frames are exactly those player 2 would have had had player 1 picked otherwise."""
+    from interpreter import load_game, replay
+    from interpreter.web.layout import CardInfo
+
+    game = load_game(DEFS / "top_frog.yaml")
+    server = serve(DEFS / "top_frog.yaml", "--players", "4", "--seat", "3=random", "--seat", "4=random", "--seed", "1")
+    one, two = Seat(browser, server.links["player 1"]), Seat(browser, server.links["player 2"])
+    page = one.page
+    assert page.locator(".grid .space").count() == 16 and page.locator(".edge-marker").count() == 4
+    assert page.locator(".space .piece, .space .card[data-name]").count() >= 16
+
+    def all_seen(seat, then):  # the other three have chosen: seat's page shows it (so its frames are current)
+        for other in then:
+            seat.page.wait_for_selector(f".player[data-seat='{other}'] >> text=has chosen")
+
+    # a secret card pick: the two Lily Pads dealt to player 1 are named nowhere else
+    pads = page.locator('.zone[data-zone="lily_choice(1)"] .card-name').all_inner_texts()
+    assert len(pads) == 2
+    page.locator(f'.card.pickable[data-name="{pads[0]}"]').click()
+    page.wait_for_selector("text=Your choice is in.")
+    all_seen(two, (0, 2, 3))
+    for name in pads:
+        assert f">{name}<" not in two.page.content() and json.dumps(name) not in "".join(two.frames)
+    two.act(random.Random(8))
+    two.page.wait_for_selector(f'.zone[data-zone="stack1(1)"] .card[data-name="{pads[0]}"]')  # revealed to all
+
+    # the secret selection: one action card (plus any bonus cards), selected by clicking, then confirmed
+    page.wait_for_selector("button.confirm")
+    pick = "Catch"
+    page.locator(f'.card.pickable[data-name="{pick}"]').click()
+    expect(page.locator("button.confirm")).to_have_text(f"Confirm: play {pick}")
+    page.locator("button.confirm").click()
+    page.wait_for_selector("text=Your choice is in.")
+    all_seen(two, (0, 2, 3))
+    frames = state_frames(two)
+    saved_now = saved(server)
+    history = [tuple(h) for h in saved_now["history"]]
+    mine = max(i for i, (p, _) in enumerate(history) if p == 0)
+    assert history[mine] == (0, f"play {pick}")
+    for other in ("play Rest", "play Leap North"):  # what player 2 would have been sent had player 1 chosen otherwise
+        alt = replay(game, 4, saved_now["seed"], history[:mine] + [(0, other)] + history[mine + 1:])
+        view, decision = json.loads(json.dumps(alt.view(1))), json.loads(json.dumps(alt.decision_for(1)))
+        assert frames[-1]["view"] == view and frames[-1]["decision"] == decision
+        options = [c for o in decision["options"] for c in o["cards"]]
+        assert frames[-1]["cards"] == json.loads(json.dumps(CardInfo(game).for_view(view, options)))
+        assert [line for f in frames for line in f["narration"]] == alt.narration(1)
+    assert all("cards" not in f["view"]["zones"]["selected(1)"] for f in frames)
+    assert set(frames[-1]) == {"type", "game_number", "view", "decision", "narration", "bots", "humans", "cards", "reset"}
+    two.act(random.Random(9))
+    two.page.wait_for_selector(f"#narration li >> text=player 1 reveals {pick}")
+
+    # the round goes on: the catches are gained, which asks (at least) one of the people a menu question
+    rng, kinds = random.Random(10), set()
+    deadline = time.monotonic() + 30
+    while "menu" not in kinds and time.monotonic() < deadline:
+        for seat in (one, two):
+            if seat.can_act():
+                kinds.add("cards" if seat.page.locator(".card.pickable").count() else "menu")
+                seat.act(rng)
+                expect(seat.page.locator("#decision button.option[disabled]")).to_have_count(0, timeout=10_000)
+        time.sleep(0.02)
+    assert "menu" in kinds
+    play([one, two], rng, until=lambda: one.page.locator("button.confirm").count() > 0, limit=30)
+    page.locator(".card.pickable").first.click()
+    screenshot(page, "top_frog.png", tmp_path)
     for seat in (one, two):
         seat.close()
 

@@ -314,8 +314,28 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def base_url(host: str, port: int) -> str:
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+WILDCARDS = ("0.0.0.0", "", "::")
+
+
+def network_address(host: str) -> str | None:
+    """For a wildcard ``host`` (every interface), this computer's address on its network: the address of the
+    interface a packet to the internet would leave by (a UDP ``connect`` sends nothing).  None if there is no
+    such interface; for any other host, the host itself."""
+    if host not in WILDCARDS:
+        return host
+    family, probe = (socket.AF_INET6, "2001:db8::1") if host == "::" else (socket.AF_INET, "192.0.2.1")
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe_socket:
+            probe_socket.connect((probe, 9))
+            address = probe_socket.getsockname()[0]
+    except OSError:
+        return None
+    return None if address in ("0.0.0.0", "::") or address.startswith("127.") or address == "::1" else address
+
+
+def base_url(host: str, port: int, address: str | None = None) -> str:
+    """The start of the links: ``address`` if given, else ``host`` (a wildcard host: this computer, 127.0.0.1 / ::1)."""
+    shown = address or ("::1" if host == "::" else "127.0.0.1" if host in WILDCARDS else host)
     return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 

@@ -16,8 +16,11 @@ from __future__ import annotations
 from ..board import DIAGONAL, ORTHOGONAL
 
 
-def layout_of(game) -> dict:
-    """The static part of the page for ``game``: plain JSON data, the same for every seat."""
+def layout_of(game, players: int | None = None) -> dict:
+    """The static part of the page for ``game`` played by ``players``: plain JSON data, the same for every
+    seat.  A game whose board depends on the player count is drawn with the board of that count."""
+    if players is not None:
+        game = game.for_players(players)
     shared, per_player, per_space = [], [], []
     for name, spec in game.zones.items():
         entry = {"name": name, "visibility": spec.visibility, "description": spec.description or ""}

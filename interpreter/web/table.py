@@ -103,7 +103,7 @@ class Table:
         self.bot_delay = bot_delay
         self.lock = asyncio.Lock()
         self.connections: set = set()
-        self.layout = layout_of(game)
+        self.layout = layout_of(game, players)
         self.cards = CardInfo(game)
         self.game_number = game_number
         self.problem = None  # a rule failure that stopped the game, shown to everyone

@@ -10,6 +10,10 @@
   const COLOURS = new Set(["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black",
     "white", "grey", "gray", "cyan", "magenta", "teal", "violet", "gold", "silver", "navy", "lime", "olive",
     "maroon", "indigo", "crimson", "turquoise"]);
+  const LONG_TEXT = 40;     // a property longer than this is clamped to a few lines on the card
+  const MANY_CARDS = 10;    // a zone showing more cards than this, none of them to pick, shows names only
+  const ARROWS = { north: "↑", south: "↓", east: "→", west: "←", northeast: "↗", northwest: "↖",
+    southeast: "↘", southwest: "↙" };
   const SEAT_HUES = [210, 10, 130, 45, 280, 180, 330, 90];
 
   let ws = null, layout = null, seat = null, players = 0, last = null;
@@ -117,8 +121,7 @@
     const list = $("narration");
     for (const line of lines || []) list.append(el("li", null, line));
     while (list.children.length > 400) list.firstChild.remove();
-    list.parentElement.scrollTop = list.parentElement.scrollHeight;
-    if (lines && lines.length) list.lastChild.scrollIntoView({ block: "nearest" });
+    list.parentElement.scrollTop = list.parentElement.scrollHeight;  // its own scroll only: the page stays put
   }
 
   // ------------------------------------------------------------------ cards
@@ -139,8 +142,8 @@
     c.append(el("div", "card-name", name));
     const list = el("ul", "props");
     for (const [key, value] of Object.entries(props)) {
-      if (value === true) list.append(el("li", null, key.replace(/_/g, " ")));
-      else list.append(el("li", null, `${key.replace(/_/g, " ")}: ${format(value)}`));
+      const text = value === true ? key.replace(/_/g, " ") : `${key.replace(/_/g, " ")}: ${format(value)}`;
+      list.append(el("li", text.length > LONG_TEXT ? "long" : null, text));  // a long text: clamped, whole in the tooltip
     }
     if (list.children.length) { c.append(list); c.title = [...list.children].map((li) => li.textContent).join("\n"); }
     for (const [key, value] of Object.entries(marks || {})) {
@@ -172,14 +175,40 @@
     if (entry.cards) {
       const marks = entry.counters || {};
       const n = entry.cards.length;
-      entry.cards.forEach((name, i) => {
+      const markOf = (i) => {
         const m = {};
         for (const [k, v] of Object.entries(marks)) m[k] = v[i];
-        const c = cardEl(name, label, i, m);
-        if (compact && i < n - 1) c.classList.add("mini");  // on a board space: a pile, the top card in full
-        row.append(c);
-      });
-      if (compact && n > 1) row.prepend(row.lastChild);
+        return m;
+      };
+      if (compact) {  // on a board space: the top card in full, the ones below it as chips
+        if (n) row.append(cardEl(entry.cards[n - 1], label, n - 1, markOf(n - 1)));
+        if (n > 1) {
+          const chips = el("div", "chips");
+          for (let i = n - 2; i >= 0; i--) {
+            const c = cardEl(entry.cards[i], label, i, markOf(i));
+            c.classList.add("mini");
+            chips.append(c);
+          }
+          row.append(chips);
+        }
+      } else {
+        // Consecutive identical cards (same name, same counters) are drawn once with "×N", unless the
+        // decision may pick among them; a long row nobody picks from shows the names only.
+        const picking = pickZones().has(label);
+        const runs = [];
+        entry.cards.forEach((name, i) => {
+          const m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
+          const prev = runs[runs.length - 1];
+          if (!picking && prev && prev.key === key) prev.count++;
+          else runs.push({ key, name, index: i, marks: m, count: 1 });
+        });
+        if (!picking && runs.length > MANY_CARDS) row.classList.add("names-only");
+        for (const run of runs) {
+          const c = cardEl(run.name, label, run.index, run.marks);
+          if (run.count > 1) { c.append(el("div", "copies", `×${run.count}`)); c.dataset.copies = String(run.count); }
+          row.append(c);
+        }
+      }
       if (!entry.cards.length) row.append(el("span", "empty", "empty"));
     } else if ("top" in entry) {
       if (entry.count > 1) row.append(backEl(entry.count - 1, "below"));
@@ -202,14 +231,38 @@
     return box;
   }
 
+  // The zones holding cards this seat's decision may pick now.
+  function pickZones() {
+    const d = last.decision, zones = new Set();
+    if (!d || seat === null || !d.waiting_for.includes(seat) || last.view.over) return zones;
+    for (const o of d.options) for (const z of o.zones) zones.add(z);
+    return zones;
+  }
+
+  const isEmpty = (entry) => !(entry.cards ? entry.cards.length : entry.count) && !(entry.shown && entry.shown.length);
+
+  // Zones, the empty ones named on one line at the end rather than drawn as empty boxes.
+  function zonesEl(entries) {
+    const zones = el("div", "zones");
+    const empty = el("div", "empty-zones");
+    for (const [label, title, spec] of entries) {
+      if (isEmpty(last.view.zones[label])) {
+        const name = el("span", "empty-zone", title.replace(/_/g, " "));
+        name.dataset.zone = label;
+        if (spec.description) name.title = spec.description;
+        empty.append(name);
+      } else zones.append(zoneEl(label, title, spec));
+    }
+    if (empty.children.length) { empty.prepend(el("span", "empty-label", "empty:")); zones.append(empty); }
+    return zones;
+  }
+
   // ------------------------------------------------------------------ the table, the board, the players
   function renderTable() {
     const area = $("table-area");
     area.replaceChildren();
-    const zones = el("div", "zones");
-    for (const spec of layout.shared) {
-      if (spec.name in last.view.zones) zones.append(zoneEl(spec.name, spec.name, spec));
-    }
+    const zones = zonesEl(layout.shared.filter((spec) => spec.name in last.view.zones)
+      .map((spec) => [spec.name, spec.name, spec]));
     const vars = el("div", "game-vars");
     for (const [name, value] of Object.entries(last.view.variables)) {
       const kind = layout.game_variables[name];
@@ -262,7 +315,7 @@
     if (pieces.children.length) cell.append(pieces);
     const board = layout.board;
     for (const m of board.markers[space] || []) {
-      const mark = el("div", `edge-marker dir-${m.direction}`, `${m.direction} → ${m.to}`);
+      const mark = el("div", `edge-marker dir-${m.direction}`, `${ARROWS[m.direction] || ""} ${m.direction} to ${m.to}`.trim());
       mark.title = `a step ${m.direction} from ${space} leads to ${m.to}`;
       cell.append(mark);
     }
@@ -349,12 +402,8 @@
         vars.append(v);
       }
       if (vars.children.length) box.append(vars);
-      const zones = el("div", "zones");
-      for (const spec of layout.per_player) {
-        const label = `${spec.name}(${p + 1})`;
-        if (label in last.view.zones) zones.append(zoneEl(label, spec.name, spec));
-      }
-      box.append(zones);
+      box.append(zonesEl(layout.per_player.map((spec) => [`${spec.name}(${p + 1})`, spec.name, spec])
+        .filter(([label]) => label in last.view.zones)));
       area.append(box);
     }
   }
