@@ -713,6 +713,7 @@ def add_compare_and_replay(commands, command) -> None:
     comp.add_argument("--json", metavar="OUT", help="also write the comparison as JSON ('-' for stdout only)")
     comp.add_argument("--plot", metavar="DIR", help="also draw figures (PNG and SVG) in the folder DIR "
                       "(needs matplotlib: pip install 'ribbit[plot]')")
+    add_backend_options(comp)
 
     replay = commands.add_parser("replay", help="step through a recorded game (a `ribbit play` log)",
                                  description="Step through a recorded game (a `ribbit play` JSON-lines log) as "
@@ -752,6 +753,7 @@ def run_compare(args) -> int:
                          "--config 'variant=NAME'); '' is the game as it is")
     from .compare import ConfigError, load_games
 
+    check_backend_options(args)
     try:
         configs = [parse_config(text, number, args.players, args.variant, args.bot)
                    for number, text in enumerate(args.config, 1)]
@@ -783,7 +785,7 @@ def run_compare(args) -> int:
         with Progress(*columns, console=console, transient=True, disable=not show, auto_refresh=False) as progress:
             task = progress.add_task(f"{games[0].name}, {len(configs)} configurations", total=args.games)
             result = compare(args.file, configs, args.games, seed=args.seed, jobs=args.jobs, loaded=games,
-                             max_decisions=args.max_decisions,
+                             max_decisions=args.max_decisions, backend=args.backend, address=args.address,
                              progress=lambda done: progress.update(task, completed=done, refresh=True))
         elapsed = time.perf_counter() - started
         configurations = report(result)

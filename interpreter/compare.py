@@ -12,14 +12,13 @@ per-game differences): memory stays flat in the number of games.
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import re
-import signal
 from dataclasses import dataclass, field
 
 from .agents import BotSpecError, describe_spec, make_agent, parse_bot_spec, seat_seed
 from .errors import RibbitError, inert, shorten
-from .sim import ENDINGS, MAX_DECISIONS, GameRecord, SimStats, chunks, play_seated_game, worker_count
+from .sim import ENDINGS, MAX_DECISIONS, GameRecord, SimStats, load_definitions, play_seated_game, run_chunks
 from .stats import (CONFIDENCE, Interval, Moments, mean_difference, mean_interval, paired_difference,
                     proportion_difference, wilson)
 
@@ -245,64 +244,33 @@ def run_compare_chunk(games, configs, seed: int, start: int, stop: int, max_deci
 
 def load_games(path, configs) -> list:
     """Each configuration's game, loading each distinct list of variants once."""
-    from .loader import load_game
-
-    loaded = {}
-    for config in configs:
-        if config.variants not in loaded:
-            loaded[config.variants] = load_game(path, variants=list(config.variants))
-    return [loaded[c.variants] for c in configs]
+    return load_definitions(path, [c.variants for c in configs])
 
 
-_worker = None
-
-
-def _load_worker_games(path, configs):
-    """Pool initializer: each worker loads every configuration's game once (a failure is kept and reported)."""
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        _worker = load_games(path, configs)
-    except RibbitError as exc:
-        _worker = str(exc)
-
-
-def _run_worker_chunk(task) -> Comparison:
-    from .sim import SimulationError
-
-    if isinstance(_worker, str):
-        raise SimulationError(f"a worker process could not load a configuration: {_worker}")
-    configs, seed, start, stop, max_decisions = task
-    return run_compare_chunk(_worker, configs, seed, start, stop, max_decisions)
+def _compare_chunk(configs, seed, max_decisions, games, start, stop) -> Comparison:
+    return run_compare_chunk(games, configs, seed, start, stop, max_decisions)
 
 
 def compare(path, configs, games: int, seed: int = 0, jobs: int = 1, loaded=None, progress=None,
-            max_decisions: int = MAX_DECISIONS) -> Comparison:
+            max_decisions: int = MAX_DECISIONS, backend: str = "process", address: str | None = None) -> Comparison:
     """Play ``games`` games of every configuration on seeds ``seed`` to ``seed + games - 1``.
 
-    ``loaded`` is each configuration's game if already loaded.  ``jobs`` > 1 plays chunks of games in
-    a process pool (results do not depend on it); ``progress(done)`` is called after each chunk.
+    ``loaded`` is each configuration's game if already loaded.  Chunks of games are played where
+    ``backend`` says (:func:`interpreter.sim.run_chunks`: this process for ``jobs`` 1, a process pool
+    of forked workers that keep the loaded games, or Ray tasks, on the cluster at ``address`` or a
+    local instance); each chunk plays its games under every configuration, so game i is paired with
+    game i, and the chunks are merged in game order into exact sums: the result does not depend on the
+    backend or the number of jobs.  ``progress(done)`` is called after each chunk.
     """
     configs = list(configs)
     result = Comparison.empty(configs)
-    jobs = worker_count(jobs, games)
-    work = chunks(games, jobs)
+    play = functools.partial(_compare_chunk, configs, seed, max_decisions)
     done = 0
-    if jobs <= 1:
-        loaded = loaded or load_games(path, configs)
-        for start, stop in work:
-            result.merge(run_compare_chunk(loaded, configs, seed, start, stop, max_decisions))
-            done += stop - start
-            if progress:
-                progress(done)
-        return result
-    tasks = ((configs, seed, start, stop, max_decisions) for start, stop in work)
-    with multiprocessing.Pool(jobs, initializer=_load_worker_games, initargs=(str(path), configs)) as pool:
-        for part in pool.imap_unordered(_run_worker_chunk, tasks):
-            result.merge(part)
-            done += part.stats[0].games
-            if progress:
-                progress(done)
+    for part in run_chunks(path, [c.variants for c in configs], loaded, play, games, jobs, backend, address):
+        result.merge(part)
+        done += part.stats[0].games
+        if progress:
+            progress(done)
     return result
 
 

@@ -1,12 +1,13 @@
-"""The ``ray`` backend of a simulation: chunks of games as Ray tasks (the optional ``ray`` extra).
+"""The ``ray`` backend of a run of games (``simulate``, ``compare``): chunks as Ray tasks (the optional ``ray`` extra).
 
 A task plays one chunk of consecutive games (``sim.chunks``: tens to hundreds of
-games, so Ray's per-task cost, a few milliseconds, is spread over all of them) and
-returns only its statistics.  The compiled definition is not sent with the task (it
-holds compiled code, which does not pickle): each Ray worker process loads it from
-the same files the first time it needs it and keeps it for the next chunks, after
+games, so Ray's per-task cost, a few milliseconds, is spread over all of them) with
+the run's ``play`` function (:func:`interpreter.sim.run_chunks`) and returns only
+what it measured.  The compiled definitions are not sent with the task (they hold
+compiled code, which does not pickle): each Ray worker process loads them from the
+same files the first time it needs them and keeps them for the next chunks, after
 checking that what it loaded is exactly what the run started with (same texts, same
-fingerprint).  At most a few chunks per CPU are in flight at once, so a run of any
+fingerprints).  At most a few chunks per CPU are in flight at once, so a run of any
 length holds little memory, and chunks are merged in game order.
 
 Without an address, a local Ray instance is started for the run (``jobs`` CPUs, or
@@ -24,12 +25,12 @@ import os
 from pathlib import Path
 
 from .errors import RibbitError
-from .sim import SimulationError, available_cpus, chunks, run_chunk
+from .sim import SimulationError, available_cpus, chunks, load_definitions
 
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer
 IN_FLIGHT_PER_CPU = 2  # chunks submitted ahead per CPU: enough to keep every worker busy
 
-_games: dict = {}  # in a Ray worker: (path, variants, fingerprint) -> the compiled definition
+_games: dict = {}  # in a Ray worker: (path, variant lists, fingerprints) -> the compiled definitions
 
 
 class RayUnavailableError(RibbitError):
@@ -58,26 +59,25 @@ def absolute_refs(variants) -> list[str]:
     return refs
 
 
-def _play_chunk(path: str, variants: list, expected: str, task: tuple):
-    """In a Ray worker: play one chunk.  Returns ("ok", SimStats) or ("error", message)."""
-    from .loader import load_game
+def _play_chunk(path: str, variant_lists: list, expected: list, play, span: tuple):
+    """In a Ray worker: ``play(definitions, *span)``.  Returns ("ok", its result) or ("error", message)."""
     from .state import fingerprint
 
-    key = (path, tuple(variants), expected)
-    game = _games.get(key)
-    if game is None:
+    key = (path, tuple(map(tuple, variant_lists)), tuple(expected))
+    games = _games.get(key)
+    if games is None:
         where = f"on the Ray node {os.uname().nodename}"
         try:
-            game = load_game(path, variants=variants)
+            games = load_definitions(path, variant_lists)
         except (RibbitError, OSError) as exc:
             return "error", f"a Ray worker {where} could not load the definition {path}: {exc}"
-        if fingerprint(game) != expected:
+        if [fingerprint(game) for game in games] != list(expected):
             return "error", (f"the definition {path} (with its variants) {where} differs from the one this run "
                              "started with; every machine of the cluster needs the same files at the same path")
-        _games.clear()  # one definition per worker at a time: a long-lived cluster does not accumulate them
-        _games[key] = game
+        _games.clear()  # one run's definitions per worker at a time: a long-lived cluster does not accumulate them
+        _games[key] = games
     try:
-        return "ok", run_chunk(game, *task)
+        return "ok", play(games, *span)
     except SimulationError as exc:
         return "error", str(exc)
 
@@ -136,30 +136,32 @@ def _connect(ray, address, jobs: int) -> bool:
     return True
 
 
-def run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, address=None):
-    """Each chunk's statistics, in game order, played as Ray tasks (see the module docstring)."""
+def run_chunks(path, variant_lists, loaded, play, games, jobs, address=None):
+    """``play(definitions, start, stop)`` of each chunk, in game order, as Ray tasks (see the module docstring
+    and :func:`interpreter.sim.run_chunks`, whose arguments these are)."""
     ray = import_ray()
-    from .loader import load_game
     from .state import fingerprint
 
     path = str(Path(path).resolve())
-    variants = absolute_refs(variants)
-    expected = fingerprint(load_game(path, variants=variants))  # what every worker must load
+    variant_lists = [absolute_refs(variants) for variants in variant_lists]
+    if loaded is None:
+        loaded = load_definitions(path, variant_lists)
+    expected = [fingerprint(game) for game in loaded]  # what every worker must load
     started = _connect(ray, address, jobs)
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        play = ray.remote(num_cpus=1, max_retries=0)(_play_chunk)
+        remote = ray.remote(num_cpus=1, max_retries=0)(_play_chunk)
+        shared = [ray.put(value) for value in (variant_lists, expected, play)]  # sent once, not with every task
         work = iter(chunks(games, cpus))
         waiting = {}  # object ref -> chunk number
-        finished = {}  # chunk number -> stats, until the chunks before it are in
+        finished = {}  # chunk number -> result, until the chunks before it are in
         submitted = merged = 0
         while True:
             while len(waiting) + len(finished) < IN_FLIGHT_PER_CPU * cpus:
                 span = next(work, None)
                 if span is None:
                     break
-                task = (players, seed, span[0], span[1], bot, max_decisions)
-                waiting[play.remote(path, variants, expected, task)] = submitted
+                waiting[remote.remote(path, *shared, span)] = submitted
                 submitted += 1
             if not waiting:
                 break

@@ -11,8 +11,10 @@ flat however many games are played.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -278,40 +280,107 @@ def worker_count(jobs: int, games: int) -> int:
     return max(1, min(jobs, available_cpus(), games))
 
 
-# ---------------------------------------------------------------- worker processes
+# ---------------------------------------------------------------- where the chunks run
 BACKENDS = ("process", "ray")  # where the games of a run are played (see simulate)
 
-_worker_game = None  # the definition a worker plays, keyed by _worker_key
-_worker_key = None
-_worker_error = None
 
-
-def _load_worker_game(path, variants, key=None):
-    """Pool initializer: each worker has the compiled definition once, for all its chunks.
-
-    A worker forked from a parent that already holds the definition (``key`` matches)
-    keeps that copy instead of loading and compiling it again; otherwise it loads it.
-    A failure is kept and reported by the first chunk: an initializer that
-    raises would make the pool restart workers forever.  Workers ignore Ctrl-C;
-    the parent process handles it and terminates the pool.
-    """
-    global _worker_game, _worker_key, _worker_error
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if key is not None and _worker_key == key and _worker_game is not None:
-        return
+def load_definitions(path, variant_lists) -> list:
+    """The definition at ``path`` with each list of variants (in order), each distinct list loaded once."""
     from .loader import load_game
 
+    loaded = {}
+    for variants in variant_lists:
+        key = tuple(variants)
+        if key not in loaded:
+            loaded[key] = load_game(path, variants=list(variants))
+    return [loaded[tuple(variants)] for variants in variant_lists]
+
+
+def run_chunks(path, variant_lists, loaded, play, games: int, jobs: int = 1, backend: str = "process",
+               address: str | None = None):
+    """``play(definitions, start, stop)`` for each chunk of ``range(games)``, in game order, where ``backend`` says.
+
+    ``definitions`` is the definition at ``path`` with each of ``variant_lists`` (a list of variant lists);
+    ``loaded`` is that list already loaded in this process, or None.  ``play`` must be picklable (a
+    module-level function or a ``functools.partial`` of one): workers receive it, not the definitions.
+
+    * ``"process"``: in this process for ``jobs`` 1, else in a pool of ``worker_count`` processes, each
+      holding the definitions once (inherited from this process when forked, else loaded);
+    * ``"ray"``: as Ray tasks (:mod:`interpreter.ray_backend`), on the cluster at ``address`` or on a local
+      Ray instance of ``jobs`` CPUs (all of them for ``jobs`` 1) started for the run and stopped after it.
+
+    Results come back in game order whatever the backend, so whoever merges them gets the same totals.
+    """
+    if backend not in BACKENDS:
+        raise SimulationError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
+    variant_lists = [list(variants) for variants in variant_lists]
+    if backend == "ray":
+        from . import ray_backend
+
+        yield from ray_backend.run_chunks(path, variant_lists, loaded, play, games, jobs, address)
+        return
+    jobs = worker_count(jobs, games)
+    work = chunks(games, jobs)
+    if jobs <= 1:
+        loaded = loaded if loaded is not None else load_definitions(path, variant_lists)
+        for start, stop in work:
+            yield play(loaded, start, stop)
+        return
+    yield from _pool_chunks(path, variant_lists, loaded, play, jobs, work)
+
+
+_worker_games = None  # in a pool worker: the definitions it plays, for the run _worker_key names
+_worker_key = None
+_worker_play = None
+_worker_error = None
+_runs = itertools.count()
+
+
+def _start_worker(path, variant_lists, play, key=None):
+    """Pool initializer: each worker holds the definitions once, for all its chunks.
+
+    A worker forked from a parent that already holds them (``key`` matches) keeps that copy
+    instead of loading and compiling them again; otherwise it loads them.  A failure is kept and
+    reported by the first chunk: an initializer that raises would make the pool restart workers
+    forever.  Workers ignore Ctrl-C; the parent process handles it and terminates the pool.
+    """
+    global _worker_games, _worker_play, _worker_error
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_play = play
+    if key is not None and _worker_key == key and _worker_games is not None:
+        return
     try:
-        _worker_game = load_game(path, variants=variants)
+        _worker_games = load_definitions(path, variant_lists)
     except RibbitError as exc:
         _worker_error = str(exc)
 
 
-def _run_worker_chunk(task) -> SimStats:
+def _run_worker_chunk(span):
     if _worker_error is not None:
         raise SimulationError(f"a worker process could not load the definition: {_worker_error}")
-    players, seed, start, stop, bot, max_decisions = task
-    return run_chunk(_worker_game, players, seed, start, stop, bot, max_decisions)
+    return _worker_play(_worker_games, *span)
+
+
+def _pool_chunks(path, variant_lists, loaded, play, jobs, work):
+    global _worker_games, _worker_key
+    key = None
+    if loaded is not None:  # a forked worker inherits them: no load or compile per worker
+        key = f"{os.getpid()}:{next(_runs)}"
+        _worker_games, _worker_key = loaded, key
+    gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them
+    try:
+        with multiprocessing.Pool(jobs, initializer=_start_worker,
+                                  initargs=(str(path), variant_lists, play, key)) as pool:
+            gc.unfreeze()
+            yield from pool.imap(_run_worker_chunk, work)
+    finally:
+        gc.unfreeze()
+        if key is not None:
+            _worker_games = _worker_key = None
+
+
+def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop) -> SimStats:
+    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions)
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
@@ -320,7 +389,7 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
-    if omitted).  ``backend`` says where the games run:
+    if omitted).  ``backend`` says where the games run (see :func:`run_chunks`):
 
     * ``"process"`` (the default): in this process for ``jobs`` 1, else chunks in a
       process pool of ``worker_count`` processes, each holding the compiled definition
@@ -330,59 +399,20 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
       started for this run and shut down after it.
 
     ``bot`` is a bot name for every seat or ``{player: (name, params)}`` from
-    :func:`interpreter.agents.parse_bot_specs`.  Chunks are merged in game order, and every game's seed depends only on ``seed`` and
-    its index, so the statistics are the same for every backend and number of jobs.
-    ``progress(done)`` is called with the number of games finished so far, after each chunk.
+    :func:`interpreter.agents.parse_bot_specs`.  Chunks are merged in game order, and every game's seed
+    depends only on ``seed`` and its index, so the statistics are the same for every backend and number
+    of jobs.  ``progress(done)`` is called with the number of games finished so far, after each chunk.
     A game still running after ``max_decisions`` decisions is stopped and counted under
     ``endings["decision_cap"]``.
     """
-    if backend not in BACKENDS:
-        raise SimulationError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
     variants = list(variants or [])
+    play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions)
     stats = SimStats(players)
     done = 0
-    for part in _run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, backend, address):
+    for part in run_chunks(path, [variants], None if game is None else [game], play, games, jobs, backend,
+                           address):
         stats.merge(part)
         done += part.games
         if progress:
             progress(done)
     return stats
-
-
-def _run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions, backend, address):
-    """The statistics of each chunk of the run, in game order, from the chosen backend."""
-    if backend == "ray":
-        from . import ray_backend
-
-        yield from ray_backend.run_chunks(path, variants, game, players, games, seed, jobs, bot, max_decisions,
-                                          address)
-        return
-    jobs = worker_count(jobs, games)
-    work = chunks(games, jobs)
-    if jobs <= 1:
-        if game is None:
-            from .loader import load_game
-
-            game = load_game(path, variants=variants)
-        for start, stop in work:
-            yield run_chunk(game, players, seed, start, stop, bot, max_decisions)
-        return
-    yield from _pool_chunks(path, variants, game, players, seed, jobs, bot, max_decisions, work)
-
-
-def _pool_chunks(path, variants, game, players, seed, jobs, bot, max_decisions, work):
-    global _worker_game, _worker_key
-    tasks = ((players, seed, start, stop, bot, max_decisions) for start, stop in work)
-    key = None
-    if game is not None:  # a forked worker inherits it: no load or compile per worker
-        key = (str(path), tuple(variants), id(game))
-        _worker_game, _worker_key = game, key
-    gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them
-    try:
-        with multiprocessing.Pool(jobs, initializer=_load_worker_game, initargs=(str(path), variants, key)) as pool:
-            gc.unfreeze()
-            yield from pool.imap(_run_worker_chunk, tasks)
-    finally:
-        gc.unfreeze()
-        if key is not None:
-            _worker_game = _worker_key = None

@@ -295,3 +295,42 @@ def test_without_matplotlib_plot_says_which_extra_to_install(capsys, tmp_path, m
     assert code == 2 and out == ""
     assert err == ("--plot needs matplotlib, which is not installed; install it with `pip install 'ribbit[plot]'` "
                    "(or `pip install matplotlib`)\n")
+
+
+# ---------------------------------------------------------------- where the games run
+def test_chunks_merged_in_any_order_give_the_same_comparison(frog_comparison):
+    from interpreter.compare import Comparison, load_games, run_compare_chunk
+
+    configs, result = frog_comparison
+    games = load_games(FROG_TOWER, configs)
+    parts = [run_compare_chunk(games, configs, 5, start, min(start + 7, 40), 10_000) for start in range(0, 40, 7)]
+    for order in (parts, parts[::-1], parts[1::2] + parts[::2]):
+        merged = Comparison.empty(configs)
+        for part in order:
+            merged.merge(part)
+        assert report(merged) == report(result)
+
+
+def test_compare_s_forked_workers_play_the_parent_s_games_without_loading_them_again(tmp_path):
+    import shutil
+
+    from interpreter import sim
+    from interpreter.compare import load_games
+
+    if sim.multiprocessing.get_start_method() != "fork":
+        pytest.skip("workers are forked only where fork is the start method; elsewhere each loads the games")
+    copy = tmp_path / "kaeru.yaml"
+    shutil.copy(REPO_ROOT / "definitions" / "kaeru.yaml", copy)
+    configs = [parse_config("", 1, 2), parse_config("bot=2=greedy", 2, 2), parse_config("name=c; bot=1=greedy", 3, 2)]
+    games = load_games(copy, configs)
+    copy.unlink()  # a worker that loaded the definition itself would fail now
+    one = compare(copy, configs, 24, seed=3, loaded=games)
+    two = compare(copy, configs, 24, seed=3, jobs=2, loaded=games)
+    assert report(two) == report(one)
+    assert sim._worker_games is None  # the parent does not keep the games after the run
+
+
+def test_compare_address_without_the_ray_backend_is_refused(capsys):
+    code, _, err = run(capsys, "compare", FROG_TOWER, "--players", "3", "--games", "2", "--config", "",
+                       "--config", "name=b", "--address", "127.0.0.1:6379")
+    assert code == 2 and "--address is the address of a Ray cluster: give it with --backend ray" in err

@@ -7,6 +7,7 @@ that they are merged in game order.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -53,19 +54,20 @@ def test_ray_backend_on_a_local_instance_gives_the_statistics_of_one_job(capsys)
     assert not ray.is_initialized()  # the local instance this run started is shut down
 
 
-@pytest.fixture
-def cluster(monkeypatch):
+@pytest.fixture(scope="module")
+def head():
     """A Ray head node on loopback, as `ray start --head` starts one on a cluster's head machine.
 
+    Started once for the tests of this module that join a cluster (starting Ray costs seconds).
     With token authentication, as Ray sets up by default: the head and the driver both run with
     RAY_AUTH_MODE=token and share the token in ~/.ray/auth_token.
     """
-    monkeypatch.setenv("RAY_AUTH_MODE", "token")
     ray_command = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
     port = free_port()
     head = subprocess.Popen([ray_command, "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
                              "--node-ip-address=127.0.0.1", "--include-dashboard=false", "--disable-usage-stats"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            env={**os.environ, "RAY_AUTH_MODE": "token"}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -85,6 +87,13 @@ def cluster(monkeypatch):
             current.unlink()
 
 
+@pytest.fixture
+def cluster(head, monkeypatch):
+    """The address of the running head node, for a test that joins it (with its token authentication)."""
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    return head
+
+
 def test_ray_backend_joins_a_running_cluster_by_address_with_the_results_of_one_job(cluster, tmp_path, monkeypatch):
     # a variant given as a relative PATH: the Ray workers, whose working folder is not ours, still find it
     monkeypatch.chdir(ROOT / "definitions")
@@ -98,9 +107,22 @@ def test_ray_backend_joins_a_running_cluster_by_address_with_the_results_of_one_
     assert not ray.is_initialized()  # disconnected from the cluster, which keeps running
 
 
+def test_compare_on_a_ray_cluster_gives_the_comparison_of_one_job(cluster, capsys):
+    # configurations paired game by game (a variant, another bot in one seat), over many chunks
+    common = ["compare", KAERU, "--players", "2", "--games", "60", "--seed", "11", "--config", "",
+              "--config", "variant=frightened_prey", "--config", "bot=2=greedy", "--json", "-"]
+    code, one, err = run(capsys, *common)
+    assert code == 0, err
+    code, on_ray, err = run(capsys, *common, "--backend", "ray", "--address", cluster)
+    assert code == 0, err
+    assert json.loads(on_ray) == json.loads(one)
+    assert not ray.is_initialized()
+
+
 def test_a_ray_worker_refuses_a_definition_that_differs_from_the_run_s():
     fingerprint = "0" * 16  # not the fingerprint of the file the worker finds
-    status, message = ray_backend._play_chunk(KAERU, [], fingerprint, (2, 0, 0, 1, "random", 100))
+    play = functools.partial(sim._simulate_chunk, 2, 0, "random", 100)
+    status, message = ray_backend._play_chunk(KAERU, [[]], [fingerprint], play, (0, 1))
     assert status == "error"
     assert "differs from the one this run started with" in message and "same path" in message
 
@@ -118,8 +140,9 @@ def test_a_ray_worker_loads_the_definition_once_for_all_its_chunks(monkeypatch):
     monkeypatch.setattr(interpreter.loader, "load_game", counting_load)
     monkeypatch.setattr(ray_backend, "_games", {})
     parts = sim.SimStats(2)
+    play = functools.partial(sim._simulate_chunk, 2, 4, "random", 10_000)
     for start, stop in ((0, 2), (2, 5)):
-        status, stats = ray_backend._play_chunk(KAERU, [], fingerprint(game), (2, 4, start, stop, "random", 10_000))
+        status, stats = ray_backend._play_chunk(KAERU, [[]], [fingerprint(game)], play, (start, stop))
         assert status == "ok"
         parts.merge(stats)
     assert len(loads) == 1

@@ -22,7 +22,7 @@ def test_forked_workers_play_the_parent_s_compiled_definition_without_loading_it
     one = sim.simulate(copy, 2, 40, seed=2, jobs=1, game=game)
     two = sim.simulate(copy, 2, 40, seed=2, jobs=2, game=game)
     assert two.to_json() == one.to_json()
-    assert sim._worker_game is None  # the parent does not keep the definition after the run
+    assert sim._worker_games is None  # the parent does not keep the definition after the run
 
 
 def test_workers_without_a_loaded_definition_load_it_themselves():

@@ -220,7 +220,12 @@ def main(argv=None) -> int:
 
     parser.add_argument("--no-parallel", action="store_true", help="skip --jobs 1 vs --jobs 2")
     parser.add_argument("--ray", action="store_true", help="also time the ray backend on a local Ray instance")
+    parser.add_argument("--parallel-only", action="store_true",
+                        help="only --jobs 1 vs --jobs 2 (and --ray): a short run to catch a quiet moment")
     args = parser.parse_args(argv)
+    if args.parallel_only:
+        bench_parallel(500 if args.quick else 2000, 3 if args.quick else 5, ray=args.ray)
+        return 0
     games = 100 if args.quick else 400
     repeats = 3 if args.quick else 5
 
