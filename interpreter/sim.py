@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import hashlib
 import itertools
 import multiprocessing
 import os
