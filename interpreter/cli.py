@@ -281,6 +281,20 @@ def refuse_overwriting_inputs(option: str, path: str, args, game) -> None:
                              "it would be overwritten, so nothing was written (name another file)")
 
 
+def json_output(path, runs, what: str):
+    """The ``--json OUT`` file of a run, opened before any game is played (None for none or '-').
+
+    ``runs`` are (arguments, game) pairs whose input files OUT must not be.
+    """
+    if not path or path == "-":
+        return None
+    if not Path(path).resolve().parent.is_dir():
+        raise UsageError(f"--json {path}: the folder {str(Path(path).parent)!r} does not exist")
+    for args, game in runs:
+        refuse_overwriting_inputs("--json", path, args, game)
+    return AtomicOutput("--json", path, what)
+
+
 class AtomicOutput:
     """A text file written under a temporary name next to it and renamed into place when done.
 
@@ -553,12 +567,7 @@ def run_simulate(args) -> int:
 
     check_plot_folder(args.plot)
     to_stdout = args.json == "-"
-    output = None
-    if args.json and not to_stdout:
-        if not Path(args.json).resolve().parent.is_dir():
-            raise UsageError(f"--json {args.json}: the folder {str(Path(args.json).parent)!r} does not exist")
-        refuse_overwriting_inputs("--json", args.json, args, game)
-        output = AtomicOutput("--json", args.json, "the statistics")
+    output = json_output(args.json, [(args, game)], "the statistics")
     console = make_console()
     try:
         started = time.perf_counter()
@@ -768,13 +777,7 @@ def run_compare(args) -> int:
                              f"{game.min_players}-{game.max_players} players, not {config.players}")
     check_plot_folder(args.plot)
     to_stdout = args.json == "-"
-    output = None
-    if args.json and not to_stdout:
-        if not Path(args.json).resolve().parent.is_dir():
-            raise UsageError(f"--json {args.json}: the folder {str(Path(args.json).parent)!r} does not exist")
-        for game in games:
-            refuse_overwriting_inputs("--json", args.json, argparse.Namespace(file=args.file), game)
-        output = AtomicOutput("--json", args.json, "the comparison")
+    output = json_output(args.json, [(argparse.Namespace(file=args.file), game) for game in games], "the comparison")
     console = make_console()
     try:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

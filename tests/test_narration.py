@@ -312,9 +312,12 @@ def test_validating_many_log_lines_in_one_procedure_takes_linear_time(tmp_path):
     timings = []
     for count in (250, 1000):
         path = definition(count)
-        started = time.perf_counter()
-        assert main(["validate", path]) == 0
-        timings.append(time.perf_counter() - started)
+        best = float("inf")
+        for _ in range(3):  # the best of three: a busy machine slows one run, not all alike
+            started = time.perf_counter()
+            assert main(["validate", path]) == 0
+            best = min(best, time.perf_counter() - started)
+        timings.append(best)
     assert timings[1] / timings[0] < 8  # 4 times the lines: about 4 times the time, not 16
 
 

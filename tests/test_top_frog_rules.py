@@ -12,44 +12,11 @@ import json
 
 import pytest
 
-from conftest import zone
+from conftest import zone  # noqa: F401
+from top_frog_helpers import card_gnats, cell, choose, gnats, select, space_gnats, where  # noqa: F401
 
 
-def gnats(state, seat):
-    return state.counters["gnats"]["player"][seat - 1]
-
-
-def card_gnats(state, name):
-    return state.counters["gnats"]["card"][state.game.card_names.index(name)]
-
-
-def space_gnats(state, sp):
-    return state.counters["gnats"]["space"][state.game.board.spaces.index(sp)]
-
-
-def where(state, seat):
-    for label_index in range(state.game.zone_count):
-        label = state.game.zone_label(label_index)
-        if label.startswith("stand(") and f"meeple {seat}" in zone(state, label):
-            return label[6:-1]
-    return None
-
-
-def choose(state, picks):
-    """Apply {seat: action} for every seat with a pending choice among ``picks`` (seats from 1)."""
-    for seat, action in picks.items():
-        assert seat - 1 in state.current_players(), (seat, state.current_players(), state.prompt())
-        state.apply(seat - 1, action)
-
-
-def select(state, picks):
-    """The secret Action Selection: {seat: "play Catch"}; seats with a single option are taken automatically."""
-    assert state.prompt() == "play", state.prompt()
-    choose(state, {s: a for s, a in picks.items() if s - 1 in state.current_players()})
-
-
-def cell(state, sp):
-    return zone(state, f"cell({sp})")
+# The position helpers are shared with the worked-example and card tests.
 
 
 # ---------------------------------------------------------------- Refresh (ruling 2)
