@@ -492,21 +492,21 @@ def b_step(c, args):
     return (lambda s, e: table.get((sp(s, e), d(s, e)))), "space"
 
 
-def b_adjacent(c, args):
-    _need(args, 1, 1, "adjacent")
-    board = _board(c, "adjacent")
-    sp = _kind(args[0], "space", "adjacent", 1)
-    table = board.neighbours
+def _spaces_around(c, args, name: str, table_of):
+    """``name(space)``: a list of spaces read from a board table (``table_of(board)``) built at load."""
+    _need(args, 1, 1, name)
+    table = table_of(_board(c, name))
+    sp = _kind(args[0], "space", name, 1)
     return (lambda s, e: list(table.get(sp(s, e), ()))), "list:space"
+
+
+def b_adjacent(c, args):
+    return _spaces_around(c, args, "adjacent", lambda board: board.neighbours)
 
 
 def b_diagonals(c, args):
     """diagonals(space): the spaces one diagonal step away on a grid with ``diagonals: true``."""
-    _need(args, 1, 1, "diagonals")
-    board = _board(c, "diagonals")
-    sp = _kind(args[0], "space", "diagonals", 1)
-    table = board.diagonals
-    return (lambda s, e: list(table.get(sp(s, e), ()))), "list:space"
+    return _spaces_around(c, args, "diagonals", lambda board: board.diagonals)
 
 
 def b_distance(c, args):

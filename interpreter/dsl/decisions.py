@@ -104,18 +104,27 @@ class DecisionCompiler:
         except Exception:  # it reads the game (the usual case): checked when it runs
             pass
 
+    def ask_options(self, st, options_scope, scope, each: bool):
+        """The options of an ask (built in ``options_scope``), where the choice goes, and what splits it.
+
+        ``each``: an ``ask each``, whose variables hold one choice per player (a list of them).
+        Returns (build, dest, after): ``after`` splits a one-plus-others pick into its two variables.
+        """
+        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+            build = plus_options(self, st, options_scope)
+            one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
+            scope.names[st.name], scope.names[st.rest_name] = one, rest
+            dest = f"$plus{next(scope.counter)}"
+            split = split_each if each else split_one
+            return build, dest, split(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
+        build, kind = self.options_builder(st.count, st.options, options_scope, st.verb)
+        scope.names[st.name] = T.list_of(kind) if each else kind
+        return build, scope.keys.get(st.name, st.name), None
+
     def r_Ask(self, st, scope, code):
         player = self.expect(st.player, scope, "player", "who is asked")[0]
         pk = getattr(player, "local_key", None)
-        if st.rest is not None:  # one of X plus any number of Y (plus.py)
-            build = plus_options(self, st, scope)
-            scope.names[st.name], scope.names[st.rest_name] = "card", "list:card"
-            dest = f"$plus{next(scope.counter)}"
-            after = split_one(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
-        else:
-            build, kind = self.options_builder(st.count, st.options, scope, st.verb)
-            scope.names[st.name] = kind
-            dest, after = scope.keys.get(st.name, st.name), None
+        build, dest, after = self.ask_options(st, scope, scope, each=False)
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
 
@@ -134,15 +143,7 @@ class DecisionCompiler:
         players = self.expect(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
-        if st.rest is not None:  # one of X plus any number of Y (plus.py)
-            build = plus_options(self, st, inner)
-            scope.names[st.name], scope.names[st.rest_name] = "list:card", "list:list:card"
-            dest = f"$plus{next(scope.counter)}"
-            after = split_each(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
-        else:
-            build, kind = self.options_builder(st.count, st.options, inner, st.verb)
-            scope.names[st.name] = T.list_of(kind)
-            dest, after = scope.keys.get(st.name, st.name), None
+        build, dest, after = self.ask_options(st, inner, scope, each=True)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
