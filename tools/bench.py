@@ -96,18 +96,23 @@ def bench_against_reference(games: int, repeats: int) -> tuple[float, float, flo
     return 1 / statistics.median(engine_times), 1 / statistics.median(reference_times), statistics.median(ratios)
 
 
-def peak_rss_of_simulate(path: str, players: int, games: int) -> tuple[float, float]:
-    """Run ``ribbit simulate`` in a child process; returns (peak RSS in MiB, seconds)."""
-    command = [sys.executable, "-m", "interpreter.cli", "simulate", str(ROOT / path), "--players", str(players),
-               "--games", str(games), "--seed", "1"]
+def peak_rss_of(command_name: str, path: str, players: int, games: int, extra=()) -> tuple[float, float]:
+    """Run ``ribbit COMMAND`` in a child process; returns (peak RSS in MiB, seconds)."""
+    command = [sys.executable, "-m", "interpreter.cli", command_name, str(ROOT / path), "--players", str(players),
+               "--games", str(games), "--seed", "1", *extra]
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     if status != 0:
         err = child.stderr.read().decode(errors="replace") if child.stderr else ""
-        raise SystemExit(f"simulate failed ({status}): {err[-500:]}")
+        raise SystemExit(f"{command_name} failed ({status}): {err[-500:]}")
     return usage.ru_maxrss / 1024, seconds  # ru_maxrss is in KiB on Linux
+
+
+def peak_rss_of_simulate(path: str, players: int, games: int) -> tuple[float, float]:
+    """``ribbit simulate`` in a child process: (peak RSS in MiB, seconds)."""
+    return peak_rss_of("simulate", path, players, games)
 
 
 BOTS = (("greedy", {}), ("mcts", {"iterations": 100}), ("ismcts", {"iterations": 100}),
@@ -141,23 +146,14 @@ def bench_bot(game, players: int, name: str, params: dict, positions: list) -> f
         bot.act(state, seat)
     return len(positions) / (time.process_time() - start)
 
+
 COMPARE_CONFIGS = ("", "variant=crayfish:rule=pass_left", "variant=flower")  # three configurations, 3 players
 
 
 def peak_rss_of_compare(path: str, players: int, games: int) -> tuple[float, float]:
-    """Run ``ribbit compare`` of COMPARE_CONFIGS in a child process; returns (peak RSS in MiB, seconds)."""
-    command = [sys.executable, "-m", "interpreter.cli", "compare", str(ROOT / path), "--players", str(players),
-               "--games", str(games), "--seed", "1"]
-    for config in COMPARE_CONFIGS:
-        command += ["--config", config]
-    start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        err = child.stderr.read().decode(errors="replace") if child.stderr else ""
-        raise SystemExit(f"compare failed ({status}): {err[-500:]}")
-    return usage.ru_maxrss / 1024, seconds
+    """``ribbit compare`` of COMPARE_CONFIGS in a child process: (peak RSS in MiB, seconds)."""
+    return peak_rss_of("compare", path, players, games, [arg for c in COMPARE_CONFIGS for arg in ("--config", c)])
+
 
 def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
     """`ribbit simulate --jobs 1` vs `--jobs 2` (and the ray backend), on the same seeds, alternated.
