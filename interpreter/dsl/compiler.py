@@ -18,6 +18,7 @@ into a located :class:`DefinitionError`.
 from __future__ import annotations
 
 from . import ast as A
+from .codegen import CodeUnit
 from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .expressions import ExpressionCompiler
@@ -42,6 +43,18 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
+        self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
+
+    # ---------------------------------------------------------------- the code-generation seam
+    def expr_code(self, node, scope: Scope):
+        """An expression as a Python ``ast`` expression over ``s`` (state) and ``e`` (locals), and its kind.
+
+        The seam between the statement and expression backends: statement code
+        built as Python ``ast`` asks for its expressions here.  Expressions not yet
+        lowered to ``ast`` come back as a call of their closure, ``K[i](s, e)``.
+        """
+        fn, kind = self.expr(node, scope)
+        return self.code.call(fn), kind
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):

@@ -1,0 +1,112 @@
+"""Make Python functions from Python ``ast`` nodes: the one way the backend creates code.
+
+The backend lowers a rule to ``ast`` nodes built directly (never source text
+assembled from author input), then :meth:`CodeUnit.function` compiles them once,
+at load, with ``compile(tree, <the YAML file>, "exec")``.  Three rules keep this
+safe and debuggable:
+
+* **Author values are constants.**  Numbers, texts, booleans and None become
+  ``ast.Constant``; anything else (a property table, a run-time helper, a
+  compiled sub-rule) is an entry of the unit's constants table ``K`` and is read
+  as ``K[i]``.  An author's text therefore never becomes a name or code.
+* **Names are the backend's own.**  Generated code uses the parameter names it
+  is given (``s`` for the state, ``e`` for the frame's locals, ``fr``/``pc`` for
+  resumable code), ``K``, and function names the backend chooses (checked
+  below).  Author identifiers only ever appear as constant *keys* (``e['x']``).
+* **Restricted builtins.**  Generated functions see :data:`SAFE_BUILTINS` only.
+
+Every node carries the line and column of the YAML text it came from (see
+:meth:`CodeUnit.located`), so a Python traceback through generated code names
+the definition's line, and ``ribbit debug --code`` can print what was made.
+
+No ``exec``: the compiled module's function code object is taken out of its
+constants and turned into a function over the unit's namespace.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import itertools
+import re
+import types
+
+SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
+    "abs", "all", "any", "bool", "dict", "enumerate", "int", "isinstance", "iter", "len", "list", "max",
+    "min", "next", "range", "reversed", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+    "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
+)}
+
+_BACKEND_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}\Z")  # names the backend picks; never author text
+
+
+class CodeUnit:
+    """One game's generated code: its constants table, its namespace and the functions made so far."""
+
+    def __init__(self, filename: str):
+        self.filename = filename or "<definition>"
+        self.constants: list = []
+        self._constant_index: dict = {}  # id(value) -> index in constants (values kept alive by the list)
+        self.namespace = {"__builtins__": SAFE_BUILTINS, "K": self.constants}
+        self.functions: list[tuple[str, ast.FunctionDef]] = []  # (what it is, its tree) for `debug --code`
+        self._numbers = itertools.count()
+
+    # ---------------------------------------------------------------- values
+    def constant(self, value) -> ast.expr:
+        """An expression reading ``value``: an ``ast.Constant`` for plain scalars, else ``K[i]``."""
+        if value is None or type(value) in (bool, int, str, float):
+            return ast.Constant(value)
+        index = self._constant_index.get(id(value))
+        if index is None:
+            index = self._constant_index[id(value)] = len(self.constants)
+            self.constants.append(value)
+        return ast.Subscript(ast.Name("K", ast.Load()), ast.Constant(index), ast.Load())
+
+    def call(self, fn, *args: str) -> ast.expr:
+        """``K[i](s, e)``: a call of a Python callable (a run-time helper, a closure) kept in the table."""
+        names = args or ("s", "e")
+        return ast.Call(self.constant(fn), [ast.Name(a, ast.Load()) for a in names], [])
+
+    # ---------------------------------------------------------------- positions
+    @staticmethod
+    def located(tree: ast.AST, line: int | None, column: int | None = None) -> ast.AST:
+        """Give ``tree`` and every node under it without a position the YAML ``line``/``column``."""
+        line = line or 1
+        col = max((column or 1) - 1, 0)
+        for node in ast.walk(tree):
+            if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+                node.lineno, node.col_offset = line, col
+                node.end_lineno, node.end_col_offset = line, col
+        return tree
+
+    # ---------------------------------------------------------------- functions
+    def function(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None,
+                 what: str = "") -> types.FunctionType:
+        """Compile ``body`` as ``def name(*args)`` and return the function.
+
+        ``name`` is chosen by the backend (a short lower-case word); a number is
+        appended so names stay unique in ``debug --code`` listings.
+        """
+        if not _BACKEND_NAME.match(name):
+            raise ValueError(f"generated function name {name!r} is not a backend name")
+        fname = f"{name}_{next(self._numbers)}"
+        fdef = ast.FunctionDef(
+            name=fname,
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                               kw_defaults=[], kwarg=None, defaults=[]),
+            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+        self.located(fdef, line)
+        module = ast.Module(body=[fdef], type_ignores=[])
+        code = compile(module, self.filename, "exec", dont_inherit=True)
+        fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+        self.functions.append((what or name, fdef))
+        return types.FunctionType(fcode, self.namespace, fname)
+
+    def source(self) -> str:
+        """The generated functions as Python text (``ast.unparse``), each after a comment saying what it is."""
+        parts = []
+        for what, fdef in self.functions:
+            comment = " ".join(str(what).split())  # one line, whatever the name holds
+            parts.append(f"# {comment}\n{ast.unparse(fdef)}")
+        parts.append(f"# constants table K: {len(self.constants)} entries")
+        return "\n\n".join(parts) + "\n"
