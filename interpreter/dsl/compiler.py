@@ -17,6 +17,8 @@ into a located :class:`DefinitionError`.
 
 from __future__ import annotations
 
+import itertools
+
 from . import ast as A
 from .codegen import CodeUnit
 from .counters import CounterCompiler
@@ -43,6 +45,9 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
+        # numbers the env keys of 'each' variables and of inlined and spliced bodies: owned by this game's
+        # compiler, so a game's keys do not depend on what else this process compiled before it
+        self.key_numbers = itertools.count()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 
     # ---------------------------------------------------------------- the code-generation seam
