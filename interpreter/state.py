@@ -20,6 +20,7 @@ import itertools
 from . import rng as RNG
 from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
+from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
 from .layout import MAX_LAYOUT_TEXT
@@ -153,8 +154,8 @@ class State:
             ended_by = State.END_STATEMENT
         except (RibbitError, RecursionError):
             raise
-        except Exception as exc:  # no check foresaw it: name the rule whose code was running
-            raise _Unforeseen(self.game.procs[fr[0]].where_at(pc)) from exc
+        except Exception as exc:  # no check foresaw it: name the statement whose code was running
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -659,19 +660,27 @@ class State:
 
 
 class _Unforeseen(Exception):
-    """A Python error no check foresaw, raised by rule code; ``where`` is the key of the rule that was running
-    (its procedure, trigger, ability...) and the error itself is the ``__cause__``."""
+    """A Python error no check foresaw, raised by rule code; ``where`` is the Location of the statement that
+    failed (or of its rule: procedure, trigger, ability...) and the error itself is the ``__cause__``."""
 
     def __init__(self, where):
         super().__init__(where)
         self.where = where
 
 
+def _located(game, exc, proc, pc):
+    """Where rule code failed (see :mod:`interpreter.failures`): the statement, else the rule running ``pc``."""
+    try:
+        return failed_at(game, exc, proc, pc)
+    except Exception:  # noqa: BLE001 - never hide the real error behind one in locating it
+        return game.source.location(proc.where_at(pc))
+
+
 def _unforeseen(game, exc):
-    """(the original error, the Location of the rule that raised it or None) for an error no check foresaw."""
+    """(the original error, the Location of the statement that raised it or None) for an error no check foresaw."""
     if type(exc) is not _Unforeseen:
         return exc, None
-    return exc.__cause__, game.source.location(exc.where)
+    return exc.__cause__, exc.where
 
 
 def replay(game, players: int, seed: int, actions) -> State:

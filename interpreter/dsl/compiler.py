@@ -31,7 +31,7 @@ from .showing import ShowCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
-from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
+from .units import CompileError, Flat, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
@@ -48,6 +48,10 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         # numbers the env keys of 'each' variables and of inlined and spliced bodies: owned by this game's
         # compiler, so a game's keys do not depend on what else this process compiled before it
         self.key_numbers = itertools.count()
+        # code object -> [(closure, where, statement)]: which statement each compiled closure or instruction
+        # runs, read only when a rule fails in a way no check foresaw (see interpreter.failures)
+        self.statement_code: dict = {}
+        self._remembered: set = set()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 
     # ---------------------------------------------------------------- the code-generation seam
@@ -60,6 +64,26 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         """
         fn, kind = self.expr(node, scope)
         return self.code.call(fn), kind
+
+    # ---------------------------------------------------------------- which statement a closure runs
+    def stmt(self, st, scope):
+        fn = super().stmt(st, scope)
+        if fn is not None:
+            self.remember(fn if type(fn) is Flat else (fn,), st)
+        return fn
+
+    def remember(self, fns, st) -> None:
+        """Note that the closures or instructions ``fns`` run the statement ``st`` (of the rule at ``self.where``).
+
+        Inner statements are compiled, so remembered, first: a closure keeps the innermost statement.
+        Nothing of this is looked at while rules run.
+        """
+        for fn in fns:
+            code = getattr(fn, "__code__", None)
+            if code is None or not fn.__closure__ or id(fn) in self._remembered:
+                continue
+            self._remembered.add(id(fn))
+            self.statement_code.setdefault(code, []).append((fn, self.where, st))
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):

@@ -72,7 +72,9 @@ class ResumableCompiler:
                 run.loops = innermost_loop(scope)  # what follows answers to this scope's loops
                 continue
             self.flush(run, code)
+            mark = len(code)
             getattr(self, "r_" + type(st).__name__)(st, scope, code)
+            self.remember(code[mark:], st)
             run = Run(scope)
         return run
 

@@ -808,6 +808,7 @@ class Builder:
             except RecursionError:
                 raise self.too_deep(proc.where) from None
         g.codes = [p.code for p in g.procs]
+        g.statement_code = c.statement_code
         for key in self.setup_steps:
             del g.procedures[key]
         for key in self.hidden_functions:
