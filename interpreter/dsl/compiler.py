@@ -51,6 +51,8 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         # code object -> [(closure, where, statement)]: which statement each compiled closure or instruction
         # runs, read only when a rule fails in a way no check foresaw (see interpreter.failures)
         self.statement_code: dict = {}
+        self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
+        self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
         self._remembered: set = set()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 

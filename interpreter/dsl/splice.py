@@ -66,6 +66,7 @@ class ProcSplicer:
             end.pc = len(code)
         span = [mark, len(code), proc.where]  # its last statements may join what follows: the range ends there
         self.splicing[0].spliced.append(span)
+        self.spliced_ids.add(proc.id)
         tail.spans.append(span)
         return tail
 
