@@ -1100,6 +1100,19 @@ def test_an_unforeseen_python_error_is_located_at_the_innermost_statement(tmp_pa
     assert type(err.__cause__) is KeyError and err.__cause__.__traceback__ is not None
 
 
+def test_an_unforeseen_python_error_names_which_of_two_identical_rule_texts_failed(tmp_path):
+    body = "      if game.plays > 100:\n        let x = 1\n      game.plays += x\n"
+    text = variant("  played: {card: card, player: player}\n", "  played: {card: card, player: player}\n"
+                   "  other: {player: player}\n")
+    text = variant("setup: |\n", f"triggers:\n  - on: other\n    do: |\n{body}  - on: played\n    do: |\n{body}"
+                   "setup: |\n", text)
+    path = write(tmp_path, text)
+    err = assert_rule_error_leaves_state_unchanged(load_game(path))
+    assert str(err) == located(path, text, "game.plays += x", "triggers[1].do",
+                               "a rule failed after 'play low' (KeyError: 'x'); "
+                               "the game is back where it was before that action", nth=2)
+
+
 def test_an_unforeseen_error_in_generated_code_is_located_at_the_line_its_code_was_made_from(tmp_path):
     import ast
 
