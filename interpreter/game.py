@@ -75,6 +75,7 @@ class Game:
         self.procedures: dict = {}
         self.procs: list = []  # by id
         self.codes: list = []  # resumable code by proc id
+        self.statement_code: dict = {}  # code object -> [(closure, where, statement)] (see interpreter.failures)
         self.triggers: dict = {}  # event -> [Proc]
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}
@@ -99,6 +100,16 @@ class Game:
         self.step_limit = DEFAULT_STEP_LIMIT
         self.locate = None  # (where, node) -> Location
         self._layouts: dict = {}  # player count -> initial (zones, loc)
+        self._layout_hash = None  # see layout_hash()
+
+    def layout_hash(self) -> str:
+        """A hash of the compiled layout (zones, cards, procedure ids, instructions, env keys; see
+        :mod:`interpreter.layout`), computed from the compiled code on first use and kept."""
+        if self._layout_hash is None:
+            from .layout import layout_hash
+
+            self._layout_hash = layout_hash(self)
+        return self._layout_hash
 
     # ---------------------------------------------------------------- model queries
     def triggers_for(self, event: str) -> list:

@@ -20,17 +20,22 @@ import itertools
 from . import rng as RNG
 from . import trace as TR
 from .dsl.compiler import SUSPEND, GameOver
+from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
+from .layout import MAX_LAYOUT_TEXT
 
 SAVE_FORMAT = "ribbit-state/2"
 # The parts of a save, in the order to_json writes them.
 SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
              "forced_winners", "scenario", "history", "log", "log_seen",
              "counters")
-# Parts a save has only when they hold something (so games that never use them save as before):
-# "shown" lists [card, [players]] for the cards a 'show' made visible to players.
-OPTIONAL_SAVE_KEYS = ("shown",)
+# Parts a save may lack: "shown" lists [card, [players]] for the cards a 'show' made visible to players
+# (written only when it holds something, so games that never use it save as before); "layout" is the
+# hash of the compiled layout the save was made under (see interpreter.layout), which saves made before
+# it was written lack.  A save is resumed by replaying it whatever its layout, so the layout is checked
+# for its type only.
+OPTIONAL_SAVE_KEYS = ("shown", "layout")
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -149,8 +154,8 @@ class State:
             ended_by = State.END_STATEMENT
         except (RibbitError, RecursionError):
             raise
-        except Exception as exc:  # no check foresaw it: name the rule whose code was running
-            raise _Unforeseen(self.game.procs[fr[0]].where_at(pc)) from exc
+        except Exception as exc:  # no check foresaw it: name the statement whose code was running
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -584,7 +589,7 @@ class State:
         pending = None if p is None else {key: p[key] for key in SAVED_DECISION_KEYS}
         data = _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
-            "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
+            "layout": self.game.layout_hash(), "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
             "rng": str(self.rng), "pending": pending, "over": self.over, "forced_winners": self.forced_winners,
             "scenario": self.scenario, "history": self.history, "log": self.log, "log_seen": self.log_seen,
             "counters": self.counters,
@@ -620,6 +625,11 @@ class State:
             extra = [_quote(k) for k in itertools.islice(data, len(SAVE_KEYS) + optional + 3)
                      if type(k) is not str or (k not in SAVE_KEYS and k not in OPTIONAL_SAVE_KEYS)][:3]
             raise SaveFileError(f"the save file has parts Ribbit does not write: {', '.join(extra)}")
+        if "layout" in data and (type(data["layout"]) is not str or len(data["layout"]) > MAX_LAYOUT_TEXT):
+            raise SaveFileError(f"the save's layout is damaged (expected a text of at most {MAX_LAYOUT_TEXT} "
+                                "characters)")
+        # Another layout (the same rules compiled by another version of Ribbit) is no reason to refuse:
+        # nothing in a save points into the compiled rules, and the replay below rebuilds the game.
         players, seed, history, log = data["players"], data["seed"], data["history"], data["log"]
         if type(players) is not int or not game.min_players <= players <= game.max_players:
             raise SaveFileError(f"the save's player count {_quote(players)} is not a whole number from "
@@ -650,19 +660,27 @@ class State:
 
 
 class _Unforeseen(Exception):
-    """A Python error no check foresaw, raised by rule code; ``where`` is the key of the rule that was running
-    (its procedure, trigger, ability...) and the error itself is the ``__cause__``."""
+    """A Python error no check foresaw, raised by rule code; ``where`` is the Location of the statement that
+    failed (or of its rule: procedure, trigger, ability...) and the error itself is the ``__cause__``."""
 
     def __init__(self, where):
         super().__init__(where)
         self.where = where
 
 
+def _located(game, exc, proc, pc):
+    """Where rule code failed (see :mod:`interpreter.failures`): the statement, else the rule running ``pc``."""
+    try:
+        return failed_at(game, exc, proc, pc)
+    except Exception:  # noqa: BLE001 - never hide the real error behind one in locating it
+        return game.source.location(proc.where_at(pc))
+
+
 def _unforeseen(game, exc):
-    """(the original error, the Location of the rule that raised it or None) for an error no check foresaw."""
+    """(the original error, the Location of the statement that raised it or None) for an error no check foresaw."""
     if type(exc) is not _Unforeseen:
         return exc, None
-    return exc.__cause__, game.source.location(exc.where)
+    return exc.__cause__, exc.where
 
 
 def replay(game, players: int, seed: int, actions) -> State:

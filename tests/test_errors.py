@@ -1053,24 +1053,82 @@ def test_adding_to_a_variable_declared_without_a_value_is_a_rule_error(tmp_path)
 UNFORESEEN = ("    game.plays += 1\n", "    if game.plays > 100:\n      let x = 1\n    game.plays += x\n")
 
 
-def test_an_unforeseen_python_error_names_the_rule_that_failed_and_keeps_its_cause(tmp_path):
+def test_an_unforeseen_python_error_names_the_statement_that_failed_and_keeps_its_cause(tmp_path):
     # a local bound only in a branch not taken: no check at load sees it (a KeyError in play)
     text, path, game = duel(tmp_path, *UNFORESEEN)
     err = assert_rule_error_leaves_state_unchanged(game)
-    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "take_turn(player p)", TAKE_TURN,
+    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "game.plays += x", TAKE_TURN,
                                "a rule failed after 'play low' (KeyError: 'x'); "
                                "the game is back where it was before that action")
     assert type(err.__cause__) is KeyError
 
 
-def test_an_unforeseen_python_error_during_setup_names_the_setup_and_keeps_its_cause(tmp_path):
+def test_an_unforeseen_python_error_during_setup_names_the_statement_and_keeps_its_cause(tmp_path):
     text, path, game = duel(tmp_path, "  shuffle deck\n", "  shuffle deck\n  if size(deck) > 100:\n    let x = 1\n"
                             "  game.plays += x\n")
     with pytest.raises(RuleError) as info:
         game.new_game(2, seed=1)
-    assert str(info.value) == located(path, text, "setup", "setup", "a rule failed while setting up the game "
+    assert str(info.value) == located(path, text, "game.plays += x", "setup", "a rule failed while setting up the game "
                                       "(KeyError: 'x')")
     assert type(info.value.__cause__) is KeyError
+
+
+TALLY = ("setup: |\n", "  tally(player p): |\n    if game.plays > 100:\n      let x = 1\n    p.points += x\nsetup: |\n")
+UNBOUND = "    if game.plays > 100:\n      let x = 1\n"
+
+
+@pytest.mark.parametrize("edits, needle, key", [
+    ([("    game.plays += 1\n", UNBOUND + "    for c in hand(p):\n      if c != card:\n        game.plays += x\n")],
+     "game.plays += x", TAKE_TURN),
+    ([("    game.plays += 1\n", UNBOUND + "    for c in hand(p):\n      game.plays += x\n"
+       '      ask p to choose one of hand(p) as d "again"\n')], "game.plays += x", TAKE_TURN),
+    ([("    game.plays += 1\n", "    tally(p)\n"), TALLY], "p.points += x", "procedures.tally(player p)"),
+    ([("    game.plays += 1\n", "    tally(p)\n    tally(p)\n"), TALLY], "p.points += x", "procedures.tally(player p)"),
+    ([("    game.plays += 1\n", '    tally(p)\n    ask p to choose one of hand(p) as d "again"\n'), TALLY],
+     "p.points += x", "procedures.tally(player p)"),
+], ids=["in a branch in a loop", "in a loop that waits", "in a called procedure", "in a procedure called twice",
+        "in a procedure called before a decision"])
+def test_an_unforeseen_python_error_is_located_at_the_innermost_statement(tmp_path, edits, needle, key):
+    text = TINY_DUEL.replace("players: {min: 2, max: 2}\n", "players: {min: 2, max: 2}\nlimits: {steps: 1000}\n")
+    for old, new in edits:
+        text = variant(old, new, text)
+    path = write(tmp_path, text)
+    err = assert_rule_error_leaves_state_unchanged(load_game(path))
+    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, needle, key,
+                               "a rule failed after 'play low' (KeyError: 'x'); "
+                               "the game is back where it was before that action")
+    assert type(err.__cause__) is KeyError and err.__cause__.__traceback__ is not None
+
+
+def test_an_unforeseen_python_error_names_which_of_two_identical_rule_texts_failed(tmp_path):
+    body = "      if game.plays > 100:\n        let x = 1\n      game.plays += x\n"
+    text = variant("  played: {card: card, player: player}\n", "  played: {card: card, player: player}\n"
+                   "  other: {player: player}\n")
+    text = variant("setup: |\n", f"triggers:\n  - on: other\n    do: |\n{body}  - on: played\n    do: |\n{body}"
+                   "setup: |\n", text)
+    path = write(tmp_path, text)
+    err = assert_rule_error_leaves_state_unchanged(load_game(path))
+    assert str(err) == located(path, text, "game.plays += x", "triggers[1].do",
+                               "a rule failed after 'play low' (KeyError: 'x'); "
+                               "the game is back where it was before that action", nth=2)
+
+
+def test_an_unforeseen_error_in_generated_code_is_located_at_the_line_its_code_was_made_from(tmp_path):
+    import ast
+
+    from interpreter.dsl.codegen import CodeUnit
+    from interpreter.failures import failed_at
+
+    game = load_game(write(tmp_path, TINY_DUEL))
+    line, column = position(TINY_DUEL, "p.points += card.value")
+    unit = CodeUnit(game.file)
+    division = CodeUnit.located(ast.BinOp(ast.Constant(1), ast.Div(), ast.Name("e", ast.Load())), line, column)
+    fn = unit.function("boom", [ast.Return(division)], line=line - 3)
+    with pytest.raises(ZeroDivisionError) as info:
+        fn(None, 0)
+    proc = game.procedures["take_turn"]
+    where = failed_at(game, info.value, proc, 0)
+    assert (where.file, where.line, where.column, where.key) == (game.file, line, column, TAKE_TURN)
 
 
 def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path, capsys):
@@ -1080,7 +1138,7 @@ def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path
     code = cli.main(["play", str(path), "--players", "2", "--seed", "1", "--log", "-"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert f"{path}:{position(text, 'take_turn(player p)')[0]}:" in err and "KeyError: 'x" in err
+    assert f"{path}:{position(text, 'game.plays += x')[0]}:" in err and "KeyError: 'x" in err
 
 
 # ================================================================ 6. illegal actions
@@ -1149,7 +1207,7 @@ def test_data_that_is_not_a_save_file_is_refused(tiny_game, data):
 
 
 def test_truncated_save_names_the_missing_part(tiny_game, saved):
-    truncated = dict(list(saved.items())[:5])
+    truncated = dict(list(saved.items())[:6])  # format, game, fingerprint, layout, players, seed
     with pytest.raises(SaveFileError) as info:
         State.from_json(tiny_game, truncated)
     assert info.value.message == "the save file is incomplete: it has no 'zones'"

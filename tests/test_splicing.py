@@ -25,8 +25,8 @@ def load(request, monkeypatch, tmp_path):
 
 
 def spliced_procedures(game):
-    """How many call sites were spliced (so each test also proves which way it ran)."""
-    return sum(1 for code in game.codes for ins in code if getattr(ins, "__name__", "").startswith("enter"))
+    """How many procedures were spliced into the code that runs (so each test also proves which way it ran)."""
+    return len({where for proc in game.procs for _, _, where in proc.spliced})
 
 
 RETURNS = """game: Returns
@@ -152,4 +152,49 @@ def test_a_game_saved_inside_a_spliced_procedure_resumes_there(load):
 
 def test_every_call_of_these_games_is_spliced_unless_splicing_is_off(load):
     counts = [spliced_procedures(load(text)) for text in (RETURNS, LOCALS, LOOPS)]
-    assert counts in ([1, 1, 1], [0, 0, 0])
+    assert counts in ([2, 2, 2], [0, 0, 0])  # take_turn into the flow, and the procedure it calls into that
+
+
+ENTRIES = """game: Entries
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {n: 0}
+events: {poked: {player: player}}
+procedures:
+  bump(player p): |
+    game.n += 1
+  take_turn(player p): |
+    bump(p)
+    emit poked(player=p)
+    ask p:
+      "go":
+        pass
+      "stay":
+        pass
+triggers:
+  - on: poked
+    do: |
+      game.n += 10
+flow:
+  - phase: play
+    turn: take_turn
+    until: game.n >= 22
+"""
+
+
+def test_only_code_that_runs_in_a_frame_of_its_own_is_compiled_as_resumable_code(load):
+    from interpreter.dsl.resumable import NEVER_ENTERED
+
+    game = load(RETURNS)
+    spliced = bool(spliced_procedures(game))
+    for name in ("pick", "take_turn"):  # spliced at their one call each: they run inside main's code
+        assert (game.procedures[name].code is NEVER_ENTERED) is spliced
+    assert game.main.code is not NEVER_ENTERED
+    game = load(ENTRIES)
+    assert game.procedures["bump"].code is NEVER_ENTERED  # never waits: always called directly
+    assert game.triggers["poked"][0].code is not NEVER_ENTERED  # a handler runs in a frame of its own
+    state = game.new_game(2, seed=1)
+    assert state.gv["n"] == 11
+    state.apply(0, "go")
+    state.apply(1, "go")
+    assert state.gv["n"] == 22 and state.is_terminal()

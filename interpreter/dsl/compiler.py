@@ -17,6 +17,8 @@ into a located :class:`DefinitionError`.
 
 from __future__ import annotations
 
+import itertools
+
 from . import ast as A
 from .codegen import CodeUnit
 from .counters import CounterCompiler
@@ -29,7 +31,7 @@ from .showing import ShowCompiler
 from .splice import ProcSplicer
 from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
-from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
+from .units import CompileError, Flat, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
@@ -43,6 +45,15 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
+        # numbers the env keys of 'each' variables and of inlined and spliced bodies: owned by this game's
+        # compiler, so a game's keys do not depend on what else this process compiled before it
+        self.key_numbers = itertools.count()
+        # code object -> [(closure, where, statement)]: which statement each compiled closure or instruction
+        # runs, read only when a rule fails in a way no check foresaw (see interpreter.failures)
+        self.statement_code: dict = {}
+        self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
+        self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
+        self._remembered: set = set()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 
     # ---------------------------------------------------------------- the code-generation seam
@@ -55,6 +66,26 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         """
         fn, kind = self.expr(node, scope)
         return self.code.call(fn), kind
+
+    # ---------------------------------------------------------------- which statement a closure runs
+    def stmt(self, st, scope):
+        fn = super().stmt(st, scope)
+        if fn is not None:
+            self.remember(fn if type(fn) is Flat else (fn,), st)
+        return fn
+
+    def remember(self, fns, st) -> None:
+        """Note that the closures or instructions ``fns`` run the statement ``st`` (of the rule at ``self.where``).
+
+        Inner statements are compiled, so remembered, first: a closure keeps the innermost statement.
+        Nothing of this is looked at while rules run.
+        """
+        for fn in fns:
+            code = getattr(fn, "__code__", None)
+            if code is None or not fn.__closure__ or id(fn) in self._remembered:
+                continue
+            self._remembered.add(id(fn))
+            self.statement_code.setdefault(code, []).append((fn, self.where, st))
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):

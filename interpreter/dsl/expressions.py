@@ -14,7 +14,7 @@ from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .runtime import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, paid_scan, too_big, fold_arith, is_cheap, const, Poisoned, zone_cards
-from .units import CompileError, Func, Scope, each_keys, suggest
+from .units import CompileError, Func, Scope, suggest
 
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
@@ -187,7 +187,7 @@ class ExpressionCompiler:
         inner.names[node.var] = T.element(skind)
         inner.aliases.pop(node.var, None)
         # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
-        key = f"{node.var}.{next(each_keys)}"
+        key = f"{node.var}.{next(self.key_numbers)}"
         inner.keys[node.var] = key
         return src, skind, inner, key
 

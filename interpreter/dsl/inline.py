@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN, discard_result, set_local_fn
-from .units import CompileError, Flat, Scope, each_keys
+from .units import CompileError, Flat, Scope
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
 
@@ -40,7 +40,7 @@ class ProcInliner:
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.location(call)
-        n = next(each_keys)
+        n = next(self.key_numbers)
         inner = Scope({}, scope.proc, {name: (f, kind) for (name, kind), f in zip(proc.params, args)})
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None

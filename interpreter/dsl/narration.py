@@ -24,7 +24,6 @@ to ``state.log``; a line whose text differs for some audience also adds
 from __future__ import annotations
 
 import dataclasses
-import itertools
 
 from ..errors import RibbitError, RuleError
 from . import ast as A
@@ -39,7 +38,6 @@ RANDOM_BUILTINS = ("random", "roll")
 MAX_EXPANSION = 2000  # nodes looked at for one interpolation: beyond that, it is treated as hidden
 # Builtins that reveal of a zone only its size (public) or the cards they return (checked themselves).
 ZONE_SAFE_BUILTINS = ("size", "count", "top", "bottom")
-_fresh = itertools.count()
 
 
 class Opaque(Exception):
@@ -68,20 +66,20 @@ def assignments(body) -> dict:
     return defs
 
 
-def substitute(node, mapping: dict):
+def substitute(node, mapping: dict, numbers):
     """``node`` with names replaced by the AST in ``mapping``; names bound by 'each' are renamed, so none is captured."""
     if isinstance(node, tuple):
-        return tuple(substitute(n, mapping) for n in node)
+        return tuple(substitute(n, mapping, numbers) for n in node)
     if not isinstance(node, A.Node):
         return node
     if isinstance(node, A.Name):
         return mapping.get(node.name, node)
     if isinstance(node, A.Each):
-        fresh = f"{node.var}#{next(_fresh)}"
+        fresh = f"{node.var}#{next(numbers)}"
         inner = {**mapping, node.var: A.Name(fresh)}
-        return A.Each(fresh, substitute(node.source, mapping), substitute(node.where, inner),
-                      substitute(node.result, inner), line=node.line, column=node.column)
-    changes = {f.name: substitute(getattr(node, f.name), mapping) for f in dataclasses.fields(node)
+        return A.Each(fresh, substitute(node.source, mapping, numbers), substitute(node.where, inner, numbers),
+                      substitute(node.result, inner, numbers), line=node.line, column=node.column)
+    changes = {f.name: substitute(getattr(node, f.name), mapping, numbers) for f in dataclasses.fields(node)
                if f.name not in ("line", "column")}
     return dataclasses.replace(node, **changes)
 
@@ -153,7 +151,7 @@ class Dependencies:
         if name in m.functions:
             func = m.functions[name]
             args = [a for a in node.args if not isinstance(a, tuple)]
-            body = substitute(func.body, {p: a for (p, _), a in zip(func.params, args)})
+            body = substitute(func.body, {p: a for (p, _), a in zip(func.params, args)}, self.c.key_numbers)
             return self.free(body, bound) | self.free(tuple(args), bound)
         if name in getattr(m, "quantities", {}) or name in m.procedures:
             raise Opaque()

@@ -72,7 +72,9 @@ class ResumableCompiler:
                 run.loops = innermost_loop(scope)  # what follows answers to this scope's loops
                 continue
             self.flush(run, code)
+            mark = len(code)
             getattr(self, "r_" + type(st).__name__)(st, scope, code)
+            self.remember(code[mark:], st)
             run = Run(scope)
         return run
 
@@ -248,6 +250,7 @@ class ResumableCompiler:
         args = self.bind_args(call, proc.params, scope, call.func)
         pairs = list(zip([n for n, _ in proc.params], args))
         pid = proc.id
+        self.pushed_ids.add(pid)  # it runs in a frame of its own: it needs its resumable code
         loc = self.location(call)
 
         if len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
@@ -300,8 +303,13 @@ class ResumableCompiler:
             return TRANSFER
         code.append(emit)
 
-    def compile_proc(self, proc: Proc):
-        """Compile a procedure's direct closure (if it never waits) and its resumable code."""
+    def compile_proc(self, proc: Proc, resumable: bool = True):
+        """Compile a procedure's direct closure (if it never waits) and, if ``resumable``, its resumable code.
+
+        Resumable code is what runs in a frame of the procedure's own: the flow, setup, event handlers and
+        the targets of ordinary waiting calls need it; a procedure that only ever runs spliced into its
+        callers or called directly does not (see ``Builder.compile_all``) and gets :data:`NEVER_ENTERED`.
+        """
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, (proc,)
         try:
@@ -314,6 +322,9 @@ class ResumableCompiler:
                     return e.get("$ret") if r == RETURN else None
                 proc.direct = direct
                 scope = Scope(dict(proc.params), proc)
+            if not resumable:
+                proc.code = NEVER_ENTERED
+                return
             code = []
             self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
             self.resumable(proc.body, scope, code)
@@ -325,3 +336,10 @@ class ResumableCompiler:
             proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
             self.where, self.splicing = saved
+
+
+def _never_entered(s, fr, pc):
+    raise RuntimeError("a procedure compiled only into its callers ran in a frame of its own")
+
+
+NEVER_ENTERED = [_never_entered]  # the code of procedures that never run in a frame of their own

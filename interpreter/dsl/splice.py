@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .inline import bound_names, has_return, loose_signal, statements
-from .units import CompileError, Label, Scope, each_keys
+from .units import CompileError, Label, Scope
 
 MAX_SPLICED = 2  # spliced procedures inside spliced procedures, at most: bounds the compiled size
 MAX_STATEMENTS = 80  # a longer procedure keeps the ordinary call (each call site would copy it)
@@ -39,7 +39,7 @@ class ProcSplicer:
             args = self.bind_args(call, proc.params, scope, call.func)
         except CompileError:
             return None  # the ordinary call reports it
-        n = next(each_keys)
+        n = next(self.key_numbers)
         params = [name for name, _ in proc.params]
         inner = Scope(dict(proc.params), proc)
         inner.keys = {name: f"{name}.{n}" for name in set(params) | local_names(proc.body)}
@@ -66,6 +66,7 @@ class ProcSplicer:
             end.pc = len(code)
         span = [mark, len(code), proc.where]  # its last statements may join what follows: the range ends there
         self.splicing[0].spliced.append(span)
+        self.spliced_ids.add(proc.id)
         tail.spans.append(span)
         return tail
 

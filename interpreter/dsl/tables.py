@@ -32,8 +32,19 @@ except ImportError:  # pragma: no cover - an older or newer lark
     _LOAD_ALLOWED_OPTIONS = {"postlex", "transformer", "lexer_callbacks", "use_bytes", "debug", "g_regex_flags",
                              "regex", "propagate_positions", "tree_class", "_plugins"}
 
-FORMAT = 1  # bump when the file layout below changes
 MAX_CACHE_BYTES = 4 * 1024 * 1024  # the tables are ~130 kB
+
+
+def _own_code() -> str:
+    """A hash of this module's text: the file layout below is written and read by it, so any change to it
+    names other cache files (an edit that changes nothing only costs one rebuild), with nothing to bump."""
+    try:
+        text = Path(__file__).read_bytes()
+    except OSError:  # no source beside the compiled module: its code objects say the same
+        import marshal
+
+        text = b"".join(marshal.dumps(f.__code__) for f in (read_tables, write_tables, _encode, _untag))
+    return hashlib.sha256(text).hexdigest()
 
 
 def cache_folder() -> Path | None:
@@ -49,7 +60,7 @@ def cache_folder() -> Path | None:
 
 def table_key(grammar: str, postlex, options: dict) -> str:
     """The hash a cache file must carry to be used: grammar, lark version, options and post-lexer."""
-    described = json.dumps({"format": FORMAT, "grammar": grammar, "lark": lark.__version__, "options": options,
+    described = json.dumps({"format": _FORMAT, "grammar": grammar, "lark": lark.__version__, "options": options,
                             "postlex": f"{type(postlex).__module__}.{type(postlex).__qualname__}"},
                            sort_keys=True)
     return hashlib.sha256(described.encode("utf-8")).hexdigest()
@@ -145,6 +156,9 @@ def write_tables(path: Path, key: str, parser: Lark) -> None:
             os.unlink(temp)
         except OSError:
             pass
+
+
+_FORMAT = _own_code()  # what names and checks the file layout of a cache file
 
 
 # JSON has no tuples and only text keys; lark's tables have both.  Tag them, and nothing else.

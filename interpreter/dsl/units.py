@@ -77,8 +77,6 @@ class Scope:
         return s
 
 
-each_keys = itertools.count()
-
 
 class Flat(list):
     """Statement closures that take the place of one statement in their block (an inlined body)."""

@@ -800,14 +800,41 @@ class Builder:
         self.compile_quantities()
         self.compile_listeners()
         self.compile_seen_by()
-        for proc in g.procs:
+        # Resumable code only for what runs in a frame of its own: the flow, setup, event handlers and the
+        # procedures an ordinary waiting call enters (found while compiling the others).  A procedure that
+        # never waits is called directly; one spliced into its callers runs there.  A waiting procedure
+        # nothing enters and nothing splices (unused, say) is still compiled, so its errors are reported.
+        entered = {g.main.id, g.setup.id}
+        entered.update(p.id for procs in g.triggers.values() for p in procs)
+        entered.update(p.id for table in g.abilities.values() for p in table if p is not None)
+        entered.update(p.id for entries in g.listeners.values() for _, p, _ in entries)
+        compiled = set()
+
+        def compile_proc(proc, resumable=True):
+            compiled.add(proc.id)
             try:
-                c.compile_proc(proc)
+                c.compile_proc(proc, resumable)
             except CompileError as exc:
                 self.compile_error(exc, proc.where)
             except RecursionError:
                 raise self.too_deep(proc.where) from None
+
+        for proc in g.procs:
+            if not proc.suspends or proc.id in entered:
+                compile_proc(proc, proc.id in entered)
+        waiting = [proc for proc in g.procs if proc.suspends]
+        while True:
+            todo = [p for p in waiting if p.id not in compiled and p.id in c.pushed_ids] \
+                or [p for p in waiting if p.id not in compiled and p.id not in c.spliced_ids][:1]
+            if not todo:
+                break
+            for proc in todo:
+                compile_proc(proc)
+        for proc in waiting:
+            if proc.id not in compiled:  # spliced wherever it is called
+                compile_proc(proc, resumable=False)
         g.codes = [p.code for p in g.procs]
+        g.statement_code = c.statement_code
         for key in self.setup_steps:
             del g.procedures[key]
         for key in self.hidden_functions:

@@ -1,0 +1,111 @@
+"""The compiled layout of a game, and its hash.
+
+A state's plain data points into the compiled game: zones by index, cards by
+id, and each frame ``[procedure id, pc, locals, return slot]`` names a
+procedure by its id, an instruction by its position, and locals by the env
+keys the compiler chose.  The *layout* is all of that: the zones, cards,
+variables and counters in order, and for every procedure its id, name and
+instructions, with every value the compiled code holds (env keys, jump
+targets, labels...).  It is computed from the compiled code itself, not
+declared, so any change in how Ribbit compiles a game (another version, a new
+optimisation) changes the hash without anyone bumping a number.
+
+The compiler numbers env keys per game, so the layout of a game does not
+depend on what else the process compiled before it: the same definition gives
+the same layout, hence the same hash, in every process.
+
+A save records the hash it was made under (``"layout"``) but never positions
+in the compiled code: it is loaded by replaying its seed and actions, so a save
+whose rules are the same but whose layout differs (made by another version of
+Ribbit) is resumed just the same.  Plain data that *does* hold positions
+(frames) is only meaningful for a game of the same layout hash.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import types
+
+from .dsl.units import Label
+
+MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save
+
+
+def describe(game) -> dict:
+    """The compiled layout of ``game`` as plain, deterministic data (see the module docstring)."""
+    seen: set = set()
+    procedures = []
+    for proc in game.procs:
+        code = [_values(ins, seen) for ins in proc.code]
+        direct = _values(proc.direct, seen) if proc.direct is not None else None
+        procedures.append([proc.id, proc.name, list(map(str, proc.where)) if isinstance(proc.where, tuple)
+                           else str(proc.where), proc.suspends, code, direct])
+    counters = {name: list(c.on) for name, c in game.counters.items()}
+    return {
+        "zones": [game.zone_label(i) for i in range(game.zone_count)],
+        "cards": list(game.card_names),
+        "game_variables": list(game.gvar_defaults),
+        "player_variables": list(game.pvar_defaults),
+        "counters": counters,
+        "main": getattr(game.main, "id", None), "setup": getattr(game.setup, "id", None),
+        "procedures": procedures,
+    }
+
+
+def layout_hash(game) -> str:
+    """A short hash of :func:`describe`: equal for two games exactly when their frames mean the same."""
+    text = json.dumps(describe(game), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _values(root, seen: set) -> list:
+    """What one piece of compiled code is and holds: the names of its functions and every text and whole
+    number reachable from it through closures, defaults, code constants and containers, sorted (so the
+    order in which sets and dicts were filled does not matter).  Objects already described are skipped."""
+    found = []
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        kind = type(obj)
+        if kind is str:
+            found.append("s" + obj)
+            continue
+        if kind is int or kind is bool:
+            found.append(f"i{int(obj)}")
+            continue
+        if obj is None or kind is float or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if kind is types.FunctionType:
+            found.append("f" + obj.__qualname__)
+            stack.append(obj.__code__)
+            stack.extend(cell.cell_contents for cell in obj.__closure__ or () if _filled(cell))
+            stack.extend(obj.__defaults__ or ())
+            if obj.__module__ is None:  # made by the code generator: its constants table is part of it
+                stack.append(obj.__globals__.get("K"))
+        elif kind is types.CodeType:
+            stack.extend(obj.co_consts)
+            stack.extend(obj.co_names)
+        elif kind is functools.partial:
+            stack.append(obj.func)
+            stack.extend(obj.args)
+            stack.extend(obj.keywords.values())
+        elif kind in (list, tuple, set, frozenset):
+            stack.extend(obj)
+        elif kind is dict:
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif kind is Label:  # a jump target inside resumable code
+            found.append(f"pc{obj.pc}")
+    found.sort()
+    return found
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
