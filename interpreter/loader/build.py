@@ -146,6 +146,7 @@ class Builder:
         for name, params in d.get("events", {}).items():
             g.events[name] = [(p, self.kind(k, ("events", name, p))) for p, k in (params or {}).items()]
         self.compiler = Compiler(g)
+        g.code = self.compiler.code  # the generated functions, for `ribbit debug --code`
         self.build_functions()
         self.build_procedures()
         self.build_hooks()
