@@ -92,13 +92,18 @@ class ExpressionCompiler:
 
     def position(self, node):
         """(file, line, column) of ``node`` in the definition, cached per place."""
+        loc = self.located_at(node)
+        return loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0)
+
+    def located_at(self, node):
+        """The :class:`Location` of ``node`` (as :meth:`location`), one object per place: an inlined
+        body lowered at many call sites finds it again, and the constants table holds it once."""
         key = (self.where if not isinstance(self.where, list) else tuple(self.where),
                getattr(node, "line", 0), getattr(node, "column", 0))
-        cache = self.__dict__.setdefault("_positions", {})
+        cache = self.__dict__.setdefault("_locations", {})
         found = cache.get(key)
         if found is None:
-            loc = self.location(node)
-            found = cache[key] = (loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0))
+            found = cache[key] = self.location(node)
         return found
 
     # ---------------------------------------------------------------- building blocks
@@ -134,7 +139,8 @@ class ExpressionCompiler:
         return i < len(self.code.constants) and self.code.constants[i] is fn
 
     def loc(self, node) -> ast.expr:
-        return self.code.constant(self.location(node))
+        """``K[i]``: the location of ``node``, for a run-time helper's errors."""
+        return self.code.constant(self.located_at(node))
 
     # ---------------------------------------------------------------- kinds
     def expect(self, node, scope, kind, what):
