@@ -37,14 +37,16 @@ def py(pattern: str, *parts: ast.expr) -> ast.expr:
 
 
 def _fill(node, parts):
-    if isinstance(node, ast.Name):
+    cls = node.__class__
+    if cls is ast.Name:
         name = node.id
         if name[0] == "_" and name[1:].isdigit():
             return parts[int(name[1:])]
         return ast.Name(name, node.ctx)
-    new = node.__class__()
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, list):
+    new = cls.__new__(cls)
+    for field in cls._fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
             value = [_fill(v, parts) if isinstance(v, ast.AST) else v for v in value]
         elif isinstance(value, ast.AST) and not isinstance(value, ast.expr_context):
             value = _fill(value, parts)

@@ -908,18 +908,19 @@ def _suggest(name, candidates):
 
 
 def build_game(source: Source, texts: list[str], variants: list[str], per_count=None) -> Game:
-    board = source.data.get("board")
-    if per_count is None and isinstance(board, dict) and "players" in board:
-        return _build_per_count(source, texts, variants)
-    builder = Builder(source, texts, variants, per_count)
     # Compiling makes many long-lived objects (syntax trees, tables): the collector would
     # scan them again and again as they pile up, for nothing to free.  It waits until the end.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return builder.build()
-    except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
-        raise builder.too_deep(()) from None
+        board = source.data.get("board")
+        if per_count is None and isinstance(board, dict) and "players" in board:
+            return _build_per_count(source, texts, variants)
+        builder = Builder(source, texts, variants, per_count)
+        try:
+            return builder.build()
+        except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
+            raise builder.too_deep(()) from None
     finally:
         if collecting:
             gc.enable()
