@@ -9,8 +9,8 @@ its errors.  :meth:`ExpressionCompiler.expr` compiles the same tree into a
 function ``f(s, e)`` (one per expression, named after the definition's file and
 line) for code that is not generated yet.
 
-Kinds are checked by :class:`interpreter.dsl.check.ExpressionChecker` (the
-checker half of each ``x_`` method calls it); optimisations are decided here on
+Names are resolved and kinds checked by :class:`interpreter.dsl.check.ExpressionChecker`,
+which each ``x_`` method asks before it builds code; optimisations are decided here on
 the trees: per-card tables for conditions over fixed card properties, constant
 folding, inlining of small functions (their parameters bound to the caller's
 argument trees).
@@ -26,12 +26,13 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
+from .check import ExpressionChecker
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .pyast import StateReads, game_var, local, local_key, py, simple
 from .runtime import MAX_INT, fold_arith, is_cheap, Poisoned
-from .units import CompileError, Func, Scope, each_keys, suggest
+from .units import CompileError, Func, Scope, each_keys
 
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
@@ -44,7 +45,7 @@ def s_():
     return ast.Name("s", ast.Load())
 
 
-class ExpressionCompiler:
+class ExpressionCompiler(ExpressionChecker):
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``)."""
 
     # ---------------------------------------------------------------- the seams
@@ -145,14 +146,12 @@ class ExpressionCompiler:
     # ---------------------------------------------------------------- kinds
     def expect(self, node, scope, kind, what):
         fn, k = self.expr(node, scope)
-        if not T.fits(k, kind):
-            raise self.err(f"{what} must be {T.describe(kind)}, not {T.describe(k)}", node)
+        self.check_kind(node, k, kind, what)
         return fn, k
 
     def expect_code(self, node, scope, kind, what):
         tree, k = self.expr_code(node, scope)
-        if not T.fits(k, kind):
-            raise self.err(f"{what} must be {T.describe(kind)}, not {T.describe(k)}", node)
+        self.check_kind(node, k, kind, what)
         return tree, k
 
     def list_code(self, node, scope, what):
@@ -198,84 +197,56 @@ class ExpressionCompiler:
         return self.code.call(bound), kind
 
     def x_Name(self, node, scope):
-        name = node.name
-        if name in scope.aliases:
-            return self.alias_code(scope.aliases[name])
-        if name in scope.names:
-            return local(scope.keys.get(name, name)), scope.names[name]
-        m = self.m
-        if name == "players":
-            return py("s.players"), "list:player"
-        if name == "player_count":
-            return py("s.n"), "int"
-        if name == "active":
-            return py("s.gv['active']"), "player"
-        if name == "spaces" and self.board is not None:
-            return py("list(_0)", self.code.constant(list(self.board.spaces))), "list:space"
-        if name in m.zones:
-            spec = m.zones[name]
-            if spec.per != "game":
-                raise self.err(f"zone {name!r} belongs to each {spec.per}; say whose: {name}({spec.per[0]})", node,
-                               "name")
-            return self.value(spec.base), "zone"
-        if name in m.params:
-            v = m.params[name]
-            return self.value(v), T.kind_of_value(v)
-        if name in m.gvars:
-            raise self.err(f"{name!r} is a game variable; write game.{name}", node, "name")
-        if name in m.pvars:
-            raise self.err(f"{name!r} is a player variable; write p.{name} for a player p", node, "name")
-        known = list(scope.names) + list(m.zones) + list(m.params) + ["players", "player_count", "active"]
-        raise self.err(f"unknown name {name!r}{suggest(name, known)}", node, "name")
+        ref = self.resolve_name(node, scope)
+        what = ref.what
+        if what == "alias":
+            return self.alias_code(ref.data)
+        if what == "local":
+            return local(ref.data), ref.kind
+        if what == "players":
+            return py("s.players"), ref.kind
+        if what == "player_count":
+            return py("s.n"), ref.kind
+        if what == "active":
+            return py("s.gv['active']"), ref.kind
+        if what == "spaces":
+            return py("list(_0)", self.code.constant(list(self.board.spaces))), ref.kind
+        return self.value(ref.data), ref.kind  # a zone's index, a parameter's value
 
     def x_Attr(self, node, scope):
-        attr = node.name
-        if isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in scope.names:
-            if attr not in self.m.gvars:
-                raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", node, "name")
-            return py("s.gv[_0]", ast.Constant(attr)), self.m.gvars[attr]
+        ref = self.game_attr(node, scope)
+        if ref is not None:
+            return py("s.gv[_0]", ast.Constant(ref.data)), ref.kind
         obj, kind = self.expr_code(node.obj, scope)
-        if kind == "card":
-            if attr == "name":
-                names = self.code.constant(self.m.card_names)
-                if simple(obj):
-                    return py("'none' if _0 is None else _1[_0]", obj, names), "str"
-                return self.helper(X.card_name, names, obj), "str"
-            if attr not in self.m.properties:
-                raise self.err(f"cards have no property {attr!r}{suggest(attr, self.m.properties)}", node, "name")
-            table, pkind = self.m.properties[attr]
-            tab = self.code.constant(table)
+        ref = self.resolve_attr(node, kind)
+        attr = node.name
+        if ref.what == "card_name":
+            names = self.code.constant(self.m.card_names)
+            if simple(obj):
+                return py("'none' if _0 is None else _1[_0]", obj, names), "str"
+            return self.helper(X.card_name, names, obj), "str"
+        if ref.what == "card_property":
+            tab = self.code.constant(self.m.properties[attr][0])
             if simple(obj):
                 fail = self.helper(X.no_card, ast.Constant(attr), self.loc(node))
-                return py("_1[_0] if _0 is not None else _2", obj, tab, fail), pkind
-            return self.helper(X.card_property, tab, obj, ast.Constant(attr), self.loc(node)), pkind
-        if kind == "player":
-            if attr not in self.m.pvars:
-                raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", node, "name")
-            row = py("s.pv[_0]", ast.Constant(attr))
-            if simple(obj):
-                fail = self.helper(X.no_player, ast.Constant(attr), self.loc(node))
-                return py("_1[_0] if _0 is not None else _2", obj, row, fail), self.m.pvars[attr]
-            return self.helper(X.player_variable, row, obj, ast.Constant(attr), self.loc(node)), self.m.pvars[attr]
-        if kind == T.ANY:
-            raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
-                           "(give the parameter a kind, e.g. card c)", node)
-        raise self.err(f"{T.describe(kind)} has no .{attr}", node)
+                return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
+            return self.helper(X.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
+        row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
+        if simple(obj):
+            fail = self.helper(X.no_player, ast.Constant(attr), self.loc(node))
+            return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
+        return self.helper(X.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
 
     def x_Index(self, node, scope):
         obj, kind = self.expr_code(node.obj, scope)
         key, kkind = self.expr_code(node.key, scope)
-        vkind = T.table_value(kind)
-        if vkind is not None:  # the loader gave every table one kind of value
+        shape, vkind = self.check_index(node, kind, kkind)
+        if shape == "table":
             what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
             return self.helper(X.table_entry, obj, key, ast.Constant(what), self.loc(node)), vkind
-        if T.is_list(kind):
-            if not T.fits(kkind, "int") and not T.fits(kkind, "player"):
-                raise self.err(f"a list is indexed by a number or a player, not {T.describe(kkind)}", node.key)
-            if kind == "zone":
-                return py("s.zones[_0][_1]", obj, key), "card"
-            return self.helper(X.list_item, obj, key, self.loc(node)), T.element(kind)
-        raise self.err(f"cannot index {T.describe(kind)}", node)
+        if shape == "zone":
+            return py("s.zones[_0][_1]", obj, key), vkind
+        return self.helper(X.list_item, obj, key, self.loc(node)), vkind
 
     # ---------------------------------------------------------------- each
     def each_scope(self, node, scope):
@@ -431,32 +402,21 @@ class ExpressionCompiler:
 
     def x_ListLit(self, node, scope):
         items = [self.expr_code(x, scope) for x in node.items]
-        kind = "none"  # '[]' takes the kind of what it is joined with or replaced by
-        for (_, k), item in zip(items, node.items):
-            joined = T.unify(kind, k)
-            if joined is None:
-                raise self.err(f"a list holds values of one kind; this item is {T.describe(k)}, but the items "
-                               f"before it make {T.describe(T.list_of(kind))}", item)
-            kind = joined
-        return ast.List([t for t, _ in items], ast.Load()), T.list_of(kind)
+        kind = self.check_list(node.items, [k for _, k in items])
+        return ast.List([t for t, _ in items], ast.Load()), kind
 
     # ---------------------------------------------------------------- operators
     def x_BinOp(self, node, scope):
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
         op = node.op
-        if op == "+" and T.is_list(lk) and T.is_list(rk):
-            joined = T.unify(T.element(lk), T.element(rk))
-            if joined is None:
-                raise self.err(f"'+' joins lists of one kind, not {T.plural(T.element(lk))} and {T.plural(T.element(rk))}", node)
+        shape, kind = self.check_binop(node, lk, rk)
+        if shape == "join_lists":
             lf = py("s.zones[_0]", left) if lk == "zone" else left
             rf = py("s.zones[_0]", right) if rk == "zone" else right
-            return self.helper(X.join_lists, s_(), lf, rf, self.loc(node)), T.list_of(joined)
-        if op == "+" and lk == "str" and rk == "str":
-            return self.helper(X.join_texts, left, right, self.loc(node)), "str"
-        for k, n in ((lk, node.left), (rk, node.right)):
-            if not T.fits(k, "int"):
-                raise self.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
+            return self.helper(X.join_lists, s_(), lf, rf, self.loc(node)), kind
+        if shape == "join_texts":
+            return self.helper(X.join_texts, left, right, self.loc(node)), kind
         if isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
             if op in ("//", "%") and node.right.value == 0:
                 raise self.err("division by zero", node.right)
@@ -475,8 +435,7 @@ class ExpressionCompiler:
         if op in ("in", "not in"):
             left, lk = self.expr_code(node.left, scope)
             right, rk = self.list_code(node.right, scope, f"the right side of '{op}'")
-            if not T.fits(lk, T.element(rk)):
-                raise self.err(f"'{op}' compares {T.describe(lk)} with {T.describe(T.list_of(T.element(rk)))}", node)
+            self.check_membership(node, lk, rk)
             negate = op == "not in"
             if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
                 # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
@@ -486,13 +445,7 @@ class ExpressionCompiler:
             return (py("not _0", found) if negate else found), "bool"
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
-        if not (T.fits(lk, rk) or T.fits(rk, lk)):
-            raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
-        for kind, other_kind, other in ((lk, rk, node.right), (rk, lk, node.left)):
-            if kind == "space" and other_kind == "str" and isinstance(other, A.Const):
-                raise self.err(f'no space is called "{other.value}", so this comparison is never true', other)
-        if op in ("<", "<=", ">", ">=") and (not (T.fits(lk, "int") and T.fits(rk, "int")) or "none" in (lk, rk)):
-            raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+        self.check_compare(node, lk, rk)
         found, v = self.static_value(right)
         if found and self.calls(left, X.count_in) and (op, v) in ((">=", 1), (">", 0)):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
@@ -544,44 +497,36 @@ class ExpressionCompiler:
 
     # ---------------------------------------------------------------- calls
     def x_Call(self, node, scope):
-        name = node.func
-        m = self.m
-        if name in scope.names:
-            raise self.err(f"{name!r} is a variable, not a function", node, "name")
-        if name in m.zones:
+        what = self.resolve_call(node, scope)
+        if what == "zone":
             return self.zone_call(node, scope)
-        if name in m.counters:
+        if what == "counter":
             return self.counter_call(node, scope)
-        if name in m.functions:
+        if what == "function":
             return self.function_call(node, scope)
-        if name in m.quantities:
+        if what == "quantity":
             return self.quantity_call(node, scope)
-        if name in m.procedures:
-            raise self.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
-                           f"e.g. 'let x = {name}(...)'", node)
-        if name in ("count", "size", "any", "all") and len(node.args) == 1 and name not in m.functions:
+        if what == "sort_by":  # its 'each' binds a variable for the key: lowered as a whole
+            return self.sort_by_call(node, scope)
+        name = node.func
+        if name in ("count", "size", "any", "all") and len(node.args) == 1:
             arg = node.args[0]
             if isinstance(arg, A.Each) and arg.where is not None and arg.result is None:
                 return self.each_reduction(name, arg, scope)
             inlined = self.filtered_call(arg, scope)
             if inlined is not None:
                 return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
-        if name == "sort_by":  # its 'each' binds a variable for the key: lowered as a whole
-            return self.sort_by_call(node, scope)
-        if name in BUILTINS:
-            args = []
-            for a in node.args:
-                if isinstance(a, tuple):
-                    raise self.err(f"{name}() takes no named arguments", node)
-                tree, kind = self.expr_code(a, scope)
-                args.append((tree, kind, a))
-            self.call_loc = self.loc(node)  # where a builtin's run-time errors point
-            try:
-                return BUILTINS[name](self, args)
-            except BuiltinError as exc:
-                raise self.err(str(exc), exc.node or node) from None
-        known = list(m.functions) + list(m.procedures) + list(BUILTINS) + list(m.zones) + list(m.quantities)
-        raise self.err(f"unknown function {name!r}{suggest(name, known)}", node, "name")
+        args = []
+        for a in node.args:
+            if isinstance(a, tuple):
+                raise self.err(f"{name}() takes no named arguments", node)
+            tree, kind = self.expr_code(a, scope)
+            args.append((tree, kind, a))
+        self.call_loc = self.loc(node)  # where a builtin's run-time errors point
+        try:
+            return BUILTINS[name](self, args)
+        except BuiltinError as exc:
+            raise self.err(str(exc), exc.node or node) from None
 
     def zone_call(self, node, scope):
         spec = self.m.zones[node.func]
@@ -646,18 +591,10 @@ class ExpressionCompiler:
 
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call, checked against ``params``, each with its kind."""
-        positional = [a for a in node.args if not isinstance(a, tuple)]
-        if len(positional) != len(node.args):
-            raise self.err(f"{name}() takes positional arguments only", node)
-        if len(positional) != len(params):
-            raise self.err(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
-                           f"({', '.join(f'{T.DECLARED.get(k, k)} {n}' for n, k in params)}), got {len(positional)}", node)
         out = []
-        for (pname, pkind), arg in zip(params, positional):
+        for (pname, pkind), arg in zip(params, self.check_args(node, params, name)):
             tree, kind = self.expr_code(arg, scope)
-            if not T.fits(kind, pkind):
-                raise self.err(f"argument {pname!r} of {name}() must be {T.describe(pkind)}, "
-                               f"not {T.describe(kind)}", arg)
+            self.check_arg(arg, kind, pname, pkind, name)
             if kind == "zone" and pkind.startswith("list:"):
                 tree = py("list(s.zones[_0])", tree)
             out.append((tree, pkind if kind == T.ANY else kind))
