@@ -101,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     command("rules", "print a readable summary of the rules", run_rules)
 
+    debug = command("debug", "show what the engine made of a definition", run_debug)
+    debug.add_argument("--code", action="store_true",
+                       help="print the Python code generated for the rules (each function after a comment naming "
+                            "the rule and line it comes from)")
+
     play = command("play", "play a game at the terminal against random bots (or watch bots play)", run_play)
     play.add_argument("--players", type=whole_number(1), required=True, metavar="N", help="number of players")
     play.add_argument("--human", type=whole_number(1), action="append", default=[], metavar="SEAT",
@@ -239,6 +244,14 @@ def run_validate(args) -> int:
 
 def run_rules(args) -> int:
     render_rules(make_console(), load(args))
+    return EXIT_OK
+
+
+def run_debug(args) -> int:
+    if not args.code:
+        raise UsageError("say what to show: --code prints the generated Python code")
+    game = load(args)
+    say(game.code.source().rstrip("\n"))
     return EXIT_OK
 
 

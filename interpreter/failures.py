@@ -16,6 +16,8 @@ whose instruction was running.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .dsl.codegen import SAFE_BUILTINS
 from .errors import Location
 
@@ -62,5 +64,9 @@ def _generated(game, frame, where) -> Location:
             column = found[2] + 1
     except (AttributeError, IndexError):
         pass
-    known = game.source.location(where)
-    return Location(frame.f_code.co_filename, line, column, known.key)
+    origin = getattr(game, "code", None) and game.code.origins.get(frame.f_code.co_name)
+    known = game.source.location(origin or where)  # the rule the code was made from, else the running one
+    loc = Location(frame.f_code.co_filename, line, column, known.key)
+    if loc.file == game.source.file:  # the caret line, as for any other located error
+        loc = replace(loc, excerpt=game.source.excerpt(loc))
+    return loc

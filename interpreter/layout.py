@@ -23,6 +23,7 @@ Ribbit) is resumed just the same.  Plain data that *does* hold positions
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
@@ -78,6 +79,11 @@ def _values(root, seen: set) -> list:
         if obj is None or kind is float or id(obj) in seen:
             continue
         seen.add(id(obj))
+        if kind is types.FunctionType and hasattr(obj, "generated_tree"):
+            # generated code: its tree says what it does whether or not it was compiled yet (lazily)
+            found.append("g" + ast.unparse(obj.generated_tree))
+            stack.append(obj.__globals__.get("K"))
+            continue
         if kind is types.FunctionType:
             found.append("f" + obj.__qualname__)
             stack.append(obj.__code__)

@@ -50,6 +50,7 @@ class CodeUnit:
         self.namespace = {"__builtins__": SAFE_BUILTINS, "K": self.constants}
         self.functions: list[tuple[str, ast.FunctionDef]] = []  # (what it is, its tree) for `debug --code`
         self._numbers = itertools.count()
+        self.origins: dict = {}  # function name -> key path of the rule its code was made from (for errors)
 
     # ---------------------------------------------------------------- values
     def constant(self, value) -> ast.expr:
@@ -70,37 +71,64 @@ class CodeUnit:
     # ---------------------------------------------------------------- positions
     @staticmethod
     def located(tree: ast.AST, line: int | None, column: int | None = None) -> ast.AST:
-        """Give ``tree`` and every node under it without a position the YAML ``line``/``column``."""
+        """Give ``tree`` the YAML ``line``/``column`` if it has no position, and every node under it
+        without one the position of its nearest positioned ancestor."""
         line = line or 1
         col = max((column or 1) - 1, 0)
-        for node in ast.walk(tree):
-            if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
-                node.lineno, node.col_offset = line, col
-                node.end_lineno, node.end_col_offset = line, col
-        return tree
+        if "lineno" in tree._attributes and getattr(tree, "lineno", None) is None:
+            tree.lineno, tree.col_offset = line, col
+            tree.end_lineno, tree.end_col_offset = line, col
+        elif "lineno" not in tree._attributes:  # a module: its statements start at the line
+            for node in ast.iter_child_nodes(tree):
+                CodeUnit.located(node, line, column)
+            return tree
+        return ast.fix_missing_locations(tree)
 
     # ---------------------------------------------------------------- functions
     def function(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None,
-                 what: str = "") -> types.FunctionType:
+                 what: str = "", filename: str | None = None, lazy: bool = False, where=None) -> types.FunctionType:
         """Compile ``body`` as ``def name(*args)`` and return the function.
 
         ``name`` is chosen by the backend (a short lower-case word); a number is
-        appended so names stay unique in ``debug --code`` listings.
+        appended so names stay unique in ``debug --code`` listings.  ``filename``
+        (default: the unit's) is the YAML file the code comes from (a variant's rules
+        come from the variant's file).  With ``lazy`` the function is compiled when it
+        is first called (the same function object: its code is replaced), so code
+        made at load but never run (a shape only inspected, a rule of a branch no
+        game takes) costs no compilation.
         """
         if not _BACKEND_NAME.match(name):
             raise ValueError(f"generated function name {name!r} is not a backend name")
         fname = f"{name}_{next(self._numbers)}"
+        if where is not None:
+            self.origins[fname] = where
         fdef = ast.FunctionDef(
             name=fname,
             args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
                                kw_defaults=[], kwarg=None, defaults=[]),
             body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
+        fdef.col_offset = fdef.end_col_offset = 0
+        self.functions.append((what or name, fdef))
+        if not lazy:
+            fn = types.FunctionType(self._compiled(fdef, line, filename), self.namespace, fname)
+            fn.generated_tree = fdef
+            return fn
+        fn = types.FunctionType(_stub(tuple(args)), self.namespace, fname)
+        fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
+
+        def first_call():
+            fn.__code__ = self._compiled(fdef, line, filename)
+            fn.__defaults__ = None
+            return fn
+        fn.__defaults__ = (first_call,)
+        return fn
+
+    def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)
         module = ast.Module(body=[fdef], type_ignores=[])
-        code = compile(module, self.filename, "exec", dont_inherit=True)
-        fcode = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-        self.functions.append((what or name, fdef))
-        return types.FunctionType(fcode, self.namespace, fname)
+        code = compile(module, filename or self.filename, "exec", dont_inherit=True)
+        return next(c for c in code.co_consts if isinstance(c, types.CodeType))
 
     def source(self) -> str:
         """The generated functions as Python text (``ast.unparse``), each after a comment saying what it is."""
@@ -110,3 +138,22 @@ class CodeUnit:
             parts.append(f"# {comment}\n{ast.unparse(fdef)}")
         parts.append(f"# constants table K: {len(self.constants)} entries")
         return "\n\n".join(parts) + "\n"
+
+
+_STUBS: dict = {}
+
+
+def _stub(args: tuple) -> types.CodeType:
+    """The code of a not yet compiled function taking ``args``: compile, then run the real code.
+
+    Its text is the backend's own (argument names are backend names, checked here).
+    """
+    code = _STUBS.get(args)
+    if code is None:
+        if not all(_BACKEND_NAME.match(a) for a in args):
+            raise ValueError(f"generated argument names {args!r} are not backend names")
+        params = ", ".join(args)
+        module = compile(f"def stub({params}, first_call=None):\n    return first_call()({params})\n",
+                         "<generated>", "exec", dont_inherit=True)
+        code = _STUBS[args] = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    return code

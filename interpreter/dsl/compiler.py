@@ -2,8 +2,9 @@
 
 Two shapes come out of here:
 
-* **direct closures** ``f(state, env)`` for expressions and for statements that
-  never wait for a player.  They run at full Python speed with no tree walking.
+* **direct functions** ``f(state, env)`` for expressions (generated Python code,
+  see lower_expr.py and codegen.py) and closures for statements that never wait
+  for a player.  They run at full Python speed with no tree walking.
 * **resumable code**: for procedures that may wait for a decision, a flat list of
   instructions ``ins(state, frame, pc) -> next pc``.  A frame is plain data
   ``[procedure id, pc, locals, return slot]`` stored in the state, so a game
@@ -23,13 +24,13 @@ from . import ast as A
 from .codegen import CodeUnit
 from .counters import CounterCompiler
 from .decisions import DecisionCompiler
-from .expressions import ExpressionCompiler
+from .lower_expr import ExpressionCompiler
 from .inline import ProcInliner
 from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
-from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
+from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
 from .units import CompileError, Flat, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
@@ -55,17 +56,6 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
         self._remembered: set = set()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
-
-    # ---------------------------------------------------------------- the code-generation seam
-    def expr_code(self, node, scope: Scope):
-        """An expression as a Python ``ast`` expression over ``s`` (state) and ``e`` (locals), and its kind.
-
-        The seam between the statement and expression backends: statement code
-        built as Python ``ast`` asks for its expressions here.  Expressions not yet
-        lowered to ``ast`` come back as a call of their closure, ``K[i](s, e)``.
-        """
-        fn, kind = self.expr(node, scope)
-        return self.code.call(fn), kind
 
     # ---------------------------------------------------------------- which statement a closure runs
     def stmt(self, st, scope):

@@ -63,9 +63,40 @@ class CounterCompiler:
         return name, kind, holder_index, fn
 
     def counter_call(self, node, scope):
-        """``marks(x)``: how many x has."""
-        name, holder, index, _ = self.counter_holder(node, scope)
-        return (lambda s, e: s.counters[name][holder][index(s, e)]), "int"
+        """``marks(x)``: how many x has (lowered to ``s.counters[name][holder][index]``)."""
+        import ast
+
+        from . import expr_runtime as X
+        from .pyast import py, simple
+
+        spec = self.m.counters[node.func]
+        name = node.func
+        if len(node.args) != 1 or isinstance(node.args[0], tuple):
+            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+        arg = node.args[0]
+        tree, kind = self.expr_code(arg, scope)
+        self.holder_kind(name, spec, kind, arg)
+        loc = self.loc(arg)
+        if kind == "space":
+            index = self.code.constant({sp: i for i, sp in enumerate(self.board.spaces)})
+            at = self.helper(X.space_holder, index, tree, ast.Constant(name), loc)
+        elif simple(tree):
+            at = py("_0 if _0 is not None else _1(None, _2, _3, _4)", tree, self.code.constant(X.holder),
+                    ast.Constant(name), ast.Constant(kind), loc)
+        else:
+            at = self.helper(X.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
+        return py("s.counters[_0][_1][_2]", ast.Constant(name), ast.Constant(kind), at), "int"
+
+    def holder_kind(self, name, spec, kind, arg):
+        """Refuse a counter's holder of a kind it is not counted on (located at the argument)."""
+        if kind not in HOLDERS:
+            if kind in (T.ANY, "none"):
+                raise self.err(f"cannot tell whether this is a card, a space or a player, so {name}() cannot "
+                               "find its count (give the variable a kind, e.g. card c)", arg)
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {T.describe(kind)}", arg)
+        if kind not in spec.on:
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {kind}s "
+                           f"(add {kind} to counters.{name}.on)", arg)
 
     def counter_assign(self, st, scope):
         """``marks(x) = n``, ``marks(x) += n``, ``marks(x) -= n`` (never below zero)."""

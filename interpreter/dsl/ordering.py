@@ -8,6 +8,8 @@ game's seeded random generator and a replay orders them the same way.
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
@@ -19,31 +21,36 @@ class OrderingCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``each_scope``, ``expr``, ``location``)."""
 
     def sort_by_call(self, node, scope):
+        """``sort_by(each x in list [where cond]: key)`` as a call of :func:`sort_by` with generated parts."""
         if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
             raise self.err(SORT_BY_FORM, node)
         each = node.args[0]
         src, skind, inner, var = self.each_scope(each, scope)
         where = self.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
         key, _ = self.expr(each.result, inner)
-        loc = self.location(node)
+        return (ast.Call(self.code.constant(sort_by), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load()), src,
+                                                       ast.Constant(var), self.code.constant(where),
+                                                       self.code.constant(key), self.loc(node)], []),
+                T.list_of(T.element(skind)))
 
-        def sort_by(s, e):
-            items, keys = [], []
-            for x in src(s, e):
-                e[var] = x
-                if where is None or where(s, e):
-                    items.append(x)
-                    keys.append(key(s, e))
-            s.steps -= len(items)
-            if s.steps < 0:
-                raise RuleError("sort_by() ran out of the step budget (limits.steps)", loc)
-            try:
-                order = sorted(range(len(items)), key=keys.__getitem__)
-            except TypeError:
-                raise RuleError(f"sort_by() cannot compare the keys {_shown(keys)} (keys must all be numbers, "
-                                "all texts, or lists of them, and never none)", loc) from None
-            return [items[i] for i in order]
-        return sort_by, T.list_of(T.element(skind))
+
+def sort_by(s, e, xs, var, where, key, loc):
+    """The items of ``xs`` (those ``where`` keeps) in the order of their ``key``, stable."""
+    items, keys = [], []
+    for x in xs:
+        e[var] = x
+        if where is None or where(s, e):
+            items.append(x)
+            keys.append(key(s, e))
+    s.steps -= len(items)
+    if s.steps < 0:
+        raise RuleError("sort_by() ran out of the step budget (limits.steps)", loc)
+    try:
+        order = sorted(range(len(items)), key=keys.__getitem__)
+    except TypeError:
+        raise RuleError(f"sort_by() cannot compare the keys {_shown(keys)} (keys must all be numbers, "
+                        "all texts, or lists of them, and never none)", loc) from None
+    return [items[i] for i in order]
 
 
 def _shown(keys) -> str:

@@ -40,17 +40,6 @@ def charge(s, n, loc, what="this rule"):
         raise over_budget(s, loc, what)
 
 
-def paid_scan(fn, reduce, loc):
-    """reduce(list of fn), the list's items paid for from the step budget first (one step each)."""
-    def scan(s, e):
-        xs = fn(s, e)
-        s.steps -= len(xs)
-        if s.steps < 0:
-            raise over_budget(s, loc)
-        return reduce(xs)
-    return scan
-
-
 def over_budget(s, loc, what="this rule"):
     """The located error when work (items gone through or built) runs past the step budget."""
     return RuleError(TOO_MUCH_WORK.format(what=what, limit=s.game.step_limit), loc)
@@ -104,21 +93,6 @@ def fold_arith(op, a, b):
     return a // b if op == "//" else a % b
 
 
-def zone_cards(zone_fn):
-    """A closure returning the card list of a zone, fused with how the zone is found."""
-    if hasattr(zone_fn, "const_value"):
-        index = zone_fn.const_value
-        fn = lambda s, e: s.zones[index]  # noqa: E731
-        fn.zone_index = index
-        return fn
-    if hasattr(zone_fn, "zone_of_local"):
-        base, key = zone_fn.zone_of_local
-        fn = lambda s, e: s.zones[base + e[key]]  # noqa: E731
-        fn.zone_of_local = (base, key)
-        return fn
-    return lambda s, e: s.zones[zone_fn(s, e)]
-
-
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
             ">=": operator.ge}
 
@@ -138,12 +112,6 @@ class Poisoned:
 
     def __getattr__(self, name):
         raise NotStatic(name)
-
-
-def const(value):
-    fn = lambda s, e: value  # noqa: E731
-    fn.const_value = value
-    return fn
 
 
 def is_cheap(node) -> bool:

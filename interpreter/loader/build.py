@@ -7,6 +7,8 @@ effect parsed, checked and compiled.  Anything wrong raises a located
 
 from __future__ import annotations
 
+import gc
+
 import re
 
 from .. import errors as E
@@ -146,6 +148,7 @@ class Builder:
         for name, params in d.get("events", {}).items():
             g.events[name] = [(p, self.kind(k, ("events", name, p))) for p, k in (params or {}).items()]
         self.compiler = Compiler(g)
+        g.code = self.compiler.code  # the generated functions, for `ribbit debug --code`
         self.build_functions()
         self.build_procedures()
         self.build_hooks()
@@ -932,14 +935,22 @@ def _suggest(name, candidates):
 
 
 def build_game(source: Source, texts: list[str], variants: list[str], per_count=None) -> Game:
-    board = source.data.get("board")
-    if per_count is None and isinstance(board, dict) and "players" in board:
-        return _build_per_count(source, texts, variants)
-    builder = Builder(source, texts, variants, per_count)
+    # Compiling makes many long-lived objects (syntax trees, tables): the collector would
+    # scan them again and again as they pile up, for nothing to free.  It waits until the end.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        return builder.build()
-    except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
-        raise builder.too_deep(()) from None
+        board = source.data.get("board")
+        if per_count is None and isinstance(board, dict) and "players" in board:
+            return _build_per_count(source, texts, variants)
+        builder = Builder(source, texts, variants, per_count)
+        try:
+            return builder.build()
+        except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
+            raise builder.too_deep(()) from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _counts(counts) -> str:

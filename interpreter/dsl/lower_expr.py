@@ -1,0 +1,618 @@
+"""Lower expressions to Python ``ast`` over ``s`` (the state) and ``e`` (the frame's locals).
+
+:meth:`ExpressionCompiler.expr_code` is the seam: it returns an ``ast.expr`` and
+the expression's kind.  A local read is ``e['c']``, a card property of a local
+``K[3][e['c']]`` (guarded against a none card), a comparison with a number
+``... < 3``; work that needs a ``try`` or a loop in C is one call of a run-time
+helper of :mod:`interpreter.dsl.expr_runtime`, passed the author's location for
+its errors.  :meth:`ExpressionCompiler.expr` compiles the same tree into a
+function ``f(s, e)`` (one per expression, named after the definition's file and
+line) for code that is not generated yet.
+
+Names are resolved and kinds checked by :class:`interpreter.dsl.check.ExpressionChecker`,
+which each ``x_`` method asks before it builds code; optimisations are decided here on
+the trees: per-card tables for conditions over fixed card properties, constant
+folding, inlining of small functions (their parameters bound to the caller's
+argument trees).
+
+Generated expression trees may contain comprehensions whose target is a local
+(``[... for e['c.4'] in ...]``), so the loop variable lives in ``e`` as the
+rules expect, and never contain assignment expressions (walrus): a tree can be
+placed anywhere an expression can, even in a comprehension's iterable.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import ast as A
+from .check import ExpressionChecker
+from . import expr_runtime as X
+from . import types as T
+from .builtins import BUILTINS, BuiltinError
+from .pyast import StateReads, game_var, local, local_key, py, simple
+from .runtime import MAX_INT, fold_arith, is_cheap, Poisoned
+from .units import CompileError, Func, Scope
+
+
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
+AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
+BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
+               X.scan_reduce, X.number_range, X.product, X.flatten}  # helpers given 's' for the step budget only
+
+
+def s_():
+    return ast.Name("s", ast.Load())
+
+
+class ExpressionCompiler(ExpressionChecker):
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``)."""
+
+    # ---------------------------------------------------------------- the seams
+    def expr_code(self, node, scope: Scope):
+        """An expression as a Python ``ast`` expression over ``s`` and ``e``, and its kind."""
+        method = getattr(self, "x_" + type(node).__name__, None)
+        if method is None:
+            raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
+        tree, kind = method(node, scope)
+        if node.line and "lineno" not in tree.__dict__:  # its parts without one take it (codegen.located)
+            _, tree.lineno, tree.col_offset = self.position(node)
+            tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
+        return tree, kind
+
+    lower = expr_code
+
+    def expr(self, node, scope: Scope):
+        """Compile an expression to a generated function ``f(s, e)``: returns (function, kind)."""
+        tree, kind = self.expr_code(node, scope)
+        return self.function_of(tree, node), kind
+
+    def function_of(self, tree, node, what: str = "expression"):
+        """A generated function returning ``tree``, at the YAML line of ``node``, with its shape as attributes.
+
+        The attributes (``local_key``, ``const_value``, ``game_var``, ``zone_of_local``) let code
+        that is not generated yet fuse a plain shape into its own closure.
+        """
+        file, line, _ = self.position(node)
+        where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
+        fn = self.code.function("expr", [ast.Return(tree)], line=line, what=f"{what} at {where or file}:{line}",
+                                where=self.where,
+                                filename=file, lazy=True)
+        key = local_key(tree)
+        if key is not None:
+            fn.local_key = key
+        found, value = self.static_value(tree)
+        if found:
+            fn.const_value = value
+        gv = game_var(tree)
+        if gv is not None:
+            fn.game_var = gv
+        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add) and isinstance(tree.left, ast.Constant) \
+                and local_key(tree.right) is not None:
+            fn.zone_of_local = (tree.left.value, local_key(tree.right))
+        return fn
+
+    def position(self, node):
+        """(file, line, column) of ``node`` in the definition, cached per place."""
+        loc = self.located_at(node)
+        return loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0)
+
+    def located_at(self, node):
+        """The :class:`Location` of ``node`` (as :meth:`location`), one object per place: an inlined
+        body lowered at many call sites finds it again, and the constants table holds it once."""
+        key = (self.where if not isinstance(self.where, list) else tuple(self.where),
+               getattr(node, "line", 0), getattr(node, "column", 0))
+        cache = self.__dict__.setdefault("_locations", {})
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self.location(node)
+        return found
+
+    # ---------------------------------------------------------------- building blocks
+    def value(self, v) -> ast.expr:
+        """An author value as a constant (``ast.Constant`` or ``K[i]``), remembered as a value."""
+        tree = self.code.constant(v)
+        if isinstance(tree, ast.Subscript):
+            self.__dict__.setdefault("_value_slots", set()).add(tree.slice.value)
+        return tree
+
+    def helper(self, fn, *args) -> ast.Call:
+        """``K[i](args...)``: a call of a run-time helper (one given ``s`` counts as reading the state,
+        unless it only pays steps from the budget)."""
+        if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
+            StateReads.count += 1
+        return ast.Call(self.code.constant(fn), list(args), [])
+
+    def static_value(self, tree):
+        """(True, value) if ``tree`` is a constant of the rules, else (False, None)."""
+        if isinstance(tree, ast.Constant):
+            return True, tree.value
+        if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K" \
+                and tree.slice.value in self.__dict__.get("_value_slots", ()):
+            return True, self.code.constants[tree.slice.value]
+        return False, None
+
+    def calls(self, tree, fn) -> bool:
+        """Is ``tree`` a call of the run-time helper ``fn``?"""
+        if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Subscript)
+                and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "K"):
+            return False
+        i = tree.func.slice.value
+        return i < len(self.code.constants) and self.code.constants[i] is fn
+
+    def loc(self, node) -> ast.expr:
+        """``K[i]``: the location of ``node``, for a run-time helper's errors."""
+        return self.code.constant(self.located_at(node))
+
+    # ---------------------------------------------------------------- kinds
+    def expect(self, node, scope, kind, what):
+        fn, k = self.expr(node, scope)
+        self.check_kind(node, k, kind, what)
+        return fn, k
+
+    def expect_code(self, node, scope, kind, what):
+        tree, k = self.expr_code(node, scope)
+        self.check_kind(node, k, kind, what)
+        return tree, k
+
+    def list_code(self, node, scope, what):
+        """A list or a zone as a tree giving a list (a zone's own card list: not a copy)."""
+        tree, k = self.expr_code(node, scope)
+        if k == "zone":
+            return py("s.zones[_0]", tree), "list:card"
+        if not T.is_list(k) and k != T.ANY:
+            raise self.err(f"{what} must be a list or a zone, not {T.describe(k)}", node)
+        return tree, k
+
+    def as_list(self, node, scope, what):
+        tree, k = self.list_code(node, scope, what)
+        return self.function_of(tree, node), k
+
+    # ---------------------------------------------------------------- names and values
+    def x_Const(self, node, scope):
+        value = node.value
+        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
+            return self.value(value), "space"  # a quoted space name: "r2c2"
+        if isinstance(value, str) and value in self.m.other_spaces:
+            return self.absent_space(value, node), "space"
+        return self.value(value), T.kind_of_value(value)
+
+    def absent_space(self, value, node):
+        """A quoted space of another player count's board: an error only if a game of this count runs it."""
+        counts = self.m.board_counts
+        players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+        message = (f"{value!r} is not a space of the board for {players} players "
+                   f"(its spaces: {', '.join(self.board.spaces)})")
+        return self.helper(X.absent_space, ast.Constant(message), self.loc(node))
+
+    def alias_code(self, alias):
+        """The tree of an inlined parameter: the caller's argument tree (or its generated function)."""
+        bound, kind = alias
+        if isinstance(bound, ast.AST):
+            return bound, kind
+        key = getattr(bound, "local_key", None)
+        if key is not None:
+            return local(key), kind
+        if hasattr(bound, "const_value"):
+            return self.value(bound.const_value), kind
+        return self.code.call(bound), kind
+
+    def x_Name(self, node, scope):
+        ref = self.resolve_name(node, scope)
+        what = ref.what
+        if what == "alias":
+            return self.alias_code(ref.data)
+        if what == "local":
+            return local(ref.data), ref.kind
+        if what == "players":
+            return py("s.players"), ref.kind
+        if what == "player_count":
+            return py("s.n"), ref.kind
+        if what == "active":
+            return py("s.gv['active']"), ref.kind
+        if what == "spaces":
+            return py("list(_0)", self.code.constant(list(self.board.spaces))), ref.kind
+        return self.value(ref.data), ref.kind  # a zone's index, a parameter's value
+
+    def x_Attr(self, node, scope):
+        ref = self.game_attr(node, scope)
+        if ref is not None:
+            return py("s.gv[_0]", ast.Constant(ref.data)), ref.kind
+        obj, kind = self.expr_code(node.obj, scope)
+        ref = self.resolve_attr(node, kind)
+        attr = node.name
+        if ref.what == "card_name":
+            names = self.code.constant(self.m.card_names)
+            if simple(obj):
+                return py("'none' if _0 is None else _1[_0]", obj, names), "str"
+            return self.helper(X.card_name, names, obj), "str"
+        if ref.what == "card_property":
+            tab = self.code.constant(self.m.properties[attr][0])
+            if simple(obj):
+                fail = self.helper(X.no_card, ast.Constant(attr), self.loc(node))
+                return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
+            return self.helper(X.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
+        row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
+        if simple(obj):
+            fail = self.helper(X.no_player, ast.Constant(attr), self.loc(node))
+            return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
+        return self.helper(X.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
+
+    def x_Index(self, node, scope):
+        obj, kind = self.expr_code(node.obj, scope)
+        key, kkind = self.expr_code(node.key, scope)
+        shape, vkind = self.check_index(node, kind, kkind)
+        if shape == "table":
+            what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
+            return self.helper(X.table_entry, obj, key, ast.Constant(what), self.loc(node)), vkind
+        if shape == "zone":
+            return py("s.zones[_0][_1]", obj, key), vkind
+        return self.helper(X.list_item, obj, key, self.loc(node)), vkind
+
+    # ---------------------------------------------------------------- each
+    def each_scope(self, node, scope):
+        """Lower an 'each' source; return (source tree giving a list, its kind, the inner scope, the variable's env key)."""
+        src, skind = self.list_code(node.source, scope, "the list after 'in'")
+        inner = scope.child()
+        inner.names[node.var] = T.element(skind)
+        inner.aliases.pop(node.var, None)
+        # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
+        key = f"{node.var}.{next(self.key_numbers)}"
+        inner.keys[node.var] = key
+        return src, skind, inner, key
+
+    def x_Each(self, node, scope):
+        src, skind, inner, key = self.each_scope(node, scope)
+        before = StateReads.count
+        where = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
+        if node.result is not None:
+            res, rkind = self.expr_code(node.result, inner)
+            out_kind = T.list_of(rkind)
+        else:
+            res, out_kind = None, T.list_of(T.element(skind))
+        loc = self.loc(node)
+        if T.element(skind) == "card" and StateReads.count == before:
+            fast = self.static_each(src, key, where, res, inner, node.where, loc, node)
+            if fast is not None:
+                return fast, out_kind
+        if where is None and res is None:
+            return self.helper(X.paid_copy, s_(), src, loc), out_kind
+        paid = self.helper(X.paid, s_(), src, loc)
+        return comprehension(res if res is not None else local(key), key, paid, where), out_kind
+
+    def static_each(self, src, key, where, res, scope, where_node, loc, node):
+        """'each c in cards where ... : ...' with tabulated condition and result, if they are static
+        (the caller saw them build no read of the state)."""
+        if where is not None:
+            ok = self.static_table(where, key, scope, node=where_node, at=node)
+        else:
+            ok = ([True] * len(self.m.card_names), None)
+        if ok is None:
+            return None
+        values = None
+        if res is not None:
+            values = self.static_table(res, key, None, as_bool=False, at=node)
+            if values is None:
+                return None
+            values = values[0]
+        ok, other = ok
+        row = self.code.constant(ok) if other is None else py("_0[_1]", self.code.constant(ok), local(other))
+        if values is None:
+            return self.helper(X.kept, s_(), src, row, loc)
+        return self.helper(X.kept_values, s_(), src, row, self.code.constant(values), loc)
+
+    def static_table(self, tree, key, scope=None, as_bool=True, node=None, at=None):
+        """Tabulate a per-card expression that reads only fixed card properties.
+
+        Card properties never change, so ``c.suit != "hearts"`` is a fact about card
+        ids: a table replaces the expression per card at run time.  If the
+        expression also reads one other card variable (``same_type(c, card)``),
+        the table has two dimensions: ``table[other][c]``.  Returns
+        ``(table, other_key)`` or None when the expression reads the game state.
+        ``tree`` is the lowered expression, that built no read of the state (the
+        caller checked :class:`StateReads`); it is run against a poisoned state, which
+        also refuses what reads the state through an inlined argument.
+        """
+        # The same condition is lowered again where its procedure is spliced: tabulate it once.
+        # (Only without aliases: an inlined function's condition can mean something else per call.)
+        cached = node is not None and scope is not None and not scope.aliases
+        fn = None
+        if cached and id(node) in self.tables:
+            kept, table, two_d = self.tables[id(node)]
+            if not two_d:
+                return table
+            fn = self.function_of(tree, at or node, "per-card table")
+            try:
+                fn(Poisoned(), {key: 0})
+            except KeyError as missing:  # the other card variable's key in this scope
+                return table[0], missing.args[0]
+        if fn is None:
+            fn = self.function_of(tree, at or node, "per-card table")
+        result = self._static_table(fn, key, scope, as_bool)
+        if cached and result is not None:
+            self.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
+        return result
+
+    def _static_table(self, fn, key, scope, as_bool):
+        cards = range(len(self.m.card_names))
+        poisoned = Poisoned()
+        convert = bool if as_bool else (lambda v: v)
+        try:
+            return [convert(fn(poisoned, {key: c})) for c in cards], None
+        except KeyError as missing:
+            other = missing.args[0] if missing.args else None
+        except Exception:  # it reads the state: not static
+            return None
+        names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
+        if scope is not None:  # an inlined function's card parameter that is the caller's local variable
+            for alias in scope.aliases.values():
+                alias_tree, alias_kind = self.alias_code(alias)
+                alias_key = local_key(alias_tree)
+                if alias_key is not None:
+                    names.setdefault(alias_key, alias_kind)
+        if names.get(other) != "card" or len(cards) > 400:
+            return None
+        try:
+            return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
+        except Exception:
+            return None
+
+    def filtered_call(self, node, scope):
+        """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
+        inlined), return that Each node and the scope to compile it in; else None."""
+        if not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
+            return None
+        func = self.m.functions[node.func]
+        body = func.body
+        if not (isinstance(body, A.Each) and body.where is not None and body.result is None):
+            return None
+        if not all(is_cheap(a) for a in node.args):
+            return None
+        self.ensure_function(func)
+        args = self.bind_args_code(node, func.params, scope, node.func)
+        aliases = {n: a for (n, _), a in zip(func.params, args)}
+        return body, Scope({}, None, aliases), func.where
+
+    def each_reduction(self, name, node, scope, where_=None):
+        """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
+        saved = self.where
+        if where_ is not None:
+            self.where = where_
+        try:
+            src, skind, inner, key = self.each_scope(node, scope)
+            before = StateReads.count
+            cond = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0]
+            loc = self.loc(node)
+            table = self.static_table(cond, key, inner, node=node.where, at=node) \
+                if T.element(skind) == "card" and StateReads.count == before else None
+        finally:
+            self.where = saved
+        kind = "int" if name in ("count", "size") else "bool"
+        if table is not None:
+            ok, other = table
+            # sum/any/all over map(table lookup): the per-card work runs in C
+            row = self.code.constant(ok) if other is None else py("_0[_1]", self.code.constant(ok), local(other))
+            helper = {"count": X.count_in, "size": X.count_in, "any": X.any_in}.get(name, X.all_in)
+            return self.helper(helper, s_(), src, row, loc), kind
+        paid = self.helper(X.paid, s_(), src, loc)
+        if name in ("count", "size"):
+            return py("len(_0)", comprehension(ast.Constant(1), key, paid, cond)), kind
+        if name == "any":
+            return py("any(_0)", comprehension(cond, key, paid, None, generator=True)), kind
+        return py("all(_0)", comprehension(cond, key, paid, None, generator=True)), kind
+
+    def x_ListLit(self, node, scope):
+        items = [self.expr_code(x, scope) for x in node.items]
+        kind = self.check_list(node.items, [k for _, k in items])
+        return ast.List([t for t, _ in items], ast.Load()), kind
+
+    # ---------------------------------------------------------------- operators
+    def x_BinOp(self, node, scope):
+        left, lk = self.expr_code(node.left, scope)
+        right, rk = self.expr_code(node.right, scope)
+        op = node.op
+        shape, kind = self.check_binop(node, lk, rk)
+        if shape == "join_lists":
+            lf = py("s.zones[_0]", left) if lk == "zone" else left
+            rf = py("s.zones[_0]", right) if rk == "zone" else right
+            return self.helper(X.join_lists, s_(), lf, rf, self.loc(node)), kind
+        if shape == "join_texts":
+            return self.helper(X.join_texts, left, right, self.loc(node)), kind
+        if isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
+            if op in ("//", "%") and node.right.value == 0:
+                raise self.err("division by zero", node.right)
+            v = fold_arith(op, node.left.value, node.right.value)
+            if not -MAX_INT <= v <= MAX_INT:
+                raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
+                               "(-10^18 to 10^18)", node)
+            return ast.Constant(v), "int"
+        # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
+        # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
+        helper = {"+": X.add, "-": X.sub, "*": X.mul, "//": X.floordiv, "%": X.mod}[op]
+        return self.helper(helper, left, right, self.loc(node)), "int"
+
+    def x_Compare(self, node, scope):
+        op = node.op
+        if op in ("in", "not in"):
+            left, lk = self.expr_code(node.left, scope)
+            right, rk = self.list_code(node.right, scope, f"the right side of '{op}'")
+            self.check_membership(node, lk, rk)
+            negate = op == "not in"
+            if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
+                # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
+                fixed = self.code.constant(tuple(x.value for x in node.right.items))
+                return py("_0 not in _1" if negate else "_0 in _1", left, fixed), "bool"
+            found = self.helper(X.contains, s_(), left, right, self.loc(node))
+            return (py("not _0", found) if negate else found), "bool"
+        left, lk = self.expr_code(node.left, scope)
+        right, rk = self.expr_code(node.right, scope)
+        self.check_compare(node, lk, rk)
+        found, v = self.static_value(right)
+        if found and self.calls(left, X.count_in) and (op, v) in ((">=", 1), (">", 0)):
+            # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
+            return ast.Call(self.code.constant(X.any_in), left.args, []), "bool"
+        if op in ("==", "!="):
+            return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
+        # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
+        if self.is_number(left, lk) and self.is_number(right, rk):
+            return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
+        if simple(left) and simple(right) and lk in ("int", "bool") and rk in ("int", "bool"):
+            test = ast.Compare(left, [AST_COMPARE[op]()], [right])
+            fail = self.helper(X.operand_failure, ast.Constant(op), left, right, self.loc(node))
+            guard = [x for x in (left, right) if not isinstance(x, ast.Constant)]
+            cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
+                else py("_0 is not None", guard[0])
+            return ast.IfExp(cond, test, fail), "bool"
+        return self.helper(X.ORDERED[op], left, right, self.loc(node)), "bool"
+
+    def is_number(self, tree, kind) -> bool:
+        """Is ``tree`` sure to give a number (never none): a number constant, an arithmetic helper's result?"""
+        if isinstance(tree, ast.Constant):
+            return type(tree.value) in (int, bool)
+        if isinstance(tree, ast.Call) and any(self.calls(tree, h) for h in (X.add, X.sub, X.mul, X.floordiv, X.mod,
+                                                                             X.count_in)):
+            return True
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "len":
+            return True
+        return False
+
+    def x_BoolOp(self, node, scope):
+        trees = [self.expect_code(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
+        tree = ast.BoolOp(ast.And() if node.op == "and" else ast.Or(), trees)
+        if len(trees) == 2:
+            return tree, "bool"
+        return ast.IfExp(tree, ast.Constant(True), ast.Constant(False)), "bool"  # all()/any() gave a bool
+
+    def x_Not(self, node, scope):
+        tree = self.expect_code(node.operand, scope, "bool", "the value after 'not'")[0]
+        inner = node.operand
+        if isinstance(inner, A.Compare) and inner.op in NEGATED:
+            # 'not a < b' is 'a >= b' (checked above with the author's operator)
+            flipped = A.Compare(NEGATED[inner.op], inner.left, inner.right, line=inner.line, column=inner.column)
+            return self.x_Compare(flipped, scope)
+        return py("not _0", tree), "bool"
+
+    def x_Neg(self, node, scope):
+        tree = self.expect_code(node.operand, scope, "int", "the value after '-'")[0]
+        return py("-_0", tree), "int"
+
+    # ---------------------------------------------------------------- calls
+    def x_Call(self, node, scope):
+        what = self.resolve_call(node, scope)
+        if what == "zone":
+            return self.zone_call(node, scope)
+        if what == "counter":
+            return self.counter_call(node, scope)
+        if what == "function":
+            return self.function_call(node, scope)
+        if what == "quantity":
+            return self.quantity_call(node, scope)
+        if what == "sort_by":  # its 'each' binds a variable for the key: lowered as a whole
+            return self.sort_by_call(node, scope)
+        name = node.func
+        if name in ("count", "size", "any", "all") and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, A.Each) and arg.where is not None and arg.result is None:
+                return self.each_reduction(name, arg, scope)
+            inlined = self.filtered_call(arg, scope)
+            if inlined is not None:
+                return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
+        args = []
+        for a in node.args:
+            if isinstance(a, tuple):
+                raise self.err(f"{name}() takes no named arguments", node)
+            tree, kind = self.expr_code(a, scope)
+            args.append((tree, kind, a))
+        self.call_loc = self.loc(node)  # where a builtin's run-time errors point
+        try:
+            return BUILTINS[name](self, args)
+        except BuiltinError as exc:
+            raise self.err(str(exc), exc.node or node) from None
+
+    def zone_call(self, node, scope):
+        spec = self.m.zones[node.func]
+        if spec.per == "game":
+            raise self.err(f"zone {node.func!r} is shared; write it without parentheses", node)
+        if len(node.args) != 1:
+            raise self.err(f"{node.func}(...) takes one {spec.per}", node)
+        tree, kind = self.expect_code(node.args[0], scope, spec.per, f"the argument of {node.func}()")
+        base = spec.base
+        if spec.per == "player":
+            return ast.BinOp(ast.Constant(base), ast.Add(), tree), "zone"
+        index = {sp: base + i for i, sp in enumerate(self.board.spaces)}
+        return self.helper(X.space_zone, self.code.constant(index), tree, self.loc(node)), "zone"
+
+    def function_call(self, node, scope):
+        func = self.m.functions[node.func]
+        self.ensure_function(func)  # checks the body once, on its own, with located errors
+        args = self.bind_args_code(node, func.params, scope, node.func)
+        names = [n for n, _ in func.params]
+        if all(is_cheap(a) for a in node.args):
+            # Inline: lower the body again with each parameter bound to the caller's argument
+            # tree, so a call costs no env dict and no extra call layer.
+            aliases = dict(zip(names, args))
+            saved = self.where
+            self.where = func.where
+            try:
+                return self.expr_code(func.body, Scope({}, None, aliases))[0], func.kind
+            finally:
+                self.where = saved
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
+
+    def quantity_call(self, node, scope):
+        q = self.m.quantities[node.func]
+        args = self.bind_args_code(node, q.params, scope, node.func)
+        names = [n for n, _ in q.params]
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        if q.compute is None:  # a function's body checked before the quantities are compiled
+            return py("_0.compute(s, _1)", self.code.constant(q), env), "int"
+        return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
+
+    def ensure_function(self, func: Func):
+        if func.fn is not None:
+            return
+        if func.compiling:
+            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
+        func.compiling = True
+        saved = self.where
+        self.where = func.where
+        try:
+            scope = Scope(dict(func.params), None)
+            fn, kind = self.expr(func.body, scope)
+        except CompileError as exc:
+            if exc.node is not None and not getattr(exc, "located", False):
+                exc.where = func.where
+                exc.located = True
+            raise
+        finally:
+            self.where = saved
+            func.compiling = False
+        func.fn, func.kind = fn, kind
+
+    def bind_args_code(self, node, params, scope, name):
+        """The argument trees of a call, checked against ``params``, each with its kind."""
+        out = []
+        for (pname, pkind), arg in zip(params, self.check_args(node, params, name)):
+            tree, kind = self.expr_code(arg, scope)
+            self.check_arg(arg, kind, pname, pkind, name)
+            if kind == "zone" and pkind.startswith("list:"):
+                tree = py("list(s.zones[_0])", tree)
+            out.append((tree, pkind if kind == T.ANY else kind))
+        return out
+
+    def bind_args(self, node, params, scope, name, with_kinds=False):
+        """The arguments of a call as generated functions (with their kinds if ``with_kinds``)."""
+        out = []
+        for (tree, kind), arg in zip(self.bind_args_code(node, params, scope, name),
+                                     [a for a in node.args if not isinstance(a, tuple)]):
+            fn = self.function_of(tree, arg)
+            out.append((fn, kind) if with_kinds else fn)
+        return out
+
+
+def comprehension(elt, key, iterable, cond, generator=False):
+    """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``."""
+    target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
+    gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
+    return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen])
