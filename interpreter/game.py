@@ -98,6 +98,7 @@ class Game:
         self.tiebreaks: list = []  # [(sign, fn)]
         self.step_limit = DEFAULT_STEP_LIMIT
         self.locate = None  # (where, node) -> Location
+        self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
         self._layouts: dict = {}  # player count -> initial (zones, loc)
 
     # ---------------------------------------------------------------- model queries

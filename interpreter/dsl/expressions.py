@@ -241,6 +241,8 @@ class ExpressionCompiler:
         """
         # The same condition is compiled again where its procedure is spliced: tabulate it once.
         # (Only without aliases: an inlined function's condition can mean something else per call.)
+        if not self.options.tables:
+            return None
         cached = node is not None and scope is not None and not scope.aliases
         if cached and id(node) in self.tables:
             kept, table, two_d = self.tables[id(node)]
@@ -281,7 +283,7 @@ class ExpressionCompiler:
     def filtered_call(self, node, scope):
         """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
         inlined), return that Each node and the scope to compile it in; else None."""
-        if not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
+        if not self.options.inline or not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
             return None
         func = self.m.functions[node.func]
         body = func.body
@@ -502,7 +504,8 @@ class ExpressionCompiler:
             if not -MAX_INT <= v <= MAX_INT:
                 raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
                                "(-10^18 to 10^18)", node)
-            return (lambda s, e: v), "int"
+            if self.options.fold:
+                return (lambda s, e: v), "int"
         # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
         # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
         if op == "+":
@@ -739,7 +742,7 @@ class ExpressionCompiler:
         self.ensure_function(func)  # checks the body once, on its own, with located errors
         args = self.bind_args(node, func.params, scope, node.func, with_kinds=True)
         names = [n for n, _ in func.params]
-        if all(is_cheap(a) for a in node.args):
+        if self.options.inline and all(is_cheap(a) for a in node.args):
             # Inline: compile the body again with each parameter bound to the caller's argument
             # closure, so a call costs no env dict and no extra call layer.
             aliases = {n: (fn, kind) for n, (fn, kind) in zip(names, args)}
@@ -761,10 +764,9 @@ class ExpressionCompiler:
         q = self.m.quantities[node.func]
         args = self.bind_args(node, q.params, scope, node.func)
         names = [n for n, _ in q.params]
-        compute = q.compute  # (state, env) -> value, set up by the model
 
-        def read(s, e):
-            return compute(s, {n: f(s, e) for n, f in zip(names, args)})
+        def read(s, e):  # q.compute is read here: a function's body is compiled before the quantities are
+            return q.compute(s, {n: f(s, e) for n, f in zip(names, args)})
         return read, "int"
 
     def ensure_function(self, func: Func):
