@@ -10,6 +10,7 @@ and alias expansion checked on the event stream before anything is built.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -54,6 +55,7 @@ class Source:
     # splices it, and a folded scalar's position is found by a scan of its text (the data never changes)
     _location_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _scalar_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _scalar_chars
+    _indent_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _block_indent
 
     # -- locating -----------------------------------------------------------
     def location(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
@@ -66,7 +68,7 @@ class Source:
         loc = self._location_cache.get(key)
         if loc is None:
             loc = self._location(path, line, column)
-            loc = replace(loc, excerpt=self.excerpt(loc))
+            loc = Location(loc.file, loc.line, loc.column, loc.key, self.excerpt(loc))
             if all(type(part) is str or type(part) is int for part in path):  # True == 1: such keys uncached
                 self._location_cache[key] = loc
         return loc
@@ -145,8 +147,14 @@ class Source:
         return value
 
     def _block_indent(self, first_line0: int) -> int:
+        indent = self._indent_cache.get(first_line0)
+        if indent is None:
+            indent = self._indent_cache[first_line0] = self._first_indent(first_line0)
+        return indent
+
+    def _first_indent(self, first_line0: int) -> int:
         lines = self._lines()
-        for raw in lines[first_line0:]:
+        for raw in itertools.islice(lines, first_line0, None):
             if raw.strip():
                 return len(raw) - len(raw.lstrip(" "))
         return 0
