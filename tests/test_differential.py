@@ -18,8 +18,8 @@ CI runs a few games per player count.  To run it bigger locally::
 
     RIBBIT_DIFFERENTIAL_GAMES=25 python3 -m pytest tests/test_differential.py
 
-(the number of seeded games per player count and option set; long games play half as many, and the
-save test that many games per configuration).
+(the number of seeded games per player count and option set, 3 by default; games hundreds of decisions
+long play half as many, and the save test plays half as many per configuration, at least one).
 """
 
 from __future__ import annotations
