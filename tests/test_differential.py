@@ -4,7 +4,8 @@ Every shipped game and variant setting (found on disk, as ``test_conformance.py`
 once per set of compile options (``interpreter.CompileOptions``): every optimisation on, every one off,
 and each one off alone.  Seeded random games are then played in lockstep under all of them at every
 player count: after every action the positions must be identical (who decides, their legal actions,
-the prompt, zones, variables, counters, random-number state, the log written since), and at the end
+the prompt, zones, variables, counters, random-number state, the log written since; every player's
+view at every 25th), and at the end
 the histories, every player's narration, the scores, winners and how the game ended.  A difference is
 reported at the first decision where it shows, naming the game, variant, players, seed, decision
 number and the two differing items.
@@ -41,6 +42,7 @@ GAMES = int(os.environ.get("RIBBIT_DIFFERENTIAL_GAMES", "3"))  # seeded games pe
 LONG_GAME = 300  # decisions: a random game longer than this plays fewer seeds and samples its saves
 SAVE_SAMPLE = 8  # positions saved and resumed in a long game
 MAX_ACTIONS = 5000
+VIEWS_EVERY = 25  # decisions: players' views are compared at the first, every 25th and the last
 
 OPTION_SETS = [CompileOptions(), CompileOptions.none()] + [CompileOptions().without(n) for n in CompileOptions.names()]
 IDS = [stem + "".join(f"+{v}" for v in variants) for stem, variants in CONFIGURATIONS]
@@ -58,10 +60,11 @@ def configuration_name(stem: str, variants: tuple) -> str:
 
 
 # ---------------------------------------------------------------- what is compared
-def position(state: State, since: int) -> dict:
-    """Everything a decision shows, in the order a difference is looked for."""
+def position(state: State, since: int, views: bool) -> dict:
+    """Everything a decision shows, in the order a difference is looked for (``views``: and what each
+    player sees, which costs more than the rest together: compared at every VIEWS_EVERY-th decision)."""
     waiting = state.current_players()
-    return {
+    shown = {
         "whose decision": waiting,
         "legal actions": {p: state.legal_actions(p) for p in waiting},
         "prompt": state.prompt(),
@@ -74,6 +77,9 @@ def position(state: State, since: int) -> dict:
         "random-number state": state.rng,
         "ended": state.is_terminal(),
     }
+    if views:
+        shown["what each player sees"] = {p: state.view(p) for p in list(range(state.n)) + [None]}
+    return shown
 
 
 def outcome(state: State) -> dict:
@@ -133,9 +139,10 @@ def play_in_lockstep(games: list, players: int, seed: int, where: str) -> int:
     moves = random.Random(seed)
     since = 0
     for decision in range(MAX_ACTIONS):
-        expected = position(states[0], since)
+        views = decision % VIEWS_EVERY == 0 or states[0].is_terminal()
+        expected = position(states[0], since, views)
         for state, name in zip(states[1:], names[1:]):
-            found = first_difference(expected, position(state, since))
+            found = first_difference(expected, position(state, since, views))
             if found is not None:
                 pytest.fail(divergence(where, decision, (names[0], name), found), pytrace=False)
         if states[0].is_terminal():
