@@ -11,9 +11,10 @@
 
 from .errors import (DefinitionError, DSLNameError, DSLSyntaxError, DSLTypeError, IllegalActionError,
                      RibbitError, RuleError, SaveFileError)
+from .dsl.options import CompileOptions
 from .loader import load_game
 from .scenario import load_scenario
 from .state import State, replay
 
-__all__ = ["load_game", "load_scenario", "State", "replay", "RibbitError", "DefinitionError", "DSLSyntaxError",
+__all__ = ["load_game", "CompileOptions", "load_scenario", "State", "replay", "RibbitError", "DefinitionError", "DSLSyntaxError",
            "DSLNameError", "DSLTypeError", "IllegalActionError", "RuleError", "SaveFileError"]

@@ -151,7 +151,10 @@ def _short_repr(value, budget: int):
 def shown_line(source_line: str) -> str:
     """A source line as an excerpt shows it: a tab as one space, any other control character as ``?``
     (one character for one, so columns stay put)."""
-    return "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in source_line.rstrip("\r\n"))
+    line = source_line.rstrip("\r\n")
+    if line.isprintable():  # the usual line: nothing to replace
+        return line
+    return "".join(ch if ch.isprintable() else (" " if ch == "\t" else "?") for ch in line)
 
 
 def caret_excerpt(source_line: str, column: int, shown: bool = False) -> str:

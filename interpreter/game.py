@@ -100,6 +100,7 @@ class Game:
         self.step_limit = DEFAULT_STEP_LIMIT
         self.locate = None  # (where, node) -> Location
         self.code = None  # the CodeUnit of the generated functions (dsl/codegen.py), for `ribbit debug --code`
+        self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
         self._layouts: dict = {}  # player count -> initial (zones, loc)
         self._layout_hash = None  # see layout_hash()
 

@@ -26,6 +26,7 @@ from .counters import CounterCompiler
 from .decisions import DecisionCompiler
 from .lower_expr import ExpressionCompiler
 from .inline import ProcInliner
+from .options import ALL_ON
 from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
@@ -41,6 +42,7 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
 
     def __init__(self, model):
         self.m = model
+        self.options = getattr(model, "compile_options", None) or ALL_ON  # which optimisations to apply
         self.board = model.board
         self.zone_owner = model.zone_owner
         self.where = None  # where the snippet being compiled lives (for runtime error locations)

@@ -226,7 +226,7 @@ class DecisionCompiler:
 
     def _menu_ask(self, player, conds, labels_all, pcs, loc):
         pk = getattr(player, "local_key", None)
-        if len(conds) <= 10:
+        if len(conds) <= 10 and self.options.tables:
             # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
             always = sum(1 << i for i, c in enumerate(conds) if c is None)
             tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]

@@ -28,7 +28,7 @@ class ProcInliner:
     def inline_proc(self, call: A.Call, scope, dest):
         """A statement running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
         proc = self.m.procedures[call.func]
-        if proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
+        if not self.options.inline or proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
             return None
         try:
             args = self.bind_args(call, proc.params, scope, call.func)

@@ -313,6 +313,8 @@ class ExpressionCompiler(ExpressionChecker):
         caller checked :class:`StateReads`); it is run against a poisoned state, which
         also refuses what reads the state through an inlined argument.
         """
+        if not self.options.tables:
+            return None
         # The same condition is lowered again where its procedure is spliced: tabulate it once.
         # (Only without aliases: an inlined function's condition can mean something else per call.)
         cached = node is not None and scope is not None and not scope.aliases
@@ -360,7 +362,8 @@ class ExpressionCompiler(ExpressionChecker):
     def filtered_call(self, node, scope):
         """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
         inlined), return that Each node and the scope to compile it in; else None."""
-        if not isinstance(node, A.Call) or node.func not in self.m.functions or node.func in scope.names:
+        if not self.options.inline or not isinstance(node, A.Call) or node.func not in self.m.functions \
+                or node.func in scope.names:
             return None
         func = self.m.functions[node.func]
         body = func.body
@@ -425,7 +428,8 @@ class ExpressionCompiler(ExpressionChecker):
             if not -MAX_INT <= v <= MAX_INT:
                 raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
                                "(-10^18 to 10^18)", node)
-            return ast.Constant(v), "int"
+            if self.options.fold:
+                return ast.Constant(v), "int"
         # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
         # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
         helper = {"+": X.add, "-": X.sub, "*": X.mul, "//": X.floordiv, "%": X.mod}[op]
@@ -547,7 +551,7 @@ class ExpressionCompiler(ExpressionChecker):
         self.ensure_function(func)  # checks the body once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if all(is_cheap(a) for a in node.args):
+        if self.options.inline and all(is_cheap(a) for a in node.args):
             # Inline: lower the body again with each parameter bound to the caller's argument
             # tree, so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))

@@ -65,6 +65,8 @@ class ResumableCompiler:
         for st in stmts:
             if not self._suspends(st):
                 run.fns.extend(self.block_fns((st,), scope))
+                if not self.options.fuse:
+                    self.flush(run, code)
                 continue
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:
@@ -329,7 +331,8 @@ class ResumableCompiler:
             self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
             self.resumable(proc.body, scope, code)
             code.append(lambda s, fr, pc: return_from(s, fr, None))
-            thread_jumps(code)
+            if self.options.fuse:
+                thread_jumps(code)
             for fix in self.fixups:
                 fix()
             proc.code = code

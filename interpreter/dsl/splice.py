@@ -82,7 +82,7 @@ class ProcSplicer:
         else:
             return None, None
         proc = self.m.procedures.get(call.func)
-        if proc is None or not proc.suspends or proc in self.splicing or len(self.splicing) > MAX_SPLICED \
+        if not self.options.splice or proc is None or not proc.suspends or proc in self.splicing or len(self.splicing) > MAX_SPLICED \
                 or sum(1 for _ in statements(proc.body)) > MAX_STATEMENTS or loose_signal(proc.body):
             return None, None
         if isinstance(st, A.Let):

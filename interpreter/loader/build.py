@@ -18,6 +18,7 @@ from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.inline import loose_signal
+from ..dsl.options import ALL_ON
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .source import Source, format_path
@@ -34,7 +35,7 @@ _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.
 
 
 class Builder:
-    def __init__(self, source: Source, texts: list[str], variants: list[str], per_count=None):
+    def __init__(self, source: Source, texts: list[str], variants: list[str], per_count=None, options=None):
         self.per_count = per_count  # a board per player count: (this game's Board, its counts, every space name)
         self.src = source
         self.data = source.data
@@ -44,6 +45,7 @@ class Builder:
         self.g.source_texts = texts
         self.g.variants = variants
         self.g.locate = self.locate
+        self.g.compile_options = options if options is not None else ALL_ON  # see dsl/options.py
         self.compiler = None
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
@@ -934,7 +936,7 @@ def _suggest(name, candidates):
     return suggest(str(name), [str(c) for c in candidates])
 
 
-def build_game(source: Source, texts: list[str], variants: list[str], per_count=None) -> Game:
+def build_game(source: Source, texts: list[str], variants: list[str], per_count=None, options=None) -> Game:
     # Compiling makes many long-lived objects (syntax trees, tables): the collector would
     # scan them again and again as they pile up, for nothing to free.  It waits until the end.
     collecting = gc.isenabled()
@@ -942,8 +944,8 @@ def build_game(source: Source, texts: list[str], variants: list[str], per_count=
     try:
         board = source.data.get("board")
         if per_count is None and isinstance(board, dict) and "players" in board:
-            return _build_per_count(source, texts, variants)
-        builder = Builder(source, texts, variants, per_count)
+            return _build_per_count(source, texts, variants, options)
+        builder = Builder(source, texts, variants, per_count, options)
         try:
             return builder.build()
         except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
@@ -961,7 +963,7 @@ def _counts(counts) -> str:
     return ", ".join(map(str, counts))
 
 
-def _build_per_count(source: Source, texts: list[str], variants: list[str]) -> Game:
+def _build_per_count(source: Source, texts: list[str], variants: list[str], options=None) -> Game:
     """A game whose board depends on the number of players (``board: {players: {2: ..., 3: ...}}``).
 
     Every board is built (and checked) now; the game is compiled for the smallest player count
@@ -1005,7 +1007,7 @@ def _build_per_count(source: Source, texts: list[str], variants: list[str]) -> G
 
     def compile_for(index):
         counts = groups[index][1]
-        game = build_game(source, texts, variants, (boards[index], tuple(counts), every_space))
+        game = build_game(source, texts, variants, (boards[index], tuple(counts), every_space), options)
         game.family, game.compile_board = family, compile_for
         game.board_group = {n: i for i, (_, cs) in enumerate(groups) for n in cs}
         for n in counts:

@@ -10,6 +10,7 @@ and alias expansion checked on the event stream before anything is built.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -50,6 +51,11 @@ class Source:
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     _line_cache: list | None = field(default=None, repr=False, compare=False)
     _shown_cache: dict = field(default_factory=dict, repr=False, compare=False)  # line number -> shown_line
+    # (path, line, column) -> Location: the compiler locates the same node again where it inlines or
+    # splices it, and a folded scalar's position is found by a scan of its text (the data never changes)
+    _location_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _scalar_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _scalar_chars
+    _indent_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _block_indent
 
     # -- locating -----------------------------------------------------------
     def location(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
@@ -57,8 +63,15 @@ class Source:
 
         The returned location carries its caret excerpt, for errors raised later at run time.
         """
-        loc = self._location(path, line, column)
-        return replace(loc, excerpt=self.excerpt(loc))
+        path = tuple(path)
+        key = (path, line, column)
+        loc = self._location_cache.get(key)
+        if loc is None:
+            loc = self._location(path, line, column)
+            loc = Location(loc.file, loc.line, loc.column, loc.key, self.excerpt(loc))
+            if all(type(part) is str or type(part) is int for part in path):  # True == 1: such keys uncached
+                self._location_cache[key] = loc
+        return loc
 
     def _location(self, path: Path_, line: int | None, column: int | None) -> Location:
         key = format_path(path)
@@ -134,8 +147,14 @@ class Source:
         return value
 
     def _block_indent(self, first_line0: int) -> int:
+        indent = self._indent_cache.get(first_line0)
+        if indent is None:
+            indent = self._indent_cache[first_line0] = self._first_indent(first_line0)
+        return indent
+
+    def _first_indent(self, first_line0: int) -> int:
         lines = self._lines()
-        for raw in lines[first_line0:]:
+        for raw in itertools.islice(lines, first_line0, None):
             if raw.strip():
                 return len(raw) - len(raw.lstrip(" "))
         return 0
@@ -151,19 +170,39 @@ class Source:
         if not 1 <= line <= len(lines):
             return None
         offset = sum(len(x) + 1 for x in lines[:line - 1]) + min(column - 1, len(lines[line - 1]))
-        before = sum(1 for ch in value[:offset] if not ch.isspace())
+        before = len("".join(value[:offset].split()))  # its non-blank characters (split() drops what isspace())
         on_blank = offset >= len(value) or value[offset].isspace()
         if on_blank and not value[offset:].strip():  # at the end: just after the last character
             target, after = before, True
         else:
             target, after = before + 1, False
+        # (an empty value: every character up to the closing quote or the file's end is looked at)
+        chars, closed = self._scalar_chars(mline, mcol, style, target if target > 0 else len(self.text) + 1)
+        if 0 < target <= len(chars):
+            row, col, width = chars[target - 1]
+            return (row, col + width) if after else (row, col)
+        if closed and after and chars:  # the closing quote came first: just after the last character
+            row, col, width = chars[-1]
+            return row, col + width
+        return None
+
+    def _scalar_chars(self, mline: int, mcol: int, style, target: int):
+        """([(row, column, width) of each non-blank character of the scalar written at mline:mcol], closed).
+
+        The file is read from the scalar's start only as far as ``target`` characters (or its
+        closing quote, ``closed``); what was read is kept for the next question about the scalar.
+        """
+        state = self._scalar_cache.get((mline, mcol, style))
+        if state is None:
+            if style == ">":
+                row, col = mline + 1, 0
+            else:
+                row, col = mline, mcol + (1 if style in ('"', "'") else 0)
+            state = self._scalar_cache[(mline, mcol, style)] = [[], row, col, False]
+        chars, row, col, closed = state
         text_lines = self._lines()
-        if style == ">":
-            row, col = mline + 1, 0
-        else:
-            row, col = mline, mcol + (1 if style in ('"', "'") else 0)
-        seen, last = 0, None
-        while row < len(text_lines):
+        quoted = style in ('"', "'")
+        while len(chars) < target and not closed and row < len(text_lines):
             raw = text_lines[row]
             while col < len(raw):
                 ch = raw[col]
@@ -172,18 +211,19 @@ class Source:
                     width = 2
                 elif style == "'" and raw.startswith("''", col):
                     width = 2
-                elif style in ('"', "'") and ch == style:
-                    return (last[0], last[1] + 1) if after and last else None
+                elif quoted and ch == style:
+                    closed = True
+                    break
                 if not ch.isspace() and not (style == '"' and ch == "\\" and col + 1 >= len(raw)):
-                    seen += 1
-                    last = (row, col + width - 1)
-                    if seen == target and not after:
-                        return row, col
-                    if seen == target and after:
-                        return row, col + width
+                    chars.append((row, col, width))
+                    if len(chars) >= target:
+                        col += width
+                        break
                 col += width
-            row, col = row + 1, 0
-        return None
+            else:
+                row, col = row + 1, 0
+        state[1:] = [row, col, closed]
+        return chars, closed
 
 
 def split_lines(text: str) -> list[str]:
