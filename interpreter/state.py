@@ -9,7 +9,10 @@ is loaded by replaying it, and refused unless the replay shows the same.
 
 The API follows game-AI habits (OpenSpiel / PettingZoo): ``current_players``,
 ``legal_actions``, ``apply``, ``is_terminal``, ``returns``, ``winners``.
-Actions are strings: their own readable text form.
+Actions are strings: their own readable text form.  Bots may use numbers instead:
+``legal_action_ids``, ``sample_action_id``, ``apply_id``, ``action_to_string`` (option
+``i`` is ``legal_actions(player)[i]``; a choice of several cards is kept as an option
+space, see :mod:`interpreter.dsl.options`, and its texts are made only when asked).
 """
 
 from __future__ import annotations

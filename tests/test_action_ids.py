@@ -16,6 +16,7 @@ import pytest
 
 from conftest import REPO_ROOT
 from interpreter import IllegalActionError, RuleError, State, load_game
+from interpreter.state import replay
 from interpreter.agents import RandomAgent
 from interpreter.dsl import decisions, options, plus
 from interpreter.dsl.runtime import combo_shapes
@@ -292,3 +293,14 @@ def test_simulate_plays_the_same_games_by_number_as_by_text():
             play_out(state, {p: kind(seed * 10 + p) for p in range(3)})
             games.append((state.history, state.log, state.scores()))
         assert games[0] == games[1]
+
+
+def test_the_readme_example_of_actions_by_number_runs():
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
+    example = next(b for b in blocks if "apply_id" in b)
+    scope: dict = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    state = scope["state"]
+    assert state.is_terminal()
+    assert replay(state.game, 3, 7, state.history).to_json() == state.to_json()  # the texts replay the game

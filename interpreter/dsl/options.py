@@ -14,7 +14,7 @@ its pending entry, a small plain-data *option space* instead of every label and 
 :func:`expand` makes, which is the list the decision offers as ``legal_actions`` (the same order:
 sizes from small to large, then more of an earlier group first).  :func:`value` and
 :func:`label` make one option without listing the others, by unranking: the number of ways
-each group's choice leaves for the groups after it (:func:`_ways`) says which choice option
+each group's choice allows the groups after it (:func:`_ways`) says which choice option
 ``i`` falls in.  So a random bot drawing ``i`` uniformly from ``range(count)`` plays exactly
 as one drawing uniformly from ``legal_actions``: every distinct selection once.
 
