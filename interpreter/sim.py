@@ -176,13 +176,20 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
 
     A game still running after ``max_decisions`` decisions is abandoned (``state.abandon()``:
     over, nobody wins, ``state.ended_by == "decision cap"``) rather than played forever.
+    An agent with ``act_id`` (the random bot) plays by option number (``state.apply_id``), the
+    others by text; both record the same history.
     """
     while not state.is_terminal():
         if len(state.history) >= max_decisions:
             state.abandon()
             break
         seat = state.current_players()[0]
-        state.apply(seat, agents[seat].act(state, seat))
+        agent = agents[seat]
+        by_number = getattr(agent, "act_id", None)  # the random bot: an option number, no text made
+        if by_number is not None:
+            state.apply_id(seat, by_number(state, seat))
+        else:
+            state.apply(seat, agent.act(state, seat))
     return state
 
 

@@ -9,7 +9,10 @@ is loaded by replaying it, and refused unless the replay shows the same.
 
 The API follows game-AI habits (OpenSpiel / PettingZoo): ``current_players``,
 ``legal_actions``, ``apply``, ``is_terminal``, ``returns``, ``winners``.
-Actions are strings: their own readable text form.
+Actions are strings: their own readable text form.  Bots may use numbers instead:
+``legal_action_ids``, ``sample_action_id``, ``apply_id``, ``action_to_string`` (option
+``i`` is ``legal_actions(player)[i]``; a choice of several cards is kept as an option
+space, see :mod:`interpreter.dsl.options`, and its texts are made only when asked).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import itertools
 
 from . import rng as RNG
 from . import trace as TR
+from .dsl import option_spaces as OPT
 from .dsl.compiler import SUSPEND, GameOver
 from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
@@ -51,7 +55,8 @@ MAX_ACTION_TEXT = 10_000  # characters in one saved action
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
-                 "trace", "trace_vars", "shown")
+                 "trace", "trace_vars", "shown",
+                 "_made")  # the labels and values made from the pending decision's option spaces (see _options)
 
     # How a finished game ended (``ended_by``; None while it runs):
     END_STATEMENT = "end game"  # an effect said ``end game``
@@ -85,6 +90,7 @@ class State:
         s.steps = game.step_limit
         s.trace = s.trace_vars = None
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
+        s._made = None
         if scenario is not None:
             from .scenario import apply_scenario
 
@@ -129,6 +135,7 @@ class State:
         c.trace = None if self.trace is None else self.trace[:]  # records are never changed once written: shared
         c.trace_vars = self.trace_vars
         c.shown = dict(self.shown) if self.shown else {}  # the player lists are replaced, never changed
+        c._made = self._made  # made from option spaces the copy shares, and only ever added to: shared
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -190,7 +197,8 @@ class State:
             return []
         if p["chosen"][i] is not None:
             return []
-        return list(p["labels"][i])
+        labels = p["labels"][i]
+        return list(labels if labels is not None else self._options(p, i)[0])
 
     def prompt(self) -> str:
         """What the pending decision is about (e.g. 'take'), for UIs."""
@@ -206,18 +214,144 @@ class State:
         p = self.pending
         if p is None or type(player) is not int or type(action) is not str:
             self._illegal(player, action)
-        players = p["players"]
         try:  # one scan each for the seat and the action; a miss explains itself
-            i = players.index(player)
+            i = p["players"].index(player)
             if p["chosen"][i] is not None:
                 self._illegal(player, action)
-            j = p["labels"][i].index(action)
-            value = p["values"][i][j]
+            labels = p["labels"][i]
+            if labels is None:  # an option space (see _options): its labels are made now
+                labels = self._options(p, i)[0]
+            j = labels.index(action)
+            value = p["values"][i][j] if p["values"][i] is not None else self._options(p, i)[1][j]
         except ValueError:
             self._illegal(player, action)
+        self._play(p, i, player, action, j, value)
+
+    # ---------------------------------------------------------------- the same by number
+    # Option ``k`` of a player is the ``k``-th of ``legal_actions(player)``; these make no text but
+    # the one label an applied option records in the history (so saves are the same as with ``apply``).
+    def legal_action_ids(self, player: int | None = None) -> range:
+        """``range(len(legal_actions(player)))``, made without any option's text."""
+        p = self.pending
+        if p is None:
+            return range(0)
+        if player is None:
+            waiting = self.current_players()
+            if not waiting:
+                return range(0)
+            player = waiting[0]
+        elif type(player) is not int or not 0 <= player < self.n:
+            self._no_such_player(player)
+        try:
+            i = p["players"].index(player)
+        except ValueError:
+            return range(0)
+        if p["chosen"][i] is not None:
+            return range(0)
+        return range(self._count(p, i))
+
+    def sample_action_id(self, player: int | None, rng) -> int:
+        """One of ``legal_action_ids(player)``, uniformly: ``rng.randrange(count)``, no option listed.
+
+        It draws from ``rng`` (a ``random.Random``) exactly what ``rng.randrange(len(legal_actions(player)))``
+        draws, so a bot using it plays the same games as one picking uniformly among ``legal_actions``.
+        """
+        p = self.pending
+        if p is not None and type(player) is int and player in p["players"]:
+            i = p["players"].index(player)
+            if p["chosen"][i] is None:
+                space = p["lazy"] and p["lazy"][i]
+                return rng.randrange(space[-1] if space else len(p["labels"][i]))
+        if player is None and self.current_players():
+            return self.sample_action_id(self.current_players()[0], rng)
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            self._no_such_player(player)
+        raise IllegalActionError("there is no decision to make now" if player is None else
+                                 f"player {player} (seat {player + 1}) has no decision to make now")
+
+    def apply_id(self, player: int, action_id: int) -> None:
+        """``apply(player, legal_actions(player)[action_id])``, without making the other options' texts.
+
+        The same effect, history (the option's text), trace and narration; an illegal id raises
+        IllegalActionError and changes nothing; a rule that fails rewinds the action, as ``apply``.
+        """
+        p = self.pending
+        try:
+            if type(player) is not int or type(action_id) is not int or action_id < 0:
+                raise ValueError
+            i = p["players"].index(player)
+            if p["chosen"][i] is not None:
+                raise ValueError
+            space = p["lazy"] and p["lazy"][i]
+            if space:  # no two options of a space read alike (options.py): option k is the first with its text
+                if action_id >= space[-1]:
+                    raise ValueError
+                label, value, j = OPT.label(space, action_id, self.game.card_names), OPT.value(space, action_id), action_id
+            else:
+                labels = p["labels"][i]
+                label = labels[action_id]
+                j = labels.index(label)  # as apply does: the first option with that text
+                value = p["values"][i][j]
+        except (TypeError, ValueError, IndexError):
+            self._bad_id(player, action_id)
+        self._play(p, i, player, label, j, value)
+
+    def _bad_id(self, player, action_id):
+        """Raise IllegalActionError saying why ``action_id`` is not one of ``player``'s options (nothing changes)."""
+        if type(player) is not int or not 0 <= player < self.n:
+            self._no_such_player(player)
+        if type(action_id) is not int:  # exactly int: a bool or a look-alike is not an option number
+            raise IllegalActionError(f"an action id must be exactly an int, not {_type_of(action_id)}")
+        if self.over:
+            raise IllegalActionError(f"the game is over; action id {action_id} cannot be played")
+        waiting = self.current_players()
+        if player not in waiting:
+            who = ", ".join(f"player {w} (seat {w + 1})" for w in waiting)
+            raise IllegalActionError(f"it is not player {player}'s (seat {player + 1}) decision; waiting for {who}")
+        n = len(self.legal_action_ids(player))
+        raise IllegalActionError(f"{_quote(action_id)} is not an action id of player {player} (seat {player + 1}) "
+                                 f"now: the ids are 0 to {n - 1}")
+
+    def action_to_string(self, player: int, action_id: int) -> str:
+        """The text of option ``action_id`` of ``player``: ``legal_actions(player)[action_id]``, made alone."""
+        if type(player) is not int or type(action_id) is not int or not 0 <= action_id < len(self.legal_action_ids(player)):
+            self._bad_id(player, action_id)
+        p = self.pending
+        i = p["players"].index(player)
+        space = p["lazy"] and p["lazy"][i]
+        if space:
+            return OPT.label(space, action_id, self.game.card_names)
+        return p["labels"][i][action_id]
+
+    def _count(self, p, i) -> int:
+        """How many options seat ``i`` of the pending decision ``p`` has."""
+        space = p["lazy"] and p["lazy"][i]
+        return OPT.count(space) if space else len(p["labels"][i])
+
+    def _options(self, p, i) -> tuple[list, list]:
+        """(labels, values) of seat ``i`` of the pending decision ``p``, made once from its option space if it has one.
+
+        Made on demand and kept in ``_made`` (keyed by the decision's list of spaces, which is never
+        changed), not in ``pending``: the decision stays what the rules made, whoever asked.
+        """
+        space = p["lazy"] and p["lazy"][i]
+        if not space:
+            return p["labels"][i], p["values"][i]
+        made = self._made
+        if made is None or made[0] is not p["lazy"]:
+            made = self._made = (p["lazy"], {})
+        got = made[1].get(i)
+        if got is None:
+            got = made[1][i] = OPT.expand(space, self.game.card_names)
+        return got
+
+    def _play(self, p, i, player, action, j, value) -> None:
+        """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
+        players = p["players"]
         self.history.append([player, action])
         if self.trace is not None:
-            TR.decided(self, player, p["prompt"], p["labels"][i], None if p["dest"] is None else p["values"][i], j,
+            labels, values = self._options(p, i)
+            TR.decided(self, player, p["prompt"], labels, None if p["dest"] is None else values, j,
                        False, p["secret"])
         try:
             if p["each"]:
@@ -408,7 +542,8 @@ class State:
             if seat in p["players"]:
                 i = p["players"].index(seat)
                 if p["chosen"][i] is not None:
-                    own = p["labels"][i][p["values"][i].index(p["chosen"][i][0])]
+                    labels, values = self._options(p, i)
+                    own = labels[values.index(p["chosen"][i][0])]
             c.frames[-1][1] -= 1
             c.pending = None
             c.steps = g.step_limit
@@ -462,7 +597,7 @@ class State:
                         "decided": [p for p, d in zip(pend["players"], pend["chosen"]) if d is not None]}
             if player in pend["players"]:
                 i = pend["players"].index(player)
-                decision["your_options"] = list(pend["labels"][i]) if pend["chosen"][i] is None else []
+                decision["your_options"] = list(self._options(pend, i)[0]) if pend["chosen"][i] is None else []
             view["decision"] = decision
         if self.counters:
             _show_counters(self, view)
@@ -492,7 +627,7 @@ class State:
         if player in p["players"]:
             i = p["players"].index(player)
             if p["chosen"][i] is None:
-                labels, values = p["labels"][i], p["values"][i]
+                labels, values = self._options(p, i)
                 if p["dest"] is not None:
                     pick = "several" if values and all(type(v) is list for v in values) else "one"
                 for label, value in zip(labels, values):
@@ -587,6 +722,8 @@ class State:
         """
         p = self.pending
         pending = None if p is None else {key: p[key] for key in SAVED_DECISION_KEYS}
+        if pending is not None and p["lazy"]:  # a save lists every option, as legal_actions does
+            pending["labels"] = [self._options(p, i)[0] for i in range(len(p["players"]))]
         data = _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
             "layout": self.game.layout_hash(), "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,

@@ -11,7 +11,9 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
     parses them too (the imports and the grammar's parse tables not counted);
   * random full games per second and decisions per second, per player count:
     random bots choosing uniformly among the legal actions through the public
-    API (``legal_actions`` + ``apply``), exactly what ``ribbit simulate`` does;
+    API by option number (``sample_action_id`` + ``apply_id``), exactly what
+    ``ribbit simulate`` does; against the hand-written simulator, also by text
+    (``legal_actions`` + ``apply``, the figure printed before integer actions);
   * bot decisions per second (greedy, mcts, ismcts at 100 and 1,000 iterations), Frog Tower 3 players;
   * peak memory (max RSS) of ``ribbit simulate`` for an increasing number of
     games: it must stay flat, since nothing per game is kept but statistics;
@@ -75,16 +77,24 @@ def bench_first_load(path: str, repeats: int) -> float:
     return statistics.median(times)
 
 
-def random_games(game, players: int, games: int, seed: int = 0) -> int:
-    """Play ``games`` random games; returns the number of decisions taken."""
+def random_games(game, players: int, games: int, seed: int = 0, by_text: bool = False) -> int:
+    """Play ``games`` random games; returns the number of decisions taken.
+
+    By option number (``sample_action_id`` + ``apply_id``, what ``ribbit simulate`` does), or with
+    ``by_text`` by text (``legal_actions`` + ``apply``, the path measured before integer actions
+    existed).  Both draw the same numbers, so they play the very same games.
+    """
     rng = random.Random(seed)
     decisions = 0
     for i in range(games):
         state = game.new_game(players, seed=seed + i, log=False)
         while not state.is_terminal():
             player = state.current_players()[0]
-            actions = state.legal_actions(player)
-            state.apply(player, actions[rng.randrange(len(actions))])
+            if by_text:
+                actions = state.legal_actions(player)
+                state.apply(player, actions[rng.randrange(len(actions))])
+            else:
+                state.apply_id(player, state.sample_action_id(player, rng))
             decisions += 1
     return decisions
 
@@ -96,7 +106,7 @@ def bench_games(path: str, players: int, games: int, repeats: int) -> tuple[floa
     return games / seconds, decisions / seconds
 
 
-def bench_against_reference(games: int, repeats: int) -> tuple[float, float, float]:
+def bench_against_reference(games: int, repeats: int, by_text: bool = False) -> tuple[float, float, float]:
     """Engine vs hand-written Frog Tower, run in alternation so machine load affects both alike."""
     sys.path.insert(0, str(ROOT / "tools"))
     import reference_frog_tower as reference
@@ -104,7 +114,7 @@ def bench_against_reference(games: int, repeats: int) -> tuple[float, float, flo
     game = load_game(ROOT / GAMES["Frog Tower"][0])
     engine_times, reference_times = [], []
     for _ in range(repeats * 2):
-        engine_times.append(median_time(lambda: random_games(game, 3, games), 1) / games)
+        engine_times.append(median_time(lambda: random_games(game, 3, games, by_text=by_text), 1) / games)
         reference_times.append(median_time(lambda: reference.run(3, games * 4), 1) / (games * 4))
     ratios = sorted(e / r for e, r in zip(engine_times, reference_times))
     return 1 / statistics.median(engine_times), 1 / statistics.median(reference_times), statistics.median(ratios)
@@ -245,16 +255,18 @@ def main(argv=None) -> int:
         print(f"  {name:12s} {bench_load(path, repeats) * 1000:8.1f} ms  {bench_first_load(path, repeats) * 1000:8.1f} ms")
 
     print(f"\nrandom full games, {games} games x {repeats} runs (median; Top Frog "
-          f"{max(1, games // GAMES_DIVISOR['Top Frog'])} games):")
+          f"{max(1, games // GAMES_DIVISOR['Top Frog'])} games), by option number "
+          "(sample_action_id + apply_id, as `ribbit simulate`):")
     for name, (path, counts) in GAMES.items():
         for players in counts:
             per_game, per_decision = bench_games(path, players, max(1, games // GAMES_DIVISOR.get(name, 1)), repeats)
             print(f"  {name:12s} {players}p  {per_game:8.0f} games/s  {per_decision:10.0f} decisions/s")
 
     print("\nagainst a tight hand-written simulator of the same rules (tools/reference_frog_tower.py), 3 players:")
-    engine_rate, reference_rate, ratio = bench_against_reference(games // 4, repeats)
-    print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
-          f"engine is {ratio:.1f}x slower (median of interleaved runs)")
+    for by_text, path in ((False, "by number (sample_action_id + apply_id)"), (True, "by text (legal_actions + apply)")):
+        engine_rate, reference_rate, ratio = bench_against_reference(games // 4, repeats, by_text)
+        print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
+              f"engine is {ratio:.1f}x slower (median of interleaved runs), random bot {path}")
 
     print("\nbot decisions per second (Frog Tower, 3 players; CPU time; the same positions, each with a real choice):")
     frog_tower = load_game(ROOT / GAMES["Frog Tower"][0])

@@ -128,23 +128,23 @@ class RibbitSpielState(pyspiel.State):
     def _legal_actions(self, player):
         if self.ribbit is None or self.ribbit.is_terminal():
             return []
-        legal = self.ribbit.legal_actions(player)
+        legal = self.ribbit.legal_action_ids(player)  # numbers only: no option's text is made
         check_action_count(legal, self.spiel.max_actions, self.ribbit.prompt())
-        return list(range(len(legal)))
+        return list(legal)
 
     def _apply_action(self, action):
         if self.ribbit is None:
             self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)))
             return
         seat = self.ribbit.current_players()[0]
-        self.ribbit.apply(seat, self.ribbit.legal_actions(seat)[action])
+        self.ribbit.apply_id(seat, int(action))
         if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal with seed {action}"
-        return self.ribbit.legal_actions(player)[action]
+        return self.ribbit.action_to_string(player, int(action))
 
     def is_terminal(self):
         return self.ribbit is not None and self.ribbit.is_terminal()

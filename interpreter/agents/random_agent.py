@@ -3,7 +3,9 @@
 It is the baseline every other bot is measured against, and the engine's
 fuzzer: random playouts reach corners of the rules that people rarely visit.
 Each bot owns its own ``random.Random`` so a game's result depends only on the
-game seed and the bot seeds, never on other bots or on global state.
+game seed and the bot seeds, never on other bots or on global state.  ``act_id``
+draws the same option as ``act`` but as a number (``state.apply_id``), with no
+option's text made: the cheap path ``ribbit simulate`` takes.
 """
 
 from __future__ import annotations
@@ -30,3 +32,7 @@ class RandomAgent:
     def act(self, state, seat: int) -> str:
         """One of ``seat``'s legal actions in ``state``, uniformly (the same draws as ``choose``)."""
         return self.choose(None, state.legal_actions(seat))
+
+    def act_id(self, state, seat: int) -> int:
+        """The number of the action ``act`` would choose (the same draw), made without any option's text."""
+        return state.sample_action_id(seat, self.rng)

@@ -150,10 +150,9 @@ class TreeSearchAgent:
                 break
             player = world.current_players()[0]
             legal = world.legal_actions(player)
-        while not world.over and budget > 0:  # the rollout: random moves
+        while not world.over and budget > 0:  # the rollout: random moves, by number (no option's text made)
             player = world.current_players()[0]
-            options = world.legal_actions(player)
-            world.apply(player, options[rng.randrange(len(options))])
+            world.apply_id(player, world.sample_action_id(player, rng))
             budget -= 1
         value = worth(world)
         root.visits += 1

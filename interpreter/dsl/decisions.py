@@ -10,6 +10,7 @@ from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
+from .option_spaces import CHOOSE, names_can_collide
 from .plus import plus_options, split_each, split_one
 from .units import CompileError, Label
 
@@ -20,7 +21,11 @@ class DecisionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
     def options_builder(self, count, options_node, scope, verb):
-        """Compile what a player chooses among: returns f(s, e) -> (labels, values)."""
+        """Compile what a player chooses among: returns f(s, e) -> (labels, values).
+
+        A choice of several cards with two options or more returns (None, option space) instead:
+        its options are counted, not listed (see options.py).
+        """
         values, kind = self.as_list(options_node, scope, "what is chosen among")
         elem = T.element(kind)
         if not T.showable(elem):
@@ -29,6 +34,9 @@ class DecisionCompiler:
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
+        # Several cards at once: kept as an option space (options.py), each option made on demand,
+        # unless two selections could read alike (a card name with a separator of the labels).
+        as_space = elem == "card" and count != "one" and not names_can_collide(names)
         if count == "one":
             n_fn = None
         elif count == "any":
@@ -77,6 +85,8 @@ class DecisionCompiler:
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ("
                                 + ("any number" if n_fn == "any" else f"{sizes[0]}") + f" of {len(items)}, "
                                 f"{len(keys)} different); ask for fewer at a time", self_loc)
+            if as_space and total > 1:  # none (an error) and one (taken at once) stay listed
+                return None, [CHOOSE, prefix, members, -1 if n_fn == "any" else sizes[0], total]
             for k in sizes:
                 for shape in combo_shapes(caps, k):
                     picked = []
@@ -133,6 +143,8 @@ class DecisionCompiler:
             p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
             labels, values = build(s, e)
             if not labels:
+                if labels is None:  # an option space (options.py): nothing listed
+                    return decide_space(s, fr, pc, p, values, dest, prompt)
                 raise RuleError(f"player {p + 1} has nothing to choose from", loc)
             return decide_one(s, fr, pc, p, labels, values, dest, prompt)
         code.append(ask)
@@ -150,7 +162,7 @@ class DecisionCompiler:
 
         def ask_each(s, fr, pc):
             e = fr[2]
-            who, labels, values, chosen = [], [], [], []
+            who, labels, values, chosen, spaces = [], [], [], [], []
             result = [None] * s.n
             asked = players(s, e)
             if len(set(asked)) != len(asked):
@@ -160,12 +172,17 @@ class DecisionCompiler:
             for p in asked:
                 e[var] = p
                 ls, vs = build(s, e)
-                if not ls:
+                if ls is None:  # an option space (options.py): its labels and values are made on demand
+                    spaces.append(vs)
+                    vs = None
+                elif not ls:
                     continue
-                if len(ls) == 1:
+                elif len(ls) == 1:
                     if s.trace is not None: s.traced_decision(p, prompt, ls, vs, 0, True)  # noqa: E701
                     result[p] = vs[0]
                     continue
+                else:
+                    spaces.append(None)
                 who.append(p)
                 labels.append(ls)
                 values.append(vs)
@@ -175,7 +192,8 @@ class DecisionCompiler:
                 return pc + 1
             fr[1] = pc + 1
             s.pending = {"players": who, "labels": labels, "values": values, "chosen": chosen,
-                         "dest": dest, "each": True, "secret": secret, "prompt": prompt}
+                         "dest": dest, "each": True, "secret": secret, "prompt": prompt,
+                         "lazy": spaces if any(x is not None for x in spaces) else None}
             return SUSPEND
         code.append(ask_each)
         if after is not None:
@@ -209,7 +227,8 @@ class DecisionCompiler:
                 fr[1] = pc + 1
                 e = fr[2]
                 s.pending = {"players": [e[pk] if pk is not None else player(s, e)], "labels": labels_fixed, "values": values_fixed,
-                             "chosen": [None], "dest": None, "each": False, "secret": False, "prompt": "choose"}
+                             "chosen": [None], "dest": None, "each": False, "secret": False, "prompt": "choose",
+                             "lazy": None}
                 return SUSPEND
             code.append(ask_fixed)
         else:
@@ -414,5 +433,16 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
         return pc + 1
     fr[1] = pc + 1
     s.pending = {"players": [player], "labels": [labels], "values": [values], "chosen": [None],
-                 "dest": dest, "each": False, "secret": False, "prompt": prompt}
+                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": None}
+    return SUSPEND
+
+
+def decide_space(s, fr, pc, player, space, dest, prompt):
+    """A one-player decision among the options of an option space (two or more; see options.py).
+
+    ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
+    """
+    fr[1] = pc + 1
+    s.pending = {"players": [player], "labels": [None], "values": [None], "chosen": [None],
+                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": [space]}
     return SUSPEND

@@ -15,13 +15,16 @@ from __future__ import annotations
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
+from .option_spaces import PLUS, SEPARATOR, names_can_collide
 from .runtime import combo_shapes, count_any_shapes
-
-SEPARATOR = " + "
 
 
 def plus_options(compiler, st, scope):
-    """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``."""
+    """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``.
+
+    With two options or more and card names that cannot make two options read alike, it returns
+    (None, option space) instead: the options are counted, not listed (options.py).
+    """
     from .decisions import MAX_OPTIONS
 
     if st.count != "one":
@@ -39,6 +42,7 @@ def plus_options(compiler, st, scope):
     names = compiler.m.card_names
     prefix = f"{st.verb} " if st.verb else ""
     loc = compiler.location(st.options)
+    as_space = not names_can_collide(names)
 
     def build(s, e):
         firsts = {}
@@ -60,6 +64,9 @@ def plus_options(compiler, st, scope):
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from (one of {len(firsts)} different "
                                 f"plus any number of {len(pool)}); ask for fewer at a time", loc)
             plans.append((name, c, list(groups), list(groups.values()), caps))
+        if as_space and total > 1:
+            return None, [PLUS, prefix, [[c, members, count_any_shapes(caps)] for _, c, _, members, caps in plans],
+                          total]
         labels, values, seen = [], [], set()
         for name, c, keys, members, caps in plans:
             for k in range(sum(caps) + 1):

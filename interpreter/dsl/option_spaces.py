@@ -1,0 +1,164 @@
+"""Large choices kept as option spaces: counted at once, one option numbered and named on demand.
+
+A decision that picks several items (``choose 4 of X``, ``any number of X``, ``one of X plus any
+number of Y``) can offer thousands of options while a bot needs one.  Such a decision keeps, in
+its pending entry, a small plain-data *option space* instead of every label and value:
+
+* ``["choose", prefix, groups, k, count]``: ``k`` items (``k == -1``: any number, every size
+  from 0 up) out of ``groups``, the lists of cards that read alike (identical cards are one
+  group: which copy is taken cannot matter, so a selection is how many of each group);
+* ``["plus", prefix, plans, count]``: one card plus any number of others, ``plans`` holding for
+  each distinct first card ``[card, groups of the others, how many selections they allow]``.
+
+``count`` is the number of options, and option ``i`` is exactly the ``i``-th option of the list
+:func:`expand` makes, which is the list the decision offers as ``legal_actions`` (the same order:
+sizes from small to large, then more of an earlier group first).  :func:`value` and
+:func:`label` make one option without listing the others, by unranking: the number of ways
+each group's choice allows the groups after it (:func:`_ways`) says which choice option
+``i`` falls in.  So a random bot drawing ``i`` uniformly from ``range(count)`` plays exactly
+as one drawing uniformly from ``legal_actions``: every distinct selection once.
+
+A space is only made when no two options can read alike (no card name holds ``", "``,
+``" + "`` or ``" x "``), so option ``i``'s label is the first with that text, as for ``apply``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .runtime import combo_shapes
+
+CHOOSE, PLUS = "choose", "plus"
+SEPARATOR = " + "  # between the one card and the others of a 'plus' option
+
+
+def names_can_collide(names) -> bool:
+    """Could two selections of these cards read alike (a name holding a separator of the labels)?"""
+    return any(not n or ", " in n or SEPARATOR in n or " x " in n for n in names)
+
+
+def count(space) -> int:
+    return space[-1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _ways(caps: tuple, k: int) -> tuple:
+    """ways[j][t]: how many ways to pick t items (t <= k) from groups j, j+1, ... of these sizes."""
+    rows = [(1,) + (0,) * k]
+    for cap in reversed(caps):
+        after, row, window = rows[-1], [], 0
+        for t in range(k + 1):
+            window += after[t]
+            if t > cap:
+                window -= after[t - cap - 1]
+            row.append(window)
+        rows.append(tuple(row))
+    return tuple(reversed(rows))
+
+
+def _shape(caps: tuple, k: int, index: int) -> list:
+    """The ``index``-th way (in :func:`runtime.combo_shapes` order) to pick k items: [(group, times), ...]."""
+    ways = _ways(caps, k)
+    shape = []
+    for j, cap in enumerate(caps):
+        after = ways[j + 1]
+        times = min(cap, k)
+        while True:  # more of this group first
+            n = after[k - times]
+            if index < n:
+                break
+            index -= n
+            times -= 1
+        if times:
+            shape.append((j, times))
+            k -= times
+    return shape
+
+
+def _any_shape(caps: tuple, index: int) -> list:
+    """The ``index``-th way to pick any number of items: sizes from 0 up, each in combo_shapes order."""
+    n = sum(caps)
+    sizes = _ways(caps, n)[0]
+    k = 0
+    while index >= sizes[k]:
+        index -= sizes[k]
+        k += 1
+    return _shape(caps, k, index)
+
+
+def _caps(groups) -> tuple:
+    return tuple(map(len, groups))
+
+
+def _picked(groups, shape, out: list) -> list:
+    for j, times in shape:
+        out += groups[j][:times]
+    return out
+
+
+def _text(names, groups, shape) -> str:
+    return ", ".join(names[groups[j][0]] if times == 1 else f"{times} x {names[groups[j][0]]}"
+                     for j, times in shape)
+
+
+def _plan(plans, index):
+    """(plan, index within it) for option ``index`` of a 'plus' space."""
+    for plan in plans:
+        if index < plan[2]:
+            return plan, index
+        index -= plan[2]
+    raise IndexError(index)
+
+
+def _locate(space, index):
+    """(first card or None, groups, shape) of option ``index``."""
+    if space[0] == CHOOSE:
+        _, _, groups, k, _ = space
+        caps = _caps(groups)
+        return None, groups, (_any_shape(caps, index) if k < 0 else _shape(caps, k, index))
+    (one, groups, _), index = _plan(space[2], index)
+    return one, groups, _any_shape(_caps(groups), index)
+
+
+def value(space, index: int) -> list:
+    """The chosen cards of option ``index`` (the first card first, for 'plus')."""
+    one, groups, shape = _locate(space, index)
+    return _picked(groups, shape, [] if one is None else [one])
+
+
+def label(space, index: int, names) -> str:
+    """The text of option ``index`` (``names``: the game's card names)."""
+    one, groups, shape = _locate(space, index)
+    text = _text(names, groups, shape)
+    if one is None:
+        return space[1] + (text or "nothing")
+    return space[1] + names[one] + (SEPARATOR + text if text else "")
+
+
+def expand(space, names) -> tuple[list, list]:
+    """Every option of the space, in order: (labels, values)."""
+    labels, values = [], []
+    prefix = space[1]
+    if space[0] == CHOOSE:
+        _, _, groups, k, _ = space
+        firsts = [(prefix, [])]
+    else:
+        firsts = [(prefix + names[one] + SEPARATOR, [one]) for one, _, _ in space[2]]
+    for (head, picked0), groups in zip(firsts, [space[2]] if space[0] == CHOOSE else [g for _, g, _ in space[2]]):
+        keys = [names[g[0]] for g in groups]
+        caps = _caps(groups)
+        sizes = (k,) if space[0] == CHOOSE and k >= 0 else range(sum(caps) + 1)
+        for size in sizes:
+            for shape in combo_shapes(caps, size):
+                picked = picked0[:]
+                for j, times in shape:
+                    picked += groups[j][:times]
+                text = ", ".join(keys[j] if times == 1 else f"{times} x {keys[j]}" for j, times in shape)
+                if text:
+                    labels.append(head + text)
+                elif picked0:  # one card and no other: its name alone
+                    labels.append(head[:-len(SEPARATOR)])
+                else:
+                    labels.append(head + "nothing")
+                values.append(picked)
+    return labels, values
