@@ -283,7 +283,7 @@ class State:
             if p["chosen"][i] is not None:
                 raise ValueError
             space = p["lazy"] and p["lazy"][i]
-            if space:  # no two options of a space read alike (options.py): option k is the first with its text
+            if space:  # no two options of a space read alike (option_spaces.py): option k is the first with its text
                 if action_id >= space[-1]:
                     raise ValueError
                 label, value, j = OPT.label(space, action_id, self.game.card_names), OPT.value(space, action_id), action_id

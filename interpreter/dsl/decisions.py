@@ -24,7 +24,7 @@ class DecisionCompiler:
         """Compile what a player chooses among: returns f(s, e) -> (labels, values).
 
         A choice of several cards with two options or more returns (None, option space) instead:
-        its options are counted, not listed (see options.py).
+        its options are counted, not listed (see option_spaces.py).
         """
         values, kind = self.as_list(options_node, scope, "what is chosen among")
         elem = T.element(kind)
@@ -34,7 +34,7 @@ class DecisionCompiler:
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
-        # Several cards at once: kept as an option space (options.py), each option made on demand,
+        # Several cards at once: kept as an option space (option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
         if count == "one":
@@ -143,7 +143,7 @@ class DecisionCompiler:
             p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
             labels, values = build(s, e)
             if not labels:
-                if labels is None:  # an option space (options.py): nothing listed
+                if labels is None:  # an option space (option_spaces.py): nothing listed
                     return decide_space(s, fr, pc, p, values, dest, prompt)
                 raise RuleError(f"player {p + 1} has nothing to choose from", loc)
             return decide_one(s, fr, pc, p, labels, values, dest, prompt)
@@ -172,7 +172,7 @@ class DecisionCompiler:
             for p in asked:
                 e[var] = p
                 ls, vs = build(s, e)
-                if ls is None:  # an option space (options.py): its labels and values are made on demand
+                if ls is None:  # an option space (option_spaces.py): its labels and values are made on demand
                     spaces.append(vs)
                     vs = None
                 elif not ls:
@@ -438,7 +438,7 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
 
 
 def decide_space(s, fr, pc, player, space, dest, prompt):
-    """A one-player decision among the options of an option space (two or more; see options.py).
+    """A one-player decision among the options of an option space (two or more; see option_spaces.py).
 
     ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
     """

@@ -23,7 +23,7 @@ def plus_options(compiler, st, scope):
     """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``.
 
     With two options or more and card names that cannot make two options read alike, it returns
-    (None, option space) instead: the options are counted, not listed (options.py).
+    (None, option space) instead: the options are counted, not listed (option_spaces.py).
     """
     from .decisions import MAX_OPTIONS
 
