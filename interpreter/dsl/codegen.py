@@ -110,3 +110,51 @@ class CodeUnit:
             parts.append(f"# {comment}\n{ast.unparse(fdef)}")
         parts.append(f"# constants table K: {len(self.constants)} entries")
         return "\n\n".join(parts) + "\n"
+
+    # ---------------------------------------------------------------- functions compiled in batches
+    # Compiling costs per call of ``compile``; a procedure's many small functions are compiled
+    # together.  :meth:`later` returns the function at once (callers keep it in tables and
+    # constants) with a placeholder body; :meth:`flush` compiles every waiting one in one
+    # module and gives each its code.  A placeholder refuses to run: nothing calls generated
+    # code before its procedure is compiled.
+    def stub(self, name: str = "pending") -> types.FunctionType:
+        """A function whose code :meth:`later` (with ``into``) will provide."""
+        return types.FunctionType(_not_yet.__code__, self.namespace, name)
+
+    def later(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None, what: str = "",
+              into: types.FunctionType | None = None) -> types.FunctionType:
+        """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill)."""
+        if not _BACKEND_NAME.match(name):
+            raise ValueError(f"generated function name {name!r} is not a backend name")
+        fname = f"{name}_{next(self._numbers)}"
+        fdef = ast.FunctionDef(
+            name=fname,
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                               kw_defaults=[], kwarg=None, defaults=[]),
+            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+        from .pyast import locate
+
+        locate(fdef, line or 1, 0)
+        fn = into if into is not None else self.stub(fname)
+        if not hasattr(self, "_waiting"):
+            self._waiting = []
+        self._waiting.append((fdef, fn))
+        self.functions.append((what or name, fdef))
+        return fn
+
+    def flush(self) -> None:
+        """Compile every function :meth:`later` made since the last flush, in one module."""
+        waiting = getattr(self, "_waiting", None)
+        if not waiting:
+            return
+        self._waiting = []
+        module = ast.Module(body=[fdef for fdef, _ in waiting], type_ignores=[])
+        code = compile(module, self.filename, "exec", dont_inherit=True)
+        made = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
+        for fdef, fn in waiting:
+            fn.__code__ = made[fdef.name]
+            fn.__name__ = fn.__qualname__ = fdef.name
+
+
+def _not_yet(*args):
+    raise RuntimeError("generated code ran before it was compiled")

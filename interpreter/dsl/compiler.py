@@ -43,6 +43,7 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
+        self._locations = {}  # (where, id(node)) -> (node, its Location)
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 
     # ---------------------------------------------------------------- the code-generation seam
@@ -58,8 +59,12 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):
-        """A Location for a node of the snippet being compiled (for runtime errors)."""
-        return self.m.locate(self.where, node)
+        """A Location for a node of the snippet being compiled (for runtime errors); each is worked out once."""
+        key = (self.where, id(node))
+        found = self._locations.get(key)
+        if found is None or found[0] is not node:
+            found = self._locations[key] = (node, self.m.locate(self.where, node))
+        return found[1]
 
     def template(self, text: str, node, what: str) -> list:
         """A text with ``{expression}`` s (a log line, an option's label) as literal strings and

@@ -8,10 +8,14 @@ are fused into one instruction that calls their direct closures.
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .pyast import expr as X
+from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .statements import Ctx
 from .listeners import active_listeners
 from .units import Label, Proc, Scope
 
@@ -22,12 +26,12 @@ def innermost_loop(scope: Scope):
 
 
 class Run:
-    """Direct closures waiting to be fused into one instruction, and the loop their break/continue leave."""
+    """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("fns", "loops", "spans")
+    __slots__ = ("stmts", "loops", "spans")
 
     def __init__(self, scope: Scope):
-        self.fns: list = []
+        self.stmts: list = []  # Python ast statements (see statements.py)
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
 
@@ -64,7 +68,7 @@ class ResumableCompiler:
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
             if not self._suspends(st):
-                run.fns.extend(self.block_fns((st,), scope))
+                run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
                 continue
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:
@@ -77,65 +81,18 @@ class ResumableCompiler:
         return run
 
     def flush(self, run: "Run", code: list):
-        if run.fns:
-            self.emit_block(list(run.fns), run.loops, code)
-            run.fns.clear()
+        if run.stmts:
+            self.emit_block(run.stmts, code)
+            run.stmts = []
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()
 
-    def emit_block(self, fns, loops, code):
-        """One instruction running direct closures; ``loops`` is where their break/continue go."""
-
-        def signalled(s, fr, pc, r):
-            if r == RETURN:
-                return return_from(s, fr, fr[2].get("$ret"))
-            if r.__class__ is Label:  # 'return' in a spliced procedure: go on after its code
-                return r.pc
-            if loops is None:
-                return pc + 1
-            return loops[1].pc if r == BREAK else loops[0].pc
-
-        # The statements are called from here (unrolled for short runs): no block closure in between.
-        if len(fns) == 1:
-            fn, = fns
-
-            def run_block(s, fr, pc):
-                r = fn(s, fr[2])
-                return pc + 1 if r is None else signalled(s, fr, pc, r)
-        elif len(fns) == 2:
-            f1, f2 = fns
-
-            def run_block(s, fr, pc):
-                e = fr[2]
-                r = f1(s, e)
-                if r is None:
-                    r = f2(s, e)
-                    if r is None:
-                        return pc + 1
-                return signalled(s, fr, pc, r)
-        elif len(fns) == 3:
-            f1, f2, f3 = fns
-
-            def run_block(s, fr, pc):
-                e = fr[2]
-                r = f1(s, e)
-                if r is None:
-                    r = f2(s, e)
-                    if r is None:
-                        r = f3(s, e)
-                        if r is None:
-                            return pc + 1
-                return signalled(s, fr, pc, r)
-        else:
-            def run_block(s, fr, pc):
-                e = fr[2]
-                for f in fns:
-                    r = f(s, e)
-                    if r is not None:
-                        return signalled(s, fr, pc, r)
-                return pc + 1
-        code.append(run_block)
+    def emit_block(self, stmts, code):
+        """One instruction ``ins(s, fr, pc)``: a generated function running lowered statements, then on to pc + 1."""
+        body = [ast.Assign([ast.Name("e", ast.Store())], X("fr[2]"))] + stmts + [ast.Return(X("pc + 1"))]
+        line = stmts[0].lineno
+        code.append(self.code.later("step", body, ("s", "fr", "pc"), line, f"{self.where} at {len(code)}"))
 
     def r_If(self, st, scope, code):
         end = Label()
@@ -301,27 +258,28 @@ class ResumableCompiler:
         code.append(emit)
 
     def compile_proc(self, proc: Proc):
-        """Compile a procedure's direct closure (if it never waits) and its resumable code."""
+        """Compile a procedure: its direct function (if it never waits) and its resumable code."""
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, (proc,)
+        self.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
         try:
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
-                body = self.block(proc.body, scope)
-
-                def direct(s, e):
-                    r = body(s, e)
-                    return e.get("$ret") if r == RETURN else None
-                proc.direct = direct
-                scope = Scope(dict(proc.params), proc)
-            code = []
-            self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
-            self.resumable(proc.body, scope, code)
-            code.append(lambda s, fr, pc: return_from(s, fr, None))
-            thread_jumps(code)
-            for fix in self.fixups:
-                fix()
-            proc.code = code
+                direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc))
+                # as resumable code (when an event's other handlers wait): call it, then return its value
+                proc.code = [lambda s, fr, pc: return_from(s, fr, direct(s, fr[2]))]
+            else:
+                code = []
+                self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
+                self.resumable(proc.body, scope, code)
+                code.append(lambda s, fr, pc: return_from(s, fr, None))
+                thread_jumps(code)
+                for fix in self.fixups:
+                    fix()
+                proc.code = code
+            for node, label in self.label_nodes:
+                node.value = label.pc
+            self.code.flush()
             proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
             self.where, self.splicing = saved

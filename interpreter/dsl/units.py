@@ -80,10 +80,6 @@ class Scope:
 each_keys = itertools.count()
 
 
-class Flat(list):
-    """Statement closures that take the place of one statement in their block (an inlined body)."""
-
-
 class Label:
     __slots__ = ("pc",)
 
