@@ -14,11 +14,13 @@ Actions are strings: their own readable text form.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 
 from . import rng as RNG
 from . import trace as TR
+from .dsl.codegen import generated_line
 from .dsl.compiler import SUSPEND, GameOver
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
@@ -659,10 +661,16 @@ class _Unforeseen(Exception):
 
 
 def _unforeseen(game, exc):
-    """(the original error, the Location of the rule that raised it or None) for an error no check foresaw."""
+    """(the original error, the Location of the rule that raised it or None) for an error no check foresaw:
+    the statement's line when the error went through generated rule code (see ``generated_line``)."""
     if type(exc) is not _Unforeseen:
         return exc, None
-    return exc.__cause__, game.source.location(exc.where)
+    where = game.source.location(exc.where)
+    found = generated_line(exc.__cause__)
+    if found is not None:
+        at = dataclasses.replace(where, file=found[0], line=found[1], column=found[2], excerpt=None)
+        where = dataclasses.replace(at, excerpt=game.source.excerpt(at))
+    return exc.__cause__, where
 
 
 def replay(game, players: int, seed: int, actions) -> State:

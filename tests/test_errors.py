@@ -1054,10 +1054,11 @@ UNFORESEEN = ("    game.plays += 1\n", "    if game.plays > 100:\n      let x = 
 
 
 def test_an_unforeseen_python_error_names_the_rule_that_failed_and_keeps_its_cause(tmp_path):
-    # a local bound only in a branch not taken: no check at load sees it (a KeyError in play)
+    # a local bound only in a branch not taken: no check at load sees it (a KeyError in play);
+    # the error went through generated code, which knows the statement's line and column
     text, path, game = duel(tmp_path, *UNFORESEEN)
     err = assert_rule_error_leaves_state_unchanged(game)
-    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "take_turn(player p)", TAKE_TURN,
+    assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "game.plays += x", TAKE_TURN,
                                "a rule failed after 'play low' (KeyError: 'x'); "
                                "the game is back where it was before that action")
     assert type(err.__cause__) is KeyError
@@ -1068,9 +1069,37 @@ def test_an_unforeseen_python_error_during_setup_names_the_setup_and_keeps_its_c
                             "  game.plays += x\n")
     with pytest.raises(RuleError) as info:
         game.new_game(2, seed=1)
-    assert str(info.value) == located(path, text, "setup", "setup", "a rule failed while setting up the game "
-                                      "(KeyError: 'x')")
+    assert str(info.value) == located(path, text, "game.plays += x", "setup", "a rule failed while setting up the "
+                                      "game (KeyError: 'x')")
     assert type(info.value.__cause__) is KeyError
+
+
+def generated_frames(exc) -> list:
+    """(file, line) of every frame of generated rule code in the traceback of ``exc``."""
+    from interpreter.dsl.codegen import SAFE_BUILTINS
+
+    frames, tb = [], exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
+def test_an_unforeseen_python_error_has_a_traceback_frame_at_the_yaml_line_of_its_statement(tmp_path):
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert generated_frames(err.__cause__)[-1] == (str(path), position(text, "game.plays += x")[0])
+
+
+def test_an_unforeseen_python_error_in_a_procedure_that_never_waits_has_a_frame_at_its_statement(tmp_path):
+    # the statement runs in the direct function of 'bump' (its loop keeps it from being inlined)
+    text = variant("procedures:\n", "procedures:\n  bump(player q): |\n    if game.plays > 100:\n      let x = 1\n"
+                   "    while true:\n      game.plays += x\n", variant("    game.plays += 1\n", "    bump(p)\n"))
+    path = write(tmp_path, text)
+    err = assert_rule_error_leaves_state_unchanged(load_game(path))
+    assert generated_frames(err.__cause__)[-1] == (str(path), position(text, "game.plays += x")[0])
+    assert (err.location.line, err.location.column) == position(text, "game.plays += x")
 
 
 def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path, capsys):
@@ -1080,7 +1109,7 @@ def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path
     code = cli.main(["play", str(path), "--players", "2", "--seed", "1", "--log", "-"])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert f"{path}:{position(text, 'take_turn(player p)')[0]}:" in err and "KeyError: 'x" in err
+    assert f"{path}:{position(text, 'game.plays += x')[0]}:" in err and "KeyError: 'x" in err
 
 
 # ================================================================ 6. illegal actions

@@ -122,8 +122,9 @@ class CodeUnit:
         return types.FunctionType(_not_yet.__code__, self.namespace, name)
 
     def later(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None, what: str = "",
-              into: types.FunctionType | None = None) -> types.FunctionType:
-        """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill)."""
+              into: types.FunctionType | None = None, filename: str | None = None) -> types.FunctionType:
+        """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill;
+        ``filename``: the file its lines are in, when not the unit's, e.g. a variant's)."""
         if not _BACKEND_NAME.match(name):
             raise ValueError(f"generated function name {name!r} is not a backend name")
         fname = f"{name}_{next(self._numbers)}"
@@ -138,7 +139,7 @@ class CodeUnit:
         fn = into if into is not None else self.stub(fname)
         if not hasattr(self, "_waiting"):
             self._waiting = []
-        self._waiting.append((fdef, fn))
+        self._waiting.append((fdef, fn, filename or self.filename))
         self.functions.append((what or name, fdef))
         return fn
 
@@ -148,12 +149,34 @@ class CodeUnit:
         if not waiting:
             return
         self._waiting = []
-        module = ast.Module(body=[fdef for fdef, _ in waiting], type_ignores=[])
-        code = compile(module, self.filename, "exec", dont_inherit=True)
-        made = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
-        for fdef, fn in waiting:
+        made = {}
+        for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
+            module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
+            code = compile(module, filename, "exec", dont_inherit=True)
+            made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
+        for fdef, fn, _ in waiting:
             fn.__code__ = made[fdef.name]
             fn.__name__ = fn.__qualname__ = fdef.name
+
+
+def generated_line(exc: BaseException):
+    """(file, line, column) of the innermost generated rule code an error went through, or None.
+
+    Generated code carries the YAML positions of the statements it was made from."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            code = frame.f_code
+            line, col = tb.tb_lineno, None
+            for i, position in enumerate(code.co_positions()):
+                if i == tb.tb_lasti // 2:
+                    line, col = position[0] or line, position[2]
+                    break
+            found = (code.co_filename, line, None if col is None else col + 1)
+        tb = tb.tb_next
+    return found
 
 
 def _not_yet(*args):

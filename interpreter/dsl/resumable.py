@@ -28,10 +28,11 @@ def innermost_loop(scope: Scope):
 class Run:
     """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("stmts", "loops", "spans")
+    __slots__ = ("stmts", "loops", "spans", "at")
 
     def __init__(self, scope: Scope):
         self.stmts: list = []  # Python ast statements (see statements.py)
+        self.at = None  # the Location of the first statement
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
 
@@ -68,6 +69,8 @@ class ResumableCompiler:
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
             if not self._suspends(st):
+                if not run.stmts:
+                    run.at = self.location(st)
                 run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
                 continue
             tail = self.splice_call(st, scope, code, run)
@@ -82,17 +85,18 @@ class ResumableCompiler:
 
     def flush(self, run: "Run", code: list):
         if run.stmts:
-            self.emit_block(run.stmts, code)
+            self.emit_block(run.stmts, code, run.at or self.location(None))
             run.stmts = []
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()
 
-    def emit_block(self, stmts, code):
-        """One instruction ``ins(s, fr, pc)``: a generated function running lowered statements, then on to pc + 1."""
+    def emit_block(self, stmts, code, at):
+        """One instruction ``ins(s, fr, pc)``: a generated function running lowered statements, then on to pc + 1.
+        ``at``: the Location of the first statement."""
         body = [ast.Assign([ast.Name("e", ast.Store())], X("fr[2]"))] + stmts + [ast.Return(X("pc + 1"))]
-        line = stmts[0].lineno
-        code.append(self.code.later("step", body, ("s", "fr", "pc"), line, f"{self.where} at {len(code)}"))
+        code.append(self.code.later("step", body, ("s", "fr", "pc"), at.line, f"{self.where} at {len(code)}",
+                                    filename=at.file))
 
     def r_If(self, st, scope, code):
         end = Label()

@@ -58,6 +58,8 @@ class ProcSplicer:
         at = self.location(st)
         for node in enter:
             self.code.located(node, at.line, at.column)
+        if not run.stmts:
+            run.at = at
         run.stmts.extend(enter)
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, self.splicing + (proc,)

@@ -72,8 +72,8 @@ class StatementCompiler:
     def block(self, stmts, scope, what: str = "", into=None):
         """A direct function ``f(s, e)`` running ``stmts``: its value is what a 'return' gives, else None."""
         body = self.lower(stmts, scope, Ctx())
-        line = self.location(stmts[0]).line if stmts else None
-        return self.code.later("run", body, ("s", "e"), line, what, into)
+        at = self.location(stmts[0]) if stmts else None
+        return self.code.later("run", body, ("s", "e"), at and at.line, what, into, at and at.file)
 
     def tmp(self) -> str:
         """A fresh Python local for generated code."""
