@@ -14,7 +14,7 @@ import operator
 from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
-from .units import BREAK, CONTINUE, RETURN, CompileError  # noqa: F401 (the signals live with the scopes that give them)
+from .units import BREAK, CONTINUE, RETURN, CompileError, Jump  # noqa: F401 (the signals live with the scopes that give them)
 
 # the located errors raised when rules run away without reaching a decision
 TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"
@@ -244,9 +244,8 @@ def shuffle_zone(s, z, loc):
 
 
 def jump(label):
-    fn = lambda s, fr, pc: label.pc  # noqa: E731
-    fn.target = label  # lets the compiler thread jumps to jumps
-    return fn
+    """An instruction that goes on at ``label``."""
+    return Jump(label)
 
 
 def thread_jumps(code):
@@ -260,46 +259,6 @@ def thread_jumps(code):
             if nxt is None or nxt is label:
                 break
             label.pc = nxt.pc
-
-
-def jump_unless(cond, label):
-    both, negated = getattr(cond, "both", None), getattr(cond, "negated", None)
-    if both is not None:  # 'if a and b': test both sides here, one call layer fewer
-        a, b = both
-        return lambda s, fr, pc: pc + 1 if a(s, fr[2]) and b(s, fr[2]) else label.pc
-    if negated is not None:
-        both = getattr(negated, "both", None)
-        if both is not None:  # 'if not (a and b)'
-            a, b = both
-            return lambda s, fr, pc: label.pc if a(s, fr[2]) and b(s, fr[2]) else pc + 1
-        return lambda s, fr, pc: label.pc if negated(s, fr[2]) else pc + 1
-    return lambda s, fr, pc: pc + 1 if cond(s, fr[2]) else label.pc
-
-
-def loop_head(cond, exit_, loc, body=None):
-    """The test of a 'while': go on into the body (the next instruction, or label ``body``) or leave."""
-    both = getattr(cond, "both", None)
-    if both is not None:  # 'while a and b': test both sides here, one call layer fewer
-        a, b = both
-
-        def head_both(s, fr, pc):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_LOOP, loc)
-            e = fr[2]
-            if a(s, e) and b(s, e):
-                return pc + 1 if body is None else body.pc
-            return exit_.pc
-        return head_both
-
-    def head(s, fr, pc):
-        s.steps -= 1
-        if s.steps < 0:
-            raise RuleError(TOO_LONG_LOOP, loc)
-        if cond is None or cond(s, fr[2]):
-            return pc + 1 if body is None else body.pc
-        return exit_.pc
-    return head
 
 
 def return_from(s, fr, value):

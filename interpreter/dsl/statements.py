@@ -411,8 +411,8 @@ class StatementCompiler:
         if not ctx.run:
             return [ast.Return(ast.Constant(None))]  # no loop to leave: the body stops (the loader refuses it)
         if ctx.rloops is None:
-            return shape("return pc + 1")
-        return [ast.Return(self.label_pc(ctx.rloops[1] if exit_ else ctx.rloops[0]))]
+            return self.goto(X("pc + 1"))
+        return self.goto(self.label_pc(ctx.rloops[1] if exit_ else ctx.rloops[0]))
 
     def label_pc(self, label: Label) -> ast.expr:
         """The code position of ``label``, filled in once the procedure is laid out."""
@@ -434,7 +434,9 @@ class StatementCompiler:
             return [ast.Return(value)]
         if signal == RETURN:
             return [ast.Return(X("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
-        return [ast.Assign([local(slot, True)], value), ast.Return(self.label_pc(signal))]  # past a spliced body
+        # past a spliced body: on at its end (from inside a Python loop, through the run loop)
+        return [ast.Assign([local(slot, True)], value)] + \
+            (self.goto(self.label_pc(signal)) if not ctx.loops else [ast.Return(self.label_pc(signal))])
 
     def s_EndGame(self, st, scope, ctx):
         winners = self.expect_code(st.winners, scope, "list:player", "the winners")[0] if st.winners else None

@@ -85,3 +85,22 @@ class Label:
 
     def __init__(self):
         self.pc = None
+
+
+class Op:
+    """An instruction of a procedure that may wait, as Python statements: ``make(k)`` gives them for
+    position ``k``, once the code is laid out (its labels known); ``at`` is their Location."""
+
+    __slots__ = ("make", "at")
+
+    def __init__(self, make, at):
+        self.make, self.at = make, at
+
+
+class Jump:
+    """An instruction that only goes on at ``target`` (a Label)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: Label):
+        self.target = target
