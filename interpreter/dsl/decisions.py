@@ -6,12 +6,15 @@ Options that lead to the same state are one action (identical cards are one
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
 from .plus import plus_options, split_each, split_one
-from .units import CompileError, Label
+from .pyast import local, name, shape
+from .units import CompileError, Label, Op
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
@@ -122,20 +125,29 @@ class DecisionCompiler:
         return build, scope.keys.get(st.name, st.name), None
 
     def r_Ask(self, st, scope, code):
-        player = self.expect(st.player, scope, "player", "who is asked")[0]
-        pk = getattr(player, "local_key", None)
+        player = self.expect_code(st.player, scope, "player", "who is asked")[0]
         build, dest, after = self.ask_options(st, scope, scope, each=False)
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-
-        def ask(s, fr, pc):
-            e = fr[2]
-            p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
-            labels, values = build(s, e)
-            if not labels:
-                raise RuleError(f"player {p + 1} has nothing to choose from", loc)
-            return decide_one(s, fr, pc, p, labels, values, dest, prompt)
-        code.append(ask)
+        p, labels, values = self.tmp(), self.tmp(), self.tmp()
+        # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
+        code.append(Op(lambda k: shape("""
+            P = PLAYER
+            LABELS, VALUES = BUILD(s, e)
+            if not LABELS:
+                raise RE(f"player {P + 1} has nothing to choose from", LOC)
+            if len(LABELS) == 1:
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+                DEST = VALUES[0]
+            else:
+                fr[1] = NEXT
+                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
+                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT}
+                return SUSPEND
+        """, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
+            RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
+            NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND)), loc))
         if after is not None:
             code.append(after)
 
