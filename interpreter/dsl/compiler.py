@@ -1,14 +1,16 @@
-"""Compile effect ASTs into Python closures, once, at load.
+"""Compile effect ASTs into Python code, once, at load.
 
-Two shapes come out of here:
+Two shapes come out of here, both generated Python functions (``codegen.py``;
+statements are lowered in ``statements.py``):
 
-* **direct closures** ``f(state, env)`` for expressions and for statements that
-  never wait for a player.  They run at full Python speed with no tree walking.
-* **resumable code**: for procedures that may wait for a decision, a flat list of
-  instructions ``ins(state, frame, pc) -> next pc``.  A frame is plain data
-  ``[procedure id, pc, locals, return slot]`` stored in the state, so a game
-  suspended at a decision is still JSON-serialisable and clones cheaply.
-  Straight runs of non-waiting statements are fused into a single instruction.
+* **direct functions** ``f(state, env) -> value`` for procedures that never wait
+  for a player (and for inlined bodies that stop at a 'return'); expressions are
+  still closures called from them (``Compiler.expr_code`` is the seam);
+* **resumable functions** for procedures that may wait: one function
+  ``f(state, frame, pc) -> TRANSFER | SUSPEND`` per procedure, a state machine
+  over a plain-data frame ``[procedure id, pc, locals, return slot]`` stored in
+  the state, so a game suspended at a decision is still JSON-serialisable and
+  clones cheaply (``resumable.py``).
 
 Static checks (unknown names, arity, kinds) happen here and raise
 :class:`CompileError` with the offending node; the model builder turns that
@@ -27,7 +29,7 @@ from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
-from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
+from .runtime import SUSPEND, TRANSFER, GameOver, zone_cards  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 

@@ -1,9 +1,16 @@
-"""Compile procedures that may wait for a player into resumable instructions.
+"""Compile procedures that may wait for a player into one resumable function each.
 
-An instruction is ``ins(state, frame, pc) -> next pc``; a frame is plain data
+The procedure is first laid out as instructions (a list, position = pc): runs
+of statements that never wait (lowered by ``statements.py``), tests and jumps
+of the control statements around waiting code, calls that push a frame, and
+decisions.  :meth:`ResumableCompiler.assemble` then makes the list one generated
+function ``f(state, frame, pc)``: a state machine that starts at ``pc`` and runs
+until control passes to another frame (TRANSFER) or a player must decide
+(SUSPEND, the frame's pc set to where it resumes).  A frame is plain data
 ``[procedure id, pc, locals, return slot]`` kept in the state, so a game that
-waits at a decision is still JSON data.  Runs of statements that never wait
-are fused into one instruction that calls their direct closures.
+waits at a decision is still JSON data; the locals live in the frame's env dict
+all along (nothing to spill at a decision).  ``Game.codes[id][pc]`` is that
+function for every pc, so ``State._run`` calls it the same way at any pc.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import operator
 from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
-from .units import BREAK, CONTINUE, RETURN, CompileError, Jump  # noqa: F401 (the signals live with the scopes that give them)
+from .units import CompileError, Jump
 
 # the located errors raised when rules run away without reaching a decision
 TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"

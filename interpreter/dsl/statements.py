@@ -31,7 +31,7 @@ from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
-from .runtime import (ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, RETURN, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
+from .runtime import (ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
                       move_list, move_zone, over_budget, return_from, shuffle_zone, too_big)
 from .units import CompileError, Label, suggest
 
@@ -432,7 +432,7 @@ class StatementCompiler:
                                st.value)
         if not ctx.run:
             return [ast.Return(value)]
-        if signal == RETURN:
+        if signal is None:  # out of the procedure
             return [ast.Return(X("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
         # past a spliced body: on at its end (from inside a Python loop, through the run loop)
         return [ast.Assign([local(slot, True)], value)] + \

@@ -9,9 +9,6 @@ from . import ast as A
 from . import types as T
 
 
-BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
-
-
 class CompileError(Exception):
     def __init__(self, message: str, node: A.Node | None = None, cls: str = "type"):
         super().__init__(message)
@@ -65,7 +62,7 @@ class Scope:
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
         self.ret_key = "$ret"  # where 'return' puts its value (an inlined procedure gets its own key)
-        self.ret_signal = RETURN  # what 'return' gives back: RETURN, or the end Label of a spliced procedure
+        self.ret_signal = None  # where 'return' goes: out of the procedure (None), or the end Label of a spliced one
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
