@@ -119,7 +119,9 @@ class CodeUnit:
     # code before its procedure is compiled.
     def stub(self, name: str = "pending") -> types.FunctionType:
         """A function whose code :meth:`later` (with ``into``) will provide."""
-        return types.FunctionType(_not_yet.__code__, self.namespace, name)
+        stub = types.FunctionType(_not_yet.__code__, self.namespace, name)
+        stub.__kwdefaults__ = {"error": RuntimeError}  # the namespace's builtins have no RuntimeError
+        return stub
 
     def later(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None, what: str = "",
               into: types.FunctionType | None = None, filename: str | None = None) -> types.FunctionType:
@@ -156,6 +158,7 @@ class CodeUnit:
             made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
         for fdef, fn, _ in waiting:
             fn.__code__ = made[fdef.name]
+            fn.__kwdefaults__ = None
             fn.__name__ = fn.__qualname__ = fdef.name
 
 
@@ -179,5 +182,5 @@ def generated_line(exc: BaseException):
     return found
 
 
-def _not_yet(*args):
-    raise RuntimeError("generated code ran before it was compiled")
+def _not_yet(*args, error):
+    raise error("generated code ran before it was compiled")

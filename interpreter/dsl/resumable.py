@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 
-from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .pyast import expr as X
@@ -224,25 +223,19 @@ class ResumableCompiler:
         abilities = self.m.abilities_for(st.event)
         listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
         loc = self.location(st)
-        name, kinds = st.event, self.m.events[st.event]
-
-        def emit(s, fr, pc):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
-            env = {n: f(s, fr[2]) for n, f in args}
+        name_, kinds = st.event, self.m.events[st.event]
+        env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
+        t = self.tmp()
+        code.append(Op(lambda k: self.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
+                                             "chain of events?)", loc) + shape("""
+            ENV = ARGS
             if s.trace is not None:
-                s.traced_event(name, kinds, env)
-            fr[1] = pc + 1
-            todo = [(h.id, env) for h in handlers]
-            if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
-                todo.append((abilities[env["card"]].id, env))
-            if listeners:
-                todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
-            for pid, frame_env in reversed(todo):
-                s.frames.append([pid, 0, dict(frame_env), None])
-            return TRANSFER
-        code.append(emit)
+                s.traced_event(NAME, KINDS, ENV)
+            fr[1] = NEXT
+            return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
+        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), NEXT=ast.Constant(k + 1),
+            PUSH=self.K(push_handlers), HANDLERS=self.K(handlers), ABILITIES=self.K(abilities),
+            LISTENERS=self.K(listeners)), loc))
 
     # ---------------------------------------------------------------- one function per procedure
     def goto(self, target: int | ast.expr, k: int | None = None) -> list:
@@ -325,3 +318,15 @@ class ResumableCompiler:
             proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
             self.where, self.splicing = saved
+
+
+def push_handlers(s, env, handlers, abilities, listeners):
+    """A frame for each handler of an event, to run in order: triggers, the card's ability, listeners."""
+    todo = [(h.id, env) for h in handlers]
+    if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
+        todo.append((abilities[env["card"]].id, env))
+    if listeners:
+        todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
+    for pid, frame_env in reversed(todo):
+        s.frames.append([pid, 0, dict(frame_env), None])
+    return TRANSFER

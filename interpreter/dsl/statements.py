@@ -318,9 +318,8 @@ class StatementCompiler:
         return [ast.Expr(X("SHUFFLE(s, Z, LOC)", SHUFFLE=self.K(shuffle_zone), Z=zone,
                            LOC=self.K(self.location(st))))]
 
-    def emit_args(self, st, scope, compile_=None):
-        """(parameter, compiled argument) of an 'emit', in the event's order; ``compile_`` compiles one
-        expression (closures by default; :meth:`expr_code` for generated code)."""
+    def emit_args(self, st, scope):
+        """(parameter, argument as a Python expression) of an 'emit', in the event's order."""
         event = self.m.events.get(st.event)
         if event is None:
             raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)} "
@@ -334,7 +333,7 @@ class StatementCompiler:
         for pname, pkind in event:
             if pname not in given:
                 raise self.err(f"emit {st.event}(...) must give {pname}=...", st)
-            fn, kind = (compile_ or self.expr)(given[pname], scope)
+            fn, kind = self.expr_code(given[pname], scope)
             if not T.fits(kind, pkind):
                 raise self.err(f"{pname} of event {st.event!r} must be {T.describe(pkind)}, not {T.describe(kind)}",
                                given[pname])
@@ -342,7 +341,7 @@ class StatementCompiler:
         return fns
 
     def s_Emit(self, st, scope, ctx):
-        args = self.emit_args(st, scope, self.expr_code)
+        args = self.emit_args(st, scope)
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
