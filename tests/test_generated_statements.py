@@ -137,3 +137,35 @@ def test_functions_made_later_refuse_to_run_until_compiled_then_carry_their_own_
     assert (second.__code__.co_filename, second.__code__.co_firstlineno) == ("variant.yaml", 7)
     with pytest.raises(NameError):
         second(None, {})
+
+
+def menu_game(options: int, open_from: str) -> str:
+    """take_turn asks from ``options`` options; option i is open when ``game.n + 1 >= i`` (``open_from`` that text)."""
+    lines = "".join(f'      "o{i}" if {open_from.format(i=i)}:\n        game.picked = {i}\n'
+                    for i in range(1, options + 1))
+    return ("game: Menus\nplayers: {min: 2, max: 2}\nzones: {deck: {}}\ngame_variables: {n: 0, picked: 0}\n"
+            "procedures:\n  take_turn(player p): |\n    ask p:\n" + lines + "    game.n += 1\n"
+            "flow:\n  - phase: play\n    turn: take_turn\n")
+
+
+@pytest.mark.parametrize("options", [3, 12], ids=["bit masks", "more than ten options"])
+def test_a_menu_offers_its_open_options_and_takes_a_single_one_at_once(tmp_path, options):
+    _, game = load(tmp_path, menu_game(options, "game.n + 1 >= {i}"))
+    state = game.new_game(2, seed=1)  # n = 0: only o1 is open, taken without asking
+    assert (state.gv["n"], state.gv["picked"]) == (1, 1)
+    assert state.legal_actions(1) == ["o1", "o2"]
+    state.apply(1, "o2")
+    assert (state.gv["n"], state.gv["picked"]) == (2, 2)
+    assert state.legal_actions(0) == ["o1", "o2", "o3"]
+
+
+@pytest.mark.parametrize("options", [3, 12], ids=["bit masks", "more than ten options"])
+def test_a_menu_with_no_open_option_is_a_located_rule_error(tmp_path, options):
+    from interpreter import RuleError
+
+    text = menu_game(options, "game.n > {i} + 100")
+    path, game = load(tmp_path, text)
+    with pytest.raises(RuleError) as info:
+        game.new_game(2, seed=1)
+    assert "none of the options is open to player 1" in str(info.value)
+    assert (info.value.location.file, info.value.location.line) == (str(path), line_of(text, "ask p:"))
