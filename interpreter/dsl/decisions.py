@@ -374,15 +374,16 @@ class DecisionCompiler:
         code.append(ask_built)
 
         keys = [entry[1] for entry in entries]
-
-        def go_to_option(s, fr, pc):
-            e = fr[2]
-            i, x = e.pop(slot)
-            key = keys[i]
-            if key is not None:
-                e[key] = x
-            return targets[i].pc
-        code.append(go_to_option)
+        which, item = self.tmp(), self.tmp()
+        # after the choice: the entry's variable gets the item, and its code runs
+        code.append(Op(lambda k: shape("""
+            I, X = e.pop(SLOT)
+            if KEYS[I] is not None:
+                e[KEYS[I]] = X
+            pc = PCS[I]
+            continue
+        """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys),
+            PCS=self.K([target.pc for target in targets])), loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
