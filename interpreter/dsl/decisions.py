@@ -152,44 +152,45 @@ class DecisionCompiler:
             code.append(after)
 
     def r_AskEach(self, st, scope, code):
-        players = self.expect(st.players, scope, "list:player", "who is asked")[0]
+        players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
         build, dest, after = self.ask_options(st, inner, scope, each=True)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-
-        def ask_each(s, fr, pc):
-            e = fr[2]
-            who, labels, values, chosen = [], [], [], []
-            result = [None] * s.n
-            asked = players(s, e)
-            if len(set(asked)) != len(asked):
-                twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
-                raise RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
-                                "each player makes one choice (use distinct(...) on the list)", loc)
-            for p in asked:
-                e[var] = p
-                ls, vs = build(s, e)
-                if not ls:
+        who, labels, values, chosen, result, asked, p, ls, vs = (self.tmp() for _ in range(9))
+        code.append(Op(lambda k: shape("""
+            WHO, LABELS, VALUES, CHOSEN = [], [], [], []
+            RESULT = [None] * s.n
+            ASKED = PLAYERS
+            if len(set(ASKED)) != len(ASKED):
+                raise TWICE(ASKED, LOC)
+            for P in ASKED:
+                VAR = P
+                LS, VS = BUILD(s, e)
+                if not LS:
                     continue
-                if len(ls) == 1:
-                    if s.trace is not None: s.traced_decision(p, prompt, ls, vs, 0, True)  # noqa: E701
-                    result[p] = vs[0]
+                if len(LS) == 1:
+                    if s.trace is not None:
+                        s.traced_decision(P, PROMPT, LS, VS, 0, True)
+                    RESULT[P] = VS[0]
                     continue
-                who.append(p)
-                labels.append(ls)
-                values.append(vs)
-                chosen.append(None)
-            e[dest] = result
-            if not who:
-                return pc + 1
-            fr[1] = pc + 1
-            s.pending = {"players": who, "labels": labels, "values": values, "chosen": chosen,
-                         "dest": dest, "each": True, "secret": secret, "prompt": prompt}
-            return SUSPEND
-        code.append(ask_each)
+                WHO.append(P)
+                LABELS.append(LS)
+                VALUES.append(VS)
+                CHOSEN.append(None)
+            DEST = RESULT
+            if WHO:
+                fr[1] = NEXT
+                s.pending = {"players": WHO, "labels": LABELS, "values": VALUES, "chosen": CHOSEN,
+                             "dest": DEST_KEY, "each": True, "secret": SECRET, "prompt": PROMPT}
+                return SUSPEND
+        """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
+            ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
+            VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
+            DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
+            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND)), loc))
         if after is not None:
             code.append(after)
 
@@ -373,15 +374,16 @@ class DecisionCompiler:
         code.append(ask_built)
 
         keys = [entry[1] for entry in entries]
-
-        def go_to_option(s, fr, pc):
-            e = fr[2]
-            i, x = e.pop(slot)
-            key = keys[i]
-            if key is not None:
-                e[key] = x
-            return targets[i].pc
-        code.append(go_to_option)
+        which, item = self.tmp(), self.tmp()
+        # after the choice: the entry's variable gets the item, and its code runs
+        code.append(Op(lambda k: shape("""
+            I, X = e.pop(SLOT)
+            if KEYS[I] is not None:
+                e[KEYS[I]] = X
+            pc = PCS[I]
+            continue
+        """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys),
+            PCS=self.K([target.pc for target in targets])), loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
@@ -416,6 +418,13 @@ class DecisionCompiler:
                 fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"
             parts.append((fn, kind))
         return parts
+
+
+def asked_twice(asked, loc):
+    """The located error of an 'ask each' that names a player more than once."""
+    twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
+    return RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
+                     "each player makes one choice (use distinct(...) on the list)", loc)
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):
