@@ -37,6 +37,7 @@ SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
 )}
 
+_NODE = ast.AST
 _BACKEND_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}\Z")  # names the backend picks; never author text
 
 
@@ -77,21 +78,29 @@ class CodeUnit:
         line = line or 1
         col = max((column or 1) - 1, 0)
         stack = [(tree, line, col)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, ln, co = stack.pop()
-            if "lineno" in node._attributes:
+            node, ln, co = pop()
+            if node._attributes:  # (operators and contexts have none, and no children)
                 if getattr(node, "lineno", None) is None:
                     node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = ln, co, ln, co
                 else:
-                    ln, co = node.lineno, node.col_offset
-                    if node.col_offset is None:
+                    ln = node.lineno
+                    co = node.col_offset
+                    if co is None:
                         node.col_offset = co = 0
                     if getattr(node, "end_lineno", None) is None:
                         node.end_lineno, node.end_col_offset = ln, co
                     elif node.end_col_offset is None:
                         node.end_col_offset = co
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, ln, co))
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if value.__class__ is list:
+                    for item in value:
+                        if isinstance(item, _NODE):
+                            push((item, ln, co))
+                elif isinstance(value, _NODE) and value._fields:
+                    push((value, ln, co))
         return tree
 
     # ---------------------------------------------------------------- functions

@@ -106,24 +106,13 @@ def py(pattern: str, *parts: ast.expr) -> ast.expr:
 
 
 def locate(node, line: int, col: int) -> None:
-    """Give ``node`` and the nodes under it that have no position yet the position (line, 0-based col).
+    """Give ``node`` the position (line, 0-based col) if it has none yet.
 
-    A node that has one already (a statement lowered before, an expression located by its compiler)
-    keeps it, with everything under it (what is still missing there is filled in when the function
-    is compiled, from the nearest located node above: see ``CodeUnit.located``)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if "lineno" in n._attributes:
-            if getattr(n, "lineno", None) is not None:
-                continue
-            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = line, col, line, col
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if value.__class__ is list:
-                stack.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+    Only the node itself: when its function is compiled, every node under it without a position
+    takes the one of its nearest located ancestor (``CodeUnit.located``, one pass over the function),
+    so a statement's parts get its line and an expression's parts the expression's."""
+    if getattr(node, "lineno", None) is None:
+        node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = line, col, line, col
 
 
 def name(n: str, store: bool = False) -> ast.Name:
