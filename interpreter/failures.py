@@ -1,16 +1,11 @@
 """Where a rule failed, for a Python error no check foresaw (a bug in Ribbit, or a case its checks miss).
 
 Nothing is recorded while rules run: the error's own traceback says where it
-happened.  Walking its frames from the innermost out, the first one that runs
-compiled rule code names the statement:
-
-* generated code (:mod:`interpreter.dsl.codegen`) carries the definition's
-  file, line and column in its code object, so such a frame is located as is;
-* a closure is recognised by its code and the values it closes over, which the
-  compiler noted for each statement's closure and instruction
-  (``game.statement_code``).
-
-Failing both, the error is located at the rule (procedure, trigger, ability...)
+happened.  Rule code is generated code (:mod:`interpreter.dsl.codegen`), which
+carries the definition's file, line and column in its code objects, so walking
+the traceback's frames from the innermost out, the first generated frame names
+the statement (and ``CodeUnit.origins`` the rule its function was made from).
+Failing that, the error is located at the rule (procedure, trigger, ability...)
 whose instruction was running.
 """
 
@@ -25,41 +20,23 @@ from .errors import Location
 def failed_at(game, exc: BaseException, proc, pc: int) -> Location:
     """The Location of the statement whose code raised ``exc``, or of the rule running instruction ``pc``."""
     where = proc.where_at(pc)
-    frames = []
+    found = None
     tb = exc.__traceback__
-    while tb is not None:
-        frames.append(tb.tb_frame)
+    while tb is not None:  # the innermost generated frame: where the traceback says it was, not where the
+        if tb.tb_frame.f_globals.get("__builtins__") is SAFE_BUILTINS:  # frame ended (an 'except' it passed)
+            found = tb
         tb = tb.tb_next
-    for frame in reversed(frames):
-        code = frame.f_code
-        if frame.f_globals.get("__builtins__") is SAFE_BUILTINS:  # generated from the definition
-            return _generated(game, frame, where)
-        known = game.statement_code.get(code)
-        if not known:
-            continue
-        names = code.co_freevars
-        values = frame.f_locals
-        for fn, rule, statement in known:
-            if all(_holds(cell, values.get(name, _MISSING)) for name, cell in zip(names, fn.__closure__)):
-                return game.locate(rule, statement)
+    if found is not None:
+        return _generated(game, found, where)
     return game.source.location(where)
 
 
-_MISSING = object()
-
-
-def _holds(cell, value) -> bool:
-    try:
-        return cell.cell_contents is value
-    except ValueError:  # an empty cell
-        return value is _MISSING
-
-
-def _generated(game, frame, where) -> Location:
-    line, column = frame.f_lineno, None
+def _generated(game, tb, where) -> Location:
+    frame = tb.tb_frame
+    line, column = tb.tb_lineno, None
     try:
         positions = list(frame.f_code.co_positions())
-        found = positions[frame.f_lasti // 2]
+        found = positions[tb.tb_lasti // 2]
         if found[0] == line and found[2] is not None:
             column = found[2] + 1
     except (AttributeError, IndexError):

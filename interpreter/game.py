@@ -75,7 +75,6 @@ class Game:
         self.procedures: dict = {}
         self.procs: list = []  # by id
         self.codes: list = []  # resumable code by proc id
-        self.statement_code: dict = {}  # code object -> [(closure, where, statement)] (see interpreter.failures)
         self.triggers: dict = {}  # event -> [Proc]
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}

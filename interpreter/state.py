@@ -162,7 +162,7 @@ class State:
         except (RibbitError, RecursionError):
             raise
         except Exception as exc:  # no check foresaw it: name the statement whose code was running
-            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], _pc_at(exc, code, pc))) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -803,6 +803,16 @@ class _Unforeseen(Exception):
     def __init__(self, where):
         super().__init__(where)
         self.where = where
+
+
+def _pc_at(exc, code, pc):
+    """The instruction a procedure's generated function was at when ``exc`` went through it (else ``pc``)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is getattr(code[0], "__code__", None):
+            return tb.tb_frame.f_locals.get("pc", pc)
+        tb = tb.tb_next
+    return pc
 
 
 def _located(game, exc, proc, pc):

@@ -224,7 +224,8 @@ def test_each_option_switches_its_optimisation_off(monkeypatch):
         def bump(s, e):  # called at run time only where the call was not inlined
             calls["bump"] += 1
             return direct(s, e)
-        game.procedures["bump"].direct = bump
+        table = game.code.constants  # generated code calls the direct function it finds there (K[i])
+        table[:] = [bump if value is direct else value for value in table]
         return game, dict(made), _played(game, calls)
 
     on, on_made, on_played = compiled(CompileOptions())
@@ -277,13 +278,15 @@ def test_a_broken_optimisation_is_reported_at_its_first_differing_decision(monke
 def test_a_failing_action_under_one_option_set_is_a_difference():
     """The first decision where one compiled game refuses what the other accepts is reported as such."""
     good, bad = load_game(DIFFERENTIAL), load_game(DIFFERENTIAL, options=CompileOptions.none())
-    bad.codes = [list(code) for code in bad.codes]
     turn = bad.procedures["turn"]
-    turn_code = bad.codes[turn.id]
+    real = bad.codes[turn.id][0]  # the procedure's function (the same at every pc)
 
-    def broken(s, fr, pc):
-        raise RuntimeError("broken on purpose")
-    turn_code[-2] = broken  # the instruction before the return: the end of every turn
+    def broken(s, fr, pc):  # fails when the turn goes on after its first decision
+        if pc > 0:
+            raise RuntimeError("broken on purpose")
+        return real(s, fr, pc)
+    bad.codes = list(bad.codes)
+    bad.codes[turn.id] = [broken] * len(bad.codes[turn.id])
     with pytest.raises(pytest.fail.Exception) as failed:
         play_in_lockstep([good, bad], 2, 0, "differential.yaml, 2 players, seed 0")
     message = str(failed.value)

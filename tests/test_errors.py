@@ -1136,6 +1136,35 @@ def test_an_unforeseen_error_in_generated_code_is_located_at_the_line_its_code_w
     assert (where.file, where.line, where.column, where.key) == (game.file, line, column, TAKE_TURN)
 
 
+def generated_frames(exc) -> list:
+    """(file, line) of every frame of generated rule code in the traceback of ``exc``."""
+    from interpreter.dsl.codegen import SAFE_BUILTINS
+
+    frames, tb = [], exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
+def test_an_unforeseen_python_error_has_a_traceback_frame_at_the_yaml_line_of_its_statement(tmp_path):
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert generated_frames(err.__cause__)[-1] == (str(path), position(text, "game.plays += x")[0])
+
+
+def test_an_unforeseen_python_error_in_a_procedure_that_never_waits_has_a_frame_at_its_statement(tmp_path):
+    # the statement runs in the direct function of 'bump' (its loop keeps it from being inlined)
+    text = variant("procedures:\n", "procedures:\n  bump(player q): |\n    if game.plays > 100:\n      let x = 1\n"
+                   "    while true:\n      game.plays += x\n", variant("    game.plays += 1\n", "    bump(p)\n"))
+    path = write(tmp_path, text)
+    err = assert_rule_error_leaves_state_unchanged(load_game(path))
+    assert generated_frames(err.__cause__)[-1] == (str(path), position(text, "game.plays += x")[0])
+    line, column = position(text, "game.plays += x")
+    assert (err.location.line, err.location.column) == (line, column + len("game.plays += "))  # at the 'x'
+
+
 def test_an_unforeseen_error_prints_as_one_located_paragraph_in_the_cli(tmp_path, capsys):
     from interpreter import cli
 

@@ -37,6 +37,7 @@ SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
 )}
 
+_NODE = ast.AST
 _BACKEND_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}\Z")  # names the backend picks; never author text
 
 
@@ -72,17 +73,35 @@ class CodeUnit:
     @staticmethod
     def located(tree: ast.AST, line: int | None, column: int | None = None) -> ast.AST:
         """Give ``tree`` the YAML ``line``/``column`` if it has no position, and every node under it
-        without one the position of its nearest positioned ancestor."""
+        without one (absent or None, as templates leave them) the position of its nearest positioned
+        ancestor; one pass over the tree."""
         line = line or 1
         col = max((column or 1) - 1, 0)
-        if "lineno" in tree._attributes and getattr(tree, "lineno", None) is None:
-            tree.lineno, tree.col_offset = line, col
-            tree.end_lineno, tree.end_col_offset = line, col
-        elif "lineno" not in tree._attributes:  # a module: its statements start at the line
-            for node in ast.iter_child_nodes(tree):
-                CodeUnit.located(node, line, column)
-            return tree
-        return ast.fix_missing_locations(tree)
+        stack = [(tree, line, col)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node, ln, co = pop()
+            if node._attributes:  # (operators and contexts have none, and no children)
+                if getattr(node, "lineno", None) is None:
+                    node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = ln, co, ln, co
+                else:
+                    ln = node.lineno
+                    co = node.col_offset
+                    if co is None:
+                        node.col_offset = co = 0
+                    if getattr(node, "end_lineno", None) is None:
+                        node.end_lineno, node.end_col_offset = ln, co
+                    elif node.end_col_offset is None:
+                        node.end_col_offset = co
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if value.__class__ is list:
+                    for item in value:
+                        if isinstance(item, _NODE):
+                            push((item, ln, co))
+                elif isinstance(value, _NODE) and value._fields:
+                    push((value, ln, co))
+        return tree
 
     # ---------------------------------------------------------------- functions
     def function(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None,
@@ -139,6 +158,62 @@ class CodeUnit:
         parts.append(f"# constants table K: {len(self.constants)} entries")
         return "\n\n".join(parts) + "\n"
 
+    # ---------------------------------------------------------------- functions compiled in batches
+    # Compiling costs per call of ``compile``; a procedure's many small functions are compiled
+    # together.  :meth:`later` returns the function at once (callers keep it in tables and
+    # constants) with a placeholder body; :meth:`flush` compiles every waiting one in one
+    # module and gives each its code.  A placeholder refuses to run: nothing calls generated
+    # code before its procedure is compiled.
+    def stub(self, name: str = "pending") -> types.FunctionType:
+        """A function whose code :meth:`later` (with ``into``) will provide."""
+        stub = types.FunctionType(_not_yet.__code__, self.namespace, name)
+        stub.__kwdefaults__ = {"error": RuntimeError}  # the namespace's builtins have no RuntimeError
+        return stub
+
+    def later(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None, what: str = "",
+              into: types.FunctionType | None = None, filename: str | None = None,
+              where=None) -> types.FunctionType:
+        """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill;
+        ``filename``: the file its lines are in, when not the unit's, e.g. a variant's; ``where``: the
+        key path of the rule it is made from, for errors)."""
+        if not _BACKEND_NAME.match(name):
+            raise ValueError(f"generated function name {name!r} is not a backend name")
+        fname = f"{name}_{next(self._numbers)}"
+        if where is not None:
+            self.origins[fname] = where
+        fdef = ast.FunctionDef(
+            name=fname,
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                               kw_defaults=[], kwarg=None, defaults=[]),
+            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
+        fdef.col_offset = fdef.end_col_offset = 0
+        fn = into if into is not None else self.stub(fname)
+        fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
+        if not hasattr(self, "_waiting"):
+            self._waiting = []
+        self._waiting.append((fdef, fn, filename or self.filename))
+        self.functions.append((what or name, fdef))
+        return fn
+
+    def flush(self) -> None:
+        """Compile every function :meth:`later` made since the last flush, in one module."""
+        waiting = getattr(self, "_waiting", None)
+        if not waiting:
+            return
+        self._waiting = []
+        made = {}
+        for fdef, _, _ in waiting:
+            self.located(fdef, fdef.lineno)
+        for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
+            module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
+            code = compile(module, filename, "exec", dont_inherit=True)
+            made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
+        for fdef, fn, _ in waiting:
+            fn.__code__ = made[fdef.name]
+            fn.__kwdefaults__ = None
+            fn.__name__ = fn.__qualname__ = fdef.name
+
 
 _STUBS: dict = {}
 
@@ -157,3 +232,7 @@ def _stub(args: tuple) -> types.CodeType:
                          "<generated>", "exec", dont_inherit=True)
         code = _STUBS[args] = next(c for c in module.co_consts if isinstance(c, types.CodeType))
     return code
+
+
+def _not_yet(*args, error):
+    raise error("generated code ran before it was compiled")

@@ -1,15 +1,17 @@
-"""Compile effect ASTs into Python closures, once, at load.
+"""Compile effect ASTs into Python code, once, at load.
 
-Two shapes come out of here:
+Two shapes come out of here, both generated Python functions (``codegen.py``;
+statements are lowered in ``statements.py``):
 
-* **direct functions** ``f(state, env)`` for expressions (generated Python code,
-  see lower_expr.py and codegen.py) and closures for statements that never wait
-  for a player.  They run at full Python speed with no tree walking.
-* **resumable code**: for procedures that may wait for a decision, a flat list of
-  instructions ``ins(state, frame, pc) -> next pc``.  A frame is plain data
-  ``[procedure id, pc, locals, return slot]`` stored in the state, so a game
-  suspended at a decision is still JSON-serialisable and clones cheaply.
-  Straight runs of non-waiting statements are fused into a single instruction.
+* **direct functions** ``f(state, env) -> value`` for procedures that never wait
+  for a player (and for inlined bodies that stop at a 'return'); expressions are
+  lowered into them as Python expressions (``lower_expr.py``);
+* **resumable functions** for procedures that may wait: one function
+  ``f(state, frame, pc) -> TRANSFER | SUSPEND`` per procedure, a state machine
+  over a plain-data frame ``[procedure id, pc, locals, return slot]`` stored in
+  the state, so a game suspended at a decision is still JSON-serialisable and
+  clones cheaply (``resumable.py``).  Procedures never entered in a frame of
+  their own get a one-instruction stub instead.
 
 Static checks (unknown names, arity, kinds) happen here and raise
 :class:`CompileError` with the offending node; the model builder turns that
@@ -31,9 +33,9 @@ from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
-from .runtime import BREAK, CONTINUE, RETURN, SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
+from .runtime import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
-from .units import CompileError, Flat, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
+from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
 class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
@@ -48,41 +50,24 @@ class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, 
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
-        # numbers the env keys of 'each' variables and of inlined and spliced bodies: owned by this game's
-        # compiler, so a game's keys do not depend on what else this process compiled before it
+        # numbers the env keys of 'each' variables and of inlined and spliced bodies, and the Python locals
+        # of generated code: owned by this game's compiler, so a game's keys (and the layout hash) do not
+        # depend on what else this process compiled before it
         self.key_numbers = itertools.count()
-        # code object -> [(closure, where, statement)]: which statement each compiled closure or instruction
-        # runs, read only when a rule fails in a way no check foresaw (see interpreter.failures)
-        self.statement_code: dict = {}
+        self.temp_numbers = itertools.count()
         self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
         self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
-        self._remembered: set = set()
+        self._node_locations = {}  # (where, id(node)) -> (node, its Location)
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
-
-    # ---------------------------------------------------------------- which statement a closure runs
-    def stmt(self, st, scope):
-        fn = super().stmt(st, scope)
-        if fn is not None:
-            self.remember(fn if type(fn) is Flat else (fn,), st)
-        return fn
-
-    def remember(self, fns, st) -> None:
-        """Note that the closures or instructions ``fns`` run the statement ``st`` (of the rule at ``self.where``).
-
-        Inner statements are compiled, so remembered, first: a closure keeps the innermost statement.
-        Nothing of this is looked at while rules run.
-        """
-        for fn in fns:
-            code = getattr(fn, "__code__", None)
-            if code is None or not fn.__closure__ or id(fn) in self._remembered:
-                continue
-            self._remembered.add(id(fn))
-            self.statement_code.setdefault(code, []).append((fn, self.where, st))
 
     # ---------------------------------------------------------------- helpers
     def location(self, node):
-        """A Location for a node of the snippet being compiled (for runtime errors)."""
-        return self.m.locate(self.where, node)
+        """A Location for a node of the snippet being compiled (for runtime errors); each is worked out once."""
+        key = (self.where if not isinstance(self.where, list) else tuple(self.where), id(node))
+        found = self._node_locations.get(key)
+        if found is None or found[0] is not node:
+            found = self._node_locations[key] = (node, self.m.locate(self.where, node))
+        return found[1]
 
     def template(self, text: str, node, what: str) -> list:
         """A text with ``{expression}`` s (a log line, an option's label) as literal strings and

@@ -166,9 +166,6 @@ class CounterCompiler:
             dst[j] += n
         return move
 
-    def s_CounterMove(self, st, scope):
-        return self.counter_move(st, scope)
-
 
 def _holders(on) -> str:
     return " and ".join(f"{h}s" for h in on)

@@ -6,13 +6,16 @@ Options that lead to the same state are one action (identical cards are one
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
 from .option_spaces import CHOOSE, names_can_collide
 from .plus import plus_options, split_each, split_one
-from .units import CompileError, Label
+from .pyast import local, name, shape
+from .units import CompileError, Label, Op
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
@@ -132,85 +135,95 @@ class DecisionCompiler:
         return build, scope.keys.get(st.name, st.name), None
 
     def r_Ask(self, st, scope, code):
-        player = self.expect(st.player, scope, "player", "who is asked")[0]
-        pk = getattr(player, "local_key", None)
+        player = self.expect_code(st.player, scope, "player", "who is asked")[0]
         build, dest, after = self.ask_options(st, scope, scope, each=False)
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-
-        def ask(s, fr, pc):
-            e = fr[2]
-            p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
-            labels, values = build(s, e)
-            if not labels:
-                if labels is None:  # an option space (option_spaces.py): nothing listed
-                    return decide_space(s, fr, pc, p, values, dest, prompt)
-                raise RuleError(f"player {p + 1} has nothing to choose from", loc)
-            return decide_one(s, fr, pc, p, labels, values, dest, prompt)
-        code.append(ask)
+        p, labels, values = self.tmp(), self.tmp(), self.tmp()
+        # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
+        code.append(Op(lambda k: shape("""
+            P = PLAYER
+            LABELS, VALUES = BUILD(s, e)
+            if not LABELS:
+                if LABELS is None:  # an option space (option_spaces.py): nothing listed
+                    return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
+                raise RE(f"player {P + 1} has nothing to choose from", LOC)
+            if len(LABELS) == 1:
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+                DEST = VALUES[0]
+            else:
+                fr[1] = NEXT
+                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
+                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
+                return SUSPEND
+        """, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
+            RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
+            NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
+            SPACE=self.K(decide_space), PC=ast.Constant(k)), loc))
         if after is not None:
             code.append(after)
 
     def r_AskEach(self, st, scope, code):
-        players = self.expect(st.players, scope, "list:player", "who is asked")[0]
+        players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
         build, dest, after = self.ask_options(st, inner, scope, each=True)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-
-        def ask_each(s, fr, pc):
-            e = fr[2]
-            who, labels, values, chosen, spaces = [], [], [], [], []
-            result = [None] * s.n
-            asked = players(s, e)
-            if len(set(asked)) != len(asked):
-                twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
-                raise RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
-                                "each player makes one choice (use distinct(...) on the list)", loc)
-            for p in asked:
-                e[var] = p
-                ls, vs = build(s, e)
-                if ls is None:  # an option space (option_spaces.py): its labels and values are made on demand
-                    spaces.append(vs)
-                    vs = None
-                elif not ls:
+        who, labels, values, chosen, result, asked, p, ls, vs, spaces = (self.tmp() for _ in range(10))
+        code.append(Op(lambda k: shape("""
+            WHO, LABELS, VALUES, CHOSEN, SPACES = [], [], [], [], []
+            RESULT = [None] * s.n
+            ASKED = PLAYERS
+            if len(set(ASKED)) != len(ASKED):
+                raise TWICE(ASKED, LOC)
+            for P in ASKED:
+                VAR = P
+                LS, VS = BUILD(s, e)
+                if LS is None:  # an option space (option_spaces.py): labels and values made on demand
+                    SPACES.append(VS)
+                    VS = None
+                elif not LS:
                     continue
-                elif len(ls) == 1:
-                    if s.trace is not None: s.traced_decision(p, prompt, ls, vs, 0, True)  # noqa: E701
-                    result[p] = vs[0]
+                elif len(LS) == 1:
+                    if s.trace is not None:
+                        s.traced_decision(P, PROMPT, LS, VS, 0, True)
+                    RESULT[P] = VS[0]
                     continue
                 else:
-                    spaces.append(None)
-                who.append(p)
-                labels.append(ls)
-                values.append(vs)
-                chosen.append(None)
-            e[dest] = result
-            if not who:
-                return pc + 1
-            fr[1] = pc + 1
-            s.pending = {"players": who, "labels": labels, "values": values, "chosen": chosen,
-                         "dest": dest, "each": True, "secret": secret, "prompt": prompt,
-                         "lazy": spaces if any(x is not None for x in spaces) else None}
-            return SUSPEND
-        code.append(ask_each)
+                    SPACES.append(None)
+                WHO.append(P)
+                LABELS.append(LS)
+                VALUES.append(VS)
+                CHOSEN.append(None)
+            DEST = RESULT
+            if WHO:
+                fr[1] = NEXT
+                s.pending = {"players": WHO, "labels": LABELS, "values": VALUES, "chosen": CHOSEN,
+                             "dest": DEST_KEY, "each": True, "secret": SECRET, "prompt": PROMPT,
+                             "lazy": SPACES if SPACES.count(None) < len(SPACES) else None}
+                return SUSPEND
+        """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
+            ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
+            VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
+            DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
+            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces)), loc))
         if after is not None:
             code.append(after)
 
     def r_AskMenu(self, st, scope, code):
         if any(opt.items is not None or "{" in opt.label for opt in st.options):  # some text is made at run time
             return self.built_menu(st, scope, code)
-        player = self.expect(st.player, scope, "player", "who is asked")[0]
-        pk = getattr(player, "local_key", None)
+        player = self.expect_code(st.player, scope, "player", "who is asked")[0]
         seen = set()
         conds = []
         for opt in st.options:
             if opt.label in seen:
                 raise self.err(f"two options are called {opt.label!r}; each option needs its own text", opt)
             seen.add(opt.label)
-            conds.append(self.expect(opt.condition, scope, "bool", "the condition of an option")[0]
+            conds.append(self.expect_code(opt.condition, scope, "bool", "the condition of an option")[0]
                          if opt.condition else None)
         labels_all = [o.label for o in st.options]
         loc = self.location(st)
@@ -222,15 +235,13 @@ class DecisionCompiler:
 
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
-
-            def ask_fixed(s, fr, pc):
-                fr[1] = pc + 1
-                e = fr[2]
-                s.pending = {"players": [e[pk] if pk is not None else player(s, e)], "labels": labels_fixed, "values": values_fixed,
-                             "chosen": [None], "dest": None, "each": False, "secret": False, "prompt": "choose",
-                             "lazy": None}
+            code.append(Op(lambda k: shape("""
+                fr[1] = NEXT
+                s.pending = {"players": [PLAYER], "labels": LABELS, "values": VALUES, "chosen": [None], "dest": None,
+                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
                 return SUSPEND
-            code.append(ask_fixed)
+            """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.K(labels_fixed), VALUES=self.K(values_fixed),
+                SUSPEND=ast.Constant(SUSPEND)), loc))
         else:
             code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
@@ -244,11 +255,12 @@ class DecisionCompiler:
         end.pc = len(code)
 
     def _menu_ask(self, player, conds, labels_all, pcs, loc):
-        pk = getattr(player, "local_key", None)
-        if len(conds) <= 10 and self.options.tables:
-            # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
-            always = sum(1 << i for i, c in enumerate(conds) if c is None)
-            tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
+        # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
+        always = sum(1 << i for i, c in enumerate(conds) if c is None)
+        tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
+        if len(conds) > 10 or not self.options.tables:  # too many masks to list (or tables off): listed when asked
+            table = None
+        else:
             table = []
             for mask in range(1 << len(conds)):
                 open_ = [i for i in range(len(conds)) if mask >> i & 1]
@@ -258,33 +270,39 @@ class DecisionCompiler:
                 for _, values in table:
                     values[:] = [pcs[i] for i in values]
             self.fixups.append(resolve)
+        p, mask, labels, values = self.tmp(), self.tmp(), self.tmp(), self.tmp()
 
-            def ask_masked(s, fr, pc):
-                e = fr[2]
-                p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
-                mask = always
-                for bit, c in tests:
-                    if c(s, e):
-                        mask |= bit
-                labels, values = table[mask]
-                if not labels:
-                    raise RuleError(f"none of the options is open to player {p + 1}", loc)
-                return decide_one(s, fr, pc, p, labels, values, None, "choose")
-            return ask_masked
-
-        def ask(s, fr, pc):
-            e = fr[2]
-            p = e[pk] if pk is not None else player(s, e)  # most often a local: no call
-            labels, values = [], []
-            for i, c in enumerate(conds):
-                if c is None or c(s, e):
-                    labels.append(labels_all[i])
-                    values.append(pcs[i])
-            if not labels:
-                raise RuleError(f"none of the options is open to player {p + 1}", loc)
-            return decide_one(s, fr, pc, p, labels, values, None, "choose")
-        return ask
-
+        def make(k):
+            if table is not None:
+                find = [ast.Assign([name(mask, True)], ast.Constant(always))] + [
+                    ast.If(c, shape("M |= BIT", M=name(mask), BIT=ast.Constant(bit)), []) for bit, c in tests] \
+                    + shape("LABELS, VALUES = TABLE[M]", LABELS=name(labels), VALUES=name(values), TABLE=self.K(table),
+                            M=name(mask))
+            else:
+                find = shape("LABELS, VALUES = [], []", LABELS=name(labels), VALUES=name(values))
+                for i, c in enumerate(conds):
+                    add = shape("""
+                        LABELS.append(LABEL)
+                        VALUES.append(PCS[I])
+                    """, LABELS=name(labels), VALUES=name(values), LABEL=ast.Constant(labels_all[i]), PCS=self.K(pcs),
+                        I=ast.Constant(i))
+                    find += add if c is None else [ast.If(c, add, [])]
+            # decide_one, written out: a single open option is taken at once (its code starts there)
+            return shape("P = PLAYER", P=name(p), PLAYER=player) + find + shape("""
+                if not LABELS:
+                    raise RE(f"none of the options is open to player {P + 1}", LOC)
+                if len(LABELS) == 1:
+                    if s.trace is not None:
+                        s.traced_decision(P, "choose", LABELS, None, 0, True)
+                    pc = VALUES[0]
+                    continue
+                fr[1] = NEXT
+                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None], "dest": None,
+                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
+                return SUSPEND
+            """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError), LOC=self.K(loc),
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND))
+        return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists
     def built_menu(self, st, scope, code):
@@ -375,15 +393,16 @@ class DecisionCompiler:
         code.append(ask_built)
 
         keys = [entry[1] for entry in entries]
-
-        def go_to_option(s, fr, pc):
-            e = fr[2]
-            i, x = e.pop(slot)
-            key = keys[i]
-            if key is not None:
-                e[key] = x
-            return targets[i].pc
-        code.append(go_to_option)
+        which, item = self.tmp(), self.tmp()
+        # after the choice: the entry's variable gets the item, and its code runs
+        code.append(Op(lambda k: shape("""
+            I, X = e.pop(SLOT)
+            if KEYS[I] is not None:
+                e[KEYS[I]] = X
+            pc = PCS[I]
+            continue
+        """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys),
+            PCS=self.K([target.pc for target in targets])), loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
@@ -418,6 +437,13 @@ class DecisionCompiler:
                 fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"
             parts.append((fn, kind))
         return parts
+
+
+def asked_twice(asked, loc):
+    """The located error of an 'ask each' that names a player more than once."""
+    twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
+    return RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
+                     "each player makes one choice (use distinct(...) on the list)", loc)
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):

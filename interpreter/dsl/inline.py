@@ -4,7 +4,7 @@ A procedure call costs an env dict, the call layers and a signal check.  When
 the procedure cannot suspend and its arguments are plain locals or constants
 (so reading them again costs nothing and nothing the body does can change them),
 its body is compiled again in the caller's env: parameters read the caller's
-argument closures, the body's own locals and its return value get fresh env
+argument trees, the body's own locals and its return value get fresh env
 keys, and 'return' ends only the inlined block.  When the body returns only at
 its end, its statements join the caller's block directly (no call layer at all).
 Recursive calls and other arguments keep the ordinary call.
@@ -12,10 +12,13 @@ Recursive calls and other arguments keep the ordinary call.
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS, RETURN, discard_result, set_local_fn
-from .units import CompileError, Flat, Scope
+from .pyast import local, local_key, name, shape
+from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS
+from .units import CompileError, Scope
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
 
@@ -25,84 +28,80 @@ class ProcInliner:
 
     inlining = ()  # the procedures being inlined right now, innermost last
 
-    def inline_proc(self, call: A.Call, scope, dest):
-        """A statement running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
+    def inline_proc(self, call: A.Call, scope, dest, ctx):
+        """Statements running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
         proc = self.m.procedures[call.func]
         if not self.options.inline or proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
             return None
         try:
-            args = self.bind_args(call, proc.params, scope, call.func)
+            args = [tree for tree, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call reports it
-        if not all(hasattr(f, "local_key") or hasattr(f, "const_value") for f in args):
+        if not all(local_key(t) is not None or self.static_value(t)[0] for t in args):
             return None
         names = [n for n, _ in proc.params]
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.location(call)
         n = next(self.key_numbers)
-        inner = Scope({}, scope.proc, {name: (f, kind) for (name, kind), f in zip(proc.params, args)})
+        inner = Scope({}, scope.proc, {name: (t, kind) for (name, kind), t in zip(proc.params, args)})
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None
         if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
                 and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
-                and dest not in {getattr(f, "local_key", None) for f in args}:
+                and dest not in {local_key(t) for t in args}:
             inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
         inner.ret_key = f"$ret.{n}"
         saved, saved_stack = self.where, self.inlining
         self.where, self.inlining = proc.where, saved_stack + (proc,)
         try:
-            return self._inlined(proc.body, inner, dest, loc)
+            return self._inlined(proc, inner, dest, loc, ctx)
         except CompileError:
             return None  # the procedure's own compilation reports it, located in its body
         finally:
             self.where, self.inlining = saved, saved_stack
 
-    def _inlined(self, body, inner, dest, loc):
+    def _inlined(self, proc, inner, dest, loc, ctx):
+        body = proc.body
         last = body[-1] if body else None
         if not loose_signal(body) and not has_return(body[:-1] if isinstance(last, A.Return) else body):
-            return self._flattened(body, inner, dest)
-        # Otherwise a wrapper stops the body at its 'return' (or a stray 'break') and takes the result.
-        run = self.block(body, inner)
-        ret = inner.ret_key
-
-        def inline(s, e):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_CALLS, loc)
+            return self._flattened(body, inner, dest, ctx)
+        # Otherwise the body is a function of its own, stopped by its 'return' (or a stray 'break').
+        run = self.block(body, inner, f"{proc.name}, inlined")
+        t = self.tmp()
+        code = self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             try:
-                r = run(s, e)
+                T = RUN(s, e)
             except RecursionError:
-                raise RuleError(ENDLESS_RECURSION, loc) from None
-            if dest is not None:
-                e[dest] = e[ret] if r == RETURN else None
-        return inline
+                raise RE(ENDLESS, LOC) from None
+        """, T=name(t), RUN=self.K(run), RE=self.K(RuleError), ENDLESS=ast.Constant(ENDLESS_RECURSION),
+            LOC=self.K(loc))
+        if dest is not None:
+            code.append(ast.Assign([local(dest, True)], name(t)))
+        return code
 
-
-    def _flattened(self, body, inner, dest):
+    def _flattened(self, body, inner, dest, ctx):
         """The body's own statements, run in the caller's block, then its result put in ``dest``.
 
         Only for bodies whose one 'return' (if any) is their last statement and
         that have no 'break' or 'continue' outside a loop: nothing then needs a
-        wrapper to stop them, so no call layer is added at all.
+        function of its own to stop them.
         """
         last = body[-1] if body else None
         returns = isinstance(last, A.Return)
-        fns = Flat(self.block_fns(body[:-1] if returns else body, inner))
-        value = self.expr(last.value, inner)[0] if returns and last.value is not None else None
-        if value is not None:
-            key = getattr(value, "local_key", None)
+        code = self.lower(body[:-1] if returns else body, inner, ctx)
+        if returns and last.value is not None:
+            value = self.expr_code(last.value, inner)[0]
+            v = last.value
             if dest is None:
-                fns.append(discard_result(value))  # still evaluated: a bad value fails as it would in a call
-            elif key == dest:
-                pass  # the result was built in place
-            elif key is not None:
-                fns.append(copy_local(dest, key))
-            else:
-                fns.append(set_local_fn(dest, value))
+                code.append(ast.Expr(value))  # still evaluated: a bad value fails as it would in a call
+            elif not (isinstance(v, A.Name) and v.name not in inner.aliases and inner.keys.get(v.name) == dest):
+                code.append(ast.Assign([local(dest, True)], value))  # (else the result was built in place)
+            at = self.location(last)
+            self.code.located(code[-1], at.line, at.column)
         elif dest is not None:
-            fns.append(set_local_fn(dest, lambda s, e: None))
-        return fns
+            code.append(ast.Assign([local(dest, True)], ast.Constant(None)))
+        return code
 
 
 def statements(stmts):
@@ -170,12 +169,6 @@ def loose_signal(stmts):
             if found is not None:
                 return found
     return None
-
-
-def copy_local(dest, key):
-    def copy(s, e):
-        e[dest] = e[key]
-    return copy
 
 
 def has_return(stmts) -> bool:

@@ -55,12 +55,10 @@ class ExpressionCompiler(ExpressionChecker):
         if method is None:
             raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
         tree, kind = method(node, scope)
-        if node.line and "lineno" not in tree.__dict__:  # its parts without one take it (codegen.located)
+        if node.line and getattr(tree, "lineno", None) is None:  # its parts without one take it (codegen.located)
             _, tree.lineno, tree.col_offset = self.position(node)
             tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
         return tree, kind
-
-    lower = expr_code
 
     def expr(self, node, scope: Scope):
         """Compile an expression to a generated function ``f(s, e)``: returns (function, kind)."""

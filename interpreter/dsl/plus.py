@@ -12,11 +12,15 @@ instruction after the decision splits it into the two names.
 
 from __future__ import annotations
 
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
 from .option_spaces import PLUS, SEPARATOR, names_can_collide
+from .pyast import local, name, shape
 from .runtime import combo_shapes, count_any_shapes
+from .units import Op
 
 
 def plus_options(compiler, st, scope):
@@ -88,21 +92,17 @@ def plus_options(compiler, st, scope):
 
 def split_one(dest, one_key, rest_key):
     """The instruction after a one-player decision: ``[one, *others]`` -> the two names."""
-    def split(s, fr, pc):
-        e = fr[2]
-        v = e.pop(dest)
-        e[one_key] = v[0]
-        e[rest_key] = v[1:]
-        return pc + 1
-    return split
+    return Op(lambda k: shape("""
+        V = e.pop(DEST)
+        ONE = V[0]
+        REST = V[1:]
+    """, V=name("v"), DEST=ast.Constant(dest), ONE=local(one_key, True), REST=local(rest_key, True)), None)
 
 
 def split_each(dest, one_key, rest_key):
     """The instruction after 'ask each': per player ``[one, *others]`` (none if not asked) -> two lists by player."""
-    def split(s, fr, pc):
-        e = fr[2]
-        got = e.pop(dest)
-        e[one_key] = [None if v is None else v[0] for v in got]
-        e[rest_key] = [[] if v is None else v[1:] for v in got]
-        return pc + 1
-    return split
+    return Op(lambda k: shape("""
+        GOT = e.pop(DEST)
+        ONE = [None if v is None else v[0] for v in GOT]
+        REST = [[] if v is None else v[1:] for v in GOT]
+    """, GOT=name("got"), DEST=ast.Constant(dest), ONE=local(one_key, True), REST=local(rest_key, True)), None)

@@ -1,19 +1,32 @@
-"""Compile procedures that may wait for a player into resumable instructions.
+"""Compile procedures that may wait for a player into one resumable function each.
 
-An instruction is ``ins(state, frame, pc) -> next pc``; a frame is plain data
+The procedure is first laid out as instructions (a list, position = pc): runs
+of statements that never wait (lowered by ``statements.py``), tests and jumps
+of the control statements around waiting code, calls that push a frame, and
+decisions.  :meth:`ResumableCompiler.assemble` then makes the list one generated
+function ``f(state, frame, pc)``: a state machine that starts at ``pc`` and runs
+until control passes to another frame (TRANSFER) or a player must decide
+(SUSPEND, the frame's pc set to where it resumes).  A frame is plain data
 ``[procedure id, pc, locals, return slot]`` kept in the state, so a game that
-waits at a decision is still JSON data.  Runs of statements that never wait
-are fused into one instruction that calls their direct closures.
+waits at a decision is still JSON data; the locals live in the frame's env dict
+all along (nothing to spill at a decision).  ``Game.codes[id][pc]`` is that
+function for every pc, so ``State._run`` calls it the same way at any pc.
 """
 
 from __future__ import annotations
 
-from ..errors import RuleError
+import ast
+
 from . import ast as A
 from . import types as T
-from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, BREAK, RETURN, TRANSFER, jump, jump_unless, loop_head, return_from, thread_jumps
+from .pyast import expr as X
+from .pyast import locate, local, name, shape
+from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, jump, return_from, thread_jumps
+from .statements import Ctx
 from .listeners import active_listeners
-from .units import Label, Proc, Scope
+from .units import Jump, Label, Op, Proc, Scope
+
+GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
 
 
 def innermost_loop(scope: Scope):
@@ -22,12 +35,13 @@ def innermost_loop(scope: Scope):
 
 
 class Run:
-    """Direct closures waiting to be fused into one instruction, and the loop their break/continue leave."""
+    """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("fns", "loops", "spans")
+    __slots__ = ("stmts", "loops", "spans", "at")
 
     def __init__(self, scope: Scope):
-        self.fns: list = []
+        self.stmts: list = []  # Python ast statements (see statements.py)
+        self.at = None  # the Location of the first statement
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
 
@@ -64,8 +78,10 @@ class ResumableCompiler:
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
             if not self._suspends(st):
-                run.fns.extend(self.block_fns((st,), scope))
-                if not self.options.fuse:
+                if not run.stmts:
+                    run.at = self.location(st)
+                run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
+                if not self.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
                 continue
             tail = self.splice_call(st, scope, code, run)
@@ -74,79 +90,29 @@ class ResumableCompiler:
                 run.loops = innermost_loop(scope)  # what follows answers to this scope's loops
                 continue
             self.flush(run, code)
-            mark = len(code)
             getattr(self, "r_" + type(st).__name__)(st, scope, code)
-            self.remember(code[mark:], st)
             run = Run(scope)
         return run
 
     def flush(self, run: "Run", code: list):
-        if run.fns:
-            self.emit_block(list(run.fns), run.loops, code)
-            run.fns.clear()
+        if run.stmts:
+            self.emit_block(run.stmts, code, run.at or self.location(None))
+            run.stmts = []
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()
 
-    def emit_block(self, fns, loops, code):
-        """One instruction running direct closures; ``loops`` is where their break/continue go."""
-
-        def signalled(s, fr, pc, r):
-            if r == RETURN:
-                return return_from(s, fr, fr[2].get("$ret"))
-            if r.__class__ is Label:  # 'return' in a spliced procedure: go on after its code
-                return r.pc
-            if loops is None:
-                return pc + 1
-            return loops[1].pc if r == BREAK else loops[0].pc
-
-        # The statements are called from here (unrolled for short runs): no block closure in between.
-        if len(fns) == 1:
-            fn, = fns
-
-            def run_block(s, fr, pc):
-                r = fn(s, fr[2])
-                return pc + 1 if r is None else signalled(s, fr, pc, r)
-        elif len(fns) == 2:
-            f1, f2 = fns
-
-            def run_block(s, fr, pc):
-                e = fr[2]
-                r = f1(s, e)
-                if r is None:
-                    r = f2(s, e)
-                    if r is None:
-                        return pc + 1
-                return signalled(s, fr, pc, r)
-        elif len(fns) == 3:
-            f1, f2, f3 = fns
-
-            def run_block(s, fr, pc):
-                e = fr[2]
-                r = f1(s, e)
-                if r is None:
-                    r = f2(s, e)
-                    if r is None:
-                        r = f3(s, e)
-                        if r is None:
-                            return pc + 1
-                return signalled(s, fr, pc, r)
-        else:
-            def run_block(s, fr, pc):
-                e = fr[2]
-                for f in fns:
-                    r = f(s, e)
-                    if r is not None:
-                        return signalled(s, fr, pc, r)
-                return pc + 1
-        code.append(run_block)
+    def emit_block(self, stmts, code, at):
+        """One instruction running lowered statements, then on to the next (``at``: the first one's Location)."""
+        code.append(Op(lambda k: stmts, at))
 
     def r_If(self, st, scope, code):
         end = Label()
         for i, (cond, body) in enumerate(st.branches):
-            c = self.expect(cond, scope, "bool", "the condition of 'if'")[0]
+            c = self.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
             skip = Label()
-            code.append(jump_unless(c, skip))
+            code.append(Op(lambda k, c=c, skip=skip: [ast.If(ast.UnaryOp(ast.Not(), c), self.goto(skip.pc), [])],
+                           self.location(cond)))
             self.resumable(body, scope, code)
             if st.orelse or i < len(st.branches) - 1:  # the last branch with no 'else' just falls through
                 code.append(jump(end))
@@ -158,74 +124,66 @@ class ResumableCompiler:
     def r_While(self, st, scope, code):
         head, exit_ = Label(), Label()
         head.pc = len(code)
-        cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
+        cond = self.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
         loc = self.location(st)
-        code.append(loop_head(cond, exit_, loc))
+
+        def test(k, again=False):  # the loop test: on into the body, or out (the jump back runs it too)
+            out = self.budget(ast.Constant(1), TOO_LONG_LOOP, loc)
+            if cond is not None:
+                out.append(ast.If(ast.UnaryOp(ast.Not(), cond), self.goto(exit_.pc), []))
+            return out + (self.goto(head.pc + 1) if again else [])
+        code.append(Op(test, loc))
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
-        body = Label()
-        body.pc = head.pc + 1
-        code.append(loop_head(cond, exit_, loc, body))  # the jump back runs the loop test itself
+        code.append(Op(lambda k: test(k, True), loc))
         exit_.pc = len(code)
 
     def r_For(self, st, scope, code):
-        items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
+        items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
         scope.names[st.var] = T.element(kind)
         n = next(scope.counter)
         lst, idx, var = f"$for{n}", f"$i{n}", scope.keys.get(st.var, st.var)
         loc = self.location(st)
-
-        def start(s, fr, pc):
-            xs = fr[2][lst] = list(items(s, fr[2]))
-            s.steps -= len(xs)  # one step per iteration, paid up front
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_LOOP, loc)
-            fr[2][idx] = -1
-            return pc + 1
-        code.append(start)
+        xs = self.tmp()
+        start = shape("XS = LST = list(ITEMS)", XS=name(xs, True), LST=local(lst, True), ITEMS=items) \
+            + self.budget(X("len(XS)", XS=name(xs)), TOO_LONG_LOOP, loc) \
+            + shape("IDX = -1", IDX=local(idx, True))  # one step per iteration, paid up front
+        code.append(Op(lambda k: start, loc))
         head, exit_, body = Label(), Label(), Label()
         head.pc = len(code)
         body.pc = head.pc + 1
+        i = self.tmp()
 
-        def step(s, fr, pc):  # also the jump back from the end of the body: it goes to 'body', not pc + 1
-            e = fr[2]
-            i = e[idx] + 1
-            if i >= len(e[lst]):
-                return exit_.pc
-            e[idx] = i
-            e[var] = e[lst][i]
-            return body.pc
-        code.append(step)
+        def step(k):  # also the jump back from the end of the body: it goes to 'body', not k + 1
+            return shape("""
+                I = IDX + 1
+                if I >= len(LST):
+                    EXIT
+                IDX = I
+                VAR = LST[I]
+            """, I=name(i), IDX=local(idx), LST=local(lst), EXIT=self.goto(exit_.pc), VAR=local(var)) \
+                + self.goto(body.pc, k)
+        code.append(Op(step, loc))
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
-        code.append(step)
+        code.append(Op(step, loc))
         exit_.pc = len(code)
 
     def r_Repeat(self, st, scope, code):
-        times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
+        times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
         n = next(scope.counter)
         key = f"$rep{n}"
         loc = self.location(st)
-
-        def start(s, fr, pc):
-            fr[2][key] = times(s, fr[2])
-            return pc + 1
-        code.append(start)
+        code.append(Op(lambda k: [ast.Assign([local(key, True)], times)], loc))
         head, exit_ = Label(), Label()
         head.pc = len(code)
-
-        def step(s, fr, pc):
-            e = fr[2]
-            if e[key] <= 0:
-                return exit_.pc
-            e[key] -= 1
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_LOOP, loc)
-            return pc + 1
-        code.append(step)
+        code.append(Op(lambda k: shape("""
+            if KEY <= 0:
+                EXIT
+            KEY -= 1
+        """, KEY=local(key), EXIT=self.goto(exit_.pc)) + self.budget(ast.Constant(1), TOO_LONG_LOOP, loc), loc))
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
@@ -248,35 +206,18 @@ class ResumableCompiler:
         code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):
+        """An instruction calling a procedure that may wait: a frame of its own, run from the next round."""
         proc = self.m.procedures[call.func]
-        args = self.bind_args(call, proc.params, scope, call.func)
-        pairs = list(zip([n for n, _ in proc.params], args))
-        pid = proc.id
-        self.pushed_ids.add(pid)  # it runs in a frame of its own: it needs its resumable code
+        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
+        self.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
         loc = self.location(call)
-
-        if len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
-            (name, f), = pairs
-            key = f.local_key
-
-            def push_local(s, fr, pc):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError(TOO_LONG_CALLS, loc)
-                fr[1] = pc + 1
-                s.frames.append([pid, 0, {name: fr[2][key]}, dest])
-                return TRANSFER
-            return push_local
-
-        def push(s, fr, pc):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_CALLS, loc)
-            env = {n: f(s, fr[2]) for n, f in pairs}
-            fr[1] = pc + 1
-            s.frames.append([pid, 0, env, dest])
+        return Op(lambda k: self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
+            fr[1] = NEXT
+            s.frames.append([PID, 0, ENV, DEST])
             return TRANSFER
-        return push
+        """, NEXT=ast.Constant(k + 1), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
+            TRANSFER=ast.Constant(TRANSFER)), loc)
 
     def r_Emit(self, st, scope, code):
         """One frame per handler, run in order (each may wait for players): triggers, the card's ability, listeners."""
@@ -285,60 +226,128 @@ class ResumableCompiler:
         abilities = self.m.abilities_for(st.event)
         listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
         loc = self.location(st)
-        name, kinds = st.event, self.m.events[st.event]
-
-        def emit(s, fr, pc):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)
-            env = {n: f(s, fr[2]) for n, f in args}
+        name_, kinds = st.event, self.m.events[st.event]
+        env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
+        t = self.tmp()
+        code.append(Op(lambda k: self.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
+                                             "chain of events?)", loc) + shape("""
+            ENV = ARGS
             if s.trace is not None:
-                s.traced_event(name, kinds, env)
-            fr[1] = pc + 1
-            todo = [(h.id, env) for h in handlers]
-            if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
-                todo.append((abilities[env["card"]].id, env))
-            if listeners:
-                todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
-            for pid, frame_env in reversed(todo):
-                s.frames.append([pid, 0, dict(frame_env), None])
-            return TRANSFER
-        code.append(emit)
+                s.traced_event(NAME, KINDS, ENV)
+            fr[1] = NEXT
+            return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
+        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), NEXT=ast.Constant(k + 1),
+            PUSH=self.K(push_handlers), HANDLERS=self.K(handlers), ABILITIES=self.K(abilities),
+            LISTENERS=self.K(listeners)), loc))
+
+    # ---------------------------------------------------------------- one function per procedure
+    def goto(self, target: int | ast.expr, k: int | None = None) -> list:
+        """Go on at instruction ``target`` (nothing to write when that is the next one, ``k + 1``)."""
+        if k is not None and target == k + 1:
+            return []
+        return [ast.Assign([name("pc", True)], target if isinstance(target, ast.expr) else ast.Constant(target)),
+                ast.Continue()]
+
+    def assemble(self, proc: Proc, code: list):
+        """The procedure's instructions as one generated function ``f(s, fr, pc)``: a state machine.
+
+        Instruction ``k`` is the code under ``if pc <= k:`` (which first sets ``pc = k``), so each
+        one runs on into the next without a dispatch; a jump sets ``pc`` and goes round the
+        ``while True`` again, where comparisons find the group of instructions it lands in.  It
+        returns only to hand control to another frame (TRANSFER) or to wait for a player (SUSPEND).
+        Instructions still made as closures (the decisions, 'emit' of handlers that wait) are called
+        from it, their next pc checked.
+        """
+        at = self.location(proc.body[0]) if proc.body else self.location(None)
+        cases = []
+        for k, ins in enumerate(code):
+            if type(ins) is Jump:
+                body = self.goto(ins.target.pc, k)
+                loc = at
+            elif type(ins) is Op:
+                body, loc = ins.make(k), ins.at or at
+            else:
+                body = shape("""
+                    pc = INS(s, fr, pc)
+                    if pc != NEXT:
+                        if pc < 0:
+                            return pc
+                        continue
+                """, INS=self.K(ins), NEXT=ast.Constant(k + 1))
+                loc = at
+            line, col = loc.line or at.line or 1, max((loc.column or 1) - 1, 0)
+            case = [ast.Assign([name("pc", True)], ast.Constant(k))] + body
+            for node in case:
+                locate(node, line, col)
+            cases.append(ast.If(X("pc <= K", K=ast.Constant(k)), case, []))
+        groups = [list(range(i, min(i + GROUP, len(code)))) for i in range(0, len(code), GROUP)]
+
+        def tree(lo, hi):  # groups lo..hi-1
+            if hi - lo == 1:
+                ks = groups[lo]
+                return [cases[k] for k in ks] + self.goto(ks[-1] + 1)
+            mid = (lo + hi) // 2
+            return [ast.If(X("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
+        body = [ast.Assign([name("e", True)], X("fr[2]")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
+        fn = self.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
+                             filename=at.file)
+        return [fn] * len(code)
 
     def compile_proc(self, proc: Proc, resumable: bool = True):
-        """Compile a procedure's direct closure (if it never waits) and, if ``resumable``, its resumable code.
+        """Compile a procedure: its direct function (if it never waits) and, if ``resumable``, its
+        resumable function.
 
-        Resumable code is what runs in a frame of the procedure's own: the flow, setup, event handlers and
-        the targets of ordinary waiting calls need it; a procedure that only ever runs spliced into its
-        callers or called directly does not (see ``Builder.compile_all``) and gets :data:`NEVER_ENTERED`.
+        The resumable function is what runs in a frame of the procedure's own: the flow, setup, event
+        handlers and the targets of ordinary waiting calls need it; a procedure that only ever runs
+        spliced into its callers or called directly does not (see ``Builder.compile_all``) and gets
+        :data:`NEVER_ENTERED`.
         """
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, (proc,)
+        self.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
         try:
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
-                body = self.block(proc.body, scope)
-
-                def direct(s, e):
-                    r = body(s, e)
-                    return e.get("$ret") if r == RETURN else None
-                proc.direct = direct
-                scope = Scope(dict(proc.params), proc)
-            if not resumable:
-                proc.code = NEVER_ENTERED
-                return
-            code = []
-            self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
-            self.resumable(proc.body, scope, code)
-            code.append(lambda s, fr, pc: return_from(s, fr, None))
-            if self.options.fuse:
-                thread_jumps(code)
-            for fix in self.fixups:
-                fix()
-            proc.code = code
+                direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc))
+                if not resumable:
+                    proc.code = NEVER_ENTERED
+                    self.code.flush()
+                    return
+                # as resumable code (when an event's other handlers wait): call it, then return its value
+                code = [Op(lambda k: shape("return RETURN_FROM(s, fr, DIRECT(s, e))", RETURN_FROM=self.K(return_from),
+                                           DIRECT=self.K(direct)), None)]
+            else:
+                if not resumable:
+                    proc.code = NEVER_ENTERED
+                    return
+                code = []
+                self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
+                self.resumable(proc.body, scope, code)
+                code.append(Op(lambda k: shape("return RETURN_FROM(s, fr, None)", RETURN_FROM=self.K(return_from)),
+                               None))
+                if self.options.fuse:
+                    thread_jumps(code)
+                for fix in self.fixups:
+                    fix()
+            for node, label in self.label_nodes:
+                node.value = label.pc
+            proc.code = self.assemble(proc, code)
+            self.code.flush()
             proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
             self.where, self.splicing = saved
+
+
+def push_handlers(s, env, handlers, abilities, listeners):
+    """A frame for each handler of an event, to run in order: triggers, the card's ability, listeners."""
+    todo = [(h.id, env) for h in handlers]
+    if abilities is not None and env.get("card") is not None and abilities[env["card"]] is not None:
+        todo.append((abilities[env["card"]].id, env))
+    if listeners:
+        todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
+    for pid, frame_env in reversed(todo):
+        s.frames.append([pid, 0, dict(frame_env), None])
+    return TRANSFER
 
 
 def _never_entered(s, fr, pc):

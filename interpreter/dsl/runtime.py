@@ -11,9 +11,10 @@ import itertools
 import math
 import operator
 
+from .. import rng as RNG
 from ..errors import RuleError
 from . import ast as A
-from .units import BREAK, CONTINUE, RETURN, CompileError  # noqa: F401 (the signals live with the scopes that give them)
+from .units import CompileError, Jump
 
 # the located errors raised when rules run away without reaching a decision
 TOO_LONG_CALLS = "effects ran too long without a decision (endless recursion?)"
@@ -31,13 +32,6 @@ MAX_TEXT = 10_000  # characters in one log line or one text built with '+'
 MAX_LOG_PARTS = 100  # {expression} parts in one log text (each costs work at load)
 
 TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
-
-
-def charge(s, n, loc, what="this rule"):
-    """Take ``n`` steps of work from the budget before doing it; refuse (located) if it runs out."""
-    s.steps -= n
-    if s.steps < 0:
-        raise over_budget(s, loc, what)
 
 
 def over_budget(s, loc, what="this rule"):
@@ -69,12 +63,6 @@ def operand_error(op, a, b, loc):
     """The located error for an operator given values it cannot work on (a none where a number goes...)."""
     verb = "compare" if op in COMPARE else "work on"
     return RuleError(f"'{op}' cannot {verb} {kind_name(a)} and {kind_name(b)} (is a value none here?)", loc)
-
-
-def checked_int(value, loc, what):
-    if -MAX_INT <= value <= MAX_INT:
-        return value
-    raise too_big(value, loc, what)
 
 
 class GameOver(Exception):
@@ -121,18 +109,6 @@ def is_cheap(node) -> bool:
     return isinstance(node, A.Attr) and isinstance(node.obj, A.Name)
 
 
-def set_local_fn(name, value):
-    def set_local(s, e):
-        e[name] = value(s, e)
-    return set_local
-
-
-def discard_result(fn):
-    def call(s, e):
-        fn(s, e)
-    return call
-
-
 def place_cards(s, cards, dest, bottom):
     """Put cards already taken out of their zones into ``dest`` (on top, or under with ``bottom``)."""
     loc = s.loc
@@ -174,10 +150,57 @@ def move_card(s, card, dest, bottom):
         s.traced_move(card, src, top, dest, bottom)
 
 
+def move_zone(s, src, dest, bottom, loc):
+    """``move ZONE to ZONE``: every card of ``src``, a step each."""
+    if src == dest:
+        return
+    cards = s.zones[src]
+    s.steps -= len(cards)  # a step per card moved
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    s.zones[src] = []
+    place_cards(s, cards, dest, bottom)
+    if s.trace is not None:
+        s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
+
+
+def move_list(s, cards, dest, bottom, loc):
+    """``move LIST to ZONE``: each card of the list, a step each (the top cards of one zone in bulk)."""
+    cards = list(cards)
+    s.steps -= len(cards)  # a step per card moved
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    if cards and cards[0] is not None:
+        src = s.loc[cards[0]]
+        zone = s.zones[src] if src >= 0 else None
+        k = len(cards)
+        if zone is not None and src != dest and zone[-k:] == cards:  # the top k of one zone: move in bulk
+            del zone[-k:]
+            place_cards(s, cards, dest, bottom)
+            if s.trace is not None:
+                s.traced_moves(cards, src, cards[-1], dest, bottom)
+            return
+    for c in cards:
+        if c is not None:
+            move_card(s, c, dest, bottom)
+
+
+def shuffle_zone(s, z, loc):
+    """``shuffle ZONE``: a step per card."""
+    cards = s.zones[z]
+    s.steps -= len(cards)  # a step per card shuffled
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    s.rng = RNG.shuffle(s.rng, cards)
+    if s.shown:
+        forget_shown(s, cards)
+    if s.trace is not None:
+        s.traced_shuffle(z)
+
+
 def jump(label):
-    fn = lambda s, fr, pc: label.pc  # noqa: E731
-    fn.target = label  # lets the compiler thread jumps to jumps
-    return fn
+    """An instruction that goes on at ``label``."""
+    return Jump(label)
 
 
 def thread_jumps(code):
@@ -191,63 +214,6 @@ def thread_jumps(code):
             if nxt is None or nxt is label:
                 break
             label.pc = nxt.pc
-
-
-def jump_unless(cond, label):
-    both, negated = getattr(cond, "both", None), getattr(cond, "negated", None)
-    if both is not None:  # 'if a and b': test both sides here, one call layer fewer
-        a, b = both
-        return lambda s, fr, pc: pc + 1 if a(s, fr[2]) and b(s, fr[2]) else label.pc
-    if negated is not None:
-        both = getattr(negated, "both", None)
-        if both is not None:  # 'if not (a and b)'
-            a, b = both
-            return lambda s, fr, pc: label.pc if a(s, fr[2]) and b(s, fr[2]) else pc + 1
-        return lambda s, fr, pc: label.pc if negated(s, fr[2]) else pc + 1
-    return lambda s, fr, pc: pc + 1 if cond(s, fr[2]) else label.pc
-
-
-def if_then(cond, body):
-    """'if cond: body' without 'else', fused with the shape of its condition and body."""
-    signal = getattr(body, "signal", None)
-    both, negated = getattr(cond, "both", None), getattr(cond, "negated", None)
-    if signal is not None:  # 'if cond: break'
-        if both is not None:
-            a, b = both
-            return lambda s, e: signal if a(s, e) and b(s, e) else None
-        return lambda s, e: signal if cond(s, e) else None
-    if both is not None:
-        a, b = both
-        return lambda s, e: body(s, e) if a(s, e) and b(s, e) else None
-    if negated is not None:
-        return lambda s, e: None if negated(s, e) else body(s, e)
-    return lambda s, e: body(s, e) if cond(s, e) else None
-
-
-def loop_head(cond, exit_, loc, body=None):
-    """The test of a 'while': go on into the body (the next instruction, or label ``body``) or leave."""
-    both = getattr(cond, "both", None)
-    if both is not None:  # 'while a and b': test both sides here, one call layer fewer
-        a, b = both
-
-        def head_both(s, fr, pc):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_LOOP, loc)
-            e = fr[2]
-            if a(s, e) and b(s, e):
-                return pc + 1 if body is None else body.pc
-            return exit_.pc
-        return head_both
-
-    def head(s, fr, pc):
-        s.steps -= 1
-        if s.steps < 0:
-            raise RuleError(TOO_LONG_LOOP, loc)
-        if cond is None or cond(s, fr[2]):
-            return pc + 1 if body is None else body.pc
-        return exit_.pc
-    return head
 
 
 def return_from(s, fr, value):

@@ -15,7 +15,8 @@ from .runtime import over_budget
 class ShowCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``expr``, ``location``, ``err``)."""
 
-    def s_Show(self, st, scope):
+    def show(self, st, scope):
+        """The closure of a 'show' statement (called from generated code)."""
         what, kind = self.expr(st.what, scope)
         if kind in ("card", "none"):
             cards_of = lambda s, e: [] if (c := what(s, e)) is None else [c]  # noqa: E731

@@ -12,7 +12,11 @@ outside any loop keep the ordinary call.
 
 from __future__ import annotations
 
+import ast
+
 from . import ast as A
+from .pyast import expr as X
+from .pyast import local, name
 from .inline import bound_names, has_return, loose_signal, statements
 from .units import CompileError, Label, Scope
 
@@ -36,7 +40,7 @@ class ProcSplicer:
             return None
         proc = self.m.procedures[call.func]
         try:
-            args = self.bind_args(call, proc.params, scope, call.func)
+            args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call reports it
         n = next(self.key_numbers)
@@ -49,15 +53,21 @@ class ProcSplicer:
         inner.ret_signal = end
         stale = sorted(inner.keys[name] for name in local_names(proc.body) - top_level_lets(proc.body))
 
-        mark, fns = len(code), list(run.fns)
-        run.fns.append(entry([inner.keys[name] for name in params], args, stale, dest))
+        mark, stmts = len(code), list(run.stmts)
+        enter = entry([inner.keys[name] for name in params], args, stale, dest, self.tmp)
+        at = self.location(st)
+        for node in enter:
+            self.code.located(node, at.line, at.column)
+        if not run.stmts:
+            run.at = at
+        run.stmts.extend(enter)
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, self.splicing + (proc,)
         try:
             tail = self.resumable_run(proc.body, inner, code, run)
         except CompileError:
             del code[mark:]  # undo: the procedure's own compilation reports the error, in its body
-            run.fns[:] = fns
+            run.stmts[:] = stmts
             return None
         finally:
             self.where, self.splicing = saved
@@ -90,35 +100,15 @@ class ProcSplicer:
         return call, dest
 
 
-def entry(keys, args, stale, dest):
-    """The direct closure that starts a spliced call: arguments into the callee's keys, old locals gone."""
-    pairs = list(zip(keys, args))
-    if len(pairs) == 1 and dest is None:  # the usual shape: one argument, nothing returned
-        (key, arg), = pairs
-        source = getattr(arg, "local_key", None)
-        if source is not None and not stale:
-            def enter_local(s, e):
-                e[key] = e[source]
-            return enter_local
-
-        def enter_one(s, e):
-            value = e[source] if source is not None else arg(s, e)
-            for old in stale:
-                e.pop(old, None)
-            e[key] = value
-        return enter_one
-
-    def enter(s, e):
-        values = []  # all read before any is written, as an ordinary call does
-        for _, arg in pairs:
-            values.append(arg(s, e))
-        for key in stale:  # a local bound only in a branch must not show the previous call's value
-            e.pop(key, None)
-        for (key, _), value in zip(pairs, values):
-            e[key] = value
-        if dest is not None:
-            e[dest] = None  # the result if the callee ends without 'return'
-    return enter
+def entry(keys, args, stale, dest, tmp):
+    """The statements that start a spliced call: arguments into the callee's keys, old locals gone."""
+    temps = [tmp() for _ in args]
+    out = [ast.Assign([name(t, True)], arg) for t, arg in zip(temps, args)]  # all read before any is written
+    out += [ast.Expr(X("e.pop(KEY, None)", KEY=ast.Constant(key))) for key in stale]  # a local bound only in a
+    out += [ast.Assign([local(key, True)], name(t)) for key, t in zip(keys, temps)]  # branch must not show the
+    if dest is not None:  # previous call's value
+        out.append(ast.Assign([local(dest, True)], ast.Constant(None)))  # the result if it ends without 'return'
+    return out
 
 
 def local_names(stmts) -> set:

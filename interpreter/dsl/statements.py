@@ -1,105 +1,124 @@
-"""Compile statements that never wait for a player into direct closures.
+"""Lower statements that never wait for a player to Python ``ast`` statements.
 
-A direct statement returns None, or BREAK / CONTINUE / RETURN for its enclosing
-loop or procedure to act on.
+Each statement becomes Python statements over ``s`` (the state) and ``e`` (the
+rule's locals, an env dict), located at the statement's YAML line: a Python
+traceback through generated code names the definition's line.  Control flow
+is Python's own: ``if``/``while``/``for``, ``break``/``continue`` inside the
+loops of the same function, ``return`` for 'return'.  Where the statement runs
+is said by a :class:`Ctx`:
+
+* in a **direct function** ``f(s, e) -> value`` (a procedure that never waits,
+  or an inlined body that must stop at its 'return'), 'return x' is ``return x``
+  and a 'break' outside every loop ends the body (``return None``);
+* in a **run** of a resumable procedure (see ``resumable.py``), an instruction
+  ``ins(s, fr, pc) -> next pc``, 'return' pops the frame (or, in a spliced
+  procedure, jumps past its code) and 'break'/'continue' of a loop that waits
+  jump to its exit/head.
+
+The step budget and the limits (loops, calls, recursion, numbers, texts) are
+checked exactly where the rules say (see ``runtime.py``).
 """
 
 from __future__ import annotations
 
-from .. import rng as RNG
+import ast
+
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import forget_shown
-from .runtime import ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, MAX_TEXT, TOO_LONG_LOOP, over_budget, too_big, TOO_LONG_CALLS, BREAK, place_cards, CONTINUE, GameOver, discard_result, if_then, move_card, set_local_fn
 from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
-from .units import CompileError, Flat, suggest
+from .pyast import expr as X
+from .pyast import locate, local, name, shape
+from .runtime import (ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
+                      move_list, move_zone, over_budget, return_from, shuffle_zone, too_big)
+from .units import CompileError, Label, suggest
+
+class Ctx:
+    """Where lowered statements run: a direct function, or a run of resumable code (see the module docstring)."""
+
+    __slots__ = ("run", "loops", "rloops")
+
+    def __init__(self, run: bool = False, rloops=None):
+        self.run = run  # in an instruction (s, fr, pc) of resumable code
+        self.loops = 0  # Python loops around the statement in its function
+        self.rloops = rloops  # (head, exit) labels of the innermost waiting loop (runs only)
 
 
 class StatementCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``)."""
 
-    def block_fns(self, stmts, scope):
-        """The closures of non-waiting statements, leaving out those that do nothing."""
-        fns = []
+    # ---------------------------------------------------------------- blocks
+    def lower(self, stmts, scope, ctx: Ctx) -> list:
+        """Python statements for ``stmts`` (none of which waits), in ``ctx``."""
+        out = []
         for st in stmts:
-            fn = self.stmt(st, scope)
-            if type(fn) is Flat:  # an inlined procedure's statements
-                fns.extend(fn)
-            elif fn is not None:
-                fns.append(fn)
-        return fns
+            out.extend(self.lower_one(st, scope, ctx))
+        return out
 
-    def block(self, stmts, scope):
-        """Compile non-waiting statements into one closure returning a control signal or None."""
-        fns = self.block_fns(stmts, scope)
-        if not fns:
-            return lambda s, e: None
-        if len(fns) == 1:
-            return fns[0]
-        if len(fns) == 2:
-            f1, f2 = fns
+    def lower_one(self, st, scope, ctx: Ctx) -> list:
+        body = getattr(self, "s_" + type(st).__name__)(st, scope, ctx)
+        if body:
+            loc = self.location(st)
+            line, col = loc.line or 1, max((loc.column or 1) - 1, 0)
+            for node in body:
+                locate(node, line, col)
+        return body
 
-            def two(s, e):
-                r = f1(s, e)
-                if r is not None:
-                    return r
-                return f2(s, e)
-            return two
-        if len(fns) == 3:
-            f1, f2, f3 = fns
+    def block(self, stmts, scope, what: str = "", into=None):
+        """A direct function ``f(s, e)`` running ``stmts``: its value is what a 'return' gives, else None."""
+        body = self.lower(stmts, scope, Ctx())
+        at = self.location(stmts[0]) if stmts else None
+        return self.code.later("run", body, ("s", "e"), at and at.line, what, into, at and at.file, where=self.where)
 
-            def three(s, e):
-                r = f1(s, e)
-                if r is not None:
-                    return r
-                r = f2(s, e)
-                if r is not None:
-                    return r
-                return f3(s, e)
-            return three
+    def tmp(self) -> str:
+        """A fresh Python local for generated code."""
+        return f"t{next(self.temp_numbers)}"
 
-        def run(s, e):
-            for f in fns:
-                r = f(s, e)
-                if r is not None:
-                    return r
-            return None
-        return run
+    def K(self, value) -> ast.expr:
+        return self.code.constant(value)
 
-    def stmt(self, st, scope):
-        method = getattr(self, "s_" + type(st).__name__)
-        return method(st, scope)
+    def budget(self, n: ast.expr, message: str | None, loc) -> list:
+        """Take ``n`` steps; past the budget, the located error ``message`` (None: the work-budget one)."""
+        if message is None:
+            return shape("""
+                s.steps -= N
+                if s.steps < 0:
+                    raise OVER(s, LOC)
+            """, N=n, OVER=self.K(over_budget), LOC=self.K(loc))
+        return shape("""
+            s.steps -= N
+            if s.steps < 0:
+                raise RE(MSG, LOC)
+        """, N=n, RE=self.K(RuleError), MSG=ast.Constant(message), LOC=self.K(loc))
 
-    def s_Pass(self, st, scope):
-        return None
+    # ---------------------------------------------------------------- statements still closures
+    def embedded(self, fn) -> list:
+        """A statement still compiled to a closure ``f(s, e) -> None``, called from generated code."""
+        return [ast.Expr(self.code.call(fn))]
 
-    def s_Let(self, st, scope):
-        name = scope.keys.get(st.name, st.name)
+    # ---------------------------------------------------------------- statements
+    def s_Pass(self, st, scope, ctx):
+        return []
+
+    def s_Let(self, st, scope, ctx):
+        key = scope.keys.get(st.name, st.name)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
             proc = self.m.procedures[st.value.func]
-            inlined = self.inline_proc(st.value, scope, name)
+            inlined = self.inline_proc(st.value, scope, key, ctx)
             scope.names[st.name] = proc.returns
             if inlined is not None:
                 return inlined
-            call = self.proc_call(st.value, scope)
-
-            def let_call(s, e):
-                e[name] = call(s, e)
-            return let_call
-        fn, kind = self.expr(st.value, scope)
+            code, value = self.proc_call(st.value, scope)
+            return code + [ast.Assign([local(key, True)], value)]
+        value, kind = self.expr_code(st.value, scope)
         if kind == "zone":
-            zf = fn
-            fn, kind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+            value, kind = X("list(s.zones[Z])", Z=value), "list:card"
         if st.name in self.reserved():
             raise self.err(f"{st.name!r} is a reserved name; pick another", st, "name")
         prev = scope.names.get(st.name)
         scope.names[st.name] = kind if prev is None else self.rebind(st.name, prev, kind, st.value)
-
-        def let(s, e):
-            e[name] = fn(s, e)
-        return let
+        return [ast.Assign([local(key, True)], value)]
 
     def rebind(self, name, had, kind, node):
         """The kind of a variable given a value of ``kind`` after values of ``had``; a clash is an error."""
@@ -112,56 +131,40 @@ class StatementCompiler:
     def reserved(self):
         return {"game", "players", "player_count", "active"} | set(self.m.zones) | set(self.m.params)
 
-    def s_Assign(self, st, scope):
+    def s_Assign(self, st, scope, ctx):
         target = st.target
         if isinstance(target, A.Call):  # marks(x) += n
-            return self.counter_assign(st, scope)
+            return self.embedded(self.counter_assign(st, scope))
         if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
                 and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name))
+            inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), ctx)
             if inlined is not None:
                 vkind = self.m.procedures[st.value.func].returns
                 if not T.fits(vkind, scope.names[target.name]):
                     scope.names[target.name] = self.rebind(target.name, scope.names[target.name], vkind, st.value)
                 return inlined
+        first = []  # statements that compute the value first (a procedure call)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
-            value = self.proc_call(st.value, scope)
+            first, value = self.proc_call(st.value, scope)
             vkind = self.m.procedures[st.value.func].returns
         else:
-            value, vkind = self.expr(st.value, scope)
+            value, vkind = self.expr_code(st.value, scope)
         if vkind == "zone":
-            zf = value
-            value, vkind = (lambda s, e: list(s.zones[zf(s, e)])), "list:card"
+            value, vkind = X("list(s.zones[Z])", Z=value), "list:card"
         op = st.op
         if op != "=" and not T.fits(vkind, "int"):
             raise self.err(f"'{op}' needs a number, not {T.describe(vkind)}", st.value)
-        sign = -1 if op == "-=" else 1
-        # 'x += 1': a fixed amount is added without calling its closure (amount None: call it)
-        const = getattr(value, "const_value", None)
-        delta, amount = (sign * const, None) if type(const) is int else (0, value)
         if isinstance(target, A.Name):
-            name = target.name
-            if name not in scope.names:
-                raise self.err(f"{name!r} is not a variable here; declare it first with 'let {name} = ...'"
-                               + suggest(name, scope.names), target, "name")
-            if not T.fits(vkind, scope.names[name]):
-                scope.names[name] = self.rebind(name, scope.names[name], vkind, st.value)
-            name = scope.keys.get(name, name)
+            name_ = target.name
+            if name_ not in scope.names:
+                raise self.err(f"{name_!r} is not a variable here; declare it first with 'let {name_} = ...'"
+                               + suggest(name_, scope.names), target, "name")
+            if not T.fits(vkind, scope.names[name_]):
+                scope.names[name_] = self.rebind(name_, scope.names[name_], vkind, st.value)
+            key = scope.keys.get(name_, name_)
             if op == "=":
-                return set_local_fn(name, value)
-            loc = self.location(st)
-
-            label = target.name
-
-            def add_local(s, e):
-                try:
-                    v = e[name] + (delta if amount is None else sign * amount(s, e))
-                except TypeError:
-                    raise RuleError(f"cannot add to {label}: it holds {e[name]!r}, not a number", loc) from None
-                if not -MAX_INT <= v <= MAX_INT:
-                    raise too_big(v, loc, f"'{op}'")
-                e[name] = v
-            return add_local
+                return first + [ast.Assign([local(key, True)], value)]
+            return first + self._add_local(key, name_, value, st)
         if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
             attr = target.name
             if attr not in self.m.gvars:
@@ -170,23 +173,22 @@ class StatementCompiler:
                 raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
                                st.value)
             if op == "=":
-                source = getattr(value, "local_key", None)
-                if source is not None:  # 'game.x = a_local': no call to read it
-                    return lambda s, e: s.gv.__setitem__(attr, e[source])
-                return lambda s, e: s.gv.__setitem__(attr, value(s, e))
-            loc = self.location(st)
-
-            def add_gv(s, e):
+                return first + shape("s.gv[ATTR] = VALUE", ATTR=ast.Constant(attr), VALUE=value)
+            v = self.tmp()
+            return first + shape("""
                 try:
-                    v = s.gv[attr] + (delta if amount is None else sign * amount(s, e))
-                    if not -MAX_INT <= v <= MAX_INT:
-                        raise too_big(v, loc, f"'{op}'")
-                    s.gv[attr] = v
+                    V = s.gv[ATTR] OP AMOUNT
+                    if not -MAX <= V <= MAX:
+                        raise BIG(V, LOC, WHAT)
+                    s.gv[ATTR] = V
                 except TypeError:
-                    raise RuleError(f"cannot add to game.{attr}: it holds {s.gv[attr]!r}, not a number "
-                                    "(give it a starting value under game_variables)", loc) from None
-            return add_gv
-        obj, okind = self.expr(target.obj, scope)
+                    raise RE(f"{PREFIX}{s.gv[ATTR]!r}{SUFFIX}", LOC) from None
+            """.replace("OP", "-" if op == "-=" else "+"), V=name(v), ATTR=ast.Constant(attr), AMOUNT=value,
+                RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to game.{attr}: it holds "),
+                SUFFIX=ast.Constant(", not a number (give it a starting value under game_variables)"),
+                LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
+                WHAT=ast.Constant(f"'{op}'"))
+        obj, okind = self.expr_code(target.obj, scope)
         attr = target.name
         if okind != "player":
             what = "card properties are fixed; keep changing values in player or game variables" \
@@ -197,265 +199,215 @@ class StatementCompiler:
         if not T.fits(vkind, self.m.pvars[attr]):
             raise self.err(f"{attr} holds {T.describe(self.m.pvars[attr])}, not {T.describe(vkind)}", st.value)
         if op == "=":
-            def set_pv(s, e):
-                s.pv[attr][obj(s, e)] = value(s, e)
-            return set_pv
-        loc = self.location(st)
-        pk = getattr(obj, "local_key", None)
-
-        def add_pv(s, e):
-            row = s.pv[attr]
-            p = e[pk] if pk is not None else obj(s, e)
+            return first + shape("s.pv[ATTR][OBJ] = VALUE", ATTR=ast.Constant(attr), OBJ=obj, VALUE=value)
+        row, p, v = self.tmp(), self.tmp(), self.tmp()
+        return first + shape("""
+            ROW = s.pv[ATTR]
+            P = OBJ
             try:
-                v = row[p] + (delta if amount is None else sign * amount(s, e))
-                if not -MAX_INT <= v <= MAX_INT:
-                    raise too_big(v, loc, f"'{op}'")
-                row[p] = v
+                V = ROW[P] OP AMOUNT
+                if not -MAX <= V <= MAX:
+                    raise BIG(V, LOC, WHAT)
+                ROW[P] = V
             except TypeError:
-                raise RuleError(f"cannot add to .{attr}: it holds {row[p]!r}, not a number "
-                                "(give it a starting value under player_variables)", loc) from None
-        return add_pv
+                raise RE(f"{PREFIX}{ROW[P]!r}{SUFFIX}", LOC) from None
+        """.replace("OP", "-" if op == "-=" else "+"), ROW=name(row), P=name(p), V=name(v), ATTR=ast.Constant(attr),
+            OBJ=obj, AMOUNT=value, RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to .{attr}: it holds "),
+            SUFFIX=ast.Constant(", not a number (give it a starting value under player_variables)"),
+            LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big), WHAT=ast.Constant(f"'{op}'"))
 
-    def s_Move(self, st, scope):
+    def _add_local(self, key, label, value, st):
+        v = self.tmp()
+        return shape("""
+            try:
+                V = OLD OP AMOUNT
+            except TypeError:
+                raise RE(f"{PREFIX}{OLD!r}{SUFFIX}", LOC) from None
+            if not -MAX <= V <= MAX:
+                raise BIG(V, LOC, WHAT)
+            NEW = V
+        """.replace("OP", "-" if st.op == "-=" else "+"), V=name(v), OLD=local(key), AMOUNT=value,
+            RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to {label}: it holds "),
+            SUFFIX=ast.Constant(", not a number"), LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT),
+            BIG=self.K(too_big), WHAT=ast.Constant(f"'{st.op}'"), NEW=local(key, True))
+
+    def s_Move(self, st, scope, ctx):
         if self.is_counter(st.what) or self.is_counter(st.dest):  # move marks(a) to marks(b): all of them
-            return self.counter_move(st, scope)
-        dest = self.expect(st.dest, scope, "zone", "the destination of 'move'")[0]
-        what, kind = self.expr(st.what, scope)
-        bottom = st.bottom
-        loc = self.location(st)
-        if kind == "card" or kind == "none":
-            key = getattr(what, "local_key", None)
-            if hasattr(dest, "const_value") and key is not None and not bottom:
-                d = dest.const_value
-
-                def move_local(s, e):  # move_card, inlined: the commonest move
-                    c = e[key]
-                    if c is None:
-                        raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
-                    src = s.loc[c]
-                    top = None
-                    if src >= 0:
-                        zone = s.zones[src]
-                        if zone[-1] == c:
-                            zone.pop()
-                            top = c
-                        else:
-                            zone.remove(c)
-                    s.loc[c] = d
-                    s.zones[d].append(c)
-                    if s.shown:
-                        s.shown.pop(c, None)
-                    if s.trace is not None:
-                        s.traced_move(c, src, top, d, False)
-                return move_local
-            if hasattr(dest, "zone_of_local") and key is not None:  # a local card to a zone of a local player
-                base, pkey = dest.zone_of_local
-
-                def move_local_to_own(s, e):
-                    c = e[key]
-                    if c is None:
-                        raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
-                    move_card(s, c, base + e[pkey], bottom)
-                return move_local_to_own
-
-            def move_one(s, e):
-                c = what(s, e)
-                if c is None:
-                    raise RuleError("nothing to move (the card is none: is the zone empty?)", loc)
-                move_card(s, c, dest(s, e), bottom)
-            return move_one
-        if kind == "zone":
-            fixed = getattr(what, "const_value", None)  # 'move pile to ...': the usual, a named zone
-
-            def move_zone(s, e):
-                src = fixed if fixed is not None else what(s, e)
-                d = dest(s, e)
-                if src == d:
-                    return
-                cards = s.zones[src]
-                s.steps -= len(cards)  # a step per card moved
-                if s.steps < 0:
-                    raise over_budget(s, loc)
-                s.zones[src] = []
-                place_cards(s, cards, d, bottom)
+            return self.embedded(self.counter_move(st, scope))
+        dest = self.expect_code(st.dest, scope, "zone", "the destination of 'move'")[0]
+        what, kind = self.expr_code(st.what, scope)
+        bottom = bool(st.bottom)
+        loc = self.K(self.location(st))
+        if kind == "card" or kind == "none":  # move_card (runtime.py), written out: the commonest move
+            c, d, src, top, zone = (self.tmp() for _ in range(5))
+            return shape("""
+                C = WHAT
+                if C is None:
+                    raise RE("nothing to move (the card is none: is the zone empty?)", LOC)
+                D = DEST
+                SRC = s.loc[C]
+                TOP = None
+                if SRC >= 0:
+                    ZONE = s.zones[SRC]
+                    if ZONE[-1] == C:
+                        ZONE.pop()
+                        TOP = C
+                    else:
+                        ZONE.remove(C)
+                s.loc[C] = D
+                if s.shown:
+                    s.shown.pop(C, None)
+                PUT
                 if s.trace is not None:
-                    s.traced_moves(cards, src, cards[-1] if cards else None, d, bottom)
-            return move_zone
+                    s.traced_move(C, SRC, TOP, D, BOTTOM)
+            """, C=name(c), D=name(d), SRC=name(src), TOP=name(top), ZONE=name(zone), WHAT=what, DEST=dest,
+                RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
+                PUT=shape("s.zones[D].insert(0, C)" if bottom else "s.zones[D].append(C)", C=name(c), D=name(d)))
+        if kind == "zone":
+            return [ast.Expr(X("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
+                                 BOTTOM=ast.Constant(bottom), LOC=loc))]
         if not T.fits(kind, "list:card"):
             raise self.err(f"'move' moves a card, a list of cards or a whole zone, not {T.describe(kind)}", st.what)
+        d = self.tmp()
+        return shape("""
+            D = DEST
+            MOVE(s, WHAT, D, BOTTOM, LOC)
+        """, D=name(d), DEST=dest, MOVE=self.K(move_list), WHAT=what, BOTTOM=ast.Constant(bottom), LOC=loc)
 
-        def move_list(s, e):
-            d = dest(s, e)
-            cards = list(what(s, e))
-            s.steps -= len(cards)  # a step per card moved
-            if s.steps < 0:
-                raise over_budget(s, loc)
-            if cards and cards[0] is not None:
-                src = s.loc[cards[0]]
-                zone = s.zones[src] if src >= 0 else None
-                k = len(cards)
-                if zone is not None and src != d and zone[-k:] == cards:  # the top k of one zone: move in bulk
-                    del zone[-k:]
-                    place_cards(s, cards, d, bottom)
-                    if s.trace is not None:
-                        s.traced_moves(cards, src, cards[-1], d, bottom)
-                    return
-            for c in cards:
-                if c is not None:
-                    move_card(s, c, d, bottom)
-        return move_list
-
-    def s_Shuffle(self, st, scope):
-        zone = self.expect(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
-        loc = self.location(st)
-
-        def shuffle(s, e):
-            z = zone(s, e)
-            cards = s.zones[z]
-            s.steps -= len(cards)  # a step per card shuffled
-            if s.steps < 0:
-                raise over_budget(s, loc)
-            s.rng = RNG.shuffle(s.rng, cards)
-            if s.shown:
-                forget_shown(s, cards)
-            if s.trace is not None:
-                s.traced_shuffle(z)
-        return shuffle
+    def s_Shuffle(self, st, scope, ctx):
+        zone = self.expect_code(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
+        return [ast.Expr(X("SHUFFLE(s, Z, LOC)", SHUFFLE=self.K(shuffle_zone), Z=zone,
+                           LOC=self.K(self.location(st))))]
 
     def emit_args(self, st, scope):
+        """(parameter, argument as a Python expression) of an 'emit', in the event's order."""
         event = self.m.events.get(st.event)
         if event is None:
             raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)} "
                            "(events are declared under 'events:')", st, "name")
         given = dict(st.args)
-        for name in given:
-            if name not in dict(event):
-                raise self.err(f"event {st.event!r} has no parameter {name!r} (it has "
+        for name_ in given:
+            if name_ not in dict(event):
+                raise self.err(f"event {st.event!r} has no parameter {name_!r} (it has "
                                f"{', '.join(n for n, _ in event) or 'none'})", st, "name")
         fns = []
         for pname, pkind in event:
             if pname not in given:
                 raise self.err(f"emit {st.event}(...) must give {pname}=...", st)
-            fn, kind = self.expr(given[pname], scope)
+            fn, kind = self.expr_code(given[pname], scope)
             if not T.fits(kind, pkind):
                 raise self.err(f"{pname} of event {st.event!r} must be {T.describe(pkind)}, not {T.describe(kind)}",
                                given[pname])
             fns.append((pname, fn))
         return fns
 
-    def s_Emit(self, st, scope):
+    def s_Emit(self, st, scope, ctx):
         args = self.emit_args(st, scope)
+        env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
         listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
-        name, kinds = st.event, self.m.events[st.event]
-        if not handlers and abilities is None and not listeners:  # nothing happens: only a trace hears it
-            def emit_unheard(s, e):
+        name_, kinds = st.event, self.m.events[st.event]
+        if not handlers and abilities is None and not listeners:
+            # nothing happens: only a trace hears it, and working its arguments out changes nothing
+            # (not the random numbers, not the step budget); an argument that fails drops them all
+            rng, steps, env_ = self.tmp(), self.tmp(), self.tmp()
+            return shape("""
                 if s.trace is not None:
-                    s.traced_event(name, kinds, unheard_args(s, e, args))
-            return emit_unheard
-        budget_loc = self.location(st)
+                    RNG, STEPS = s.rng, s.steps
+                    try:
+                        ENV = ARGS
+                    except EXC:
+                        ENV = None
+                    finally:
+                        s.rng, s.steps = RNG, STEPS
+                    s.traced_event(NAME, KINDS, ENV)
+            """, RNG=name(rng), STEPS=name(steps), ENV=name(env_), ARGS=env, EXC=self.K(Exception),
+                NAME=ast.Constant(name_), KINDS=self.K(kinds))
+        return [ast.Expr(X("EMIT(s, ENV, NAME, KINDS, HANDLERS, ABILITIES, LISTENERS, LOC)", EMIT=self.K(emit_now),
+                           ENV=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), HANDLERS=self.K(handlers),
+                           ABILITIES=self.K(abilities), LISTENERS=self.K(listeners), LOC=self.K(self.location(st))))]
 
-        def emit(s, e):
-            env = {n: f(s, e) for n, f in args}
-            if s.trace is not None:
-                s.traced_event(name, kinds, env)
-            active = active_listeners(s, env, listeners) if listeners else ()  # asked before any handler runs
-            try:
-                for h in handlers:
-                    h.direct(s, dict(env))
-                if abilities is not None and env.get("card") is not None:
-                    ab = abilities[env["card"]]
-                    if ab is not None:
-                        ab.direct(s, dict(env))
-                for proc, listener_env in active:
-                    proc.direct(s, listener_env)
-            except RecursionError:
-                raise RuleError("events set each other off without end (an endless chain of events?)",
-                                budget_loc) from None
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError("effects ran too long without a decision (an endless chain of events?)", budget_loc)
-        return emit
+    def direct_of(self, proc):
+        """The direct function of a procedure that never waits (made now, its code filled in when it is compiled)."""
+        if proc.direct is None:
+            proc.direct = self.code.stub(f"direct_{proc.id}")
+        return proc.direct
 
     def proc_call(self, call: A.Call, scope):
+        """(statements calling a procedure that never waits, the Python local holding its result)."""
         proc = self.m.procedures[call.func]
-        args = self.bind_args(call, proc.params, scope, call.func)
-        names = [n for n, _ in proc.params]
-        pairs = list(zip(names, args))
-        loc = self.location(call)
-
-        if not pairs:
-            make_env = _empty_env
-        elif len(pairs) == 1 and getattr(pairs[0][1], "local_key", None) is not None:
-            (n, f), = pairs
-            k = f.local_key
-            make_env = lambda s, e: {n: e[k]}  # noqa: E731
-        else:
-            make_env = lambda s, e: {n: f(s, e) for n, f in pairs}  # noqa: E731
-
-        def invoke(s, e):
-            s.steps -= 1
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_CALLS, loc)
+        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
+        loc = self.K(self.location(call))
+        t = self.tmp()
+        return self.budget(ast.Constant(1), TOO_LONG_CALLS, self.location(call)) + shape("""
             try:
-                return proc.direct(s, make_env(s, e))
+                T = PROC(s, ENV)
             except RecursionError:
-                raise RuleError(ENDLESS_RECURSION, loc) from None
-        return invoke
+                raise RE(ENDLESS, LOC) from None
+        """, T=name(t), PROC=self.K(self.direct_of(proc)), ENV=env, RE=self.K(RuleError),
+            ENDLESS=ast.Constant(ENDLESS_RECURSION), LOC=loc), name(t)
 
-    def s_CallStmt(self, st, scope):
+    def s_CallStmt(self, st, scope, ctx):
         if st.call.func in self.m.procedures:
-            inlined = self.inline_proc(st.call, scope, None)
+            inlined = self.inline_proc(st.call, scope, None, ctx)
             if inlined is not None:
                 return inlined
-            return discard_result(self.proc_call(st.call, scope))
-        fn, _ = self.expr(st.call, scope)
-        return discard_result(fn)
+            return self.proc_call(st.call, scope)[0]
+        code, _ = self.expr_code(st.call, scope)
+        return [ast.Expr(code)]
 
-    def s_Break(self, st, scope):
-        fn = lambda s, e: BREAK  # noqa: E731
-        fn.signal = BREAK
-        return fn
+    def s_Break(self, st, scope, ctx):
+        return self.leave(ctx, exit_=True)
 
-    def s_Continue(self, st, scope):
-        fn = lambda s, e: CONTINUE  # noqa: E731
-        fn.signal = CONTINUE
-        return fn
+    def s_Continue(self, st, scope, ctx):
+        return self.leave(ctx, exit_=False)
 
-    def s_Return(self, st, scope):
+    def leave(self, ctx, exit_: bool):
+        """'break' / 'continue': Python's in a loop of this function; else the waiting loop's jump, or the end."""
+        if ctx.loops:
+            return [ast.Break() if exit_ else ast.Continue()]
+        if not ctx.run:
+            return [ast.Return(ast.Constant(None))]  # no loop to leave: the body stops (the loader refuses it)
+        if ctx.rloops is None:
+            return self.goto(X("pc + 1"))
+        return self.goto(self.label_pc(ctx.rloops[1] if exit_ else ctx.rloops[0]))
+
+    def label_pc(self, label: Label) -> ast.expr:
+        """The code position of ``label``, filled in once the procedure is laid out."""
+        node = ast.Constant(None)
+        self.label_nodes.append((node, label))
+        return node
+
+    def s_Return(self, st, scope, ctx):
         slot, signal = scope.ret_key, scope.ret_signal
         if st.value is None:
-            def ret_none(s, e):
-                e[slot] = None
-                return signal
-            return ret_none
-        fn, kind = self.expr(st.value, scope)
-        owner = self.inlining[-1] if self.inlining else self.splicing[-1] if self.splicing else scope.proc
-        if owner is not None and not T.fits(kind, owner.returns):
-            raise self.err(f"{owner.name}() returns {T.describe(owner.returns)}, not {T.describe(kind)}", st.value)
-        key = getattr(fn, "local_key", None)
-        if key is not None:
-            def ret_local(s, e):
-                e[slot] = e[key]
-                return signal
-            return ret_local
+            value = ast.Constant(None)
+        else:
+            value, kind = self.expr_code(st.value, scope)
+            owner = self.inlining[-1] if self.inlining else self.splicing[-1] if self.splicing else scope.proc
+            if owner is not None and not T.fits(kind, owner.returns):
+                raise self.err(f"{owner.name}() returns {T.describe(owner.returns)}, not {T.describe(kind)}",
+                               st.value)
+        if not ctx.run:
+            return [ast.Return(value)]
+        if signal is None:  # out of the procedure
+            return [ast.Return(X("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
+        # past a spliced body: on at its end (from inside a Python loop, through the run loop)
+        return [ast.Assign([local(slot, True)], value)] + \
+            (self.goto(self.label_pc(signal)) if not ctx.loops else [ast.Return(self.label_pc(signal))])
 
-        def ret_value(s, e):
-            e[slot] = fn(s, e)
-            return signal
-        return ret_value
-
-    def s_EndGame(self, st, scope):
-        winners = self.expect(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
-
-        def end(s, e):
+    def s_EndGame(self, st, scope, ctx):
+        winners = self.expect_code(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
+        return shape("""
             s.over = True
-            s.forced_winners = sorted(set(winners(s, e))) if winners else None
-            raise GameOver
-        return end
+            s.forced_winners = WINNERS
+            raise GAME_OVER
+        """, WINNERS=X("sorted(set(W))", W=winners) if winners is not None else ast.Constant(None),
+            GAME_OVER=self.K(GameOver))
 
-    def s_Log(self, st, scope):
+    def s_Log(self, st, scope, ctx):
         to = to_kind = None
         if st.to is not None:
             to, to_kind = self.expr(st.to, scope)
@@ -464,12 +416,10 @@ class StatementCompiler:
         owner = self.inlining[-1] if self.inlining else scope.proc
         line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
                     to, to_kind, self.location(st))
-
-        def log(s, e):
-            if s.log is not None:  # games played without a log (simulations) pay nothing more
-                line.write(s, e)
-        log.line = line
-        return log
+        return shape("""
+            if s.log is not None:
+                LINE.write(s, e)
+        """, LINE=self.K(line))  # games played without a log (simulations) pay nothing more
 
     def assignments_in(self, body) -> dict:
         """What each local of ``body`` is ever assigned, worked out once per body (a body may hold many logs)."""
@@ -509,100 +459,70 @@ class StatementCompiler:
             parts.append(Part(fn, kind, deps.checks, deps.private, opaque))
         return parts
 
-    def s_If(self, st, scope):
-        branches = []
+    def s_If(self, st, scope, ctx):
+        tests = []
         for cond, body in st.branches:
-            c = self.expect(cond, scope, "bool", "the condition of 'if'")[0]
-            branches.append((c, self.block(body, scope)))
-        orelse = self.block(st.orelse, scope) if st.orelse else None
-        if len(branches) == 1:
-            (c, b), = branches
-            if orelse is None:
-                return if_then(c, b)
-            return lambda s, e: b(s, e) if c(s, e) else orelse(s, e)
+            c = self.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
+            tests.append((c, self.lower(body, scope, ctx)))
+        orelse = self.lower(st.orelse, scope, ctx) if st.orelse else []
+        for c, body in reversed(tests):
+            orelse = [ast.If(c, body or [ast.Pass()], orelse)]
+        return orelse
 
-        def if_chain(s, e):
-            for c, b in branches:
-                if c(s, e):
-                    return b(s, e)
-            if orelse is not None:
-                return orelse(s, e)
-            return None
-        return if_chain
+    def looped(self, body, scope, ctx):
+        """The statements of a loop body that runs as a Python loop of this function."""
+        ctx.loops += 1
+        try:
+            return self.lower(body, scope, ctx)
+        finally:
+            ctx.loops -= 1
 
-    def s_While(self, st, scope):
-        cond = self.expect(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
-        body = self.block(st.body, scope)
-        loc = self.location(st)
+    def s_While(self, st, scope, ctx):
+        cond = self.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] \
+            if st.condition else ast.Constant(True)
+        body = self.looped(st.body, scope, ctx)
+        return [ast.While(cond, self.budget(ast.Constant(1), TOO_LONG_LOOP, self.location(st)) + body, [])]
 
-        def loop(s, e):
-            while cond is None or cond(s, e):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError(TOO_LONG_LOOP, loc)
-                r = body(s, e)
-                if r is not None:
-                    if r == BREAK:
-                        break
-                    if r != CONTINUE:  # a return, from this procedure or a spliced one
-                        return r
-            return None
-        return loop
-
-    def s_For(self, st, scope):
-        items, kind = self.as_list(st.iterable, scope, "what 'for' goes through")
+    def s_For(self, st, scope, ctx):
+        items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
         scope.names[st.var] = T.element(kind)
-        body = self.block(st.body, scope)
+        body = self.looped(st.body, scope, ctx)
         var = scope.keys.get(st.var, st.var)
-        loc = self.location(st)
+        xs = self.tmp()
+        return shape("""
+            XS = list(ITEMS)
+        """, XS=name(xs), ITEMS=items) + self.budget(X("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.location(st)) \
+            + [ast.For(local(var, True), name(xs), body or [ast.Pass()], [])]  # one step per iteration, paid first
 
-        def for_each(s, e):
-            xs = list(items(s, e))
-            s.steps -= len(xs)  # one step per iteration, paid up front (a 'break' is rare)
-            if s.steps < 0:
-                raise RuleError(TOO_LONG_LOOP, loc)
-            for x in xs:
-                e[var] = x
-                r = body(s, e)
-                if r is not None:
-                    if r == BREAK:
-                        break
-                    if r != CONTINUE:  # a return, from this procedure or a spliced one
-                        return r
-            return None
-        return for_each
+    def s_Repeat(self, st, scope, ctx):
+        times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
+        body = self.looped(st.body, scope, ctx)
+        return [ast.For(name(self.tmp(), True), X("range(N)", N=times),
+                        self.budget(ast.Constant(1), TOO_LONG_LOOP, self.location(st)) + body, [])]
 
-    def s_Repeat(self, st, scope):
-        times = self.expect(st.times, scope, "int", "the count of 'repeat'")[0]
-        body = self.block(st.body, scope)
-        loc = self.location(st)
+    def s_CounterMove(self, st, scope, ctx):
+        return self.embedded(self.counter_move(st, scope))
 
-        def repeat(s, e):
-            for _ in range(times(s, e)):
-                s.steps -= 1
-                if s.steps < 0:
-                    raise RuleError(TOO_LONG_LOOP, loc)
-                r = body(s, e)
-                if r is not None:
-                    if r == BREAK:
-                        break
-                    if r != CONTINUE:  # a return, from this procedure or a spliced one
-                        return r
-            return None
-        return repeat
+    def s_Show(self, st, scope, ctx):
+        return self.embedded(self.show(st, scope))
 
 
-def _empty_env(s, e):
-    return {}
-
-
-def unheard_args(s, e, args):
-    """The arguments of an event nobody handles, worked out for the trace only: they change nothing
-    (not the random numbers, not the step budget), and an argument that fails drops them all."""
-    rng, steps = s.rng, s.steps
+def emit_now(s, env, name, kinds, handlers, abilities, listeners, loc):
+    """Run the handlers of an event at once (none of them waits): triggers, the card's ability, listeners."""
+    if s.trace is not None:
+        s.traced_event(name, kinds, env)
+    active = active_listeners(s, env, listeners) if listeners else ()  # asked before any handler runs
     try:
-        return {n: f(s, e) for n, f in args}
-    except Exception:  # noqa: BLE001 - the game goes on exactly as it would without a trace
-        return None
-    finally:
-        s.rng, s.steps = rng, steps
+        for h in handlers:
+            h.direct(s, dict(env))
+        if abilities is not None and env.get("card") is not None:
+            ab = abilities[env["card"]]
+            if ab is not None:
+                ab.direct(s, dict(env))
+        for proc, listener_env in active:
+            proc.direct(s, listener_env)
+    except RecursionError:
+        raise RuleError("events set each other off without end (an endless chain of events?)", loc) from None
+    s.steps -= 1
+    if s.steps < 0:
+        raise RuleError("effects ran too long without a decision (an endless chain of events?)", loc)

@@ -9,9 +9,6 @@ from . import ast as A
 from . import types as T
 
 
-BREAK, CONTINUE, RETURN = 1, 2, 3  # what a direct statement returns to stop its block
-
-
 class CompileError(Exception):
     def __init__(self, message: str, node: A.Node | None = None, cls: str = "type"):
         super().__init__(message)
@@ -54,7 +51,7 @@ class Scope:
     """Local variables visible at a point: their kinds, and the env keys that hold them.
 
     ``aliases`` maps the parameters of an inlined function to the caller's
-    compiled argument closures (see :meth:`Compiler.function_call`).
+    argument trees, with their kinds (see ``ExpressionCompiler.alias_code`` and ``ProcInliner``).
     """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
@@ -65,7 +62,7 @@ class Scope:
         self.loops: list = []  # (continue_label, exit_label) in resumable code
         self.counter = itertools.count()
         self.ret_key = "$ret"  # where 'return' puts its value (an inlined procedure gets its own key)
-        self.ret_signal = RETURN  # what 'return' gives back: RETURN, or the end Label of a spliced procedure
+        self.ret_signal = None  # where 'return' goes: out of the procedure (None), or the end Label of a spliced one
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
@@ -78,12 +75,27 @@ class Scope:
 
 
 
-class Flat(list):
-    """Statement closures that take the place of one statement in their block (an inlined body)."""
-
-
 class Label:
     __slots__ = ("pc",)
 
     def __init__(self):
         self.pc = None
+
+
+class Op:
+    """An instruction of a procedure that may wait, as Python statements: ``make(k)`` gives them for
+    position ``k``, once the code is laid out (its labels known); ``at`` is their Location."""
+
+    __slots__ = ("make", "at")
+
+    def __init__(self, make, at):
+        self.make, self.at = make, at
+
+
+class Jump:
+    """An instruction that only goes on at ``target`` (a Label)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: Label):
+        self.target = target

@@ -839,7 +839,6 @@ class Builder:
             if proc.id not in compiled:  # spliced wherever it is called
                 compile_proc(proc, resumable=False)
         g.codes = [p.code for p in g.procs]
-        g.statement_code = c.statement_code
         for key in self.setup_steps:
             del g.procedures[key]
         for key in self.hidden_functions:
