@@ -181,24 +181,31 @@ class State:
 
     def legal_actions(self, player: int | None = None) -> list[str]:
         """The distinct actions open to ``player`` (default: the first current player)."""
+        asked = self._asked(player)
+        if asked is None:
+            return []
+        p, i = asked
+        labels = p["labels"][i]
+        return list(labels if labels is not None else self._options(p, i)[0])
+
+    def _asked(self, player: int | None):
+        """(pending decision, index of ``player`` in it) if ``player`` (default: the first current
+        player) has a choice to make now, else None; a player number out of range is an error."""
         p = self.pending
         if p is None:
-            return []
+            return None
         if player is None:
             waiting = self.current_players()
             if not waiting:
-                return []
+                return None
             player = waiting[0]
         elif type(player) is not int or not 0 <= player < self.n:
             self._no_such_player(player)
         try:
             i = p["players"].index(player)
         except ValueError:
-            return []
-        if p["chosen"][i] is not None:
-            return []
-        labels = p["labels"][i]
-        return list(labels if labels is not None else self._options(p, i)[0])
+            return None
+        return None if p["chosen"][i] is not None else (p, i)
 
     def prompt(self) -> str:
         """What the pending decision is about (e.g. 'take'), for UIs."""
@@ -232,23 +239,10 @@ class State:
     # the one label an applied option records in the history (so saves are the same as with ``apply``).
     def legal_action_ids(self, player: int | None = None) -> range:
         """``range(len(legal_actions(player)))``, made without any option's text."""
-        p = self.pending
-        if p is None:
+        asked = self._asked(player)
+        if asked is None:
             return range(0)
-        if player is None:
-            waiting = self.current_players()
-            if not waiting:
-                return range(0)
-            player = waiting[0]
-        elif type(player) is not int or not 0 <= player < self.n:
-            self._no_such_player(player)
-        try:
-            i = p["players"].index(player)
-        except ValueError:
-            return range(0)
-        if p["chosen"][i] is not None:
-            return range(0)
-        return range(self._count(p, i))
+        return range(self._count(*asked))
 
     def sample_action_id(self, player: int | None, rng) -> int:
         """One of ``legal_action_ids(player)``, uniformly: ``rng.randrange(count)``, no option listed.
