@@ -116,18 +116,8 @@ class CodeUnit:
         made at load but never run (a shape only inspected, a rule of a branch no
         game takes) costs no compilation.
         """
-        if not _BACKEND_NAME.match(name):
-            raise ValueError(f"generated function name {name!r} is not a backend name")
-        fname = f"{name}_{next(self._numbers)}"
-        if where is not None:
-            self.origins[fname] = where
-        fdef = ast.FunctionDef(
-            name=fname,
-            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
-                               kw_defaults=[], kwarg=None, defaults=[]),
-            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
-        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
-        fdef.col_offset = fdef.end_col_offset = 0
+        fdef = self._definition(name, body, args, line, where)
+        fname = fdef.name
         self.functions.append((what or name, fdef))
         if not lazy:
             fn = types.FunctionType(self._compiled(fdef, line, filename), self.namespace, fname)
@@ -142,6 +132,22 @@ class CodeUnit:
             return fn
         fn.__defaults__ = (first_call,)
         return fn
+
+    def _definition(self, name: str, body: list[ast.stmt], args, line: int | None, where) -> ast.FunctionDef:
+        """``def name_N(*args): body`` as a tree, its name checked and numbered, its rule noted in ``origins``."""
+        if not _BACKEND_NAME.match(name):
+            raise ValueError(f"generated function name {name!r} is not a backend name")
+        fname = f"{name}_{next(self._numbers)}"
+        if where is not None:
+            self.origins[fname] = where
+        fdef = ast.FunctionDef(
+            name=fname,
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                               kw_defaults=[], kwarg=None, defaults=[]),
+            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
+        fdef.col_offset = fdef.end_col_offset = 0
+        return fdef
 
     def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)
@@ -176,19 +182,8 @@ class CodeUnit:
         """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill;
         ``filename``: the file its lines are in, when not the unit's, e.g. a variant's; ``where``: the
         key path of the rule it is made from, for errors)."""
-        if not _BACKEND_NAME.match(name):
-            raise ValueError(f"generated function name {name!r} is not a backend name")
-        fname = f"{name}_{next(self._numbers)}"
-        if where is not None:
-            self.origins[fname] = where
-        fdef = ast.FunctionDef(
-            name=fname,
-            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
-                               kw_defaults=[], kwarg=None, defaults=[]),
-            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
-        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
-        fdef.col_offset = fdef.end_col_offset = 0
-        fn = into if into is not None else self.stub(fname)
+        fdef = self._definition(name, body, args, line, where)
+        fn = into if into is not None else self.stub(fdef.name)
         fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
         if not hasattr(self, "_waiting"):
             self._waiting = []
