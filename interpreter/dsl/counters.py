@@ -33,14 +33,7 @@ class CounterCompiler:
             raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
         arg = node.args[0]
         fn, kind = self.expr(arg, scope)
-        if kind not in HOLDERS:
-            if kind in (T.ANY, "none"):
-                raise self.err(f"cannot tell whether this is a card, a space or a player, so {name}() cannot "
-                               "find its count (give the variable a kind, e.g. card c)", arg)
-            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {T.describe(kind)}", arg)
-        if kind not in spec.on:
-            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {kind}s "
-                           f"(add {kind} to counters.{name}.on)", arg)
+        self.holder_kind(name, spec, kind, arg)
         loc = self.location(arg)
         if kind == "space":
             index = {sp: i for i, sp in enumerate(self.board.spaces)}
