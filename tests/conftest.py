@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,12 @@ def tf_table(top_frog):
             scenario["game_variables"] = game_variables
         return top_frog.new_game(players, seed=seed, scenario=scenario, trace=trace)
     return build
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project folder with the shipped definitions, as the current directory, at a fixed terminal width."""
+    shutil.copytree(REPO_ROOT / "definitions", tmp_path / "definitions")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "120")
+    return tmp_path

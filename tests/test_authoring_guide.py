@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 import re
 import shlex
-import shutil
 import textwrap
 
 import pytest
@@ -81,15 +80,6 @@ def play_one_game(game) -> None:
         player = state.current_players()[0]
         state.apply(player, rng.choice(state.legal_actions(player)))
     pytest.fail("the game did not end")
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A project folder with the shipped definitions, as the current directory, at a fixed terminal width."""
-    shutil.copytree(REPO_ROOT / "definitions", tmp_path / "definitions")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "120")
-    return tmp_path
 
 
 def test_the_guide_has_files_fragments_commands_and_python():

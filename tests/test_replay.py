@@ -30,15 +30,6 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A folder with the shipped definitions, as the current folder (where `play` was run)."""
-    shutil.copytree(REPO_ROOT / "definitions", tmp_path / "definitions")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "120")
-    return tmp_path
-
-
 def play_log(capsys, stem, variants=(), seed=3, name="game.jsonl", extra=()):
     argv = ["play", f"definitions/{stem}.yaml", "--players", str(PLAYERS[stem]), "--seed", str(seed), "--log", name]
     for variant in variants:

@@ -30,7 +30,7 @@ from .check import ExpressionChecker
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .pyast import StateReads, game_var, local, local_key, py, simple
+from .pyast import StateReads, local, local_key, py, simple
 from .runtime import MAX_INT, fold_arith, is_cheap, Poisoned
 from .units import CompileError, Func, Scope
 
@@ -68,8 +68,8 @@ class ExpressionCompiler(ExpressionChecker):
     def function_of(self, tree, node, what: str = "expression"):
         """A generated function returning ``tree``, at the YAML line of ``node``, with its shape as attributes.
 
-        The attributes (``local_key``, ``const_value``, ``game_var``, ``zone_of_local``) let code
-        that is not generated yet fuse a plain shape into its own closure.
+        The attributes ``local_key`` and ``const_value`` let the code that still takes a function
+        (counters, option builders, inlined arguments) read a plain local or constant without a call.
         """
         file, line, _ = self.position(node)
         where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
@@ -82,12 +82,6 @@ class ExpressionCompiler(ExpressionChecker):
         found, value = self.static_value(tree)
         if found:
             fn.const_value = value
-        gv = game_var(tree)
-        if gv is not None:
-            fn.game_var = gv
-        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add) and isinstance(tree.left, ast.Constant) \
-                and local_key(tree.right) is not None:
-            fn.zone_of_local = (tree.left.value, local_key(tree.right))
         return fn
 
     def position(self, node):
