@@ -250,16 +250,9 @@ class State:
         It draws from ``rng`` (a ``random.Random``) exactly what ``rng.randrange(len(legal_actions(player)))``
         draws, so a bot using it plays the same games as one picking uniformly among ``legal_actions``.
         """
-        p = self.pending
-        if p is not None and type(player) is int and player in p["players"]:
-            i = p["players"].index(player)
-            if p["chosen"][i] is None:
-                space = p["lazy"] and p["lazy"][i]
-                return rng.randrange(space[-1] if space else len(p["labels"][i]))
-        if player is None and self.current_players():
-            return self.sample_action_id(self.current_players()[0], rng)
-        if player is not None and (type(player) is not int or not 0 <= player < self.n):
-            self._no_such_player(player)
+        asked = self._asked(player)
+        if asked is not None:
+            return rng.randrange(self._count(*asked))
         raise IllegalActionError("there is no decision to make now" if player is None else
                                  f"player {player} (seat {player + 1}) has no decision to make now")
 
