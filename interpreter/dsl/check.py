@@ -1,7 +1,8 @@
-"""The checks of expressions: what each name refers to, and which kinds fit together.
+"""The kind rules of expressions: what each name refers to, and which kinds fit together.
 
-Every question the lowering (lower_expr.py) asks before it builds code is
-answered here, with the same located :class:`CompileError` texts the tests pin:
+The analysis pass (:mod:`interpreter.dsl.analysis`) asks these questions of every
+node before any code is built, and only it; each answer comes with the same
+located :class:`CompileError` texts the tests pin:
 
 * :meth:`ExpressionChecker.resolve_name` / :meth:`resolve_attr` say what a name
   or ``x.name`` refers to, as a :class:`Ref` (a local variable and its env key,
@@ -9,8 +10,7 @@ answered here, with the same located :class:`CompileError` texts the tests pin:
   property table...) with its kind;
 * ``check_*`` refuse operands of the wrong kinds and give the result's kind.
 
-The lowering calls them node by node (one walk over the tree, not two), so
-checking and code building stay in step; nothing here builds code.
+Nothing here builds code; the lowering (lower_expr.py) reads the analysis's notes.
 """
 
 from __future__ import annotations

@@ -1,0 +1,362 @@
+"""The analysis pass: names, kinds and shapes of an expression, worked out before it is lowered.
+
+:meth:`Analysis.analyse` walks an expression's syntax tree (``ast.py`` nodes) once,
+in its :class:`~interpreter.dsl.units.Scope`, and returns the annotated IR: a side
+table ``{id(node): Note}`` with one :class:`Note` for every node of the tree.  All
+the located :class:`CompileError` s of expressions come from here (the kind rules
+themselves are :class:`~interpreter.dsl.check.ExpressionChecker`'s); the lowering
+(``lower_expr.py``) only reads the notes and builds code.
+
+A note says:
+
+* ``kind``: the value's kind (``int``, ``card``, ``list:player``... see ``types.py``);
+* ``ref``: for a name, ``game.x`` or ``x.attr``, what it refers to (a :class:`Ref`);
+* ``shape``: the form the lowering picks: for an index ``table`` / ``zone`` / ``list``,
+  for ``+`` ``join_lists`` / ``join_texts`` / ``arith``, for a call what it calls
+  (``zone``, ``counter``, ``function``, ``quantity``, ``sort_by``, ``builtin``, or
+  ``reduction`` for count/any/all of ``each ... where ...`` that builds no list);
+* ``local``: the env key when the expression is exactly one local variable (a
+  parameter inlined with a local as its argument included), else None;
+* ``const``: the value when the expression is a constant of the rules (a literal, a
+  parameter, a zone's index, an inlined constant argument, a folded ``2 + 3``), else
+  :data:`NOT_CONSTANT`;
+* ``bound``: for a call of a user function, procedure or quantity, the kinds its
+  arguments are bound with (the argument's own kind, or the parameter's declared kind
+  where the argument's is unknown or is a zone given for a list: it is passed as a
+  copy of the zone's cards).
+
+``local`` and ``const`` are what the code that takes a generated function rather
+than a tree (counters, menus, inlining of procedures) asks about an expression.
+
+The table is keyed by node identity and lives while its tree is lowered: the
+same node lowered in another scope (a function body inlined with its arguments
+as aliases) is analysed again in that scope.  Statements are annotated by
+:meth:`Analysis.waits`: whether running them may stop to wait for a player.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import ast as A
+from . import types as T
+from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
+from .pyast import local_key
+from .runtime import MAX_INT, fold_arith, is_cheap
+from .units import CompileError, Scope
+
+
+class _NotConstant:
+    def __repr__(self):
+        return "NOT_CONSTANT"
+
+
+NOT_CONSTANT = _NotConstant()
+REDUCTIONS = ("count", "size", "any", "all")
+
+
+class Note:
+    """What the analysis found out about one expression node (see the module docstring)."""
+
+    __slots__ = ("kind", "ref", "shape", "local", "const", "bound")
+
+    def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None):
+        self.kind, self.ref, self.shape, self.local, self.const = kind, ref, shape, local, const
+        self.bound = bound
+
+    def __repr__(self):
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
+                        if getattr(self, k) is not None)
+        return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
+
+
+class Analysis(ExpressionChecker):
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``board``, ``options``, ``err``)."""
+
+    # ---------------------------------------------------------------- entry points
+    def analyse(self, node, scope: Scope, expect=None) -> dict:
+        """The notes of the expression ``node`` in ``scope``; ``expect`` = (kind, what) also checks its kind
+        (kind ``list``: a list or a zone)."""
+        notes: dict = {}
+        kind = self._a(node, scope, notes)
+        if expect is not None:
+            self._expect(node, kind, *expect)
+        return notes
+
+    def analyse_args(self, call: A.Call, params, scope: Scope, name: str) -> dict:
+        """The notes of the arguments of a call of a user function, procedure or quantity (checked against
+        ``params``); the call's own note has the kinds they are bound with (``bound``)."""
+        notes: dict = {}
+        notes[id(call)] = Note(T.ANY, bound=self._args(call, params, scope, name, notes))
+        return notes
+
+    def _expect(self, node, kind, expected, what):
+        if expected == "list":
+            if not T.is_list(kind) and kind != T.ANY and kind != "zone":
+                raise self.err(f"{what} must be a list or a zone, not {T.describe(kind)}", node)
+            return
+        self.check_kind(node, kind, expected, what)
+
+    def _a(self, node, scope, notes) -> str:
+        method = getattr(self, "a_" + type(node).__name__, None)
+        if method is None:
+            raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
+        note = method(node, scope, notes)
+        notes[id(node)] = note
+        return note.kind
+
+    def _sub(self, node, scope, notes, kind, what) -> str:
+        k = self._a(node, scope, notes)
+        self._expect(node, k, kind, what)
+        return k
+
+    def _list(self, node, scope, notes, what) -> str:
+        """A list or a zone: the kind of the list it gives (a zone gives its cards)."""
+        k = self._sub(node, scope, notes, "list", what)
+        return "list:card" if k == "zone" else k
+
+    # ---------------------------------------------------------------- names and values
+    def a_Const(self, node, scope, notes):
+        value = node.value
+        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
+            return Note("space", const=value)
+        if isinstance(value, str) and value in self.m.other_spaces:
+            return Note("space")  # an error only if a game of that player count runs it
+        return Note(T.kind_of_value(value), const=value)
+
+    def a_Name(self, node, scope, notes):
+        ref = self.resolve_name(node, scope)
+        if ref.what == "alias":  # an inlined parameter: the caller's argument tree, already lowered
+            tree = ref.data[0]
+            found, value = self.static_value(tree)
+            return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT)
+        if ref.what == "local":
+            return Note(ref.kind, ref, local=ref.data)
+        if ref.what in ("zone", "parameter"):
+            return Note(ref.kind, ref, const=ref.data)
+        return Note(ref.kind, ref)
+
+    def a_Attr(self, node, scope, notes):
+        ref = self.game_attr(node, scope)
+        if ref is None:
+            ref = self.resolve_attr(node, self._a(node.obj, scope, notes))
+        return Note(ref.kind, ref)
+
+    def a_Index(self, node, scope, notes):
+        kind = self._a(node.obj, scope, notes)
+        key_kind = self._a(node.key, scope, notes)
+        shape, vkind = self.check_index(node, kind, key_kind)
+        return Note(vkind, shape=shape)
+
+    def each_inner(self, node, scope, notes):
+        """The kind of an 'each' source's list, and the scope inside the 'each' (its variable bound)."""
+        skind = self._list(node.source, scope, notes, "the list after 'in'")
+        inner = scope.child()
+        inner.names[node.var] = T.element(skind)
+        inner.aliases.pop(node.var, None)
+        inner.keys[node.var] = None  # its env key is numbered when it is lowered
+        return skind, inner
+
+    def a_Each(self, node, scope, notes):
+        skind, inner = self.each_inner(node, scope, notes)
+        if node.where is not None:
+            self._sub(node.where, inner, notes, "bool", "the condition after 'where'")
+        if node.result is not None:
+            return Note(T.list_of(self._a(node.result, inner, notes)))
+        return Note(T.list_of(T.element(skind)))
+
+    def a_ListLit(self, node, scope, notes):
+        kinds = [self._a(x, scope, notes) for x in node.items]
+        return Note(self.check_list(node.items, kinds))
+
+    # ---------------------------------------------------------------- operators
+    def a_BinOp(self, node, scope, notes):
+        lk = self._a(node.left, scope, notes)
+        rk = self._a(node.right, scope, notes)
+        shape, kind = self.check_binop(node, lk, rk)
+        if shape == "arith" and isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
+            op = node.op
+            if op in ("//", "%") and node.right.value == 0:
+                raise self.err("division by zero", node.right)
+            v = fold_arith(op, node.left.value, node.right.value)
+            if not -MAX_INT <= v <= MAX_INT:
+                raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
+                               "(-10^18 to 10^18)", node)
+            if self.options.fold:
+                return Note(kind, shape="folded", const=v)
+        return Note(kind, shape=shape)
+
+    def a_Compare(self, node, scope, notes):
+        op = node.op
+        lk = self._a(node.left, scope, notes)
+        if op in ("in", "not in"):
+            rk = self._list(node.right, scope, notes, f"the right side of '{op}'")
+            self.check_membership(node, lk, rk)
+        else:
+            rk = self._a(node.right, scope, notes)
+            self.check_compare(node, lk, rk)
+        return Note("bool")
+
+    def a_BoolOp(self, node, scope, notes):
+        for x in node.items:
+            self._sub(x, scope, notes, "bool", f"each side of '{node.op}'")
+        return Note("bool")
+
+    def a_Not(self, node, scope, notes):
+        self._sub(node.operand, scope, notes, "bool", "the value after 'not'")
+        return Note("bool")
+
+    def a_Neg(self, node, scope, notes):
+        self._sub(node.operand, scope, notes, "int", "the value after '-'")
+        return Note("int")
+
+    # ---------------------------------------------------------------- calls
+    def a_Call(self, node, scope, notes):
+        what = self.resolve_call(node, scope)
+        m, name = self.m, node.func
+        if what == "zone":
+            spec = m.zones[name]
+            if spec.per == "game":
+                raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
+            if len(node.args) != 1:
+                raise self.err(f"{name}(...) takes one {spec.per}", node)
+            self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
+            return Note("zone", shape=what)
+        if what == "counter":
+            spec = m.counters[name]
+            if len(node.args) != 1 or isinstance(node.args[0], tuple):
+                raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+            self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
+            return Note("int", shape=what)
+        if what == "function":
+            func = m.functions[name]
+            self.function_kind(func)
+            return Note(func.kind, shape=what, bound=self._args(node, func.params, scope, name, notes))
+        if what == "quantity":
+            return Note("int", shape=what, bound=self._args(node, m.quantities[name].params, scope, name, notes))
+        if what == "sort_by":
+            from .ordering import SORT_BY_FORM
+
+            if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
+                raise self.err(SORT_BY_FORM, node)
+            each = node.args[0]
+            skind, inner = self.each_inner(each, scope, notes)
+            if each.where is not None:
+                self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
+            self._a(each.result, inner, notes)
+            notes[id(each)] = Note(T.list_of(T.element(skind)))
+            return Note(T.list_of(T.element(skind)), shape=what)
+        if name in REDUCTIONS and len(node.args) == 1:  # count(each c in X where ...): no list is built
+            arg = node.args[0]
+            if isinstance(arg, A.Each) and arg.where is not None and arg.result is None or self.filtered(arg, scope):
+                self._a(arg, scope, notes)
+                return Note("int" if name in ("count", "size") else "bool", shape="reduction")
+        args = []
+        for a in node.args:
+            if isinstance(a, tuple):
+                raise self.err(f"{name}() takes no named arguments", node)
+            args.append(self._a(a, scope, notes))
+        return Note(self.builtin_kind(node, args, notes), shape=what)
+
+    def filtered(self, node, scope) -> bool:
+        """Is ``node`` a call of a user function whose body is 'each ... where ...', inlined when lowered
+        (see ``ExpressionCompiler.filtered_call``)?"""
+        if not self.options.inline or not isinstance(node, A.Call) or node.func not in self.m.functions \
+                or node.func in scope.names:
+            return False
+        body = self.m.functions[node.func].body
+        return isinstance(body, A.Each) and body.where is not None and body.result is None \
+            and all(is_cheap(a) for a in node.args)
+
+    def _args(self, node, params, scope, name, notes) -> tuple:
+        """Check the arguments of a call against ``params``: the kinds they are bound with."""
+        out = []
+        for (pname, pkind), arg in zip(params, self.check_args(node, params, name)):
+            kind = self._a(arg, scope, notes)
+            self.check_arg(arg, kind, pname, pkind, name)
+            # a zone given for a list is passed as a copy of its cards: the parameter holds a list
+            out.append(pkind if kind == T.ANY or kind == "zone" and T.is_list(pkind) else kind)
+        return tuple(out)
+
+    def function_kind(self, func):
+        """Analyse a user function's body once, against its declared parameter kinds: its result's kind."""
+        if func.fn is not None or getattr(func, "analysed", False):
+            return func.kind
+        if func.compiling:
+            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
+        func.compiling = True
+        saved = self.where
+        self.where = func.where
+        try:
+            notes = self.analyse(func.body, Scope(dict(func.params), None))
+        except CompileError as exc:
+            if exc.node is not None and not getattr(exc, "located", False):
+                exc.where = func.where
+                exc.located = True
+            raise
+        finally:
+            self.where = saved
+            func.compiling = False
+        func.kind, func.analysed = notes[id(func.body)].kind, True
+        return func.kind
+
+    def builtin_kind(self, node, kinds, notes) -> str:
+        """The kind of a builtin's result: the builtin's own rules, run over placeholder trees."""
+        from .builtins import BUILTINS, BuiltinError
+
+        args = []
+        for a, kind in zip(node.args, kinds):
+            const = notes[id(a)].const
+            args.append((ast.Name("_", ast.Load()) if const is NOT_CONSTANT else ast.Constant(const), kind, a))
+        try:
+            return BUILTINS[node.func](_Rules(self), args)[1]
+        except BuiltinError as exc:
+            raise self.err(str(exc), exc.node or node) from None
+
+    # ---------------------------------------------------------------- statements
+    def waits(self, stmts) -> bool:
+        """Can running these statements stop to wait for a player?"""
+        return any(self.waits_at(st) for st in stmts)
+
+    suspends = waits  # the loader's name for it (Builder.resolve_suspension)
+
+    def waits_at(self, st) -> bool:
+        """Can running the statement ``st`` stop to wait for a player (an ask, or a call or an event
+        into a procedure that may)?"""
+        m = self.m
+        if isinstance(st, (A.Ask, A.AskEach, A.AskMenu)):
+            return True
+        if isinstance(st, A.CallStmt):
+            return st.call.func in m.procedures and m.procedures[st.call.func].suspends
+        if isinstance(st, (A.Let, A.Assign)):
+            v = st.value
+            return isinstance(v, A.Call) and v.func in m.procedures and m.procedures[v.func].suspends
+        if isinstance(st, A.Emit):
+            return any(h.suspends for h in m.handlers_for(st.event))
+        if isinstance(st, A.If):
+            return any(self.waits(b) for _, b in st.branches) or self.waits(st.orelse)
+        if isinstance(st, (A.While, A.For, A.Repeat)):
+            return self.waits(st.body)
+        return False
+
+
+class _Rules:
+    """What a builtin sees while the analysis asks it for its result's kind: the compiler's tables,
+    and placeholders where it would build code (nothing is added to the generated code)."""
+
+    def __init__(self, c):
+        self.m, self.board, self.zone_owner = c.m, c.board, c.zone_owner
+        self.code = self
+        self.call_loc = ast.Constant(None)
+
+    def constant(self, value):
+        return ast.Constant(None)
+
+    def helper(self, fn, *args):
+        return ast.Call(ast.Name("_", ast.Load()), list(args), [])
+
+    def loc(self, node):
+        return ast.Constant(None)
+
+    def static_value(self, tree):
+        return (True, tree.value) if isinstance(tree, ast.Constant) else (False, None)
