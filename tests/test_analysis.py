@@ -179,3 +179,95 @@ def test_a_zone_given_for_a_list_parameter_of_an_inlined_function_is_read_as_its
     game = load_game(path, options=CompileOptions(inline=inline))
     state = game.new_game(players=2, seed=1)
     assert state.pv["score"] == [36, 0]
+
+
+@pytest.mark.parametrize("text, reads", [
+    ("c.value > 1", False),  # card properties are fixed
+    ('c.name == "coin" and double(c.value) > limit', False),  # an inlined function reads what its body reads
+    ("c.value > p.score", True),  # a player variable
+    ("c.value > game.stage", True),
+    ("c.value < player_count", True),
+    ("c in pile", True),  # a zone's cards
+    ("abs(c.value) > 1", False),
+    ("top(pile) == c", True),  # a builtin that looks into a zone
+    ("marks(p) > 0", True),  # a counter
+    ("size(each x in pile where x.value > 1) > 0", True),
+])
+def test_the_analysis_notes_whether_an_expression_reads_the_state(compiler, text, reads):
+    _, c = compiler
+    tree = parse_expression(text)
+    notes = c.analyse(tree, Scope({"p": "player", "c": "card"}, None))
+    assert notes[id(tree)].reads is reads
+
+
+def test_an_each_is_tabulated_per_card_when_its_condition_reads_nothing_of_the_state(compiler):
+    from interpreter.dsl import expr_runtime as X
+
+    _, c = compiler
+    scope = Scope({}, None)
+    tree = parse_expression("[each x in pile where x.value > 1]")
+    assert c.analyse(tree, scope)[id(tree.where)].reads is False
+    c.notes = c.analyse(tree, scope)
+    try:
+        static, _ = c.expr_code(tree, scope)
+        c.notes[id(tree.where)].reads = True  # said to read the state: checked card by card as it runs
+        scanned, _ = c.expr_code(tree, scope)
+    finally:
+        c.notes = None
+    assert c.code.constants[static.func.slice.value] is X.kept  # the cards kept by a per-card table
+    assert scanned.__class__.__name__ == "ListComp"
+
+
+def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_parameters_as_aliases(compiler):
+    import ast
+
+    from interpreter.dsl.analysis import Analysis
+
+    game, c = compiler
+    func = game.functions["double"]
+    assert func.analysed and func.notes[id(func.body)].kind == "int"
+    (param,) = [node for node in nodes(func.body) if isinstance(node, A.Name)]
+    assert func.notes[id(param)].ref.what == "alias"  # the placeholder of the argument
+    rewritten = c.function_notes(func, {"n": (ast.Constant(5), "int")})
+    assert (rewritten[id(param)].ref.what, rewritten[id(param)].const) == ("alias", 5)
+    assert c.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
+    assert rewritten[id(func.body)] is func.notes[id(func.body)]  # the rest of the IR is shared
+
+    analysed = []
+    c.analyse = lambda node, scope, expect=None: analysed.append(node) or Analysis.analyse(c, node, scope, expect)
+    try:
+        tree, _ = c.expr_code(parse_expression("double(2) + double(p.score)"), Scope({"p": "player"}, None))
+    finally:
+        del c.analyse
+    assert len(analysed) == 1 and func.body not in analysed  # the caller's expression only
+    assert "{'n':" not in ast.unparse(tree) and "'score'" in ast.unparse(tree)  # both calls inlined
+
+
+BODY_FOR_ITS_DECLARED_KINDS = """game: Kinds
+players: {min: 2, max: 2}
+properties: {value: 0}
+components:
+  - {name: coin, value: 2, count: 3, zone: pile}
+zones: {pile: {}, hand: {per: player}}
+player_variables: {score: 0}
+functions:
+  bottom_value(cards cs): first(cs).value
+procedures:
+  take_turn(player p): |
+    p.score = bottom_value(none)
+""" + TURN_END
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_call_that_fits_the_declared_parameters_compiles_alike_inlined_or_not(tmp_path, inline):
+    # The inlined body was checked again with the argument's kind (none) and refused at load
+    # ("argument 1 of first() must be a list or a zone, not none") where the ordinary call loads.
+    from interpreter import CompileOptions
+    from interpreter.errors import RuleError
+
+    path = tmp_path / "kinds.yaml"
+    path.write_text(BODY_FOR_ITS_DECLARED_KINDS, encoding="utf-8")
+    game = load_game(path, options=CompileOptions(inline=inline))
+    with pytest.raises(RuleError) as info:
+        game.new_game(players=2, seed=1)
+    assert "kinds.yaml:9:27: functions.bottom_value(cards cs): cannot read .value: the card is none" in str(info.value)

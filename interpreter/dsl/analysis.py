@@ -20,6 +20,11 @@ A note says:
 * ``const``: the value when the expression is a constant of the rules (a literal, a
   parameter, a zone's index, an inlined constant argument, a folded ``2 + 3``), else
   :data:`NOT_CONSTANT`;
+* ``reads``: whether the code built for it reads the game state (zones, variables,
+  counters, the players, random numbers...), an inlined argument's own tree aside
+  (it was built at the call; the per-card table's run against a poisoned state
+  refuses it).  An expression over card variables that reads nothing else is
+  *static over those cards*: the lowering tries a per-card table for it;
 * ``bound``: for a call of a user function, procedure or quantity, the kinds its
   arguments are bound with (the argument's own kind, or the parameter's declared kind
   where the argument's is unknown or is a zone given for a list: it is passed as a
@@ -41,7 +46,7 @@ import ast
 from . import ast as A
 from . import types as T
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
-from .pyast import local_key
+from .pyast import StateReads, local_key
 from .runtime import MAX_INT, fold_arith, is_cheap
 from .units import CompileError, Scope
 
@@ -53,20 +58,21 @@ class _NotConstant:
 
 NOT_CONSTANT = _NotConstant()
 REDUCTIONS = ("count", "size", "any", "all")
+STATE_NAMES = ("players", "player_count", "active")  # names read from the state (s.players, s.n, s.gv)
 
 
 class Note:
     """What the analysis found out about one expression node (see the module docstring)."""
 
-    __slots__ = ("kind", "ref", "shape", "local", "const", "bound")
+    __slots__ = ("kind", "ref", "shape", "local", "const", "bound", "reads")
 
-    def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None):
+    def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None, reads=False):
         self.kind, self.ref, self.shape, self.local, self.const = kind, ref, shape, local, const
-        self.bound = bound
+        self.bound, self.reads = bound, reads
 
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
-                        if getattr(self, k) is not None)
+                        if getattr(self, k) is not None) + (", reads" if self.reads else "")
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
 
 
@@ -110,6 +116,17 @@ class Analysis(ExpressionChecker):
         self._expect(node, k, kind, what)
         return k
 
+    @staticmethod
+    def _reads(notes, *nodes) -> bool:
+        """Does one of ``nodes`` (None: absent) read the state?"""
+        return any(notes[id(n)].reads for n in nodes if n is not None)
+
+    @staticmethod
+    def _list_reads(notes, node) -> bool:
+        """Does the list or zone ``node`` read the state, when read as a list (a zone's cards are)?"""
+        note = notes[id(node)]
+        return note.reads or note.kind == "zone"
+
     def _list(self, node, scope, notes, what) -> str:
         """A list or a zone: the kind of the list it gives (a zone gives its cards)."""
         k = self._sub(node, scope, notes, "list", what)
@@ -134,19 +151,20 @@ class Analysis(ExpressionChecker):
             return Note(ref.kind, ref, local=ref.data)
         if ref.what in ("zone", "parameter"):
             return Note(ref.kind, ref, const=ref.data)
-        return Note(ref.kind, ref)
+        return Note(ref.kind, ref, reads=ref.what in STATE_NAMES)
 
     def a_Attr(self, node, scope, notes):
         ref = self.game_attr(node, scope)
-        if ref is None:
-            ref = self.resolve_attr(node, self._a(node.obj, scope, notes))
-        return Note(ref.kind, ref)
+        if ref is not None:
+            return Note(ref.kind, ref, reads=True)
+        ref = self.resolve_attr(node, self._a(node.obj, scope, notes))
+        return Note(ref.kind, ref, reads=ref.what == "player_variable" or self._reads(notes, node.obj))
 
     def a_Index(self, node, scope, notes):
         kind = self._a(node.obj, scope, notes)
         key_kind = self._a(node.key, scope, notes)
         shape, vkind = self.check_index(node, kind, key_kind)
-        return Note(vkind, shape=shape)
+        return Note(vkind, shape=shape, reads=shape == "zone" or self._reads(notes, node.obj, node.key))
 
     def each_inner(self, node, scope, notes):
         """The kind of an 'each' source's list, and the scope inside the 'each' (its variable bound)."""
@@ -161,13 +179,15 @@ class Analysis(ExpressionChecker):
         skind, inner = self.each_inner(node, scope, notes)
         if node.where is not None:
             self._sub(node.where, inner, notes, "bool", "the condition after 'where'")
+        reads = self._list_reads(notes, node.source) or self._reads(notes, node.where)
         if node.result is not None:
-            return Note(T.list_of(self._a(node.result, inner, notes)))
-        return Note(T.list_of(T.element(skind)))
+            kind = self._a(node.result, inner, notes)
+            return Note(T.list_of(kind), reads=reads or notes[id(node.result)].reads)
+        return Note(T.list_of(T.element(skind)), reads=reads)
 
     def a_ListLit(self, node, scope, notes):
         kinds = [self._a(x, scope, notes) for x in node.items]
-        return Note(self.check_list(node.items, kinds))
+        return Note(self.check_list(node.items, kinds), reads=self._reads(notes, *node.items))
 
     # ---------------------------------------------------------------- operators
     def a_BinOp(self, node, scope, notes):
@@ -184,7 +204,8 @@ class Analysis(ExpressionChecker):
                                "(-10^18 to 10^18)", node)
             if self.options.fold:
                 return Note(kind, shape="folded", const=v)
-        return Note(kind, shape=shape)
+        zones = shape == "join_lists" and "zone" in (lk, rk)  # a zone's cards: s.zones[z]
+        return Note(kind, shape=shape, reads=zones or self._reads(notes, node.left, node.right))
 
     def a_Compare(self, node, scope, notes):
         op = node.op
@@ -192,23 +213,24 @@ class Analysis(ExpressionChecker):
         if op in ("in", "not in"):
             rk = self._list(node.right, scope, notes, f"the right side of '{op}'")
             self.check_membership(node, lk, rk)
+            return Note("bool", reads=self._reads(notes, node.left) or self._list_reads(notes, node.right))
         else:
             rk = self._a(node.right, scope, notes)
             self.check_compare(node, lk, rk)
-        return Note("bool")
+        return Note("bool", reads=self._reads(notes, node.left, node.right))
 
     def a_BoolOp(self, node, scope, notes):
         for x in node.items:
             self._sub(x, scope, notes, "bool", f"each side of '{node.op}'")
-        return Note("bool")
+        return Note("bool", reads=self._reads(notes, *node.items))
 
     def a_Not(self, node, scope, notes):
         self._sub(node.operand, scope, notes, "bool", "the value after 'not'")
-        return Note("bool")
+        return Note("bool", reads=self._reads(notes, node.operand))
 
     def a_Neg(self, node, scope, notes):
         self._sub(node.operand, scope, notes, "int", "the value after '-'")
-        return Note("int")
+        return Note("int", reads=self._reads(notes, node.operand))
 
     # ---------------------------------------------------------------- calls
     def a_Call(self, node, scope, notes):
@@ -221,19 +243,26 @@ class Analysis(ExpressionChecker):
             if len(node.args) != 1:
                 raise self.err(f"{name}(...) takes one {spec.per}", node)
             self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
-            return Note("zone", shape=what)
+            return Note("zone", shape=what, reads=self._reads(notes, node.args[0]))
         if what == "counter":
             spec = m.counters[name]
             if len(node.args) != 1 or isinstance(node.args[0], tuple):
                 raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
             self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
-            return Note("int", shape=what)
+            return Note("int", shape=what, reads=True)
         if what == "function":
             func = m.functions[name]
             self.function_kind(func)
-            return Note(func.kind, shape=what, bound=self._args(node, func.params, scope, name, notes))
+            bound = self._args(node, func.params, scope, name, notes)
+            # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
+            # arguments'; else a call given the state
+            inlined = self.options.inline and all(is_cheap(a) for a in node.args)
+            reads = not inlined or func.reads or self._reads(notes, *node.args) \
+                or self._copies(node, func.params, notes)
+            return Note(func.kind, shape=what, bound=bound, reads=reads)
         if what == "quantity":
-            return Note("int", shape=what, bound=self._args(node, m.quantities[name].params, scope, name, notes))
+            return Note("int", shape=what, bound=self._args(node, m.quantities[name].params, scope, name, notes),
+                        reads=True)
         if what == "sort_by":
             from .ordering import SORT_BY_FORM
 
@@ -244,19 +273,34 @@ class Analysis(ExpressionChecker):
             if each.where is not None:
                 self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
             self._a(each.result, inner, notes)
-            notes[id(each)] = Note(T.list_of(T.element(skind)))
-            return Note(T.list_of(T.element(skind)), shape=what)
+            reads = self._list_reads(notes, each.source) or self._reads(notes, each.where, each.result)
+            notes[id(each)] = Note(T.list_of(T.element(skind)), reads=reads)
+            return Note(T.list_of(T.element(skind)), shape=what, reads=reads)
         if name in REDUCTIONS and len(node.args) == 1:  # count(each c in X where ...): no list is built
             arg = node.args[0]
             if isinstance(arg, A.Each) and arg.where is not None and arg.result is None or self.filtered(arg, scope):
                 self._a(arg, scope, notes)
-                return Note("int" if name in ("count", "size") else "bool", shape="reduction")
+                return Note("int" if name in ("count", "size") else "bool", shape="reduction",
+                            reads=self.reduction_reads(arg, notes))
         args = []
         for a in node.args:
             if isinstance(a, tuple):
                 raise self.err(f"{name}() takes no named arguments", node)
             args.append(self._a(a, scope, notes))
-        return Note(self.builtin_kind(node, args, notes), shape=what)
+        kind, reads = self.builtin_kind(node, args, notes)
+        return Note(kind, shape=what, reads=reads or self._reads(notes, *node.args))
+
+    def reduction_reads(self, arg, notes) -> bool:
+        """Does count/any/all of ``arg`` (an 'each ... where ...', or a function that is one) read the state?"""
+        if isinstance(arg, A.Each):
+            return self._list_reads(notes, arg.source) or self._reads(notes, arg.where)
+        func = self.m.functions[arg.func]  # its body, its parameters aliases of the arguments
+        return func.reads or self._reads(notes, *arg.args) or self._copies(arg, func.params, notes)
+
+    @staticmethod
+    def _copies(call, params, notes) -> bool:
+        """Is a zone given for a list parameter of ``call`` (its cards copied from the state)?"""
+        return any(notes[id(a)].kind == "zone" and T.is_list(pkind) for a, (_, pkind) in zip(call.args, params))
 
     def filtered(self, node, scope) -> bool:
         """Is ``node`` a call of a user function whose body is 'each ... where ...', inlined when lowered
@@ -279,8 +323,11 @@ class Analysis(ExpressionChecker):
         return tuple(out)
 
     def function_kind(self, func):
-        """Analyse a user function's body once, against its declared parameter kinds: its result's kind."""
-        if func.fn is not None or getattr(func, "analysed", False):
+        """Analyse a user function's body once, against its declared parameter kinds: its result's kind.
+
+        The body's notes are kept (``func.notes``), each parameter read as an alias of a placeholder;
+        :meth:`function_notes` rewrites those reads for each place the body is lowered."""
+        if func.analysed:
             return func.kind
         if func.compiling:
             raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
@@ -288,7 +335,8 @@ class Analysis(ExpressionChecker):
         saved = self.where
         self.where = func.where
         try:
-            notes = self.analyse(func.body, Scope(dict(func.params), None))
+            params = {n: (ast.Name(n, ast.Load()), k) for n, k in func.params}  # placeholders of the arguments
+            notes = self.analyse(func.body, Scope(dict(func.params), None, params))
         except CompileError as exc:
             if exc.node is not None and not getattr(exc, "located", False):
                 exc.where = func.where
@@ -297,21 +345,46 @@ class Analysis(ExpressionChecker):
         finally:
             self.where = saved
             func.compiling = False
-        func.kind, func.analysed = notes[id(func.body)].kind, True
+        note = notes[id(func.body)]
+        func.kind, func.reads, func.notes, func.analysed = note.kind, note.reads, notes, True
+        func.param_reads = [(key, n.ref.data[0].id) for key, n in notes.items()  # (its aliases are the parameters)
+                            if n.ref is not None and n.ref.what == "alias"]
         return func.kind
 
-    def builtin_kind(self, node, kinds, notes) -> str:
-        """The kind of a builtin's result: the builtin's own rules, run over placeholder trees."""
+    def function_notes(self, func, aliases=None) -> dict:
+        """The notes of a function's body (analysed by :meth:`function_kind`) where it is lowered: each
+        read of a parameter is a local of the function's own env (``aliases`` None), or, where the call
+        is inlined, an alias of the caller's argument (``aliases``: parameter -> (tree, bound kind))."""
+        notes = dict(func.notes)
+        kinds = dict(func.params)
+        for key, name in func.param_reads:
+            if aliases is None:
+                notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name)
+            else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
+                tree, kind = aliases[name][0], kinds[name]
+                found, value = self.static_value(tree)
+                notes[key] = Note(kind, Ref("alias", kind, (tree, kind)), local=local_key(tree),
+                                  const=value if found else NOT_CONSTANT)
+        return notes
+
+    def builtin_kind(self, node, kinds, notes) -> tuple:
+        """(the kind of a builtin's result, whether its own code reads the state): the builtin's own rules,
+        run over placeholder trees."""
         from .builtins import BUILTINS, BuiltinError
 
         args = []
         for a, kind in zip(node.args, kinds):
             const = notes[id(a)].const
             args.append((ast.Name("_", ast.Load()) if const is NOT_CONSTANT else ast.Constant(const), kind, a))
+        rules, before = _Rules(self), StateReads.count
         try:
-            return BUILTINS[node.func](_Rules(self), args)[1]
+            kind = BUILTINS[node.func](rules, args)[1]
         except BuiltinError as exc:
             raise self.err(str(exc), exc.node or node) from None
+        finally:  # code patterns that read 's' count themselves (pyast.shape): the placeholders build none
+            rules.reads |= StateReads.count != before
+            StateReads.count = before
+        return kind, rules.reads
 
     # ---------------------------------------------------------------- statements
     def waits(self, stmts) -> bool:
@@ -348,11 +421,16 @@ class _Rules:
         self.m, self.board, self.zone_owner = c.m, c.board, c.zone_owner
         self.code = self
         self.call_loc = ast.Constant(None)
+        self.reads = False  # a run-time helper is given the state (not only for its step budget)
 
     def constant(self, value):
         return ast.Constant(None)
 
     def helper(self, fn, *args):
+        from .lower_expr import BUDGET_ONLY
+
+        if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
+            self.reads = True
         return ast.Call(ast.Name("_", ast.Load()), list(args), [])
 
     def loc(self, node):

@@ -33,13 +33,14 @@ from .analysis import NOT_CONSTANT
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .pyast import StateReads, local, local_key, py, simple
+from .pyast import local, local_key, py, simple
 from .runtime import is_cheap, Poisoned
-from .units import CompileError, Func, Scope
+from .units import Func, Scope
 
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
+# helpers given 's' for the step budget only: a builtin calling them reads no state (analysis._Rules)
 BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
                X.scan_reduce, X.number_range, X.product, X.flatten}  # helpers given 's' for the step budget only
 
@@ -129,10 +130,7 @@ class ExpressionCompiler:
         return tree
 
     def helper(self, fn, *args) -> ast.Call:
-        """``K[i](args...)``: a call of a run-time helper (one given ``s`` counts as reading the state,
-        unless it only pays steps from the budget)."""
-        if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
-            StateReads.count += 1
+        """``K[i](args...)``: a call of a run-time helper."""
         return ast.Call(self.code.constant(fn), list(args), [])
 
     def static_value(self, tree):
@@ -260,7 +258,6 @@ class ExpressionCompiler:
 
     def x_Each(self, node, scope):
         src, skind, inner, key = self.each_scope(node, scope)
-        before = StateReads.count
         where = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
         if node.result is not None:
             res, rkind = self.expr_code(node.result, inner)
@@ -268,7 +265,9 @@ class ExpressionCompiler:
         else:
             res, out_kind = None, T.list_of(T.element(skind))
         loc = self.loc(node)
-        if T.element(skind) == "card" and StateReads.count == before:
+        # static over its card: the condition and the result read nothing of the state (their notes say)
+        static = not any(self.notes[id(n)].reads for n in (node.where, node.result) if n is not None)
+        if T.element(skind) == "card" and static:
             fast = self.static_each(src, key, where, res, inner, node.where, loc, node)
             if fast is not None:
                 return fast, out_kind
@@ -307,7 +306,7 @@ class ExpressionCompiler:
         the table has two dimensions: ``table[other][c]``.  Returns
         ``(table, other_key)`` or None when the expression reads the game state.
         ``tree`` is the lowered expression, that built no read of the state (the
-        caller checked :class:`StateReads`); it is run against a poisoned state, which
+        caller checked its analysis note: ``reads``); it is run against a poisoned state, which
         also refuses what reads the state through an inlined argument.
         """
         if not self.options.tables:
@@ -371,7 +370,7 @@ class ExpressionCompiler:
         self.ensure_function(func)
         args = self.bind_args_code(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
-        return body, Scope({}, None, aliases), func.where
+        return body, Scope({}, None, aliases), func.where, self.function_notes(func, aliases)
 
     def each_reduction(self, name, node, scope, where_=None):
         """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
@@ -380,11 +379,10 @@ class ExpressionCompiler:
             self.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
-            before = StateReads.count
-            cond = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0]
+            cond, _, note = self.expr_note(node.where, inner, ("bool", "the condition after 'where'"))
             loc = self.loc(node)
             table = self.static_table(cond, key, inner, node=node.where, at=node) \
-                if T.element(skind) == "card" and StateReads.count == before else None
+                if T.element(skind) == "card" and not note.reads else None
         finally:
             self.where = saved
         kind = "int" if name in ("count", "size") else "bool"
@@ -506,7 +504,12 @@ class ExpressionCompiler:
             arg = node.args[0]
             if isinstance(arg, A.Each):
                 return self.each_reduction(name, arg, scope)
-            return self.each_reduction(name, *self.filtered_call(arg, scope))
+            body, inner, where, notes = self.filtered_call(arg, scope)
+            saved, self.notes = self.notes, notes  # the function's body, its parameters the arguments' aliases
+            try:
+                return self.each_reduction(name, body, inner, where)
+            finally:
+                self.notes = saved
         args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.call_loc = self.loc(node)  # where a builtin's run-time errors point
         try:
@@ -525,19 +528,19 @@ class ExpressionCompiler:
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
-        self.ensure_function(func)  # checks the body once, on its own, with located errors
+        self.ensure_function(func)  # the body analysed once, on its own, with located errors, and lowered
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
         if self.options.inline and all(is_cheap(a) for a in node.args):
-            # Inline: lower the body again with each parameter bound to the caller's argument
-            # tree, so a call costs no env dict and no extra call layer.
+            # Inline: lower the body again with each parameter an alias of the caller's argument
+            # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
-            saved = self.where
-            self.where = func.where
+            saved, notes = self.where, self.notes
+            self.where, self.notes = func.where, self.function_notes(func, aliases)
             try:
-                return self.expr_code(func.body, Scope({}, None, aliases))[0], func.kind
+                return self.lower_node(func.body, Scope({}, None, aliases))[0], func.kind
             finally:
-                self.where = saved
+                self.where, self.notes = saved, notes
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
 
@@ -551,25 +554,17 @@ class ExpressionCompiler:
         return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
 
     def ensure_function(self, func: Func):
+        """Lower a user function's body on its own (for calls that are not inlined), once."""
         if func.fn is not None:
             return
-        if func.compiling:
-            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
-        func.compiling = True
-        saved = self.where
-        self.where = func.where
+        self.function_kind(func)  # the analysis: errors located in the body, recursion refused
+        saved, notes = self.where, self.notes
+        self.where, self.notes = func.where, self.function_notes(func)
         try:
-            scope = Scope(dict(func.params), None)
-            fn, kind = self.expr(func.body, scope)
-        except CompileError as exc:
-            if exc.node is not None and not getattr(exc, "located", False):
-                exc.where = func.where
-                exc.located = True
-            raise
+            tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
+            func.fn = self.function_of(tree, func.body)
         finally:
-            self.where = saved
-            func.compiling = False
-        func.fn, func.kind = fn, kind
+            self.where, self.notes = saved, notes
 
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call (checked against ``params`` by the analysis), each with its kind."""
@@ -586,15 +581,6 @@ class ExpressionCompiler:
             return out
         finally:
             self.notes = notes
-
-    def bind_args(self, node, params, scope, name, with_kinds=False):
-        """The arguments of a call as generated functions (with their kinds if ``with_kinds``)."""
-        out = []
-        for (tree, kind), arg in zip(self.bind_args_code(node, params, scope, name),
-                                     [a for a in node.args if not isinstance(a, tuple)]):
-            fn = self.function_of(tree, arg)
-            out.append((fn, kind) if with_kinds else fn)
-        return out
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

@@ -45,6 +45,8 @@ class Func:
         self.fn = None
         self.kind = None
         self.compiling = False
+        self.analysed = False  # its body analysed against its declared parameter kinds (Analysis.function_kind)
+        self.reads = True  # whether its body reads the state (known once analysed)
 
 
 class Scope:
