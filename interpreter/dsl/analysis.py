@@ -104,10 +104,10 @@ class Analysis(ExpressionChecker):
         self.check_kind(node, kind, expected, what)
 
     def _a(self, node, scope, notes) -> str:
-        method = getattr(self, "a_" + type(node).__name__, None)
-        if method is None:
+        name = _METHODS.get(node.__class__)
+        if name is None:
             raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
-        note = method(node, scope, notes)
+        note = getattr(self, name)(node, scope, notes)
         notes[id(node)] = note
         return note.kind
 
@@ -372,9 +372,19 @@ class Analysis(ExpressionChecker):
         run over placeholder trees."""
         from .builtins import BUILTINS, BuiltinError
 
+        # What the rules may look at: the kinds, the constants, a quoted text and a property's name
+        # (a direction, a table of every card); the same call of the same kinds has the same answer.
+        consts = tuple(notes[id(a)].const for a in node.args)
+        key = (node.func, tuple(kinds), consts, tuple(getattr(a, "name", None) for a in node.args))
+        cache = self.__dict__.setdefault("_builtin_kinds", {})
+        try:
+            found = cache.get(key)
+        except TypeError:  # a constant list or table: not remembered
+            key = found = None
+        if found is not None:
+            return found
         args = []
-        for a, kind in zip(node.args, kinds):
-            const = notes[id(a)].const
+        for a, kind, const in zip(node.args, kinds, consts):
             args.append((ast.Name("_", ast.Load()) if const is NOT_CONSTANT else ast.Constant(const), kind, a))
         rules, before = _Rules(self), StateReads.count
         try:
@@ -384,6 +394,8 @@ class Analysis(ExpressionChecker):
         finally:  # code patterns that read 's' count themselves (pyast.shape): the placeholders build none
             rules.reads |= StateReads.count != before
             StateReads.count = before
+        if key is not None:
+            cache[key] = kind, rules.reads
         return kind, rules.reads
 
     # ---------------------------------------------------------------- statements
@@ -411,6 +423,10 @@ class Analysis(ExpressionChecker):
         if isinstance(st, (A.While, A.For, A.Repeat)):
             return self.waits(st.body)
         return False
+
+
+_METHODS = {cls: "a_" + cls.__name__ for cls in (A.Const, A.Name, A.Attr, A.Index, A.Each, A.ListLit, A.BinOp,
+                                                A.Compare, A.BoolOp, A.Not, A.Neg, A.Call)}
 
 
 class _Rules:
