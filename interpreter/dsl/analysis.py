@@ -31,12 +31,16 @@ A note says:
   copy of the zone's cards).
 
 ``local`` and ``const`` are what the code that takes a generated function rather
-than a tree (counters, menus, inlining of procedures) asks about an expression.
+than a tree (counters, menus) asks about an expression, and what an inlined
+function's body reads of its arguments.
 
-The table is keyed by node identity and lives while its tree is lowered: the
-same node lowered in another scope (a function body inlined with its arguments
-as aliases) is analysed again in that scope.  Statements are annotated by
-:meth:`Analysis.waits`: whether running them may stop to wait for a player.
+The table is keyed by node identity and lives while its tree is lowered.  A user
+function's body is analysed once, against its declared parameter kinds
+(:meth:`Analysis.function_kind`); each place it is lowered rewrites the notes of
+its parameter reads only (:meth:`Analysis.function_notes`): locals of its own env,
+or aliases of an inlined call's arguments.  Statements are annotated by
+:meth:`Analysis.waits_at`: whether running them may stop to wait for a player
+(noted once per statement, once the loader knows which procedures may wait).
 """
 
 from __future__ import annotations
@@ -44,7 +48,9 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
+from . import expr_runtime as X
 from . import types as T
+from .builtins import BUILTINS, BuiltinError
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
 from .pyast import StateReads, local_key
 from .runtime import MAX_INT, fold_arith, is_cheap
@@ -58,6 +64,9 @@ class _NotConstant:
 
 NOT_CONSTANT = _NotConstant()
 REDUCTIONS = ("count", "size", "any", "all")
+# run-time helpers given 's' for the step budget only: a builtin calling them reads no state (see _Rules)
+BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
+               X.scan_reduce, X.number_range, X.product, X.flatten}
 STATE_NAMES = ("players", "player_count", "active")  # names read from the state (s.players, s.n, s.gv)
 
 
@@ -104,10 +113,10 @@ class Analysis(ExpressionChecker):
         self.check_kind(node, kind, expected, what)
 
     def _a(self, node, scope, notes) -> str:
-        name = _METHODS.get(node.__class__)
-        if name is None:
+        method = _METHODS.get(node.__class__)
+        if method is None:
             raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
-        note = getattr(self, name)(node, scope, notes)
+        note = method(self, node, scope, notes)
         notes[id(node)] = note
         return note.kind
 
@@ -370,8 +379,6 @@ class Analysis(ExpressionChecker):
     def builtin_kind(self, node, kinds, notes) -> tuple:
         """(the kind of a builtin's result, whether its own code reads the state): the builtin's own rules,
         run over placeholder trees."""
-        from .builtins import BUILTINS, BuiltinError
-
         # What the rules may look at: the kinds, the constants, a quoted text and a property's name
         # (a direction, a table of every card); the same call of the same kinds has the same answer.
         consts = tuple(notes[id(a)].const for a in node.args)
@@ -403,11 +410,22 @@ class Analysis(ExpressionChecker):
         """Can running these statements stop to wait for a player?"""
         return any(self.waits_at(st) for st in stmts)
 
-    suspends = waits  # the loader's name for it (Builder.resolve_suspension)
-
     def waits_at(self, st) -> bool:
         """Can running the statement ``st`` stop to wait for a player (an ask, or a call or an event
-        into a procedure that may)?"""
+        into a procedure that may)?  Noted once per statement: asked while code is laid out, once
+        the procedures that may wait are known."""
+        notes = self.__dict__.setdefault("_wait_notes", {})
+        found = notes.get(id(st))
+        if found is None or found[0] is not st:
+            found = notes[id(st)] = (st, self._waits(st, self.waits))
+        return found[1]
+
+    def suspends(self, stmts) -> bool:
+        """:meth:`waits` for the loader's fixed point over procedures (``Builder.resolve_suspension``):
+        their flags still change, so nothing is noted."""
+        return any(self._waits(st, self.suspends) for st in stmts)
+
+    def _waits(self, st, blocks) -> bool:
         m = self.m
         if isinstance(st, (A.Ask, A.AskEach, A.AskMenu)):
             return True
@@ -419,14 +437,15 @@ class Analysis(ExpressionChecker):
         if isinstance(st, A.Emit):
             return any(h.suspends for h in m.handlers_for(st.event))
         if isinstance(st, A.If):
-            return any(self.waits(b) for _, b in st.branches) or self.waits(st.orelse)
+            return any(blocks(b) for _, b in st.branches) or blocks(st.orelse)
         if isinstance(st, (A.While, A.For, A.Repeat)):
-            return self.waits(st.body)
+            return blocks(st.body)
         return False
 
 
-_METHODS = {cls: "a_" + cls.__name__ for cls in (A.Const, A.Name, A.Attr, A.Index, A.Each, A.ListLit, A.BinOp,
-                                                A.Compare, A.BoolOp, A.Not, A.Neg, A.Call)}
+_METHODS = {cls: getattr(Analysis, "a_" + cls.__name__) for cls in (A.Const, A.Name, A.Attr, A.Index, A.Each,
+                                                                  A.ListLit, A.BinOp, A.Compare, A.BoolOp, A.Not,
+                                                                  A.Neg, A.Call)}
 
 
 class _Rules:
@@ -443,8 +462,6 @@ class _Rules:
         return ast.Constant(None)
 
     def helper(self, fn, *args):
-        from .lower_expr import BUDGET_ONLY
-
         if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
             self.reads = True
         return ast.Call(ast.Name("_", ast.Load()), list(args), [])

@@ -28,8 +28,9 @@ BUILTIN_NAMES = ("players", "player_count", "active")
 class Ref:
     """What a name refers to: ``what`` (see below), its ``kind``, and ``data``.
 
-    ``what`` is one of ``local`` (data: the env key), ``alias`` (an inlined
-    function's parameter; data: the caller's argument), ``players``,
+    ``what`` is one of ``local`` (data: the env key; None for an 'each' variable, whose
+    key is numbered when it is lowered), ``alias`` (an inlined function's parameter;
+    data: the caller's argument tree and its kind), ``players``,
     ``player_count``, ``active``, ``spaces``, ``zone`` (data: the zone's index),
     ``parameter`` (data: its value), ``game_variable``, ``player_variable``,
     ``card_property`` (data: the property's name) or ``card_name``.

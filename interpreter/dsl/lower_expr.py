@@ -40,9 +40,6 @@ from .units import Func, Scope
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
-# helpers given 's' for the step budget only: a builtin calling them reads no state (analysis._Rules)
-BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
-               X.scan_reduce, X.number_range, X.product, X.flatten}  # helpers given 's' for the step budget only
 
 
 def s_():

@@ -53,7 +53,7 @@ class Scope:
     """Local variables visible at a point: their kinds, and the env keys that hold them.
 
     ``aliases`` maps the parameters of an inlined function to the caller's
-    argument trees, with their kinds (see ``ExpressionCompiler.alias_code`` and ``ProcInliner``).
+    argument trees, with their kinds (see ``Analysis.function_notes`` and ``ProcInliner``).
     """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
