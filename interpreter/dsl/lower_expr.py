@@ -511,7 +511,7 @@ class ExpressionCompiler:
         self.call_loc = self.loc(node)  # where a builtin's run-time errors point
         try:
             return BUILTINS[name](self, args)  # the analysis ran its kind rules already: it builds code only
-        except BuiltinError as exc:  # (a rule that depends on the code built: none today)
+        except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.err(str(exc), exc.node or node) from None
 
     def zone_call(self, node, scope):
