@@ -271,3 +271,15 @@ def test_a_call_that_fits_the_declared_parameters_compiles_alike_inlined_or_not(
     with pytest.raises(RuleError) as info:
         game.new_game(players=2, seed=1)
     assert "kinds.yaml:9:27: functions.bottom_value(cards cs): cannot read .value: the card is none" in str(info.value)
+
+
+def test_the_lowering_modules_ask_no_kind_rule_themselves():
+    # The checks of expressions are the analysis pass's: the lowering reads its notes.
+    import re
+    from pathlib import Path
+
+    import interpreter.dsl as dsl
+
+    for module in ("lower_expr.py", "statements.py"):
+        text = (Path(dsl.__file__).parent / module).read_text(encoding="utf-8")
+        assert not re.findall(r"self\.(?:check_\w+|resolve_\w+|game_attr)\(", text), module
