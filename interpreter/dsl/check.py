@@ -1,7 +1,8 @@
-"""The checks of expressions: what each name refers to, and which kinds fit together.
+"""The kind rules of expressions: what each name refers to, and which kinds fit together.
 
-Every question the lowering (lower_expr.py) asks before it builds code is
-answered here, with the same located :class:`CompileError` texts the tests pin:
+The analysis pass (:mod:`interpreter.dsl.analysis`) asks these questions of every
+node before any code is built, and only it; each answer comes with the same
+located :class:`CompileError` texts the tests pin:
 
 * :meth:`ExpressionChecker.resolve_name` / :meth:`resolve_attr` say what a name
   or ``x.name`` refers to, as a :class:`Ref` (a local variable and its env key,
@@ -9,8 +10,7 @@ answered here, with the same located :class:`CompileError` texts the tests pin:
   property table...) with its kind;
 * ``check_*`` refuse operands of the wrong kinds and give the result's kind.
 
-The lowering calls them node by node (one walk over the tree, not two), so
-checking and code building stay in step; nothing here builds code.
+Nothing here builds code; the lowering (lower_expr.py) reads the analysis's notes.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ BUILTIN_NAMES = ("players", "player_count", "active")
 class Ref:
     """What a name refers to: ``what`` (see below), its ``kind``, and ``data``.
 
-    ``what`` is one of ``local`` (data: the env key), ``alias`` (an inlined
-    function's parameter; data: the caller's argument), ``players``,
+    ``what`` is one of ``local`` (data: the env key; None for an 'each' variable, whose
+    key is numbered when it is lowered), ``alias`` (an inlined function's parameter;
+    data: the caller's argument tree and its kind), ``players``,
     ``player_count``, ``active``, ``spaces``, ``zone`` (data: the zone's index),
     ``parameter`` (data: its value), ``game_variable``, ``player_variable``,
     ``card_property`` (data: the property's name) or ``card_name``.

@@ -13,9 +13,10 @@ statements are lowered in ``statements.py``):
   clones cheaply (``resumable.py``).  Procedures never entered in a frame of
   their own get a one-instruction stub instead.
 
-Static checks (unknown names, arity, kinds) happen here and raise
-:class:`CompileError` with the offending node; the model builder turns that
-into a located :class:`DefinitionError`.
+Static checks of expressions (unknown names, arity, kinds) are the analysis
+pass's (``analysis.py``), run on each expression before it is lowered; they
+raise :class:`CompileError` with the offending node, and the model builder
+turns that into a located :class:`DefinitionError`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import itertools
 
 from . import ast as A
+from .analysis import Analysis
 from .codegen import CodeUnit
 from .counters import CounterCompiler
 from .decisions import DecisionCompiler
@@ -38,7 +40,7 @@ from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
-class Compiler(ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
+class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
                CounterCompiler, OrderingCompiler, ShowCompiler):
     """Holds the model's tables and compiles snippets against them."""
 

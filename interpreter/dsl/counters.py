@@ -32,7 +32,8 @@ class CounterCompiler:
         if len(node.args) != 1 or isinstance(node.args[0], tuple):
             raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
         arg = node.args[0]
-        fn, kind = self.expr(arg, scope)
+        tree, kind, note = self.expr_note(arg, scope)
+        fn = self.function_of(tree, arg)
         self.holder_kind(name, spec, kind, arg)
         loc = self.location(arg)
         if kind == "space":
@@ -45,7 +46,7 @@ class CounterCompiler:
                 except (KeyError, TypeError):
                     raise RuleError(f"{name}(): {sp!r} is not a space of the board", loc) from None
             return name, kind, space_index, fn
-        key = getattr(fn, "local_key", None)
+        key = note.local  # the holder is a local variable: read it from the env, no call
         what = kind
 
         def holder_index(s, e):
@@ -64,11 +65,8 @@ class CounterCompiler:
 
         spec = self.m.counters[node.func]
         name = node.func
-        if len(node.args) != 1 or isinstance(node.args[0], tuple):
-            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
-        arg = node.args[0]
+        arg = node.args[0]  # (the analysis checked the call and the holder's kind)
         tree, kind = self.expr_code(arg, scope)
-        self.holder_kind(name, spec, kind, arg)
         loc = self.loc(arg)
         if kind == "space":
             index = self.code.constant({sp: i for i, sp in enumerate(self.board.spaces)})

@@ -312,8 +312,8 @@ class DecisionCompiler:
         decision binds the entry's variable to the item and goes to the entry's code.
         Options whose labels and items are alike (identical cards) are one option.
         """
-        player = self.expect(st.player, scope, "player", "who is asked")[0]
-        pk = getattr(player, "local_key", None)
+        tree, _, note = self.expr_note(st.player, scope, ("player", "who is asked"))
+        player, pk = self.function_of(tree, st.player), note.local  # pk: the player is a local variable
         entries, fixed = [], set()
         for opt in st.options:
             if opt.items is None:

@@ -9,11 +9,14 @@ its errors.  :meth:`ExpressionCompiler.expr` compiles the same tree into a
 function ``f(s, e)`` (one per expression, named after the definition's file and
 line) for code that is not generated yet.
 
-Names are resolved and kinds checked by :class:`interpreter.dsl.check.ExpressionChecker`,
-which each ``x_`` method asks before it builds code; optimisations are decided here on
-the trees: per-card tables for conditions over fixed card properties, constant
-folding, inlining of small functions (their parameters bound to the caller's
-argument trees).
+Names are resolved and kinds checked before any code is built, by the analysis pass
+(:mod:`interpreter.dsl.analysis`): :meth:`ExpressionCompiler.expr_code` analyses an
+expression it meets for the first time, then each ``x_`` method reads its node's
+:class:`~interpreter.dsl.analysis.Note` (kind, what a name refers to, which form to
+build) and checks nothing.  Optimisations are decided here on the trees: per-card
+tables for conditions over fixed card properties, constant folding, inlining of
+small functions (their parameters bound to the caller's argument trees, a body
+analysed again in the scope of those aliases).
 
 Generated expression trees may contain comprehensions whose target is a local
 (``[... for e['c.4'] in ...]``), so the loop variable lives in ``e`` as the
@@ -26,35 +29,58 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from .check import ExpressionChecker
+from .analysis import NOT_CONSTANT
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .pyast import StateReads, local, local_key, py, simple
-from .runtime import MAX_INT, fold_arith, is_cheap, Poisoned
-from .units import CompileError, Func, Scope
+from .pyast import local, local_key, py, simple
+from .runtime import is_cheap, Poisoned
+from .units import Func, Scope
 
 
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
-BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
-               X.scan_reduce, X.number_range, X.product, X.flatten}  # helpers given 's' for the step budget only
 
 
 def s_():
     return ast.Name("s", ast.Load())
 
 
-class ExpressionCompiler(ExpressionChecker):
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``)."""
+class ExpressionCompiler:
+    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``
+    and the analysis pass's ``analyse``)."""
+
+    notes = None  # the annotated IR of the expression being lowered: {id(node): Note} (analysis.py)
 
     # ---------------------------------------------------------------- the seams
-    def expr_code(self, node, scope: Scope):
-        """An expression as a Python ``ast`` expression over ``s`` and ``e``, and its kind."""
-        method = getattr(self, "x_" + type(node).__name__, None)
-        if method is None:
-            raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
-        tree, kind = method(node, scope)
+    def expr_code(self, node, scope: Scope, expect=None):
+        """An expression as a Python ``ast`` expression over ``s`` and ``e``, and its kind.
+
+        ``expect`` = (kind, what): the analysis also checks the expression's kind (see ``Analysis.analyse``)."""
+        notes = self.notes
+        if notes is not None and id(node) in notes:  # a part of the expression being lowered: analysed with it
+            return self.lower_node(node, scope)
+        self.notes = self.analyse(node, scope, expect)
+        try:
+            return self.lower_node(node, scope)
+        finally:
+            self.notes = notes
+
+    def expr_note(self, node, scope: Scope, expect=None):
+        """(tree, kind, note): :meth:`expr_code`, and the expression's :class:`~interpreter.dsl.analysis.Note`
+        (whether it is one local variable, a constant...)."""
+        notes = self.notes
+        if notes is not None and id(node) in notes:
+            return (*self.lower_node(node, scope), notes[id(node)])
+        self.notes = found = self.analyse(node, scope, expect)
+        try:
+            return (*self.lower_node(node, scope), found[id(node)])
+        finally:
+            self.notes = notes
+
+    def lower_node(self, node, scope: Scope):
+        """Build the code of an analysed expression node (its note is in ``self.notes``)."""
+        tree, kind = getattr(self, "x_" + type(node).__name__)(node, scope)
         if node.line and getattr(tree, "lineno", None) is None:  # its parts without one take it (codegen.located)
             _, tree.lineno, tree.col_offset = self.position(node)
             tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
@@ -66,23 +92,15 @@ class ExpressionCompiler(ExpressionChecker):
         return self.function_of(tree, node), kind
 
     def function_of(self, tree, node, what: str = "expression"):
-        """A generated function returning ``tree``, at the YAML line of ``node``, with its shape as attributes.
+        """A generated function returning ``tree``, at the YAML line of ``node``.
 
-        The attributes ``local_key`` and ``const_value`` let the code that still takes a function
-        (counters, option builders, inlined arguments) read a plain local or constant without a call.
+        (Code that takes a function but wants to know whether the expression is a plain local or
+        a constant asks its analysis note: :meth:`expr_note`.)
         """
         file, line, _ = self.position(node)
         where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
-        fn = self.code.function("expr", [ast.Return(tree)], line=line, what=f"{what} at {where or file}:{line}",
-                                where=self.where,
-                                filename=file, lazy=True)
-        key = local_key(tree)
-        if key is not None:
-            fn.local_key = key
-        found, value = self.static_value(tree)
-        if found:
-            fn.const_value = value
-        return fn
+        return self.code.function("expr", [ast.Return(tree)], line=line, what=f"{what} at {where or file}:{line}",
+                                  where=self.where, filename=file, lazy=True)
 
     def position(self, node):
         """(file, line, column) of ``node`` in the definition, cached per place."""
@@ -109,10 +127,7 @@ class ExpressionCompiler(ExpressionChecker):
         return tree
 
     def helper(self, fn, *args) -> ast.Call:
-        """``K[i](args...)``: a call of a run-time helper (one given ``s`` counts as reading the state,
-        unless it only pays steps from the budget)."""
-        if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
-            StateReads.count += 1
+        """``K[i](args...)``: a call of a run-time helper."""
         return ast.Call(self.code.constant(fn), list(args), [])
 
     def static_value(self, tree):
@@ -138,22 +153,17 @@ class ExpressionCompiler(ExpressionChecker):
 
     # ---------------------------------------------------------------- kinds
     def expect(self, node, scope, kind, what):
-        fn, k = self.expr(node, scope)
-        self.check_kind(node, k, kind, what)
-        return fn, k
+        tree, k = self.expr_code(node, scope, (kind, what))
+        return self.function_of(tree, node), k
 
     def expect_code(self, node, scope, kind, what):
-        tree, k = self.expr_code(node, scope)
-        self.check_kind(node, k, kind, what)
-        return tree, k
+        return self.expr_code(node, scope, (kind, what))
 
     def list_code(self, node, scope, what):
         """A list or a zone as a tree giving a list (a zone's own card list: not a copy)."""
-        tree, k = self.expr_code(node, scope)
+        tree, k = self.expr_code(node, scope, ("list", what))
         if k == "zone":
             return py("s.zones[_0]", tree), "list:card"
-        if not T.is_list(k) and k != T.ANY:
-            raise self.err(f"{what} must be a list or a zone, not {T.describe(k)}", node)
         return tree, k
 
     def as_list(self, node, scope, what):
@@ -162,12 +172,10 @@ class ExpressionCompiler(ExpressionChecker):
 
     # ---------------------------------------------------------------- names and values
     def x_Const(self, node, scope):
-        value = node.value
-        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
-            return self.value(value), "space"  # a quoted space name: "r2c2"
-        if isinstance(value, str) and value in self.m.other_spaces:
-            return self.absent_space(value, node), "space"
-        return self.value(value), T.kind_of_value(value)
+        note = self.notes[id(node)]
+        if note.const is NOT_CONSTANT:  # a quoted space of another player count's board
+            return self.absent_space(node.value, node), "space"
+        return self.value(node.value), note.kind  # (a quoted space name, "r2c2", is a "space")
 
     def absent_space(self, value, node):
         """A quoted space of another player count's board: an error only if a game of this count runs it."""
@@ -178,24 +186,16 @@ class ExpressionCompiler(ExpressionChecker):
         return self.helper(X.absent_space, ast.Constant(message), self.loc(node))
 
     def alias_code(self, alias):
-        """The tree of an inlined parameter: the caller's argument tree (or its generated function)."""
-        bound, kind = alias
-        if isinstance(bound, ast.AST):
-            return bound, kind
-        key = getattr(bound, "local_key", None)
-        if key is not None:
-            return local(key), kind
-        if hasattr(bound, "const_value"):
-            return self.value(bound.const_value), kind
-        return self.code.call(bound), kind
+        """The tree of an inlined parameter: the caller's argument tree, and its kind."""
+        return alias
 
     def x_Name(self, node, scope):
-        ref = self.resolve_name(node, scope)
+        ref = self.notes[id(node)].ref
         what = ref.what
         if what == "alias":
             return self.alias_code(ref.data)
-        if what == "local":
-            return local(ref.data), ref.kind
+        if what == "local":  # its env key is this scope's (an 'each' variable's is numbered as it is lowered)
+            return local(scope.keys.get(node.name, node.name)), ref.kind
         if what == "players":
             return py("s.players"), ref.kind
         if what == "player_count":
@@ -207,11 +207,10 @@ class ExpressionCompiler(ExpressionChecker):
         return self.value(ref.data), ref.kind  # a zone's index, a parameter's value
 
     def x_Attr(self, node, scope):
-        ref = self.game_attr(node, scope)
-        if ref is not None:
+        ref = self.notes[id(node)].ref
+        if ref.what == "game_variable":
             return py("s.gv[_0]", ast.Constant(ref.data)), ref.kind
         obj, kind = self.expr_code(node.obj, scope)
-        ref = self.resolve_attr(node, kind)
         attr = node.name
         if ref.what == "card_name":
             names = self.code.constant(self.m.card_names)
@@ -233,7 +232,8 @@ class ExpressionCompiler(ExpressionChecker):
     def x_Index(self, node, scope):
         obj, kind = self.expr_code(node.obj, scope)
         key, kkind = self.expr_code(node.key, scope)
-        shape, vkind = self.check_index(node, kind, kkind)
+        note = self.notes[id(node)]
+        shape, vkind = note.shape, note.kind
         if shape == "table":
             what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
             return self.helper(X.table_entry, obj, key, ast.Constant(what), self.loc(node)), vkind
@@ -255,7 +255,6 @@ class ExpressionCompiler(ExpressionChecker):
 
     def x_Each(self, node, scope):
         src, skind, inner, key = self.each_scope(node, scope)
-        before = StateReads.count
         where = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
         if node.result is not None:
             res, rkind = self.expr_code(node.result, inner)
@@ -263,7 +262,9 @@ class ExpressionCompiler(ExpressionChecker):
         else:
             res, out_kind = None, T.list_of(T.element(skind))
         loc = self.loc(node)
-        if T.element(skind) == "card" and StateReads.count == before:
+        # static over its card: the condition and the result read nothing of the state (their notes say)
+        static = not any(self.notes[id(n)].reads for n in (node.where, node.result) if n is not None)
+        if T.element(skind) == "card" and static:
             fast = self.static_each(src, key, where, res, inner, node.where, loc, node)
             if fast is not None:
                 return fast, out_kind
@@ -302,7 +303,7 @@ class ExpressionCompiler(ExpressionChecker):
         the table has two dimensions: ``table[other][c]``.  Returns
         ``(table, other_key)`` or None when the expression reads the game state.
         ``tree`` is the lowered expression, that built no read of the state (the
-        caller checked :class:`StateReads`); it is run against a poisoned state, which
+        caller checked its analysis note: ``reads``); it is run against a poisoned state, which
         also refuses what reads the state through an inlined argument.
         """
         if not self.options.tables:
@@ -366,7 +367,7 @@ class ExpressionCompiler(ExpressionChecker):
         self.ensure_function(func)
         args = self.bind_args_code(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
-        return body, Scope({}, None, aliases), func.where
+        return body, Scope({}, None, aliases), func.where, self.function_notes(func, aliases)
 
     def each_reduction(self, name, node, scope, where_=None):
         """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
@@ -375,11 +376,10 @@ class ExpressionCompiler(ExpressionChecker):
             self.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
-            before = StateReads.count
-            cond = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0]
+            cond, _, note = self.expr_note(node.where, inner, ("bool", "the condition after 'where'"))
             loc = self.loc(node)
             table = self.static_table(cond, key, inner, node=node.where, at=node) \
-                if T.element(skind) == "card" and StateReads.count == before else None
+                if T.element(skind) == "card" and not note.reads else None
         finally:
             self.where = saved
         kind = "int" if name in ("count", "size") else "bool"
@@ -397,31 +397,24 @@ class ExpressionCompiler(ExpressionChecker):
         return py("all(_0)", comprehension(cond, key, paid, None, generator=True)), kind
 
     def x_ListLit(self, node, scope):
-        items = [self.expr_code(x, scope) for x in node.items]
-        kind = self.check_list(node.items, [k for _, k in items])
-        return ast.List([t for t, _ in items], ast.Load()), kind
+        items = [self.expr_code(x, scope)[0] for x in node.items]
+        return ast.List(items, ast.Load()), self.notes[id(node)].kind
 
     # ---------------------------------------------------------------- operators
     def x_BinOp(self, node, scope):
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
         op = node.op
-        shape, kind = self.check_binop(node, lk, rk)
+        note = self.notes[id(node)]
+        shape, kind = note.shape, note.kind
         if shape == "join_lists":
             lf = py("s.zones[_0]", left) if lk == "zone" else left
             rf = py("s.zones[_0]", right) if rk == "zone" else right
             return self.helper(X.join_lists, s_(), lf, rf, self.loc(node)), kind
         if shape == "join_texts":
             return self.helper(X.join_texts, left, right, self.loc(node)), kind
-        if isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
-            if op in ("//", "%") and node.right.value == 0:
-                raise self.err("division by zero", node.right)
-            v = fold_arith(op, node.left.value, node.right.value)
-            if not -MAX_INT <= v <= MAX_INT:
-                raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
-                               "(-10^18 to 10^18)", node)
-            if self.options.fold:
-                return ast.Constant(v), "int"
+        if shape == "folded":  # two numbers (the analysis checked the result)
+            return ast.Constant(note.const), "int"
         # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
         # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
         helper = {"+": X.add, "-": X.sub, "*": X.mul, "//": X.floordiv, "%": X.mod}[op]
@@ -432,7 +425,6 @@ class ExpressionCompiler(ExpressionChecker):
         if op in ("in", "not in"):
             left, lk = self.expr_code(node.left, scope)
             right, rk = self.list_code(node.right, scope, f"the right side of '{op}'")
-            self.check_membership(node, lk, rk)
             negate = op == "not in"
             if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
                 # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
@@ -442,7 +434,6 @@ class ExpressionCompiler(ExpressionChecker):
             return (py("not _0", found) if negate else found), "bool"
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
-        self.check_compare(node, lk, rk)
         found, v = self.static_value(right)
         if found and self.calls(left, X.count_in) and (op, v) in ((">=", 1), (">", 0)):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
@@ -494,7 +485,7 @@ class ExpressionCompiler(ExpressionChecker):
 
     # ---------------------------------------------------------------- calls
     def x_Call(self, node, scope):
-        what = self.resolve_call(node, scope)
+        what = self.notes[id(node)].shape
         if what == "zone":
             return self.zone_call(node, scope)
         if what == "counter":
@@ -506,31 +497,25 @@ class ExpressionCompiler(ExpressionChecker):
         if what == "sort_by":  # its 'each' binds a variable for the key: lowered as a whole
             return self.sort_by_call(node, scope)
         name = node.func
-        if name in ("count", "size", "any", "all") and len(node.args) == 1:
+        if what == "reduction":  # count/any/all of 'each ... where ...', or of a function that is one
             arg = node.args[0]
-            if isinstance(arg, A.Each) and arg.where is not None and arg.result is None:
+            if isinstance(arg, A.Each):
                 return self.each_reduction(name, arg, scope)
-            inlined = self.filtered_call(arg, scope)
-            if inlined is not None:
-                return self.each_reduction(name, inlined[0], inlined[1], inlined[2])
-        args = []
-        for a in node.args:
-            if isinstance(a, tuple):
-                raise self.err(f"{name}() takes no named arguments", node)
-            tree, kind = self.expr_code(a, scope)
-            args.append((tree, kind, a))
+            body, inner, where, notes = self.filtered_call(arg, scope)
+            saved, self.notes = self.notes, notes  # the function's body, its parameters the arguments' aliases
+            try:
+                return self.each_reduction(name, body, inner, where)
+            finally:
+                self.notes = saved
+        args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.call_loc = self.loc(node)  # where a builtin's run-time errors point
         try:
-            return BUILTINS[name](self, args)
-        except BuiltinError as exc:
+            return BUILTINS[name](self, args)  # the analysis ran its kind rules already: it builds code only
+        except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.err(str(exc), exc.node or node) from None
 
     def zone_call(self, node, scope):
         spec = self.m.zones[node.func]
-        if spec.per == "game":
-            raise self.err(f"zone {node.func!r} is shared; write it without parentheses", node)
-        if len(node.args) != 1:
-            raise self.err(f"{node.func}(...) takes one {spec.per}", node)
         tree, kind = self.expect_code(node.args[0], scope, spec.per, f"the argument of {node.func}()")
         base = spec.base
         if spec.per == "player":
@@ -540,19 +525,19 @@ class ExpressionCompiler(ExpressionChecker):
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
-        self.ensure_function(func)  # checks the body once, on its own, with located errors
+        self.ensure_function(func)  # the body analysed once, on its own, with located errors, and lowered
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
         if self.options.inline and all(is_cheap(a) for a in node.args):
-            # Inline: lower the body again with each parameter bound to the caller's argument
-            # tree, so a call costs no env dict and no extra call layer.
+            # Inline: lower the body again with each parameter an alias of the caller's argument
+            # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
-            saved = self.where
-            self.where = func.where
+            saved, notes = self.where, self.notes
+            self.where, self.notes = func.where, self.function_notes(func, aliases)
             try:
-                return self.expr_code(func.body, Scope({}, None, aliases))[0], func.kind
+                return self.lower_node(func.body, Scope({}, None, aliases))[0], func.kind
             finally:
-                self.where = saved
+                self.where, self.notes = saved, notes
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
 
@@ -566,45 +551,33 @@ class ExpressionCompiler(ExpressionChecker):
         return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
 
     def ensure_function(self, func: Func):
+        """Lower a user function's body on its own (for calls that are not inlined), once."""
         if func.fn is not None:
             return
-        if func.compiling:
-            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
-        func.compiling = True
-        saved = self.where
-        self.where = func.where
+        self.function_kind(func)  # the analysis: errors located in the body, recursion refused
+        saved, notes = self.where, self.notes
+        self.where, self.notes = func.where, self.function_notes(func)
         try:
-            scope = Scope(dict(func.params), None)
-            fn, kind = self.expr(func.body, scope)
-        except CompileError as exc:
-            if exc.node is not None and not getattr(exc, "located", False):
-                exc.where = func.where
-                exc.located = True
-            raise
+            tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
+            func.fn = self.function_of(tree, func.body)
         finally:
-            self.where = saved
-            func.compiling = False
-        func.fn, func.kind = fn, kind
+            self.where, self.notes = saved, notes
 
     def bind_args_code(self, node, params, scope, name):
-        """The argument trees of a call, checked against ``params``, each with its kind."""
-        out = []
-        for (pname, pkind), arg in zip(params, self.check_args(node, params, name)):
-            tree, kind = self.expr_code(arg, scope)
-            self.check_arg(arg, kind, pname, pkind, name)
-            if kind == "zone" and pkind.startswith("list:"):
-                tree = py("list(s.zones[_0])", tree)
-            out.append((tree, pkind if kind == T.ANY else kind))
-        return out
-
-    def bind_args(self, node, params, scope, name, with_kinds=False):
-        """The arguments of a call as generated functions (with their kinds if ``with_kinds``)."""
-        out = []
-        for (tree, kind), arg in zip(self.bind_args_code(node, params, scope, name),
-                                     [a for a in node.args if not isinstance(a, tuple)]):
-            fn = self.function_of(tree, arg)
-            out.append((fn, kind) if with_kinds else fn)
-        return out
+        """The argument trees of a call (checked against ``params`` by the analysis), each with its kind."""
+        notes = self.notes
+        if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
+            self.notes = self.analyse_args(node, params, scope, name)
+        try:
+            out = []
+            for (pname, pkind), arg, bound in zip(params, node.args, self.notes[id(node)].bound):
+                tree, kind = self.expr_code(arg, scope)
+                if kind == "zone" and pkind.startswith("list:"):
+                    tree = py("list(s.zones[_0])", tree)
+                out.append((tree, bound))
+            return out
+        finally:
+            self.notes = notes
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

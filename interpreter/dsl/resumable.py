@@ -49,27 +49,6 @@ class Run:
 class ResumableCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
-    def suspends(self, stmts) -> bool:
-        """Can running these statements stop to wait for a player?"""
-        return any(self._suspends(st) for st in stmts)
-
-    def _suspends(self, st) -> bool:
-        m = self.m
-        if isinstance(st, (A.Ask, A.AskEach, A.AskMenu)):
-            return True
-        if isinstance(st, A.CallStmt):
-            return st.call.func in m.procedures and m.procedures[st.call.func].suspends
-        if isinstance(st, (A.Let, A.Assign)):
-            v = st.value
-            return isinstance(v, A.Call) and v.func in m.procedures and m.procedures[v.func].suspends
-        if isinstance(st, A.Emit):
-            return any(h.suspends for h in m.handlers_for(st.event))
-        if isinstance(st, A.If):
-            return any(self.suspends(b) for _, b in st.branches) or self.suspends(st.orelse)
-        if isinstance(st, (A.While, A.For, A.Repeat)):
-            return self.suspends(st.body)
-        return False
-
     def resumable(self, stmts, scope, code: list):
         """Append instructions for ``stmts`` to ``code`` (procedures that may wait for players)."""
         self.flush(self.resumable_run(stmts, scope, code, Run(scope)), code)
@@ -77,7 +56,7 @@ class ResumableCompiler:
     def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
-            if not self._suspends(st):
+            if not self.waits_at(st):  # (the analysis pass's annotation of the statement)
                 if not run.stmts:
                     run.at = self.location(st)
                 run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))

@@ -45,13 +45,15 @@ class Func:
         self.fn = None
         self.kind = None
         self.compiling = False
+        self.analysed = False  # its body analysed against its declared parameter kinds (Analysis.function_kind)
+        self.reads = True  # whether its body reads the state (known once analysed)
 
 
 class Scope:
     """Local variables visible at a point: their kinds, and the env keys that hold them.
 
     ``aliases`` maps the parameters of an inlined function to the caller's
-    argument trees, with their kinds (see ``ExpressionCompiler.alias_code`` and ``ProcInliner``).
+    argument trees, with their kinds (see ``Analysis.function_notes`` and ``ProcInliner``).
     """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):

@@ -1,0 +1,285 @@
+"""The analysis pass (interpreter/dsl/analysis.py) annotates a snippet's syntax tree before any code is built.
+
+It alone finds what each name refers to, the kind of every expression, the form
+the lowering will take, whether an expression is one local or a constant, and
+whether statements may wait for a player; and it alone raises the located errors
+of expressions.  The lowering reads its notes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_game
+from interpreter.dsl import ast as A
+from interpreter.dsl.analysis import NOT_CONSTANT, Note
+from interpreter.dsl.check import Ref
+from interpreter.dsl.compiler import CompileError, Compiler, Scope
+from interpreter.dsl.parser import parse, parse_expression
+from turn_games import TURN_END
+
+GAME = """game: Notes
+players: {min: 2, max: 2}
+parameters: {limit: 3, ladder: {1: 1, 3: 5}}
+properties: {value: 0}
+components:
+  - {name: coin, value: 2, count: 2, zone: pile}
+zones: {pile: {}, hand: {per: player}}
+counters: {marks: {on: [player]}}
+game_variables: {stage: 1}
+player_variables: {score: 0}
+functions:
+  double(int n): n * 2
+procedures:
+  quiet(player p): |
+    p.score += 1
+  take_turn(player p): |
+    pass
+""" + TURN_END
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory):
+    path = tmp_path_factory.mktemp("notes") / "notes.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    game = load_game(path)
+    return game, Compiler(game)
+
+
+def nodes(tree):
+    """Every expression node of ``tree`` (depth first)."""
+    yield tree
+    for value in vars(tree).values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, A.Node):
+                yield from nodes(item)
+
+
+def test_the_analysis_alone_gives_every_node_its_kind_and_each_name_what_it_refers_to(compiler):
+    game, c = compiler
+    before = len(c.code.constants)
+    tree = parse_expression("p.score + double(limit) > size(each x in pile where x.value > game.stage)")
+    notes = c.analyse(tree, Scope({"p": "player"}, None))
+    assert len(c.code.constants) == before  # analysing builds no code
+    stage = tree.right.args[0].where.right
+    assert set(notes) == {id(n) for n in nodes(tree)} - {id(stage.obj)}  # a note per node ('game' is no value)
+    assert notes[id(tree)].kind == "bool"
+    add = tree.left
+    assert (notes[id(add)].kind, notes[id(add)].shape) == ("int", "arith")
+    assert notes[id(add.left)].ref == Ref("player_variable", "int", "score")
+    assert notes[id(add.left.obj)].ref == Ref("local", "player", "p")
+    assert notes[id(add.left.obj)].local == "p"
+    call = add.right
+    assert (notes[id(call)].kind, notes[id(call)].shape, notes[id(call)].bound) == ("int", "function", ("int",))
+    assert notes[id(call.args[0])].ref == Ref("parameter", "int", 3)
+    assert notes[id(call.args[0])].const == 3
+    size = tree.right
+    assert (notes[id(size)].kind, notes[id(size)].shape) == ("int", "reduction")  # counted without a list
+    each = size.args[0]
+    assert notes[id(each)].kind == "list:card"
+    assert notes[id(each.source)].ref == Ref("zone", "zone", game.zones["pile"].base)
+    assert notes[id(each.where.left)].ref == Ref("card_property", "int", "value")
+    assert notes[id(each.where.right)].ref == Ref("game_variable", "int", "stage")
+
+
+def test_the_analysis_notes_constants_and_folded_arithmetic(compiler):
+    _, c = compiler
+    tree = parse_expression("[2 * 3, limit, 7]")
+    notes = c.analyse(tree, Scope({}, None))
+    product, limit, seven = tree.items
+    assert (notes[id(product)].shape, notes[id(product)].const) == ("folded", 6)
+    assert notes[id(limit)].const == 3 and notes[id(seven)].const == 7
+    assert notes[id(tree)].kind == "list:int" and notes[id(tree)].const is NOT_CONSTANT
+    call = parse_expression("threshold(ladder, 2)")
+    assert c.analyse(call, Scope({}, None))[id(call)].kind == "int"  # a builtin's kind, from its own rules
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("p.score + c", "'+' needs numbers, not a card", 11),
+    ("size(each x in pile where x.name)", "the condition after 'where' must be true/false, not a text", 27),
+    ("double(c)", "argument 'n' of double() must be a number, not a card", 8),
+    ("marks(c)", "marks() is counted on players, not on cards (add card to counters.marks.on)", 7),
+    ("hand", "zone 'hand' belongs to each player; say whose: hand(p)", 1),
+    ("threshold(limit, 2)", "argument 1 of threshold() must be a table such as {1: 1, 3: 5}, not a number", 11),
+    ("1 // 0", "division by zero", 6),
+])
+def test_the_analysis_alone_raises_the_located_errors_of_expressions(compiler, text, message, column):
+    _, c = compiler
+    before = len(c.code.constants)
+    with pytest.raises(CompileError) as info:
+        c.analyse(parse_expression(text), Scope({"p": "player", "c": "card"}, None))
+    assert info.value.message == message
+    assert info.value.node.column == column
+    assert len(c.code.constants) == before
+
+
+def test_the_analysis_checks_an_expected_kind(compiler):
+    _, c = compiler
+    with pytest.raises(CompileError, match="the condition of 'if' must be true/false, not a player"):
+        c.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("bool", "the condition of 'if'"))
+    with pytest.raises(CompileError, match="what 'for' goes through must be a list or a zone, not a player"):
+        c.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("list", "what 'for' goes through"))
+
+
+def test_statements_are_annotated_with_whether_they_may_wait_for_a_player(compiler):
+    _, c = compiler
+    asks, calls_quiet, loop = parse('ask p:\n  "a":\n    pass\nquiet(p)\nrepeat 2:\n  take_turn(p)\n')
+    assert c.waits_at(asks) and c.waits_at(loop)  # take_turn asks
+    assert not c.waits_at(calls_quiet)
+    assert not c.waits([calls_quiet])
+
+
+def test_the_lowering_reads_the_notes_and_checks_nothing_itself(compiler):
+    _, c = compiler
+    tree = parse_expression("p.score + 1")
+    scope = Scope({"p": "player"}, None)
+    c.notes = c.analyse(tree, scope)
+    c.notes[id(tree)] = Note("int", shape="join_texts")  # a note the lowering obeys as it is
+    try:
+        code, kind = c.expr_code(tree, scope)
+    finally:
+        c.notes = None
+    assert kind == "int" and "join_texts" in repr(c.code.constants[code.func.slice.value])
+
+
+def test_whether_an_expression_is_a_local_or_a_constant_is_its_note_not_an_attribute_of_its_function(compiler):
+    _, c = compiler
+    scope = Scope({"p": "player"}, None)
+    tree, kind, note = c.expr_note(A.Name("p"), scope)
+    assert (kind, note.local, note.const) == ("player", "p", NOT_CONSTANT)
+    tree, kind, note = c.expr_note(parse_expression("3 + 1"), scope)
+    assert note.const == 4 and note.local is None and tree.value == 4
+    fn = c.function_of(tree, A.Name("p"))
+    assert not hasattr(fn, "local_key") and not hasattr(fn, "const_value")
+
+
+ZONE_FOR_A_LIST = """game: Lists
+players: {min: 2, max: 2}
+properties: {value: 0}
+components:
+  - {name: coin, value: 2, count: 3, zone: pile}
+zones: {pile: {}, hand: {per: player}}
+player_variables: {score: 0}
+functions:
+  many(cards cs): "size(cs) * 10 + sum(each c in cs: c.value)"
+procedures:
+  take_turn(player p): |
+    p.score = many(pile)
+""" + TURN_END
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_zone_given_for_a_list_parameter_of_an_inlined_function_is_read_as_its_list_of_cards(tmp_path, inline):
+    # The inlined body used to read the parameter as a zone (its kind as given) while it held the
+    # copied list of cards: 's.zones[[0, 1, 2]]' failed with a TypeError when the turn ran.
+    from interpreter import CompileOptions
+
+    path = tmp_path / "lists.yaml"
+    path.write_text(ZONE_FOR_A_LIST, encoding="utf-8")
+    game = load_game(path, options=CompileOptions(inline=inline))
+    state = game.new_game(players=2, seed=1)
+    assert state.pv["score"] == [36, 0]
+
+
+@pytest.mark.parametrize("text, reads", [
+    ("c.value > 1", False),  # card properties are fixed
+    ('c.name == "coin" and double(c.value) > limit', False),  # an inlined function reads what its body reads
+    ("c.value > p.score", True),  # a player variable
+    ("c.value > game.stage", True),
+    ("c.value < player_count", True),
+    ("c in pile", True),  # a zone's cards
+    ("abs(c.value) > 1", False),
+    ("top(pile) == c", True),  # a builtin that looks into a zone
+    ("marks(p) > 0", True),  # a counter
+    ("size(each x in pile where x.value > 1) > 0", True),
+])
+def test_the_analysis_notes_whether_an_expression_reads_the_state(compiler, text, reads):
+    _, c = compiler
+    tree = parse_expression(text)
+    notes = c.analyse(tree, Scope({"p": "player", "c": "card"}, None))
+    assert notes[id(tree)].reads is reads
+
+
+def test_an_each_is_tabulated_per_card_when_its_condition_reads_nothing_of_the_state(compiler):
+    from interpreter.dsl import expr_runtime as X
+
+    _, c = compiler
+    scope = Scope({}, None)
+    tree = parse_expression("[each x in pile where x.value > 1]")
+    assert c.analyse(tree, scope)[id(tree.where)].reads is False
+    c.notes = c.analyse(tree, scope)
+    try:
+        static, _ = c.expr_code(tree, scope)
+        c.notes[id(tree.where)].reads = True  # said to read the state: checked card by card as it runs
+        scanned, _ = c.expr_code(tree, scope)
+    finally:
+        c.notes = None
+    assert c.code.constants[static.func.slice.value] is X.kept  # the cards kept by a per-card table
+    assert scanned.__class__.__name__ == "ListComp"
+
+
+def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_parameters_as_aliases(compiler):
+    import ast
+
+    from interpreter.dsl.analysis import Analysis
+
+    game, c = compiler
+    func = game.functions["double"]
+    assert func.analysed and func.notes[id(func.body)].kind == "int"
+    (param,) = [node for node in nodes(func.body) if isinstance(node, A.Name)]
+    assert func.notes[id(param)].ref.what == "alias"  # the placeholder of the argument
+    rewritten = c.function_notes(func, {"n": (ast.Constant(5), "int")})
+    assert (rewritten[id(param)].ref.what, rewritten[id(param)].const) == ("alias", 5)
+    assert c.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
+    assert rewritten[id(func.body)] is func.notes[id(func.body)]  # the rest of the IR is shared
+
+    analysed = []
+    c.analyse = lambda node, scope, expect=None: analysed.append(node) or Analysis.analyse(c, node, scope, expect)
+    try:
+        tree, _ = c.expr_code(parse_expression("double(2) + double(p.score)"), Scope({"p": "player"}, None))
+    finally:
+        del c.analyse
+    assert len(analysed) == 1 and func.body not in analysed  # the caller's expression only
+    assert "{'n':" not in ast.unparse(tree) and "'score'" in ast.unparse(tree)  # both calls inlined
+
+
+BODY_FOR_ITS_DECLARED_KINDS = """game: Kinds
+players: {min: 2, max: 2}
+properties: {value: 0}
+components:
+  - {name: coin, value: 2, count: 3, zone: pile}
+zones: {pile: {}, hand: {per: player}}
+player_variables: {score: 0}
+functions:
+  bottom_value(cards cs): first(cs).value
+procedures:
+  take_turn(player p): |
+    p.score = bottom_value(none)
+""" + TURN_END
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_call_that_fits_the_declared_parameters_compiles_alike_inlined_or_not(tmp_path, inline):
+    # The inlined body was checked again with the argument's kind (none) and refused at load
+    # ("argument 1 of first() must be a list or a zone, not none") where the ordinary call loads.
+    from interpreter import CompileOptions
+    from interpreter.errors import RuleError
+
+    path = tmp_path / "kinds.yaml"
+    path.write_text(BODY_FOR_ITS_DECLARED_KINDS, encoding="utf-8")
+    game = load_game(path, options=CompileOptions(inline=inline))
+    with pytest.raises(RuleError) as info:
+        game.new_game(players=2, seed=1)
+    assert "kinds.yaml:9:27: functions.bottom_value(cards cs): cannot read .value: the card is none" in str(info.value)
+
+
+def test_the_lowering_modules_ask_no_kind_rule_themselves():
+    # The checks of expressions are the analysis pass's: the lowering reads its notes.
+    import re
+    from pathlib import Path
+
+    import interpreter.dsl as dsl
+
+    for module in ("lower_expr.py", "statements.py"):
+        text = (Path(dsl.__file__).parent / module).read_text(encoding="utf-8")
+        assert not re.findall(r"self\.(?:check_\w+|resolve_\w+|game_attr)\(", text), module
