@@ -250,6 +250,11 @@ class State:
         It draws from ``rng`` (a ``random.Random``) exactly what ``rng.randrange(len(legal_actions(player)))``
         draws, so a bot using it plays the same games as one picking uniformly among ``legal_actions``.
         """
+        p = self.pending
+        if p is not None and not p["each"] and type(player) is int and p["players"][0] == player:
+            # the common case, straight: one player asked (a one-player decision is never half chosen)
+            space = p["lazy"]
+            return rng.randrange(space[0][-1] if space else len(p["labels"][0]))  # OPT.count(space[0])
         asked = self._asked(player)
         if asked is not None:
             return rng.randrange(self._count(*asked))
@@ -263,6 +268,17 @@ class State:
         IllegalActionError and changes nothing; a rule that fails rewinds the action, as ``apply``.
         """
         p = self.pending
+        if p is not None and not p["each"] and p["lazy"] is None and type(player) is int \
+                and type(action_id) is int and action_id >= 0 and p["players"][0] == player:
+            labels = p["labels"][0]  # the common case, straight: one player asked, the options listed
+            if action_id < len(labels):
+                label = labels[action_id]
+                j = labels.index(label)  # as apply does: the first option with that text
+                if self.trace is None:
+                    self._play_one(p, player, label, p["values"][0][j])
+                else:
+                    self._play(p, 0, player, label, j, p["values"][0][j])
+                return
         try:
             if type(player) is not int or type(action_id) is not int or action_id < 0:
                 raise ValueError
@@ -332,6 +348,21 @@ class State:
             got = made[1][i] = OPT.expand(space, self.game.card_names)
         return got
 
+    def _play_one(self, p, player, action, value) -> None:
+        """:meth:`_play` of a one-player decision ``p`` (not 'ask each') with no trace: the common case, straight."""
+        self.history.append([player, action])
+        try:
+            dest = p["dest"]
+            if dest is None:  # a menu: the value is where the chosen option's code starts
+                self.frames[-1][1] = value
+            else:
+                self.frames[-1][2][dest] = value
+            self.pending = None
+            self.steps = self.game.step_limit
+            self._run()
+        except Exception as exc:
+            self._failed(exc, action)
+
     def _play(self, p, i, player, action, j, value) -> None:
         """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
         players = p["players"]
@@ -359,17 +390,20 @@ class State:
             self._run()
             if self.trace is not None:
                 TR.changed(self)
-        except RibbitError:
-            self._rewind()
-            raise
-        except RecursionError:
-            self._rewind()
+        except Exception as exc:
+            self._failed(exc, action)
+
+    def _failed(self, exc, action):
+        """A rule failed while ``action`` resolved: rewind the action and raise the error (located, if unforeseen)."""
+        self._rewind()
+        if isinstance(exc, RibbitError):
+            raise exc
+        if isinstance(exc, RecursionError):
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
-        except Exception as exc:  # a rule failed in a way no check foresaw: never half an action
-            self._rewind()
-            cause, where = _unforeseen(self.game, exc)
-            raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
-                            "the game is back where it was before that action", where) from cause
+        # a rule failed in a way no check foresaw: never half an action
+        cause, where = _unforeseen(self.game, exc)
+        raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
+                        "the game is back where it was before that action", where) from cause
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
