@@ -23,6 +23,7 @@ import itertools
 from . import rng as RNG
 from . import trace as TR
 from .dsl import option_spaces as OPT
+from .dsl.codegen import SAFE_BUILTINS
 from .dsl.compiler import SUSPEND, GameOver
 from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
@@ -162,7 +163,8 @@ class State:
         except (RibbitError, RecursionError):
             raise
         except Exception as exc:  # no check foresaw it: name the statement whose code was running
-            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], _pc_at(exc, code, pc))) from exc
+            fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -834,6 +836,20 @@ def _pc_at(exc, code, pc):
             return tb.tb_frame.f_locals.get("pc", pc)
         tb = tb.tb_next
     return pc
+
+
+def _failing_frame(exc, fr, pc):
+    """(frame, pc) of the innermost procedure function ``exc`` went through (a waiting call runs its callee
+    inside its caller's function: see ``resumable.push_call``), else ``(fr, pc)``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        code = frame.f_code
+        if code.co_argcount == 3 and code.co_varnames[:3] == ("s", "fr", "pc") \
+                and frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            fr, pc = frame.f_locals["fr"], frame.f_locals["pc"]
+        tb = tb.tb_next
+    return fr, pc
 
 
 def _located(game, exc, proc, pc):
