@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from interpreter import load_game
-from interpreter.dsl.loop_locals import loop_local, read_as_local
+from interpreter.dsl.loop_locals import as_locals
 
 GAME = """\
 game: Pairs
@@ -65,16 +65,18 @@ def test_nested_scans_read_the_outer_card_from_a_local_and_count_as_the_rules_sa
 def test_a_scan_that_hands_e_on_keeps_its_variable_in_e():
     read = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Load())
     handed = ast.Call(ast.Name("K", ast.Load()), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load())], [])
-    assert loop_local("c.1", [ast.Compare(read, [ast.Eq()], [ast.Constant(1)])]) == "v0"
-    assert loop_local("c.1", [ast.BoolOp(ast.And(), [read, handed])]) is None
+    var, (tree,) = as_locals("c.1", [ast.Compare(read, [ast.Eq()], [ast.Constant(1)])])
+    assert (var, ast.unparse(tree)) == ("v0", "v0 == 1")
+    assert as_locals("c.1", [ast.BoolOp(ast.And(), [read, handed])]) is None
 
 
-def test_the_local_is_named_apart_from_the_locals_of_scans_inside_it():
-    inner = ast.ListComp(ast.Name("v0", ast.Load()), [ast.comprehension(ast.Name("v0", ast.Store()),
-                                                                         ast.Name("s", ast.Load()), [], 0)])
-    assert loop_local("c.1", [inner]) == "v1"
+def test_the_local_is_named_apart_from_the_locals_of_scans_inside_it_and_the_trees_are_left_as_they_were():
     read = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Load())
+    inner = ast.ListComp(ast.Tuple([ast.Name("v0", ast.Load()), read], ast.Load()),
+                         [ast.comprehension(ast.Name("v0", ast.Store()), ast.Name("s", ast.Load()), [], 0)])
     other = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("d.2"), ast.Load())
-    tree = ast.Tuple([read, other], ast.Load())
-    assert ast.unparse(read_as_local(tree, "c.1", "v1")) == "(v1, e['d.2'])"
-    assert ast.unparse(tree) == "(e['c.1'], e['d.2'])"  # a copy: the tree itself is left as it was
+    tree = ast.Tuple([inner, other], ast.Load())
+    var, (new,) = as_locals("c.1", [tree])
+    assert (var, ast.unparse(new)) == ("v1", "([(v0, v1) for v0 in s], e['d.2'])")
+    assert ast.unparse(tree) == "([(v0, e['c.1']) for v0 in s], e['d.2'])"  # new nodes: the tree given is unchanged
+    assert new.elts[1] is other  # what holds no read of the variable is shared, not copied

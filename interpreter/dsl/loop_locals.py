@@ -8,52 +8,80 @@ local of the comprehension (``[v0 for v0 in X if P]``), a store and reads in fas
 dict operations on every item.  The env dict then no longer keeps the last item after the loop,
 which nothing reads (the key is the comprehension's own).
 
-Names are the backend's: ``v`` and a number, the smallest not used inside (so nested
-comprehensions get distinct names, the same in every process).
+Names are the backend's: ``v`` and a number, one more than the deepest comprehension inside (so
+nested comprehensions get distinct names, the same in every process).
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-import re
 
-_LOOP_NAME = re.compile(r"v(\d+)\Z")
+_Name, _Subscript, _Constant, _Load, _AST = ast.Name, ast.Subscript, ast.Constant, ast.Load, ast.AST
 
 
-def loop_local(key: str, parts: list):
-    """A fresh Python name for the loop variable ``e[key]`` of a comprehension over ``parts`` (its element
-    and condition trees), or None if some part hands ``e`` itself on (the variable must stay in ``e``)."""
-    names, reads, used = 0, 0, set()
-    for part in parts:
-        for node in ast.walk(part):
-            kind = type(node)
-            if kind is ast.Name:
-                if node.id == "e":
-                    names += 1
-                else:
-                    found = _LOOP_NAME.match(node.id)
-                    if found:
-                        used.add(int(found.group(1)))
-            elif kind is ast.Subscript and type(node.value) is ast.Name and node.value.id == "e" \
-                    and type(node.slice) is ast.Constant and type(node.slice.value) is str:
-                reads += 1
-    if names != reads:  # 'e' handed on (a helper or closure call, a whole-env read): keep the variable in e
+class _HandedOn(Exception):
+    """``e`` itself is used (not one of its entries): the loop variable must stay in ``e``."""
+
+
+def as_locals(key: str, parts: list):
+    """(name, parts rewritten) with every read of ``e[key]`` in ``parts`` (a comprehension's element and
+    condition trees) made a read of a fresh local ``name``; None if some part hands ``e`` itself on.
+
+    The rewritten trees are new nodes on the paths to the reads, the rest shared: the trees given
+    are left as they were (other code may hold their nodes).
+    """
+    found = [-1]  # the highest number of a loop local inside, then the placeholder names made
+    try:
+        marked = [_mark(part, key, found) for part in parts]
+    except _HandedOn:
         return None
-    return f"v{min(set(range(len(used) + 1)) - used)}"
+    var = f"v{found[0] + 1}"
+    for made in found[1:]:
+        made.id = var
+    return var, [part if new is None else new for part, new in zip(parts, marked)]
 
 
-def read_as_local(tree, key: str, var: str):
-    """A copy of ``tree`` with every read of ``e[key]`` made a read of the local ``var``."""
-    return _Reads(key, var).visit(copy.deepcopy(tree))
+_VAR = "\0"  # placeholder name while the local's number is not yet known
 
 
-class _Reads(ast.NodeTransformer):
-    def __init__(self, key, var):
-        self.key, self.var = key, var
+def _mark(node, key, found):
+    """``node`` rewritten with reads of ``e[key]`` as the placeholder name, or None if it holds none."""
+    kind = type(node)
+    if kind is _Name:
+        name = node.id
+        if name == "e":
+            raise _HandedOn
+        if name[:1] == "v" and name[1:].isdigit() and int(name[1:]) > found[0]:
+            found[0] = int(name[1:])
+        return None
+    if kind is _Subscript and type(node.value) is _Name and node.value.id == "e":
+        if type(node.slice) is not _Constant:
+            raise _HandedOn
+        if node.slice.value == key and type(node.ctx) is _Load:
+            made = ast.copy_location(_Name(_VAR, _Load()), node)
+            found.append(made)
+            return made
+        return None  # another entry of e: read as it was
+    changed = None
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            new = None
+            for i, item in enumerate(value):
+                if isinstance(item, _AST):
+                    got = _mark(item, key, found)
+                    if got is not None:
+                        if new is None:
+                            new = value[:]
+                        new[i] = got
+        elif isinstance(value, _AST):
+            new = _mark(value, key, found)
+        else:
+            continue
+        if new is not None:
+            if changed is None:
+                changed = copy.copy(node)
+            setattr(changed, field, new)
+    return changed
 
-    def visit_Subscript(self, node):
-        if type(node.value) is ast.Name and node.value.id == "e" and type(node.slice) is ast.Constant \
-                and node.slice.value == self.key and type(node.ctx) is ast.Load:
-            return ast.copy_location(ast.Name(self.var, ast.Load()), node)
-        return self.generic_visit(node)

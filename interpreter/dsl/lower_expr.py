@@ -30,7 +30,7 @@ from .check import ExpressionChecker
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
-from .loop_locals import loop_local, read_as_local
+from .loop_locals import as_locals
 from .pyast import StateReads, local, local_key, py, simple
 from .runtime import MAX_INT, fold_arith, is_cheap, Poisoned
 from .units import CompileError, Func, Scope
@@ -611,12 +611,12 @@ class ExpressionCompiler(ExpressionChecker):
 def comprehension(elt, key, iterable, cond, generator=False):
     """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``, or is a
     Python local when nothing hands ``e`` on inside (see loop_locals.py)."""
-    var = loop_local(key, [elt] + ([cond] if cond is not None else []))
-    if var is None:
+    made = as_locals(key, [elt] if cond is None else [elt, cond])
+    if made is None:
         target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
     else:
-        elt = read_as_local(elt, key, var)
-        cond = read_as_local(cond, key, var) if cond is not None else None
+        var, (elt, *rest) = made
+        cond = rest[0] if rest else None
         target = ast.Name(var, ast.Store())
     gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
     return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen])
