@@ -68,6 +68,8 @@ def test_a_scan_that_hands_e_on_keeps_its_variable_in_e():
     var, (tree,) = as_locals("c.1", [ast.Compare(read, [ast.Eq()], [ast.Constant(1)])])
     assert (var, ast.unparse(tree)) == ("v0", "v0 == 1")
     assert as_locals("c.1", [ast.BoolOp(ast.And(), [read, handed])]) is None
+    written = ast.NamedExpr(ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Store()), read)
+    assert as_locals("c.1", [written]) is None  # (no rule makes this; a write would not reach the local)
 
 
 def test_the_local_is_named_apart_from_the_locals_of_scans_inside_it_and_the_trees_are_left_as_they_were():

@@ -58,11 +58,13 @@ def _mark(node, key, found):
     if kind is _Subscript and type(node.value) is _Name and node.value.id == "e":
         if type(node.slice) is not _Constant:
             raise _HandedOn
-        if node.slice.value == key and type(node.ctx) is _Load:
+        if node.slice.value == key:
+            if type(node.ctx) is not _Load:  # the variable written inside: it stays in e
+                raise _HandedOn
             made = ast.copy_location(_Name(_VAR, _Load()), node)
             found.append(made)
             return made
-        return None  # another entry of e: read as it was
+        return None  # another entry of e: read (or written) as it was
     changed = None
     for field in node._fields:
         value = getattr(node, field, None)
