@@ -7,6 +7,8 @@ save files trivial, and makes every game replay bit for bit from its seed.
 
 from __future__ import annotations
 
+from itertools import repeat, starmap
+
 import _random  # the C Mersenne Twister behind random.Random: same draws, without its Python-level seeding
 
 MASK = (1 << 64) - 1
@@ -42,7 +44,7 @@ def shuffle(state: int, items: list) -> int:
     """
     state, seed = next_u64(state)
     draw = _random.Random(seed).random
-    keys = [draw() for _ in items]
+    keys = list(starmap(draw, repeat((), len(items))))  # draw() once per item, in order, the loop in C
     order = sorted(range(len(items)), key=keys.__getitem__)
-    items[:] = [items[i] for i in order]
+    items[:] = list(map(items.__getitem__, order))
     return state

@@ -23,6 +23,7 @@ import itertools
 from . import rng as RNG
 from . import trace as TR
 from .dsl import option_spaces as OPT
+from .dsl.codegen import SAFE_BUILTINS
 from .dsl.compiler import SUSPEND, GameOver
 from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
@@ -162,7 +163,8 @@ class State:
         except (RibbitError, RecursionError):
             raise
         except Exception as exc:  # no check foresaw it: name the statement whose code was running
-            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], _pc_at(exc, code, pc))) from exc
+            fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -250,6 +252,11 @@ class State:
         It draws from ``rng`` (a ``random.Random``) exactly what ``rng.randrange(len(legal_actions(player)))``
         draws, so a bot using it plays the same games as one picking uniformly among ``legal_actions``.
         """
+        p = self.pending
+        if p is not None and not p["each"] and type(player) is int and p["players"][0] == player:
+            # the common case, straight: one player asked (a one-player decision is never half chosen)
+            space = p["lazy"]
+            return rng.randrange(space[0][-1] if space else len(p["labels"][0]))  # OPT.count(space[0])
         asked = self._asked(player)
         if asked is not None:
             return rng.randrange(self._count(*asked))
@@ -263,6 +270,17 @@ class State:
         IllegalActionError and changes nothing; a rule that fails rewinds the action, as ``apply``.
         """
         p = self.pending
+        if p is not None and not p["each"] and p["lazy"] is None and type(player) is int \
+                and type(action_id) is int and action_id >= 0 and p["players"][0] == player:
+            labels = p["labels"][0]  # the common case, straight: one player asked, the options listed
+            if action_id < len(labels):
+                label = labels[action_id]
+                j = labels.index(label)  # as apply does: the first option with that text
+                if self.trace is None:
+                    self._play_one(p, player, label, p["values"][0][j])
+                else:
+                    self._play(p, 0, player, label, j, p["values"][0][j])
+                return
         try:
             if type(player) is not int or type(action_id) is not int or action_id < 0:
                 raise ValueError
@@ -332,6 +350,21 @@ class State:
             got = made[1][i] = OPT.expand(space, self.game.card_names)
         return got
 
+    def _play_one(self, p, player, action, value) -> None:
+        """:meth:`_play` of a one-player decision ``p`` (not 'ask each') with no trace: the common case, straight."""
+        self.history.append([player, action])
+        try:
+            dest = p["dest"]
+            if dest is None:  # a menu: the value is where the chosen option's code starts
+                self.frames[-1][1] = value
+            else:
+                self.frames[-1][2][dest] = value
+            self.pending = None
+            self.steps = self.game.step_limit
+            self._run()
+        except Exception as exc:
+            self._failed(exc, action)
+
     def _play(self, p, i, player, action, j, value) -> None:
         """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
         players = p["players"]
@@ -359,17 +392,20 @@ class State:
             self._run()
             if self.trace is not None:
                 TR.changed(self)
-        except RibbitError:
-            self._rewind()
-            raise
-        except RecursionError:
-            self._rewind()
+        except Exception as exc:
+            self._failed(exc, action)
+
+    def _failed(self, exc, action):
+        """A rule failed while ``action`` resolved: rewind the action and raise the error (located, if unforeseen)."""
+        self._rewind()
+        if isinstance(exc, RibbitError):
+            raise exc
+        if isinstance(exc, RecursionError):
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
-        except Exception as exc:  # a rule failed in a way no check foresaw: never half an action
-            self._rewind()
-            cause, where = _unforeseen(self.game, exc)
-            raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
-                            "the game is back where it was before that action", where) from cause
+        # a rule failed in a way no check foresaw: never half an action
+        cause, where = _unforeseen(self.game, exc)
+        raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
+                        "the game is back where it was before that action", where) from cause
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
@@ -800,6 +836,20 @@ def _pc_at(exc, code, pc):
             return tb.tb_frame.f_locals.get("pc", pc)
         tb = tb.tb_next
     return pc
+
+
+def _failing_frame(exc, fr, pc):
+    """(frame, pc) of the innermost procedure function ``exc`` went through (a waiting call runs its callee
+    inside its caller's function: see ``resumable.push_call``), else ``(fr, pc)``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        code = frame.f_code
+        if code.co_argcount == 3 and code.co_varnames[:3] == ("s", "fr", "pc") \
+                and frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            fr, pc = frame.f_locals["fr"], frame.f_locals["pc"]
+        tb = tb.tb_next
+    return fr, pc
 
 
 def _located(game, exc, proc, pc):

@@ -23,13 +23,15 @@ MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 class DecisionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
-    def options_builder(self, count, options_node, scope, verb):
+    def options_builder(self, count, options_node, scope, verb, listed=None):
         """Compile what a player chooses among: returns f(s, e) -> (labels, values).
 
         A choice of several cards with two options or more returns (None, option space) instead:
-        its options are counted, not listed (see option_spaces.py).
+        its options are counted, not listed (see option_spaces.py).  ``listed``: the list, already
+        lowered by :meth:`list_code` (tree, kind).
         """
-        values, kind = self.as_list(options_node, scope, "what is chosen among")
+        values, kind = (self.function_of(listed[0], options_node), listed[1]) if listed is not None \
+            else self.as_list(options_node, scope, "what is chosen among")
         elem = T.element(kind)
         if not T.showable(elem):
             raise self.err(f"players choose among cards, players, spaces, numbers, texts or lists of them; "
@@ -117,7 +119,7 @@ class DecisionCompiler:
         except Exception:  # it reads the game (the usual case): checked when it runs
             pass
 
-    def ask_options(self, st, options_scope, scope, each: bool):
+    def ask_options(self, st, options_scope, scope, each: bool, listed=None):
         """The options of an ask (built in ``options_scope``), where the choice goes, and what splits it.
 
         ``each``: an ``ask each``, whose variables hold one choice per player (a list of them).
@@ -130,13 +132,18 @@ class DecisionCompiler:
             dest = f"$plus{next(scope.counter)}"
             split = split_each if each else split_one
             return build, dest, split(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
-        build, kind = self.options_builder(st.count, st.options, options_scope, st.verb)
+        build, kind = self.options_builder(st.count, st.options, options_scope, st.verb, listed)
         scope.names[st.name] = T.list_of(kind) if each else kind
         return build, scope.keys.get(st.name, st.name), None
 
     def r_Ask(self, st, scope, code):
         player = self.expect_code(st.player, scope, "player", "who is asked")[0]
-        build, dest, after = self.ask_options(st, scope, scope, each=False)
+        listed = None
+        if st.rest is None and st.count == "one":
+            listed = self.list_code(st.options, scope, "what is chosen among")
+            if T.element(listed[1]) == "card":  # the commonest choice: its options listed by generated code
+                return self.ask_one_card(st, scope, code, player, listed[0])
+        build, dest, after = self.ask_options(st, scope, scope, each=False, listed=listed)
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
         p, labels, values = self.tmp(), self.tmp(), self.tmp()
@@ -163,6 +170,41 @@ class DecisionCompiler:
             SPACE=self.K(decide_space), PC=ast.Constant(k)), loc))
         if after is not None:
             code.append(after)
+
+    def ask_one_card(self, st, scope, code, player, items):
+        """``ask P to choose one of CARDS``: :meth:`options_builder`'s ``build_one_card`` and ``decide_one``,
+        written out (identical cards are one option, the first of them its value)."""
+        scope.names[st.name] = "card"
+        dest = scope.keys.get(st.name, st.name)
+        prefix = f"{st.verb} " if st.verb else ""
+        labels_of = [prefix + name for name in self.m.card_names]  # every card's action text, made once
+        prompt = st.verb or st.name.replace("_", " ")
+        loc = self.location(st)
+        p, seen, c, label, labels, values = (self.tmp() for _ in range(6))
+        code.append(Op(lambda k: shape("""
+            P = PLAYER
+            SEEN = {}
+            for C in ITEMS:
+                LABEL = LABELS_OF[C]
+                if LABEL not in SEEN:
+                    SEEN[LABEL] = C
+            LABELS = list(SEEN)
+            VALUES = list(SEEN.values())
+            if not LABELS:
+                raise RE(f"player {P + 1} has nothing to choose from", LOC)
+            if len(LABELS) == 1:
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+                DEST = VALUES[0]
+            else:
+                fr[1] = NEXT
+                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
+                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
+                return SUSPEND
+        """, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
+            LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
+            LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
+            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND)), loc))
 
     def r_AskEach(self, st, scope, code):
         players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from itertools import compress
+from itertools import chain, compress
 
 from .. import rng as RNG
 from ..errors import RuleError
@@ -340,18 +340,18 @@ def space_of_card(s, spaces, card):
 
 
 def flatten_zones(s, zones, loc):
-    lists = [s.zones[z] for z in zones]
+    lists = list(map(s.zones.__getitem__, zones))
     s.steps -= len(lists) + sum(map(len, lists))  # paid before the list is built
     if s.steps < 0:
         raise over_budget(s, loc)
-    return [x for z in lists for x in z]
+    return list(chain.from_iterable(lists))
 
 
 def flatten(s, lists, loc):
     s.steps -= len(lists) + sum(map(len, lists))
     if s.steps < 0:
         raise over_budget(s, loc)
-    return [x for xs in lists for x in xs]
+    return list(chain.from_iterable(lists))
 
 
 def players_from(s, first_player):

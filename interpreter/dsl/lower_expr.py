@@ -33,6 +33,7 @@ from .analysis import NOT_CONSTANT
 from . import expr_runtime as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
+from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
 from .runtime import is_cheap, Poisoned
 from .units import Func, Scope
@@ -581,7 +582,14 @@ class ExpressionCompiler:
 
 
 def comprehension(elt, key, iterable, cond, generator=False):
-    """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``."""
-    target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
+    """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``, or is a
+    Python local when nothing hands ``e`` on inside (see loop_locals.py)."""
+    made = as_locals(key, [elt] if cond is None else [elt, cond])
+    if made is None:
+        target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
+    else:
+        var, (elt, *rest) = made
+        cond = rest[0] if rest else None
+        target = ast.Name(var, ast.Store())
     gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
     return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen])

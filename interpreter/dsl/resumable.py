@@ -26,6 +26,7 @@ from .statements import Ctx
 from .listeners import active_listeners
 from .units import Jump, Label, Op, Proc, Scope
 
+MAX_DIRECT = 40  # frames deep, at most, that a waiting call runs its callee straight from the caller (see push_call)
 GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
 
 
@@ -185,18 +186,35 @@ class ResumableCompiler:
         code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):
-        """An instruction calling a procedure that may wait: a frame of its own, run from the next round."""
+        """An instruction calling a procedure that may wait: a frame of its own, run at once.
+
+        The callee's function is called straight from here (no round through ``State._run``): if it
+        ends, its ``return`` pops its frame and the caller goes on in the same Python call; if it waits
+        for a player or hands over to another frame, the caller returns that too (its frame already
+        says where to resume).  Frames and their order are those of a round through the run loop;
+        past MAX_DIRECT frames the run loop takes the call, so Python's stack stays shallow.
+        """
         proc = self.m.procedures[call.func]
         args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
         self.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
         loc = self.location(call)
+        frame, got = self.tmp(), self.tmp()
         return Op(lambda k: self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             fr[1] = NEXT
-            s.frames.append([PID, 0, ENV, DEST])
-            return TRANSFER
+            FRAME = [PID, 0, ENV, DEST]
+            s.frames.append(FRAME)
+            if len(s.frames) > MAX_DIRECT:
+                return TRANSFER
+            GOT = PROC.code[0](s, FRAME, 0)
+            if s.frames[-1] is not fr:
+                if GOT >= 0:  # the callee goes on at GOT: the run loop calls it there
+                    FRAME[1] = GOT
+                    return TRANSFER
+                return GOT
         """, NEXT=ast.Constant(k + 1), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
-            TRANSFER=ast.Constant(TRANSFER)), loc)
+            TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.K(proc),
+            MAX_DIRECT=ast.Constant(MAX_DIRECT)), loc)
 
     def r_Emit(self, st, scope, code):
         """One frame per handler, run in order (each may wait for players): triggers, the card's ability, listeners."""
