@@ -139,6 +139,14 @@ class CodeUnit:
         self._lazy.append(fn)
         return fn
 
+    def probe(self, tree: ast.expr, line: int | None, filename: str | None = None) -> types.FunctionType:
+        """A function ``probe(s, e)`` returning ``tree``, compiled now, for work done at load (a per-card
+        table is filled by calling it): not numbered, not listed by ``debug --code``, not kept."""
+        fdef = _function_def("probe", [ast.Return(tree)], ("s", "e"), line)
+        fn = types.FunctionType(self._compiled(fdef, line, filename), self.namespace, "probe")
+        fn.generated_tree = fdef
+        return fn
+
     def _definition(self, name: str, body: list[ast.stmt], args, line: int | None, where) -> ast.FunctionDef:
         """``def name_N(*args): body`` as a tree, its name checked and numbered, its rule noted in ``origins``."""
         if not _BACKEND_NAME.match(name):
@@ -146,14 +154,7 @@ class CodeUnit:
         fname = f"{name}_{next(self._numbers)}"
         if where is not None:
             self.origins[fname] = where
-        fdef = ast.FunctionDef(
-            name=fname,
-            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
-                               kw_defaults=[], kwarg=None, defaults=[]),
-            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
-        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
-        fdef.col_offset = fdef.end_col_offset = 0
-        return fdef
+        return _function_def(fname, body, args, line)
 
     def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)
@@ -253,6 +254,17 @@ class _Batch:
         for fdef, fn, _ in waiting:
             fn.__code__ = made[fdef.name]
             fn.__defaults__ = None
+
+
+def _function_def(fname: str, body: list[ast.stmt], args, line: int | None) -> ast.FunctionDef:
+    fdef = ast.FunctionDef(
+        name=fname,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                           kw_defaults=[], kwarg=None, defaults=[]),
+        body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+    fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
+    fdef.col_offset = fdef.end_col_offset = 0
+    return fdef
 
 
 def unparse(fdef: ast.FunctionDef) -> str:

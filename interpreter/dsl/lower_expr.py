@@ -84,6 +84,12 @@ class ExpressionCompiler(ExpressionChecker):
             fn.const_value = value
         return fn
 
+    def probe(self, tree, node):
+        """A function returning ``tree`` to run at load (a per-card table's entries), at the line of ``node``;
+        made for that alone, it is not part of the game's code."""
+        file, line, _ = self.position(node)
+        return self.code.probe(tree, line, file)
+
     def position(self, node):
         """(file, line, column) of ``node`` in the definition, cached per place."""
         loc = self.located_at(node)
@@ -315,13 +321,13 @@ class ExpressionCompiler(ExpressionChecker):
             kept, table, two_d = self.tables[id(node)]
             if not two_d:
                 return table
-            fn = self.function_of(tree, at or node, "per-card table")
+            fn = self.probe(tree, at or node)
             try:
                 fn(Poisoned(), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
-            fn = self.function_of(tree, at or node, "per-card table")
+            fn = self.probe(tree, at or node)
         result = self._static_table(fn, key, scope, as_bool)
         if cached and result is not None:
             self.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
