@@ -91,9 +91,16 @@ class ExpressionCompiler(ExpressionChecker):
         return self.code.probe(tree, line, file)
 
     def position(self, node):
-        """(file, line, column) of ``node`` in the definition, cached per place."""
-        loc = self.located_at(node)
-        return loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0)
+        """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
+        key = (self.where if not isinstance(self.where, list) else tuple(self.where),
+               getattr(node, "line", 0), getattr(node, "column", 0))
+        cache = self.__dict__.setdefault("_positions", {})
+        found = cache.get(key)
+        if found is None:
+            place = getattr(self.m, "place", None)  # (a model without it: the full location)
+            loc = place(self.where, node) if place is not None else self.located_at(node)
+            found = cache[key] = (loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0))
+        return found
 
     def located_at(self, node):
         """The :class:`Location` of ``node`` (as :meth:`location`), one object per place: an inlined
