@@ -89,13 +89,12 @@ def _build(recipe, subs: dict):
         if value.__class__ is list:
             return list(value) or [ast.Pass()]
         recipe = recipe[2]
-    cls = recipe[1]
-    new = cls.__new__(cls)
-    for field, how, what in recipe[2]:
+    values = []  # the fields in order: the node's constructor takes them so
+    for _, how, what in recipe[2]:
         if how == 0:
-            setattr(new, field, what)
+            values.append(what)
         elif how == 1:
-            setattr(new, field, _build(what, subs))
+            values.append(_build(what, subs))
         else:
             items = []
             for item in what:
@@ -107,8 +106,8 @@ def _build(recipe, subs: dict):
                     items.extend(made)
                 else:
                     items.append(made)
-            setattr(new, field, items)
-    return new
+            values.append(items)
+    return recipe[1](*values)
 
 
 def shape(source: str, **subs) -> list:
