@@ -53,3 +53,24 @@ def test_an_invalid_text_is_refused_every_time(tmp_path, monkeypatch):
         with pytest.raises(DefinitionError, match="players.min"):
             load_game(path)
     assert len(runs) == 2
+
+
+def test_a_text_read_before_is_not_parsed_again_and_each_reader_gets_its_own_data(monkeypatch):
+    from interpreter.loader import source as reading
+
+    composed = []
+    compose = reading.yaml.compose
+
+    def counted(*args, **kwargs):
+        composed.append(1)
+        return compose(*args, **kwargs)
+    monkeypatch.setattr(reading.yaml, "compose", counted)
+    monkeypatch.setattr(reading, "_READ", {})
+    first = reading.read_yaml_text(SMALL, "small.yaml")
+    first.data["zones"]["deck"]["changed"] = True  # what one reader does to its data
+    second = reading.read_yaml_text(SMALL, "small.yaml")
+    assert len(composed) == 1
+    assert second.data == reading.read_yaml_text(SMALL, "other.yaml").data  # (another file: parsed)
+    assert "changed" not in second.data["zones"]["deck"] and second.marks == first.marks
+    assert second.location(("zones", "deck")) == first.location(("zones", "deck"))
+    assert len(composed) == 2

@@ -10,6 +10,7 @@ and alias expansion checked on the event stream before anything is built.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import re
@@ -366,8 +367,26 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, file: str) -> DefinitionError
                            loc, caret_excerpt(shown.decode("utf-8", "replace"), column))
 
 
+# (file, text) -> (data, marks, key marks) of texts read before in this process, kept apart from every
+# Source handed out (each gets its own copy of the data): reading the same file again parses nothing
+_READ: dict = {}
+MAX_READ = 32
+
+
 def read_yaml_text(text: str, file: str = "<string>") -> Source:
     """Parse YAML text into a :class:`Source` (plain data + marks)."""
+    kept = _READ.get((file, text))
+    if kept is not None:
+        data, marks, key_marks = kept
+        return Source(file, text, copy.deepcopy(data), dict(marks), dict(key_marks))
+    source = _read_yaml_text(text, file)
+    if len(_READ) >= MAX_READ:
+        _READ.clear()
+    _READ[(file, text)] = (copy.deepcopy(source.data), dict(source.marks), dict(source.key_marks))
+    return source
+
+
+def _read_yaml_text(text: str, file: str) -> Source:
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise DefinitionError(f"text is longer than {MAX_FILE_BYTES} bytes", Location(file))
     lines = split_lines(text)
