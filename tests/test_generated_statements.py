@@ -223,5 +223,34 @@ def test_code_python_cannot_compile_is_a_located_error_of_validate_and_of_the_ga
     assert f"deep.yaml:{line}:{4 + 2 * 19 + 1}: the code made from this rule cannot be compiled: " \
            "too many statically nested blocks" in err and "Traceback" not in err
     game = load_game(path)
-    with pytest.raises(DefinitionError, match="too many statically nested blocks"):
-        game.new_game(2, seed=0)
+    for _ in range(2):  # and again: the code is still not made, the same error (not a recursion)
+        with pytest.raises(DefinitionError, match="too many statically nested blocks"):
+            game.new_game(2, seed=0)
+
+
+def test_threads_first_running_a_batch_each_get_its_compiled_code(monkeypatch):
+    import threading
+    import time
+
+    from interpreter.dsl import codegen
+
+    compile_slowly = codegen._compile
+
+    def slow(module, filename):  # the other threads call their functions while the first compiles
+        time.sleep(0.2)
+        return compile_slowly(module, filename)
+    monkeypatch.setattr(codegen, "_compile", slow)
+    unit = CodeUnit("base.yaml")
+    made = [unit.later("run", [ast.Return(ast.Constant(i))], line=3 + i) for i in range(40)]
+    unit.flush()
+    results, start = [], threading.Barrier(8)
+
+    def run(i):
+        start.wait()
+        results.append(made[i](None, {}))
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == list(range(8))

@@ -30,6 +30,7 @@ import builtins
 import functools
 import itertools
 import re
+import threading
 import types
 
 from ..errors import DefinitionError, Location
@@ -241,19 +242,24 @@ class _Batch:
         return fn
 
     def compile(self):
-        waiting, self.waiting = self.waiting, None
-        if waiting is None:
-            return
-        made = {}
-        for fdef, _, _ in waiting:
-            CodeUnit.located(fdef, fdef.lineno)
-        for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
-            module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
-            code = _compile(module, filename)
-            made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
-        for fdef, fn, _ in waiting:
-            fn.__code__ = made[fdef.name]
-            fn.__defaults__ = None
+        with _COMPILING:  # (threads running one game: the second waits for the code the first makes)
+            waiting = self.waiting
+            if waiting is None:
+                return
+            made = {}
+            for fdef, _, _ in waiting:
+                CodeUnit.located(fdef, fdef.lineno)
+            for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
+                module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
+                code = _compile(module, filename)  # (if it fails, the next call fails the same way)
+                made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
+            for fdef, fn, _ in waiting:
+                fn.__code__ = made[fdef.name]
+                fn.__defaults__ = None
+            self.waiting = None
+
+
+_COMPILING = threading.RLock()
 
 
 def _function_def(fname: str, body: list[ast.stmt], args, line: int | None) -> ast.FunctionDef:
