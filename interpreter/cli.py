@@ -230,6 +230,8 @@ def check_players(game, players: int) -> None:
 def run_validate(args) -> int:
     game = load(args)
     boards = game.every_count()  # a board per player count: compile the rules for each, to check them all
+    for _, compiled in boards:  # and the generated code a game compiles when it first runs it
+        compiled.code.compile_pending()
     phases = len(game.source.data.get("flow", []))
     players = f"{game.min_players}" if game.min_players == game.max_players \
         else f"{game.min_players}-{game.max_players}"

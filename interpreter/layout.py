@@ -23,12 +23,12 @@ Ribbit) is resumed just the same.  Plain data that *does* hold positions
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import json
 import types
 
+from .dsl.codegen import unparse
 from .dsl.units import Label
 
 MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save
@@ -81,7 +81,7 @@ def _values(root, seen: set) -> list:
         seen.add(id(obj))
         if kind is types.FunctionType and hasattr(obj, "generated_tree"):
             # generated code: its tree says what it does whether or not it was compiled yet (lazily)
-            found.append("g" + ast.unparse(obj.generated_tree))
+            found.append("g" + unparse(obj.generated_tree))
             stack.append(obj.__globals__.get("K"))
             continue
         if kind is types.FunctionType:

@@ -47,6 +47,8 @@ def test_an_unforeseen_failure_in_generated_code_points_at_the_definitions_file_
 EVIL = "__import__('os').system(\"echo owned\")\n\\"  # Python code, both quotes, a newline, a backslash
 IN_RULE = "__import__('os').system('echo owned') \\"  # what a rule's "..." can hold: no double quote, no newline
 
+# 'game.found >= 0' reads the state: that condition is code, not a per-card table filled at load, so
+# its text is in the listing (as a constant).
 HOSTILE = """game: Hostile
 players: {min: 2, max: 2}
 parameters: {evil: EVIL_YAML}
@@ -59,7 +61,7 @@ game_variables: {found: 0, written: 0, text: ""}
 procedures:
   take_turn(player p): |
     game.found = count(each c in pile where c.name == evil)
-    game.written = count(each c in pile where c.name == "IN_RULE")
+    game.written = count(each c in pile where c.name == "IN_RULE" and game.found >= 0)
     game.text = top(pile).name + evil
 """ + TURN_END
 

@@ -14,6 +14,7 @@ import pytest
 
 from interpreter import State, load_game
 from interpreter.dsl.codegen import CodeUnit
+from interpreter.errors import DefinitionError
 from interpreter.dsl.resumable import NEVER_ENTERED
 
 COUNTING = """game: Counting
@@ -62,6 +63,7 @@ def proc_named(game, name):
 def test_a_procedure_that_never_waits_is_one_function_with_python_loops_at_its_yaml_lines(tmp_path):
     path, game = load(tmp_path, COUNTING)
     fn = proc_named(game, "tally").direct
+    game.code.compile_pending()  # (compiled when first run otherwise)
     code = fn.__code__
     assert code.co_filename == str(path)
     assert code.co_firstlineno == line_of(COUNTING, "let i = 0")
@@ -85,6 +87,7 @@ def test_a_procedure_that_waits_is_one_function_for_every_pc_of_its_code(tmp_pat
     assert game.codes[proc_named(game, "take_turn").id] == NEVER_ENTERED
     code = game.codes[game.main.id]
     assert len(code) > 1 and all(ins is code[0] for ins in code)
+    game.new_game(2, seed=1)  # the flow runs: its code is compiled
     assert code[0].__code__.co_filename == str(path)
     assert line_of(COUNTING, 'ask p:\n      "count"') in {line for _, _, line in code[0].__code__.co_lines()}
 
@@ -127,14 +130,15 @@ def test_break_and_continue_of_a_loop_that_waits_from_statements_that_do_not(tmp
     assert restored.current_players() == [0]
 
 
-def test_functions_made_later_refuse_to_run_until_compiled_then_carry_their_own_file():
+def test_functions_made_later_refuse_to_run_until_flushed_then_compile_at_first_call_with_their_own_file():
     unit = CodeUnit("base.yaml")
     first = unit.later("run", [ast.Return(ast.Constant(1))], line=3)
     second = unit.later("run", [ast.Return(ast.Name("missing", ast.Load()))], line=7, filename="variant.yaml")
     with pytest.raises(RuntimeError):
         first(None, {})
     unit.flush()
-    assert first(None, {}) == 1
+    assert first.__code__.co_filename == second.__code__.co_filename == "<generated>"  # not compiled yet
+    assert first(None, {}) == 1  # its first call compiles its batch
     assert (first.__code__.co_filename, first.__code__.co_firstlineno) == ("base.yaml", 3)
     assert (second.__code__.co_filename, second.__code__.co_firstlineno) == ("variant.yaml", 7)
     with pytest.raises(NameError):
@@ -171,3 +175,82 @@ def test_a_menu_with_no_open_option_is_a_located_rule_error(tmp_path, options):
         game.new_game(2, seed=1)
     assert "none of the options is open to player 1" in str(info.value)
     assert (info.value.location.file, info.value.location.line) == (str(path), line_of(text, "ask p:"))
+
+
+def test_code_no_game_runs_is_never_compiled_and_compile_pending_compiles_it(tmp_path):
+    """A batch closed by ``flush`` is compiled by the first call of any of its functions, all of them at
+    once; what never runs stays uncompiled (load time), unless ``compile_pending`` (``ribbit validate``)."""
+    unit = CodeUnit("base.yaml")
+    first = unit.later("run", [ast.Return(ast.Constant(1))], line=3)
+    second = unit.later("run", [ast.Return(ast.Constant(2))], line=4)
+    unit.flush()
+    third = unit.later("run", [ast.Return(ast.Constant(3))], line=5)
+    unit.flush()
+    assert first(None, {}) == 1
+    assert second.__code__.co_filename == "base.yaml"  # compiled with first, not yet called
+    assert third.__code__.co_filename == "<generated>"  # another batch: not compiled
+    unit.compile_pending()
+    assert third.__code__.co_filename == "base.yaml" and third(None, {}) == 3
+
+
+DEEP = """game: Deep
+players: {min: 2, max: 2}
+components:
+  - {name: token, count: 2, zone: deck}
+zones:
+  deck: {}
+  hand: {per: player}
+game_variables: {n: 0}
+procedures:
+  take_turn(player p): |
+""" + "".join("    " + "  " * i + f"for x{i} in hand(p):\n" for i in range(25)) + "    " + "  " * 25 + """game.n += 1
+    ask p:
+      "a":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+"""
+
+
+def test_code_python_cannot_compile_is_a_located_error_of_validate_and_of_the_game(tmp_path, capsys):
+    path = tmp_path / "deep.yaml"
+    path.write_text(DEEP, encoding="utf-8")
+    line = DEEP.splitlines().index("    " + "  " * 19 + "for x19 in hand(p):") + 1  # the 20th loop inside loops
+    from interpreter.cli import main
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"deep.yaml:{line}:{4 + 2 * 19 + 1}: the code made from this rule cannot be compiled: " \
+           "too many statically nested blocks" in err and "Traceback" not in err
+    game = load_game(path)
+    for _ in range(2):  # and again: the code is still not made, the same error (not a recursion)
+        with pytest.raises(DefinitionError, match="too many statically nested blocks"):
+            game.new_game(2, seed=0)
+
+
+def test_threads_first_running_a_batch_each_get_its_compiled_code(monkeypatch):
+    import threading
+    import time
+
+    from interpreter.dsl import codegen
+
+    compile_slowly = codegen._compile
+
+    def slow(module, filename):  # the other threads call their functions while the first compiles
+        time.sleep(0.2)
+        return compile_slowly(module, filename)
+    monkeypatch.setattr(codegen, "_compile", slow)
+    unit = CodeUnit("base.yaml")
+    made = [unit.later("run", [ast.Return(ast.Constant(i))], line=3 + i) for i in range(40)]
+    unit.flush()
+    results, start = [], threading.Barrier(8)
+
+    def run(i):
+        start.wait()
+        results.append(made[i](None, {}))
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == list(range(8))

@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import itertools
 import re
+import threading
 import types
+
+from ..errors import DefinitionError, Location
 
 SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "abs", "all", "any", "bool", "dict", "enumerate", "int", "isinstance", "iter", "len", "list", "max",
@@ -131,6 +135,17 @@ class CodeUnit:
             fn.__defaults__ = None
             return fn
         fn.__defaults__ = (first_call,)
+        if not hasattr(self, "_lazy"):
+            self._lazy = []
+        self._lazy.append(fn)
+        return fn
+
+    def probe(self, tree: ast.expr, line: int | None, filename: str | None = None) -> types.FunctionType:
+        """A function ``probe(s, e)`` returning ``tree``, compiled now, for work done at load (a per-card
+        table is filled by calling it): not numbered, not listed by ``debug --code``, not kept."""
+        fdef = _function_def("probe", [ast.Return(tree)], ("s", "e"), line)
+        fn = types.FunctionType(self._compiled(fdef, line, filename), self.namespace, "probe")
+        fn.generated_tree = fdef
         return fn
 
     def _definition(self, name: str, body: list[ast.stmt], args, line: int | None, where) -> ast.FunctionDef:
@@ -140,19 +155,12 @@ class CodeUnit:
         fname = f"{name}_{next(self._numbers)}"
         if where is not None:
             self.origins[fname] = where
-        fdef = ast.FunctionDef(
-            name=fname,
-            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
-                               kw_defaults=[], kwarg=None, defaults=[]),
-            body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
-        fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
-        fdef.col_offset = fdef.end_col_offset = 0
-        return fdef
+        return _function_def(fname, body, args, line)
 
     def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)
         module = ast.Module(body=[fdef], type_ignores=[])
-        code = compile(module, filename or self.filename, "exec", dont_inherit=True)
+        code = _compile(module, filename or self.filename)
         return next(c for c in code.co_consts if isinstance(c, types.CodeType))
 
     def source(self) -> str:
@@ -160,16 +168,19 @@ class CodeUnit:
         parts = []
         for what, fdef in self.functions:
             comment = " ".join(str(what).split())  # one line, whatever the name holds
-            parts.append(f"# {comment}\n{ast.unparse(fdef)}")
+            parts.append(f"# {comment}\n{unparse(fdef)}")
         parts.append(f"# constants table K: {len(self.constants)} entries")
         return "\n\n".join(parts) + "\n"
 
     # ---------------------------------------------------------------- functions compiled in batches
     # Compiling costs per call of ``compile``; a procedure's many small functions are compiled
     # together.  :meth:`later` returns the function at once (callers keep it in tables and
-    # constants) with a placeholder body; :meth:`flush` compiles every waiting one in one
-    # module and gives each its code.  A placeholder refuses to run: nothing calls generated
-    # code before its procedure is compiled.
+    # constants) with a placeholder body; :meth:`flush` closes the batch: the first call of any
+    # of its functions compiles them all, in one module, and gives each its code.  Code a game
+    # never runs (a procedure inlined at every call, a rule of a branch no game takes) is never
+    # compiled; :meth:`compile_pending` compiles everything (``ribbit validate``).  Before its
+    # batch is closed, a placeholder refuses to run: nothing calls generated code before its
+    # procedure is compiled.
     def stub(self, name: str = "pending") -> types.FunctionType:
         """A function whose code :meth:`later` (with ``into``) will provide."""
         stub = types.FunctionType(_not_yet.__code__, self.namespace, name)
@@ -179,9 +190,9 @@ class CodeUnit:
     def later(self, name: str, body: list[ast.stmt], args=("s", "e"), line: int | None = None, what: str = "",
               into: types.FunctionType | None = None, filename: str | None = None,
               where=None) -> types.FunctionType:
-        """Like :meth:`function`, compiled at the next :meth:`flush` (``into``: a :meth:`stub` to fill;
-        ``filename``: the file its lines are in, when not the unit's, e.g. a variant's; ``where``: the
-        key path of the rule it is made from, for errors)."""
+        """Like :meth:`function`, compiled with its batch (see :meth:`flush`; ``into``: a :meth:`stub` to
+        fill; ``filename``: the file its lines are in, when not the unit's, e.g. a variant's; ``where``:
+        the key path of the rule it is made from, for errors)."""
         fdef = self._definition(name, body, args, line, where)
         fn = into if into is not None else self.stub(fdef.name)
         fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
@@ -192,22 +203,90 @@ class CodeUnit:
         return fn
 
     def flush(self) -> None:
-        """Compile every function :meth:`later` made since the last flush, in one module."""
+        """Close the batch of the functions :meth:`later` made since the last flush: the first call of
+        any of them compiles them all, in one module."""
         waiting = getattr(self, "_waiting", None)
         if not waiting:
             return
         self._waiting = []
-        made = {}
-        for fdef, _, _ in waiting:
-            self.located(fdef, fdef.lineno)
-        for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
-            module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
-            code = compile(module, filename, "exec", dont_inherit=True)
-            made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
+        batch = _Batch(waiting)
+        if not hasattr(self, "_batches"):
+            self._batches = []
+        self._batches.append(batch)
         for fdef, fn, _ in waiting:
-            fn.__code__ = made[fdef.name]
+            fn.__code__ = _stub(tuple(a.arg for a in fdef.args.args))
+            fn.__defaults__ = (functools.partial(batch.first_call, fn),)
             fn.__kwdefaults__ = None
             fn.__name__ = fn.__qualname__ = fdef.name
+
+    def compile_pending(self) -> None:
+        """Compile every generated function not compiled yet (closed batches and lazy functions)."""
+        self.flush()
+        for batch in getattr(self, "_batches", ()):
+            batch.compile()
+        for fn in getattr(self, "_lazy", ()):
+            if fn.__defaults__:  # (its first call)
+                fn.__defaults__[0]()
+
+
+class _Batch:
+    """Functions compiled together (one module per file), on the first call of any of them."""
+
+    __slots__ = ("waiting",)
+
+    def __init__(self, waiting):
+        self.waiting = waiting
+
+    def first_call(self, fn):
+        self.compile()
+        return fn
+
+    def compile(self):
+        with _COMPILING:  # (threads running one game: the second waits for the code the first makes)
+            waiting = self.waiting
+            if waiting is None:
+                return
+            made = {}
+            for fdef, _, _ in waiting:
+                CodeUnit.located(fdef, fdef.lineno)
+            for filename in dict.fromkeys(file for _, _, file in waiting):  # one module per file
+                module = ast.Module(body=[fdef for fdef, _, file in waiting if file == filename], type_ignores=[])
+                code = _compile(module, filename)  # (if it fails, the next call fails the same way)
+                made.update((c.co_name, c) for c in code.co_consts if isinstance(c, types.CodeType))
+            for fdef, fn, _ in waiting:
+                fn.__code__ = made[fdef.name]
+                fn.__defaults__ = None
+            self.waiting = None
+
+
+_COMPILING = threading.RLock()
+
+
+def _function_def(fname: str, body: list[ast.stmt], args, line: int | None) -> ast.FunctionDef:
+    fdef = ast.FunctionDef(
+        name=fname,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                           kw_defaults=[], kwarg=None, defaults=[]),
+        body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+    fdef.lineno = fdef.end_lineno = line or 1  # its parts get positions when it is compiled
+    fdef.col_offset = fdef.end_col_offset = 0
+    return fdef
+
+
+def unparse(fdef: ast.FunctionDef) -> str:
+    """A generated function's tree as Python text (``ast.unparse``), compiled yet or not: a tree not
+    compiled yet is given its positions first, as compiling will (the same positions either way)."""
+    return ast.unparse(CodeUnit.located(fdef, fdef.lineno))
+
+
+def _compile(module: ast.Module, filename: str) -> types.CodeType:
+    """``compile`` of generated code; what Python refuses to compile (more loops inside each other than
+    it allows) is a located error of the definition, not a traceback."""
+    try:
+        return compile(module, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise DefinitionError(f"the code made from this rule cannot be compiled: {exc.msg} (put fewer loops, "
+                              "'each' or asks inside each other)", Location(filename, exc.lineno, exc.offset)) from None
 
 
 _STUBS: dict = {}

@@ -103,10 +103,23 @@ class ExpressionCompiler:
         return self.code.function("expr", [ast.Return(tree)], line=line, what=f"{what} at {where or file}:{line}",
                                   where=self.where, filename=file, lazy=True)
 
+    def probe(self, tree, node):
+        """A function returning ``tree`` to run at load (a per-card table's entries), at the line of ``node``;
+        made for that alone, it is not part of the game's code."""
+        file, line, _ = self.position(node)
+        return self.code.probe(tree, line, file)
+
     def position(self, node):
-        """(file, line, column) of ``node`` in the definition, cached per place."""
-        loc = self.located_at(node)
-        return loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0)
+        """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
+        key = (self.where if not isinstance(self.where, list) else tuple(self.where),
+               getattr(node, "line", 0), getattr(node, "column", 0))
+        cache = self.__dict__.setdefault("_positions", {})
+        found = cache.get(key)
+        if found is None:
+            place = getattr(self.m, "place", None)  # (a model without it: the full location)
+            loc = place(self.where, node) if place is not None else self.located_at(node)
+            found = cache[key] = (loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0))
+        return found
 
     def located_at(self, node):
         """The :class:`Location` of ``node`` (as :meth:`location`), one object per place: an inlined
@@ -317,20 +330,21 @@ class ExpressionCompiler:
             kept, table, two_d = self.tables[id(node)]
             if not two_d:
                 return table
-            fn = self.function_of(tree, at or node, "per-card table")
+            fn = self.probe(tree, at or node)
             try:
                 fn(Poisoned(), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
-            fn = self.function_of(tree, at or node, "per-card table")
+            fn = self.probe(tree, at or node)
         result = self._static_table(fn, key, scope, as_bool)
         if cached and result is not None:
             self.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
         return result
 
     def _static_table(self, fn, key, scope, as_bool):
-        cards = range(len(self.m.card_names))
+        count = len(self.m.card_names)
+        cards = range(count)
         poisoned = Poisoned()
         convert = bool if as_bool else (lambda v: v)
         try:
@@ -348,8 +362,14 @@ class ExpressionCompiler:
                     names.setdefault(alias_key, alias_kind)
         if names.get(other) != "card" or len(cards) > 400:
             return None
+        # count x count evaluations, unless the cards fall in classes: one evaluation per pair of classes
+        reads, compared = card_reads(fn.generated_tree, self.code.constants, count)
+        rows, columns = card_classes(reads, key, count), card_classes(reads, other, count)
         try:
-            return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
+            if rows is None or columns is None or not as_bool:
+                return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
+            return pair_table(lambda c, o: bool(fn(poisoned, {key: c, other: o})), count, rows, columns,
+                              frozenset((key, other)) in compared), other
         except Exception:
             return None
 
@@ -579,6 +599,114 @@ class ExpressionCompiler:
             return out
         finally:
             self.notes = notes
+
+
+# ---------------------------------------------------------------- per-card tables by classes of cards
+# A two-card table has a row per card and a column per card (148 x 148 evaluations for a deck of
+# 148).  When the expression reads its card variables only as indexes of fixed per-card tables
+# (``K[3][e['c']]``, a property), two cards equal on every table read give the same results: the
+# expression is evaluated once per pair of such classes.  Comparing the two cards with each other
+# (``c != other``) is allowed too: the result then also depends on whether they are the same card.
+
+def card_reads(tree, constants, count):
+    """How ``tree`` reads its card variables: ({env key: the per-card tables it indexes with it, or None
+    when it also uses the card some other way (hands it to a call...)}, {frozenset of two env keys
+    compared with ``==``/``!=``}).  A test ``e['c'] is None`` / ``is not None`` is no other use: the
+    cards of a table are never none.  ({}, ...) if ``e`` is read as a whole or written."""
+    found: dict = {}
+    compared = set()
+    key = local_key(tree)
+    if key is not None:
+        found[key] = None  # the card itself is the value
+    for up in ast.walk(tree):  # every (parent, child) pair: a part built once may sit in several places
+        for sub in ast.iter_child_nodes(up):
+            if isinstance(sub, ast.Name) and sub.id == "e":
+                if not (isinstance(up, ast.Subscript) and up.value is sub and local_key(up) is not None
+                        and isinstance(up.ctx, ast.Load)):
+                    return {}, compared  # the locals read as a whole, or written: no classes
+                continue
+            key = local_key(sub)
+            if key is None:
+                continue
+            if isinstance(up, ast.Subscript) and up.slice is sub and isinstance(up.value, ast.Subscript) \
+                    and isinstance(up.value.value, ast.Name) and up.value.value.id == "K" \
+                    and isinstance(up.value.slice, ast.Constant) and type(up.value.slice.value) is int:
+                table = constants[up.value.slice.value]
+                if type(table) in (list, tuple) and len(table) == count:
+                    if found.get(key, ()) is not None:
+                        found.setdefault(key, []).append(table)
+                    continue
+            elif isinstance(up, ast.Compare) and len(up.ops) == 1:
+                left, right = local_key(up.left), local_key(up.comparators[0])
+                if isinstance(up.ops[0], (ast.Is, ast.IsNot)) and up.left is sub \
+                        and isinstance(up.comparators[0], ast.Constant) and up.comparators[0].value is None:
+                    found.setdefault(key, [])
+                    continue
+                if isinstance(up.ops[0], (ast.Eq, ast.NotEq)) and left is not None and right is not None:
+                    compared.add(frozenset((left, right)))
+                    found.setdefault(key, [])
+                    continue
+            found[key] = None
+    return found, compared
+
+
+def card_classes(reads, key, count):
+    """Each card's class under ``key`` (a number; cards of one class hold the same values in every table
+    the expression reads with ``key``), or None when the expression uses the card some other way."""
+    tables = reads.get(key)
+    if tables is None:
+        return None
+    numbers: dict = {}
+    try:
+        return [numbers.setdefault(tuple(_frozen(t[c]) for t in tables), len(numbers)) for c in range(count)]
+    except TypeError:  # a value that cannot be a key
+        return None
+
+
+def _frozen(value):
+    """A property value as a key: equal keys only for values of the same type that are equal."""
+    kind = type(value)
+    if value is None or kind in (bool, int, str):
+        return kind, value
+    if kind in (list, tuple):
+        return kind, tuple(_frozen(v) for v in value)
+    raise TypeError(kind)
+
+
+def pair_table(value_of, count, rows, columns, same):
+    """``[[value_of(c, o) for c in cards] for o in cards]`` (booleans), evaluated once per (class of c,
+    class of o) and, if ``same`` (the expression compares the two cards), whether c is o."""
+    table = []
+    made: dict = {}  # class of o -> (its row made for the first such o, that o), c is o nowhere else
+    differ: dict = {}  # (class of o, class of c) -> the value for c not o
+    alike: dict = {}  # (class of o, class of c) -> the value for c that is o
+    for o in range(count):
+        column = columns[o]
+        first = made.get(column)
+        if first is None:
+            row = []
+            for c, r in enumerate(rows):
+                if c == o and same:
+                    row.append(None)  # filled below
+                    continue
+                v = differ.get((column, r))
+                if v is None:
+                    v = differ[column, r] = value_of(c, o)
+                row.append(v)
+            first = made[column] = (row, o)
+        row = list(first[0])
+        if same:
+            if first[1] != o:  # the first o's own place: a card other than this o
+                v = differ.get((column, rows[first[1]]))
+                if v is None:
+                    v = differ[column, rows[first[1]]] = value_of(first[1], o)
+                row[first[1]] = v
+            v = alike.get((column, rows[o]))
+            if v is None:
+                v = alike[column, rows[o]] = value_of(o, o)
+            row[o] = v
+        table.append(row)
+    return table
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

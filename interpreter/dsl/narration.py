@@ -171,7 +171,7 @@ class Dependencies:
 
     def kind(self, node) -> str:
         try:
-            return self.c.expr(node, self.scope)[1]
+            return self.c.expr_code(node, self.scope)[1]
         except CompileError:
             raise Opaque() from None
 
@@ -181,11 +181,11 @@ class Dependencies:
             return
         self.seen.add(node)
         try:
-            fn, kind = self.c.expr(node, self.scope)
+            tree, kind = self.c.expr_code(node, self.scope)
         except CompileError:
             raise Opaque() from None
-        if kind in ("card", "list:card", "zone", "list:zone"):
-            self.checks.append((fn, kind))
+        if kind in ("card", "list:card", "zone", "list:zone"):  # (a function only for what is checked)
+            self.checks.append((self.c.function_of(tree, node), kind))
         elif "card" in kind or "zone" in kind or kind == T.ANY:
             raise Opaque()
         if isinstance(node, A.Name) and node.name in self.defs and node.name not in self.expanded \

@@ -21,9 +21,6 @@ import copy
 import functools
 import textwrap
 
-_POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-
-
 class StateReads:
     """How many state reads (``s.<anything but steps>``, or ``s`` handed to a call) were built so far.
 
@@ -36,51 +33,81 @@ class StateReads:
 
 @functools.lru_cache(maxsize=None)
 def _parsed(source: str) -> tuple:
-    """(statements of ``source`` without positions, whether it reads the state ``s``)."""
+    """(recipes of the statements of ``source`` (see :func:`_recipe`), whether it reads the state ``s``)."""
     body = ast.parse(textwrap.dedent(source)).body
-    for node in body:
-        for sub in ast.walk(node):
-            for attr in _POSITIONS:
-                if attr in sub._attributes:
-                    setattr(sub, attr, None)
     reads = any(isinstance(n, ast.Name) and n.id == "s" for node in body for n in ast.walk(node))
-    return tuple(body), reads
+    return tuple(_recipe(node) for node in body), reads
 
 
-def _build(node, subs: dict):
-    """A copy of template ``node`` with its placeholders filled (statement placeholders give lists)."""
+_SHARED = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)  # no fields, no positions
+_NODE, _NAME, _STATEMENT = 0, 1, 2
+_MISSING = object()
+
+
+def _recipe(node) -> tuple:
+    """How to build a fresh copy of template ``node``, worked out once per template:
+    ``(_NODE, class, [(field, how, what)])`` with ``how`` 0 (a value kept as it is: a name, a number,
+    an operator), 1 (a node: its recipe) or 2 (a list: recipes, or (None, value) items); ``(_NAME,
+    name, recipe, stored)`` for a name (a placeholder if ``subs`` has it); ``(_STATEMENT, name, recipe)`` for a
+    name standing alone as a statement (a placeholder for a list of statements, or an expression)."""
     cls = node.__class__
-    if cls is ast.Name and node.id in subs:
-        value = subs[node.id]  # a placeholder used twice shares its node (compile reads trees, never changes them)
-        if isinstance(node.ctx, ast.Store) and hasattr(value, "ctx"):
-            value = copy.copy(value)
-            value.ctx = ast.Store()
-        return value
-    if cls is ast.Expr and node.value.__class__ is ast.Name and isinstance(subs.get(node.value.id), list):
-        return list(subs[node.value.id]) or [ast.Pass()]
-    new = cls.__new__(cls)
+    if cls is ast.Expr and node.value.__class__ is ast.Name:
+        return _STATEMENT, node.value.id, _node_recipe(node)
+    if cls is ast.Name:
+        return _NAME, node.id, _node_recipe(node), isinstance(node.ctx, ast.Store)
+    return _node_recipe(node)
+
+
+def _node_recipe(node) -> tuple:
+    fields = []
     for field in node._fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
+            fields.append((field, 2, [_recipe(item) if isinstance(item, ast.AST) else (None, item) for item in value]))
+        elif isinstance(value, ast.AST) and not isinstance(value, _SHARED):
+            fields.append((field, 1, _recipe(value)))
+        else:
+            fields.append((field, 0, value))
+    return _NODE, node.__class__, fields
+
+
+def _build(recipe, subs: dict):
+    """A fresh node (or a list of statements, for a statement placeholder) made by ``recipe``, placeholders
+    filled; no positions (the compiler gives them)."""
+    tag = recipe[0]
+    if tag == _NAME:
+        value = subs.get(recipe[1], _MISSING)
+        if value is _MISSING:
+            recipe = recipe[2]
+        else:  # a placeholder used twice shares its node (compile reads trees, never changes them)
+            if recipe[3] and hasattr(value, "ctx"):
+                value = copy.copy(value)
+                value.ctx = ast.Store()
+            return value
+    elif tag == _STATEMENT:
+        value = subs.get(recipe[1])
+        if value.__class__ is list:
+            return list(value) or [ast.Pass()]
+        recipe = recipe[2]
+    values = []  # the fields in order: the node's constructor takes them so
+    for _, how, what in recipe[2]:
+        if how == 0:
+            values.append(what)
+        elif how == 1:
+            values.append(_build(what, subs))
+        else:
             items = []
-            for item in value:
-                if isinstance(item, ast.AST):
-                    made = _build(item, subs)
-                    if made.__class__ is list:
-                        items.extend(made)
-                    else:
-                        items.append(made)
+            for item in what:
+                if item[0] is None:
+                    items.append(item[1])
+                    continue
+                made = _build(item, subs)
+                if made.__class__ is list:
+                    items.extend(made)
                 else:
-                    items.append(item)
-            value = items
-        elif isinstance(value, ast.AST) and not isinstance(value, (ast.expr_context, ast.operator, ast.cmpop,
-                                                                   ast.unaryop, ast.boolop)):
-            value = _build(value, subs)
-        setattr(new, field, value)
-    for attr in _POSITIONS:
-        if attr in node._attributes:
-            setattr(new, attr, None)
-    return new
+                    items.append(made)
+            values.append(items)
+    return recipe[1](*values)
 
 
 def shape(source: str, **subs) -> list:
@@ -89,8 +116,8 @@ def shape(source: str, **subs) -> list:
     if reads:
         StateReads.count += 1
     out = []
-    for node in body:
-        made = _build(node, subs)
+    for recipe in body:
+        made = _build(recipe, subs)
         out.extend(made if made.__class__ is list else [made])
     return out
 

@@ -45,6 +45,7 @@ class Builder:
         self.g.source_texts = texts
         self.g.variants = variants
         self.g.locate = self.locate
+        self.g.place = self.place
         self.g.compile_options = options if options is not None else ALL_ON  # see dsl/options.py
         self.compiler = None
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
@@ -55,6 +56,12 @@ class Builder:
         if where is None or node is None:
             return E.Location(self.src.file, key=str(where) if where else None)
         return self.src.location(where, node.line or None, node.column or None)
+
+    def place(self, where, node):
+        """:meth:`locate` without the caret excerpt (file, line and column are the same)."""
+        if where is None or node is None:
+            return E.Location(self.src.file, key=str(where) if where else None)
+        return self.src.position(where, node.line or None, node.column or None)
 
     def fail(self, message, path=(), cls=E.DefinitionError):
         raise self.src.error(message + self.count_note(), tuple(path), cls=cls)

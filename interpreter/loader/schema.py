@@ -40,12 +40,23 @@ def load_schema(name: str) -> dict:
     return json.loads(resources.files(SCHEMA_PACKAGE).joinpath(SCHEMA_FOLDER, name).read_text(encoding="utf-8"))
 
 
+# (schema, file, text) of files read and found valid in this process: the data is made from the text
+# alone, so the same text is valid again (a game loaded again, with other options or variants)
+_VALID: set = set()
+MAX_REMEMBERED = 64
+
+
 def validate(source: Source, schema_name: str = "game.schema.json", verbose: bool = False) -> None:
     """Raise a located DefinitionError naming the best-matching violation (and how many more)."""
+    read = (schema_name, source.file, source.text) if type(source) is Source else None
+    if read in _VALID:
+        return
     schema = load_schema(schema_name)
     validator = _Validator(schema)
     errors = list(validator.iter_errors(_json_keys(source.data)))
     if not errors:
+        if read is not None and len(_VALID) < MAX_REMEMBERED:
+            _VALID.add(read)
         return
     best = _most_specific(best_match(errors))
     location = _locate(source, best)

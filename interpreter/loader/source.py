@@ -10,6 +10,7 @@ and alias expansion checked on the event stream before anything is built.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import re
@@ -54,6 +55,7 @@ class Source:
     # (path, line, column) -> Location: the compiler locates the same node again where it inlines or
     # splices it, and a folded scalar's position is found by a scan of its text (the data never changes)
     _location_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _raw_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # the same, no excerpts
     _scalar_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _scalar_chars
     _indent_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _block_indent
 
@@ -67,10 +69,24 @@ class Source:
         key = (path, line, column)
         loc = self._location_cache.get(key)
         if loc is None:
-            loc = self._location(path, line, column)
+            loc = self._raw_location(key)
             loc = Location(loc.file, loc.line, loc.column, loc.key, self.excerpt(loc))
             if all(type(part) is str or type(part) is int for part in path):  # True == 1: such keys uncached
                 self._location_cache[key] = loc
+        return loc
+
+    def position(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
+        """:meth:`location` without its caret excerpt (cheaper: the compiler places every part of the
+        generated code, and only the places a run-time error may name need the excerpt)."""
+        key = (tuple(path), line, column)
+        return self._location_cache.get(key) or self._raw_location(key)
+
+    def _raw_location(self, key) -> Location:
+        loc = self._raw_cache.get(key)
+        if loc is None:
+            loc = self._location(*key)
+            if all(type(part) is str or type(part) is int for part in key[0]):  # True == 1: such keys uncached
+                self._raw_cache[key] = loc
         return loc
 
     def _location(self, path: Path_, line: int | None, column: int | None) -> Location:
@@ -351,8 +367,26 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, file: str) -> DefinitionError
                            loc, caret_excerpt(shown.decode("utf-8", "replace"), column))
 
 
+# (file, text) -> (data, marks, key marks) of texts read before in this process, kept apart from every
+# Source handed out (each gets its own copy of the data): reading the same file again parses nothing
+_READ: dict = {}
+MAX_READ = 32
+
+
 def read_yaml_text(text: str, file: str = "<string>") -> Source:
     """Parse YAML text into a :class:`Source` (plain data + marks)."""
+    kept = _READ.get((file, text))
+    if kept is not None:
+        data, marks, key_marks = kept
+        return Source(file, text, copy.deepcopy(data), dict(marks), dict(key_marks))
+    source = _read_yaml_text(text, file)
+    if len(_READ) >= MAX_READ:
+        _READ.clear()
+    _READ[(file, text)] = (copy.deepcopy(source.data), dict(source.marks), dict(source.key_marks))
+    return source
+
+
+def _read_yaml_text(text: str, file: str) -> Source:
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise DefinitionError(f"text is longer than {MAX_FILE_BYTES} bytes", Location(file))
     lines = split_lines(text)

@@ -167,6 +167,10 @@ class MergedSource:
         found = self.origin(path)
         return found.source.location(found.path, line, column)
 
+    def position(self, path=(), line: int | None = None, column: int | None = None) -> Location:
+        found = self.origin(path)
+        return found.source.position(found.path, line, column)
+
     def key_location(self, path) -> Location:
         found = self.origin(path)
         return found.source.key_location(found.path)

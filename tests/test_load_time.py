@@ -1,0 +1,76 @@
+"""Loading does no work it does not need: what a process has checked once is not checked again."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_game
+from interpreter.errors import DefinitionError
+from interpreter.loader import schema
+from turn_games import TURN_END
+
+SMALL = """game: Small
+players: {min: 2, max: 2}
+components:
+  - {name: token, count: 2, zone: deck}
+zones: {deck: {}}
+procedures:
+  take_turn(player p): |
+    pass
+""" + TURN_END
+
+
+def counted_validations(monkeypatch):
+    """A list that grows by one each time a definition's data is checked against the schema."""
+    runs = []
+    load_schema = schema.load_schema
+
+    def counted(name):
+        runs.append(name)
+        return load_schema(name)
+    monkeypatch.setattr(schema, "load_schema", counted)
+    monkeypatch.setattr(schema, "_VALID", set())
+    return runs
+
+
+def test_a_text_found_valid_is_not_validated_again_in_the_same_process(tmp_path, monkeypatch):
+    runs = counted_validations(monkeypatch)
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL, encoding="utf-8")
+    load_game(path)
+    load_game(path)
+    assert len(runs) == 1
+    path.write_text(SMALL.replace("count: 2", "count: 3"), encoding="utf-8")  # another text: validated
+    load_game(path)
+    assert len(runs) == 2
+
+
+def test_an_invalid_text_is_refused_every_time(tmp_path, monkeypatch):
+    runs = counted_validations(monkeypatch)
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL.replace("players: {min: 2, max: 2}", "players: {min: two, max: 2}"), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DefinitionError, match="players.min"):
+            load_game(path)
+    assert len(runs) == 2
+
+
+def test_a_text_read_before_is_not_parsed_again_and_each_reader_gets_its_own_data(monkeypatch):
+    from interpreter.loader import source as reading
+
+    composed = []
+    compose = reading.yaml.compose
+
+    def counted(*args, **kwargs):
+        composed.append(1)
+        return compose(*args, **kwargs)
+    monkeypatch.setattr(reading.yaml, "compose", counted)
+    monkeypatch.setattr(reading, "_READ", {})
+    first = reading.read_yaml_text(SMALL, "small.yaml")
+    first.data["zones"]["deck"]["changed"] = True  # what one reader does to its data
+    second = reading.read_yaml_text(SMALL, "small.yaml")
+    assert len(composed) == 1
+    assert second.data == reading.read_yaml_text(SMALL, "other.yaml").data  # (another file: parsed)
+    assert "changed" not in second.data["zones"]["deck"] and second.marks == first.marks
+    assert second.location(("zones", "deck")) == first.location(("zones", "deck"))
+    assert len(composed) == 2
