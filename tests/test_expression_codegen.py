@@ -84,7 +84,7 @@ def test_author_texts_holding_python_code_and_quotes_stay_constants(tmp_path, ca
     code = "\n".join(line for line in listing.splitlines() if not line.startswith("#"))
     tree = ast.parse(code)  # the listing is Python; the texts are in it only as constants
     names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-    temps = {n for n in names if n[0] == "t" and n[1:].isdigit()}  # the statement compiler's Python locals
+    temps = {n for n in names if n[0] in "tv" and n[1:].isdigit()}  # Python locals: statements (t), scans (v)
     assert "__import__" not in names and names - temps <= {"s", "e", "fr", "pc", "K", "len", "any", "all", "list",
                                                           "abs", "max", "min", "TypeError"}
     constants = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
