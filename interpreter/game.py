@@ -183,6 +183,15 @@ class Game:
             games.setdefault(id(game), (game.board_counts, game))
         return list(games.values())
 
+    def compile_pending(self) -> None:
+        """Compile the generated code not compiled yet (each batch is otherwise compiled when it first runs).
+
+        Called before forking worker processes, so that they inherit the code instead of each compiling it.
+        """
+        for game in [self, *(self.family or {}).values()]:
+            if game.code is not None:
+                game.code.compile_pending()
+
     # ---------------------------------------------------------------- states
     def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,
                  trace: bool = False):

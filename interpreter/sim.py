@@ -371,6 +371,8 @@ def _pool_chunks(path, variant_lists, loaded, play, jobs, work):
     global _worker_games, _worker_key
     key = None
     if loaded is not None:  # a forked worker inherits them: no load or compile per worker
+        for game in loaded:
+            game.compile_pending()
         key = f"{os.getpid()}:{next(_runs)}"
         _worker_games, _worker_key = loaded, key
     gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them

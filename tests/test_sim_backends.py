@@ -25,6 +25,17 @@ def test_forked_workers_play_the_parent_s_compiled_definition_without_loading_it
     assert sim._worker_games is None  # the parent does not keep the definition after the run
 
 
+def _uncompiled(game) -> int:
+    return sum(batch.waiting is not None for batch in game.code._batches)
+
+
+def test_the_parent_compiles_the_code_its_forked_workers_inherit():
+    game = load_game(ROOT / "definitions" / "kaeru.yaml")
+    assert _uncompiled(game) > 0  # code is compiled when it first runs...
+    sim.simulate(ROOT / "definitions" / "kaeru.yaml", 2, 4, seed=1, jobs=2, game=game)
+    assert _uncompiled(game) == 0  # ...or, before workers are forked, all at once in the parent
+
+
 def test_workers_without_a_loaded_definition_load_it_themselves():
     path = ROOT / "definitions" / "kaeru.yaml"
     assert sim.simulate(path, 2, 30, seed=4, jobs=2).to_json() == sim.simulate(path, 2, 30, seed=4).to_json()
