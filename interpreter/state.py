@@ -276,10 +276,7 @@ class State:
             if action_id < len(labels):
                 label = labels[action_id]
                 j = labels.index(label)  # as apply does: the first option with that text
-                if self.trace is None:
-                    self._play_one(p, player, label, p["values"][0][j])
-                else:
-                    self._play(p, 0, player, label, j, p["values"][0][j])
+                self._play(p, 0, player, label, j, p["values"][0][j])
                 return
         try:
             if type(player) is not int or type(action_id) is not int or action_id < 0:
@@ -349,21 +346,6 @@ class State:
         if got is None:
             got = made[1][i] = OPT.expand(space, self.game.card_names)
         return got
-
-    def _play_one(self, p, player, action, value) -> None:
-        """:meth:`_play` of a one-player decision ``p`` (not 'ask each') with no trace: the common case, straight."""
-        self.history.append([player, action])
-        try:
-            dest = p["dest"]
-            if dest is None:  # a menu: the value is where the chosen option's code starts
-                self.frames[-1][1] = value
-            else:
-                self.frames[-1][2][dest] = value
-            self.pending = None
-            self.steps = self.game.step_limit
-            self._run()
-        except Exception as exc:
-            self._failed(exc, action)
 
     def _play(self, p, i, player, action, j, value) -> None:
         """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
