@@ -561,8 +561,8 @@ class ExpressionCompiler:
         base = spec.base
         if spec.per == "player":
             return ast.BinOp(ast.Constant(base), ast.Add(), tree), "zone"
-        index = {sp: base + i for i, sp in enumerate(self.board.spaces)}
-        return self.helper(X.space_zone, self.code.constant(index), tree, self.loc(node)), "zone"
+        index = X.SpaceIndex({sp: base + i for i, sp in enumerate(self.board.spaces)}, self.located_at(node))
+        return py("_0[_1]", self.code.constant(index), tree), "zone"
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
