@@ -270,13 +270,19 @@ class State:
         IllegalActionError and changes nothing; a rule that fails rewinds the action, as ``apply``.
         """
         p = self.pending
-        if p is not None and not p["each"] and p["lazy"] is None and type(player) is int \
+        if p is not None and not p["each"] and type(player) is int \
                 and type(action_id) is int and action_id >= 0 and p["players"][0] == player:
-            labels = p["labels"][0]  # the common case, straight: one player asked, the options listed
-            if action_id < len(labels):
-                label = labels[action_id]
-                j = labels.index(label)  # as apply does: the first option with that text
-                self._play(p, 0, player, label, j, p["values"][0][j])
+            space = p["lazy"]  # the common case, straight: one player asked
+            if space is None:  # the options listed
+                labels = p["labels"][0]
+                if action_id < len(labels):
+                    label = labels[action_id]
+                    j = labels.index(label)  # as apply does: the first option with that text
+                    self._play(p, 0, player, label, j, p["values"][0][j])
+                    return
+            elif space[0] and action_id < space[0][-1]:  # an option space: only this option made
+                label, value = OPT.option(space[0], action_id, self.game.card_names)
+                self._play(p, 0, player, label, action_id, value)
                 return
         try:
             if type(player) is not int or type(action_id) is not int or action_id < 0:

@@ -106,6 +106,23 @@ def test_apply_id_plays_exactly_what_apply_plays(form):
         assert by_number.history == by_text.history and by_number.log == by_text.log
 
 
+@pytest.mark.parametrize("form", FORMS, ids=FORMS.values())
+def test_apply_id_on_an_option_space_makes_the_chosen_option_alone_once(form, monkeypatch):
+    state = large_choice(form)
+    space, names = state.pending["lazy"][0], state.game.card_names
+    assert [option_spaces.option(space, i, names) for i in range(option_spaces.count(space))] == \
+        [(option_spaces.label(space, i, names), option_spaces.value(space, i)) for i in range(option_spaces.count(space))]
+    located = []
+    real = option_spaces._locate
+    monkeypatch.setattr(option_spaces, "_locate", lambda *args: located.append(args[1]) or real(*args))
+    monkeypatch.setattr(option_spaces, "expand", None)  # no listing of every option
+    by_text = large_choice(form)
+    expected = by_text.action_to_string(0, 17)
+    located.clear()
+    state.apply_id(0, 17)
+    assert located == [17] and state.history[-1] == [0, expected]
+
+
 def test_apply_id_traces_the_choice_as_apply_does():
     game = large_choice_game()
     states = [game.new_game(2, 0, scenario={"game_variables": {"form": 3}}, trace=True) for _ in range(2)]

@@ -36,6 +36,15 @@ def paid_copy(s, xs, loc):
     return list(xs)
 
 
+def paid_fixed(s, steps, xs, loc):
+    """A copy of the list ``xs`` worked out at load (it reads nothing that changes), ``steps`` paid
+    first: what the scan that makes it would pay."""
+    s.steps -= steps
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    return list(xs)
+
+
 def kept(s, xs, row, loc):
     """The items of ``xs`` whose entry in the per-card table ``row`` is true (the scan runs in C)."""
     s.steps -= len(xs)
@@ -144,11 +153,21 @@ def absent_space(message, loc):
     raise RuleError(message, loc)
 
 
-def space_zone(index, sp, loc):
-    try:
-        return index[sp]
-    except KeyError:
-        raise RuleError(f"{sp!r} is not a space of the board", loc) from None
+class SpaceIndex(dict):
+    """The zone of each space for one per-space zone at one place of the rules (``pile(sp)`` is
+    ``index[sp]`` in the generated code): a value that is not a space is a located error there."""
+
+    __slots__ = ("loc",)
+
+    def __init__(self, zones, loc):
+        super().__init__(zones)
+        self.loc = loc
+
+    def __missing__(self, sp):
+        raise RuleError(f"{sp!r} is not a space of the board", self.loc)
+
+    def __reduce__(self):
+        return SpaceIndex, (dict(self), self.loc)
 
 
 # ---------------------------------------------------------------- numbers and texts

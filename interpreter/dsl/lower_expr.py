@@ -283,9 +283,29 @@ class ExpressionCompiler:
             if fast is not None:
                 return fast, out_kind
         if where is None and res is None:
-            return self.helper(X.paid_copy, s_(), src, loc), out_kind
-        paid = self.helper(X.paid, s_(), src, loc)
-        return comprehension(res if res is not None else local(key), key, paid, where), out_kind
+            tree = self.helper(X.paid_copy, s_(), src, loc)
+        else:
+            tree = comprehension(res if res is not None else local(key), key, self.helper(X.paid, s_(), src, loc), where)
+        if self.options.tables and not self.notes[id(node)].reads:
+            fixed = self.fixed_list(tree, node, loc)
+            if fixed is not None:
+                return fixed, out_kind
+        return tree, out_kind
+
+    def fixed_list(self, tree, node, loc):
+        """An 'each' that reads nothing of the state nor of any variable (``each sp in spaces: pile(sp)``)
+        gives the same list in every game: work it out once at load, and at run time pay the steps its
+        scan would pay (at the same place) and hand out a copy.  None when it is not fixed after all,
+        fails (the run-time code then meets the same located error), or pays at more than its own scan
+        (an inner scan would have been the one to run out of budget, at its own place)."""
+        probe = _Counting()
+        try:
+            value = self.probe(tree, node)(probe, {})
+        except Exception:  # reads a variable or the state, or fails: left to run time
+            return None
+        if type(value) is not list or probe.charges != 1 or any(type(v) not in (int, str) for v in value):
+            return None
+        return self.helper(X.paid_fixed, s_(), ast.Constant(Poisoned.steps - probe.steps), self.code.constant(value), loc)
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
@@ -541,8 +561,8 @@ class ExpressionCompiler:
         base = spec.base
         if spec.per == "player":
             return ast.BinOp(ast.Constant(base), ast.Add(), tree), "zone"
-        index = {sp: base + i for i, sp in enumerate(self.board.spaces)}
-        return self.helper(X.space_zone, self.code.constant(index), tree, self.loc(node)), "zone"
+        index = X.SpaceIndex({sp: base + i for i, sp in enumerate(self.board.spaces)}, self.located_at(node))
+        return py("_0[_1]", self.code.constant(index), tree), "zone"
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
@@ -707,6 +727,23 @@ def pair_table(value_of, count, rows, columns, same):
             row[o] = v
         table.append(row)
     return table
+
+
+class _Counting(Poisoned):
+    """A poisoned state that counts the charges made to its step budget."""
+
+    def __init__(self):
+        self.charges, self._steps = -1, 0
+        self.steps = Poisoned.steps
+
+    @property
+    def steps(self):
+        return self._steps
+
+    @steps.setter
+    def steps(self, value):
+        self.charges += 1
+        self._steps = value
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

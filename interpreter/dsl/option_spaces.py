@@ -135,6 +135,15 @@ def label(space, index: int, names) -> str:
     return space[1] + names[one] + (SEPARATOR + text if text else "")
 
 
+def option(space, index: int, names) -> tuple[str, list]:
+    """(:func:`label`, :func:`value`) of option ``index``, the option located once."""
+    one, groups, shape = _locate(space, index)
+    text = _text(names, groups, shape)
+    if one is None:
+        return space[1] + (text or "nothing"), _picked(groups, shape, [])
+    return space[1] + names[one] + (SEPARATOR + text if text else ""), _picked(groups, shape, [one])
+
+
 def expand(space, names) -> tuple[list, list]:
     """Every option of the space, in order: (labels, values)."""
     labels, values = [], []
