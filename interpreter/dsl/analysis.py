@@ -54,6 +54,7 @@ from .builtins import BUILTINS, BuiltinError
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
 from .pyast import StateReads, local_key
 from .runtime import MAX_INT, fold_arith, is_cheap
+from .stmt_analysis import StatementAnalysis
 from .units import CompileError, Scope
 
 
@@ -85,7 +86,7 @@ class Note:
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
 
 
-class Analysis(ExpressionChecker):
+class Analysis(StatementAnalysis, ExpressionChecker):
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``board``, ``options``, ``err``)."""
 
     # ---------------------------------------------------------------- entry points

@@ -285,6 +285,7 @@ class ResumableCompiler:
         self.where, self.splicing = proc.where, (proc,)
         self.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
         try:
+            self.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
                 direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc))
