@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 
-from . import ast as A
 from . import types as T
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
@@ -177,11 +176,7 @@ class ResumableCompiler:
         scope.names[st.name] = proc.returns
         code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
-    def r_Assign(self, st, scope, code):
-        if not isinstance(st.target, A.Name) or st.op != "=":
-            raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
-        if st.target.name not in scope.names:
-            raise self.err(f"{st.target.name!r} is not a variable here; declare it with 'let'", st.target, "name")
+    def r_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)
         code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):

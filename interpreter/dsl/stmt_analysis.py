@@ -46,6 +46,7 @@ class StmtNote:
 
 
 RESERVED = ("game", "players", "player_count", "active")
+HOLDERS = ("card", "space", "player")  # what a counter may be counted on
 
 
 class StatementAnalysis:
@@ -314,6 +315,17 @@ class StatementAnalysis:
         self.holder_kind(name, spec, kind, node.args[0])
         return name
 
+    def holder_kind(self, name, spec, kind, arg):
+        """Refuse a counter's holder of a kind it is not counted on (located at the argument)."""
+        if kind not in HOLDERS:
+            if kind in (T.ANY, "none"):
+                raise self.err(f"cannot tell whether this is a card, a space or a player, so {name}() cannot "
+                               "find its count (give the variable a kind, e.g. card c)", arg)
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {T.describe(kind)}", arg)
+        if kind not in spec.on:
+            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {kind}s "
+                           f"(add {kind} to counters.{name}.on)", arg)
+
     def st_counter_assign(self, st, scope):
         target = st.target
         if not self.is_counter(target):
@@ -434,3 +446,7 @@ class StatementAnalysis:
             if not T.showable(kind):
                 raise self.err(f"an option's text shows cards, players, spaces, numbers, texts or lists of them; "
                                f"{{{opt.label[j + 1:opt.label.index('}', j)]}}} is {T.describe(kind)}", here)
+
+
+def _holders(on) -> str:
+    return " and ".join(f"{h}s" for h in on)
