@@ -134,3 +134,14 @@ def test_the_lowering_modules_raise_no_statement_error_themselves():
         found = re.findall(r"raise (?:self|compiler)\.err\([^,]*, \w+\)|raise (?:self|compiler)\.err\(|"
                            r"raise CompileError\(", text)
         assert found == allowed.get(module, []), module
+
+
+def test_the_example_of_the_architecture_notes(compiler):
+    _, c = compiler
+    body = parse("let n = size(hand(p))\ngame.stage = n\nemit scored(who=p)\n")
+    notes = c.statement_notes(Proc(997, "v", [("p", "player")], body, ("procedures", "v")))
+    assert [repr(notes[id(st)]) for st in body] == [
+        "StmtNote('int', new)", "StmtNote('int', target='game')", "StmtNote(None, event=(('who', 'player'),))"]
+    text = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert "`StmtNote('int', new)`, `StmtNote('int', target='game')` and\n   `StmtNote(None, event=(('who', " \
+           "'player'),))`" in text

@@ -40,7 +40,9 @@ function's body is analysed once, against its declared parameter kinds
 its parameter reads only (:meth:`Analysis.function_notes`): locals of its own env,
 or aliases of an inlined call's arguments.  Statements are annotated by
 :meth:`Analysis.waits_at`: whether running them may stop to wait for a player
-(noted once per statement, once the loader knows which procedures may wait).
+(noted once per statement, once the loader knows which procedures may wait).  The checks of
+statements, and their notes, are :class:`~interpreter.dsl.stmt_analysis.StatementAnalysis`'s (a
+procedure's body walked once before it is lowered).
 """
 
 from __future__ import annotations
