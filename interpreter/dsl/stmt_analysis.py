@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import types as T
+from .inline import statements
 from .runtime import MAX_LOG_PARTS
 from .units import CompileError, Scope, suggest
 
@@ -67,13 +68,14 @@ class StatementAnalysis:
             self.where, self._owner = saved
         proc.stmt_notes = notes
         all_notes = self.__dict__.setdefault("_stmt_notes", {})
-        for key, note in notes.items():
-            all_notes[key] = note
+        for st in statements(proc.body):
+            all_notes[id(st)] = (st, notes[id(st)])
         return notes
 
     def stmt_note(self, st):
         """The note of a statement analysed by :meth:`statement_notes` (None: not analysed)."""
-        return self.__dict__.get("_stmt_notes", {}).get(id(st))
+        found = self.__dict__.get("_stmt_notes", {}).get(id(st))
+        return found[1] if found is not None and found[0] is st else None
 
     def analysed(self, node, scope, expect=None) -> dict:
         """``analyse``, answered from the statement analysis when the expression is lowered where it was
