@@ -40,7 +40,9 @@ function's body is analysed once, against its declared parameter kinds
 its parameter reads only (:meth:`Analysis.function_notes`): locals of its own env,
 or aliases of an inlined call's arguments.  Statements are annotated by
 :meth:`Analysis.waits_at`: whether running them may stop to wait for a player
-(noted once per statement, once the loader knows which procedures may wait).
+(noted once per statement, once the loader knows which procedures may wait).  The checks of
+statements, and their notes, are :class:`~interpreter.dsl.stmt_analysis.StatementAnalysis`'s (a
+procedure's body walked once before it is lowered).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .builtins import BUILTINS, BuiltinError
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
 from .pyast import StateReads, local_key
 from .runtime import MAX_INT, fold_arith, is_cheap
+from .stmt_analysis import StatementAnalysis
 from .units import CompileError, Scope
 
 
@@ -85,7 +88,7 @@ class Note:
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
 
 
-class Analysis(ExpressionChecker):
+class Analysis(StatementAnalysis, ExpressionChecker):
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``board``, ``options``, ``err``)."""
 
     # ---------------------------------------------------------------- entry points

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from . import ast as A
-from . import types as T
-
-HOLDERS = ("card", "space", "player")
 
 
 class CounterCompiler:
@@ -27,14 +24,10 @@ class CounterCompiler:
 
     def counter_holder(self, node, scope):
         """For ``marks(x)``: (counter name, holder kind, closure giving x's index in that holder's list)."""
-        spec = self.m.counters[node.func]
         name = node.func
-        if len(node.args) != 1 or isinstance(node.args[0], tuple):
-            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
-        arg = node.args[0]
+        arg = node.args[0]  # (one, of a kind the counter is on: the statement analysis)
         tree, kind, note = self.expr_note(arg, scope)
         fn = self.function_of(tree, arg)
-        self.holder_kind(name, spec, kind, arg)
         loc = self.location(arg)
         if kind == "space":
             index = {sp: i for i, sp in enumerate(self.board.spaces)}
@@ -78,23 +71,9 @@ class CounterCompiler:
             at = self.helper(X.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
         return py("s.counters[_0][_1][_2]", ast.Constant(name), ast.Constant(kind), at), "int"
 
-    def holder_kind(self, name, spec, kind, arg):
-        """Refuse a counter's holder of a kind it is not counted on (located at the argument)."""
-        if kind not in HOLDERS:
-            if kind in (T.ANY, "none"):
-                raise self.err(f"cannot tell whether this is a card, a space or a player, so {name}() cannot "
-                               "find its count (give the variable a kind, e.g. card c)", arg)
-            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {T.describe(kind)}", arg)
-        if kind not in spec.on:
-            raise self.err(f"{name}() is counted on {_holders(spec.on)}, not on {kind}s "
-                           f"(add {kind} to counters.{name}.on)", arg)
-
     def counter_assign(self, st, scope):
         """``marks(x) = n``, ``marks(x) += n``, ``marks(x) -= n`` (never below zero)."""
-        target = st.target
-        if not self.is_counter(target):
-            raise self.err(f"only a counter can be changed this way ({target.func}() is not one of the "
-                           f"counters: {', '.join(self.m.counters) or 'none are declared'})", target, "name")
+        target = st.target  # a counter (the statement analysis)
         name, holder, index, what = self.counter_holder(target, scope)
         amount = self.expect(st.value, scope, "int", f"the number of {name}")[0]
         loc = self.location(st)
@@ -119,18 +98,10 @@ class CounterCompiler:
 
     def counter_move(self, st, scope):
         """``move [up to] N of marks(a) to marks(b)``, or all of them: ``move marks(a) to marks(b)``."""
-        if isinstance(st, A.Move):
+        if isinstance(st, A.Move):  # (two places of one counter, no 'at bottom': the statement analysis)
             source, dest, amount_node, up_to = st.what, st.dest, None, False
-            if st.bottom:
-                raise self.err("counts have no bottom; 'at bottom' is for cards", st)
         else:
             source, dest, amount_node, up_to = st.source, st.dest, st.amount, st.up_to
-        for side in (source, dest):
-            if not self.is_counter(side):
-                raise self.err("a count moves from one counter to another: move 2 of marks(a) to marks(b), or "
-                               "all of them: move marks(a) to marks(b)", side)
-        if source.func != dest.func:
-            raise self.err(f"cannot move {source.func} into {dest.func}: a count moves within one counter", dest)
         name, s_holder, s_index, s_what = self.counter_holder(source, scope)
         _, d_holder, d_index, _ = self.counter_holder(dest, scope)
         amount = None if amount_node is None else self.expect(amount_node, scope, "int", f"the number of {name}")[0]
@@ -157,6 +128,3 @@ class CounterCompiler:
             dst[j] += n
         return move
 
-
-def _holders(on) -> str:
-    return " and ".join(f"{h}s" for h in on)

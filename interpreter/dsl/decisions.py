@@ -15,7 +15,7 @@ from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_sha
 from .option_spaces import CHOOSE, names_can_collide
 from .plus import plus_options, split_each, split_one
 from .pyast import local, name, shape
-from .units import CompileError, Label, Op
+from .units import Label, Op
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
@@ -32,10 +32,7 @@ class DecisionCompiler:
         """
         values, kind = (self.function_of(listed[0], options_node), listed[1]) if listed is not None \
             else self.as_list(options_node, scope, "what is chosen among")
-        elem = T.element(kind)
-        if not T.showable(elem):
-            raise self.err(f"players choose among cards, players, spaces, numbers, texts or lists of them; "
-                           f"this is {T.describe(kind)}, which an action text cannot show", options_node)
+        elem = T.element(kind)  # what an action text can show (the statement analysis)
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
@@ -108,9 +105,7 @@ class DecisionCompiler:
     def static_choice(self, build, count, options_node):
         """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load."""
         if not isinstance(count, A.Const) or type(count.value) is not int:
-            return
-        if count.value < 0:
-            raise self.err(f"cannot choose {count.value} items; the count must be 0 or more", count)
+            return  # (a count below 0: refused by the statement analysis)
         try:
             build(Poisoned(), {})
         except RuleError as exc:
@@ -259,12 +254,8 @@ class DecisionCompiler:
         if any(opt.items is not None or "{" in opt.label for opt in st.options):  # some text is made at run time
             return self.built_menu(st, scope, code)
         player = self.expect_code(st.player, scope, "player", "who is asked")[0]
-        seen = set()
         conds = []
-        for opt in st.options:
-            if opt.label in seen:
-                raise self.err(f"two options are called {opt.label!r}; each option needs its own text", opt)
-            seen.add(opt.label)
+        for opt in st.options:  # (each with its own text: the statement analysis)
             conds.append(self.expect_code(opt.condition, scope, "bool", "the condition of an option")[0]
                          if opt.condition else None)
         labels_all = [o.label for o in st.options]
@@ -356,12 +347,9 @@ class DecisionCompiler:
         """
         tree, _, note = self.expr_note(st.player, scope, ("player", "who is asked"))
         player, pk = self.function_of(tree, st.player), note.local  # pk: the player is a local variable
-        entries, fixed = [], set()
-        for opt in st.options:
+        entries = []
+        for opt in st.options:  # (texts, and what they show: checked by the statement analysis)
             if opt.items is None:
-                if opt.label in fixed:
-                    raise self.err(f"two options are called {opt.label!r}; each option needs its own text", opt)
-                fixed.add(opt.label)
                 cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                     if opt.condition else None
                 # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
@@ -370,10 +358,6 @@ class DecisionCompiler:
                 continue
             items, kind = self.as_list(opt.items, scope, "what a menu entry goes through")
             elem = T.element(kind)
-            if not T.showable(elem):
-                raise self.err(f"a menu entry offers one option per item of a list of cards, players, spaces, "
-                               f"numbers or texts; this is {T.describe(kind)}, which an action text cannot show",
-                               opt.items)
             scope.names[opt.var] = elem
             key = scope.keys.get(opt.var, opt.var)
             cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
@@ -457,23 +441,12 @@ class DecisionCompiler:
 
     def label_template(self, opt, scope):
         """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
-        parts = []
-        start = opt.column + 1  # the text's first letter, after the quote
+        parts = []  # (each part's errors, and whether a text can show it: the statement analysis's)
         for piece in self.template(opt.label, opt, "the option's text"):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
-            j, node = piece
-            here = A.Pass(line=opt.line, column=start + j + 1)
-            try:
-                fn, kind = self.expr(node, scope)
-            except CompileError as exc:
-                inner = exc.node or node
-                exc.node = A.Pass(line=opt.line, column=start + j + max(inner.column, 1))
-                raise
-            if not T.showable(kind):
-                raise self.err(f"an option's text shows cards, players, spaces, numbers, texts or lists of them; "
-                               f"{{{opt.label[j + 1:opt.label.index('}', j)]}}} is {T.describe(kind)}", here)
+            fn, kind = self.expr(piece[1], scope)
             if kind == "zone":
                 zf = fn
                 fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"

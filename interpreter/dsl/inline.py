@@ -34,9 +34,10 @@ class ProcInliner:
         if not self.options.inline or proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
             return None
         try:
+            self.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
             args = [tree for tree, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
-            return None  # the ordinary call reports it
+            return None  # the ordinary call, or the procedure's own compilation, reports it
         if not all(local_key(t) is not None or self.static_value(t)[0] for t in args):
             return None
         names = [n for n, _ in proc.params]

@@ -61,7 +61,7 @@ class ExpressionCompiler:
         notes = self.notes
         if notes is not None and id(node) in notes:  # a part of the expression being lowered: analysed with it
             return self.lower_node(node, scope)
-        self.notes = self.analyse(node, scope, expect)
+        self.notes = self.analysed(node, scope, expect)
         try:
             return self.lower_node(node, scope)
         finally:
@@ -73,7 +73,7 @@ class ExpressionCompiler:
         notes = self.notes
         if notes is not None and id(node) in notes:
             return (*self.lower_node(node, scope), notes[id(node)])
-        self.notes = found = self.analyse(node, scope, expect)
+        self.notes = found = self.analysed(node, scope, expect)
         try:
             return (*self.lower_node(node, scope), found[id(node)])
         finally:
@@ -608,7 +608,7 @@ class ExpressionCompiler:
         """The argument trees of a call (checked against ``params`` by the analysis), each with its kind."""
         notes = self.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
-            self.notes = self.analyse_args(node, params, scope, name)
+            self.notes = self.analysed_args(node, params, scope, name)
         try:
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.notes[id(node)].bound):

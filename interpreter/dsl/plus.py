@@ -15,8 +15,6 @@ from __future__ import annotations
 import ast
 
 from ..errors import RuleError
-from . import ast as A
-from . import types as T
 from .option_spaces import PLUS, SEPARATOR, names_can_collide
 from .pyast import local, name, shape
 from .runtime import combo_shapes, count_any_shapes
@@ -31,18 +29,9 @@ def plus_options(compiler, st, scope):
     """
     from .decisions import MAX_OPTIONS
 
-    if st.count != "one":
-        raise compiler.err("'choose ... plus any number of ...' chooses exactly one of the first list: "
-                           "write 'choose one of X plus any number of Y'",
-                           st.count if isinstance(st.count, A.Node) else st.options)
-    if st.rest_name == st.name:
-        raise compiler.err(f"the two names after 'as' must differ; both are {st.name!r}", st)
+    # (one of the first list, two names, lists of cards: checked by the statement analysis)
     ones, k1 = compiler.as_list(st.options, scope, "what one is chosen of")
     others, k2 = compiler.as_list(st.rest, scope, "what any number are chosen of")
-    for node, kind in ((st.options, k1), (st.rest, k2)):
-        if T.element(kind) != "card":
-            raise compiler.err(f"'choose one of X plus any number of Y' chooses cards; this is {T.describe(kind)}",
-                               node)
     names = compiler.m.card_names
     prefix = f"{st.verb} " if st.verb else ""
     loc = compiler.location(st.options)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 
-from . import ast as A
 from . import types as T
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
@@ -178,11 +177,7 @@ class ResumableCompiler:
         scope.names[st.name] = proc.returns
         code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
-    def r_Assign(self, st, scope, code):
-        if not isinstance(st.target, A.Name) or st.op != "=":
-            raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
-        if st.target.name not in scope.names:
-            raise self.err(f"{st.target.name!r} is not a variable here; declare it with 'let'", st.target, "name")
+    def r_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)
         code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):
@@ -303,6 +298,7 @@ class ResumableCompiler:
         self.where, self.splicing = proc.where, (proc,)
         self.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
         try:
+            self.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
                 direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc))

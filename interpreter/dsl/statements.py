@@ -30,9 +30,9 @@ from .listeners import active_listeners
 from .narration import Dependencies, Line, Opaque, Part, assignments
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
-from .runtime import (ENDLESS_RECURSION, MAX_INT, MAX_LOG_PARTS, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
+from .runtime import (ENDLESS_RECURSION, MAX_INT, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
                       move_list, move_zone, over_budget, return_from, shuffle_zone, too_big)
-from .units import CompileError, Label, suggest
+from .units import CompileError, Label
 
 class Ctx:
     """Where lowered statements run: a direct function, or a run of resumable code (see the module docstring)."""
@@ -114,22 +114,9 @@ class StatementCompiler:
         value, kind = self.expr_code(st.value, scope)
         if kind == "zone":
             value, kind = X("list(s.zones[Z])", Z=value), "list:card"
-        if st.name in self.reserved():
-            raise self.err(f"{st.name!r} is a reserved name; pick another", st, "name")
-        prev = scope.names.get(st.name)
-        scope.names[st.name] = kind if prev is None else self.rebind(st.name, prev, kind, st.value)
+        prev = scope.names.get(st.name)  # (a reserved name, a clash of kinds: refused by the statement analysis)
+        scope.names[st.name] = kind if prev is None else T.unify(prev, kind)
         return [ast.Assign([local(key, True)], value)]
-
-    def rebind(self, name, had, kind, node):
-        """The kind of a variable given a value of ``kind`` after values of ``had``; a clash is an error."""
-        joined = T.unify(had, kind)
-        if joined is None:
-            raise self.err(f"{name!r} holds {T.describe(had)}; it cannot also hold {T.describe(kind)} "
-                           "(use another variable)", node)
-        return joined
-
-    def reserved(self):
-        return {"game", "players", "player_count", "active"} | set(self.m.zones) | set(self.m.params)
 
     def s_Assign(self, st, scope, ctx):
         target = st.target
@@ -141,7 +128,7 @@ class StatementCompiler:
             if inlined is not None:
                 vkind = self.m.procedures[st.value.func].returns
                 if not T.fits(vkind, scope.names[target.name]):
-                    scope.names[target.name] = self.rebind(target.name, scope.names[target.name], vkind, st.value)
+                    scope.names[target.name] = T.unify(scope.names[target.name], vkind)
                 return inlined
         first = []  # statements that compute the value first (a procedure call)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
@@ -151,27 +138,18 @@ class StatementCompiler:
             value, vkind = self.expr_code(st.value, scope)
         if vkind == "zone":
             value, vkind = X("list(s.zones[Z])", Z=value), "list:card"
-        op = st.op
-        if op != "=" and not T.fits(vkind, "int"):
-            raise self.err(f"'{op}' needs a number, not {T.describe(vkind)}", st.value)
-        if isinstance(target, A.Name):
+        op = st.op  # (what it assigns to, and the kinds: checked by the statement analysis, noted in 'target')
+        aim = self.stmt_note(st).target
+        if aim == "local":
             name_ = target.name
-            if name_ not in scope.names:
-                raise self.err(f"{name_!r} is not a variable here; declare it first with 'let {name_} = ...'"
-                               + suggest(name_, scope.names), target, "name")
             if not T.fits(vkind, scope.names[name_]):
-                scope.names[name_] = self.rebind(name_, scope.names[name_], vkind, st.value)
+                scope.names[name_] = T.unify(scope.names[name_], vkind)
             key = scope.keys.get(name_, name_)
             if op == "=":
                 return first + [ast.Assign([local(key, True)], value)]
             return first + self._add_local(key, name_, value, st)
-        if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
+        if aim == "game":
             attr = target.name
-            if attr not in self.m.gvars:
-                raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", target, "name")
-            if not T.fits(vkind, self.m.gvars[attr]):
-                raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
-                               st.value)
             if op == "=":
                 return first + shape("s.gv[ATTR] = VALUE", ATTR=ast.Constant(attr), VALUE=value)
             v = self.tmp()
@@ -188,16 +166,8 @@ class StatementCompiler:
                 SUFFIX=ast.Constant(", not a number (give it a starting value under game_variables)"),
                 LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
                 WHAT=ast.Constant(f"'{op}'"))
-        obj, okind = self.expr_code(target.obj, scope)
+        obj = self.expr_code(target.obj, scope)[0]  # a player ('player')
         attr = target.name
-        if okind != "player":
-            what = "card properties are fixed; keep changing values in player or game variables" \
-                if okind == "card" else f"cannot assign to .{attr} of {T.describe(okind)}"
-            raise self.err(what, target)
-        if attr not in self.m.pvars:
-            raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", target, "name")
-        if not T.fits(vkind, self.m.pvars[attr]):
-            raise self.err(f"{attr} holds {T.describe(self.m.pvars[attr])}, not {T.describe(vkind)}", st.value)
         if op == "=":
             return first + shape("s.pv[ATTR][OBJ] = VALUE", ATTR=ast.Constant(attr), OBJ=obj, VALUE=value)
         row, p, v = self.tmp(), self.tmp(), self.tmp()
@@ -266,9 +236,7 @@ class StatementCompiler:
         if kind == "zone":
             return [ast.Expr(X("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
                                  BOTTOM=ast.Constant(bottom), LOC=loc))]
-        if not T.fits(kind, "list:card"):
-            raise self.err(f"'move' moves a card, a list of cards or a whole zone, not {T.describe(kind)}", st.what)
-        d = self.tmp()
+        d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
         return shape("""
             D = DEST
             MOVE(s, WHAT, D, BOTTOM, LOC)
@@ -280,26 +248,10 @@ class StatementCompiler:
                            LOC=self.K(self.location(st))))]
 
     def emit_args(self, st, scope):
-        """(parameter, argument as a Python expression) of an 'emit', in the event's order."""
-        event = self.m.events.get(st.event)
-        if event is None:
-            raise self.err(f"unknown event {st.event!r}{suggest(st.event, self.m.events)} "
-                           "(events are declared under 'events:')", st, "name")
+        """(parameter, argument as a Python expression) of an 'emit', in the event's order (its note's ``event``:
+        the statement analysis checked the event, its parameters and their kinds)."""
         given = dict(st.args)
-        for name_ in given:
-            if name_ not in dict(event):
-                raise self.err(f"event {st.event!r} has no parameter {name_!r} (it has "
-                               f"{', '.join(n for n, _ in event) or 'none'})", st, "name")
-        fns = []
-        for pname, pkind in event:
-            if pname not in given:
-                raise self.err(f"emit {st.event}(...) must give {pname}=...", st)
-            fn, kind = self.expr_code(given[pname], scope)
-            if not T.fits(kind, pkind):
-                raise self.err(f"{pname} of event {st.event!r} must be {T.describe(pkind)}, not {T.describe(kind)}",
-                               given[pname])
-            fns.append((pname, fn))
-        return fns
+        return [(pname, self.expr_code(given[pname], scope)[0]) for pname, _ in self.stmt_note(st).event]
 
     def s_Emit(self, st, scope, ctx):
         args = self.emit_args(st, scope)
@@ -385,11 +337,7 @@ class StatementCompiler:
         if st.value is None:
             value = ast.Constant(None)
         else:
-            value, kind = self.expr_code(st.value, scope)
-            owner = self.inlining[-1] if self.inlining else self.splicing[-1] if self.splicing else scope.proc
-            if owner is not None and not T.fits(kind, owner.returns):
-                raise self.err(f"{owner.name}() returns {T.describe(owner.returns)}, not {T.describe(kind)}",
-                               st.value)
+            value = self.expr_code(st.value, scope)[0]  # (of the kind the procedure returns: analysed)
         if not ctx.run:
             return [ast.Return(value)]
         if signal is None:  # out of the procedure
@@ -410,9 +358,7 @@ class StatementCompiler:
     def s_Log(self, st, scope, ctx):
         to = to_kind = None
         if st.to is not None:
-            to, to_kind = self.expr(st.to, scope)
-            if not (T.fits(to_kind, "player") or T.fits(to_kind, "list:player")):
-                raise self.err(f"'log to' needs a player or a list of players, not {T.describe(to_kind)}", st.to)
+            to, to_kind = self.expr(st.to, scope)  # a player or a list of them (the statement analysis)
         owner = self.inlining[-1] if self.inlining else scope.proc
         line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
                     to, to_kind, self.location(st))
@@ -432,24 +378,20 @@ class StatementCompiler:
         """The log text as literal strings and :class:`Part` s (each knowing what it may reveal)."""
         text = st.text
         start = st.text_column or st.column + len('log "')
-        if text.count("{") > MAX_LOG_PARTS:  # each part is parsed, checked and traced for secrecy at load
-            raise self.err(f"this log text has {text.count('{'):,} {{...}} parts; a line has at most "
-                           f"{MAX_LOG_PARTS} (split it, or log a list)", st)
-        parts = []
+        parts = []  # (the number of parts, and each part's kinds: checked by the statement analysis)
         for piece in self.template(text, st, "the log text"):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
             j, node = piece
+            fn, kind = self.expr(node, scope)
+            deps = Dependencies(self, scope, defs)
             try:
-                fn, kind = self.expr(node, scope)
-                deps = Dependencies(self, scope, defs)
-                try:
-                    deps.collect(node)
-                    opaque = False
-                except Opaque:
-                    opaque = True
-            except CompileError as exc:  # point into the log text: after 'log "' and the '{'
+                deps.collect(node)
+                opaque = False
+            except Opaque:
+                opaque = True
+            except CompileError as exc:  # (narration.py: a random number in a log text) point into the text
                 inner = exc.node or node
                 exc.node = A.Pass(line=st.line, column=start + j + max(inner.column, 1))
                 raise
