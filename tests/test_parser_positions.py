@@ -64,8 +64,11 @@ def lark_placed():
 
 
 def test_reductions_skip_position_work_that_changes_nothing():
-    callbacks = dsl_parser._parser().parser.parser.parser.callbacks.values()
-    assert {type(c) for c in callbacks} == {dsl_parser._QuickPositions}
+    callbacks = dsl_parser._parser().parser.parser.parser.callbacks
+    assert {type(c) for c in callbacks.values()} == {dsl_parser._QuickPositions, type(dsl_parser._first)}
+    renames = {str(rule) for rule, c in callbacks.items() if c is dsl_parser._first}
+    assert {"<sum : product>", "<postfix : atom>", "<expr : or_expr>"} <= renames
+    assert not any(rule.alias for rule, c in callbacks.items() if c is dsl_parser._first)
 
 
 def test_every_node_is_placed_as_lark_places_it(lark_placed):

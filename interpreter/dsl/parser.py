@@ -8,12 +8,13 @@ snippet; the caller (the model builder) shifts it onto the YAML file.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from importlib import resources
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
-from lark.parse_tree_builder import PropagatePositions
+from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from . import ast as A
 from .tables import load_parser
@@ -106,14 +107,24 @@ class _QuickPositions(PropagatePositions):
 
 
 def _quicken_positions(parser: Lark) -> None:
-    """Give the LALR parser's reductions :class:`_QuickPositions` (a lark laid out otherwise keeps its own)."""
+    """Give the LALR parser's reductions :class:`_QuickPositions` (a lark laid out otherwise keeps its own).
+
+    A rule that only renames its one part (``?sum: product``: nothing filtered, the child passed on
+    as it is) reduces to that child with no call at all.
+    """
     try:
         callbacks = parser.parser.parser.parser.callbacks
     except AttributeError:  # pragma: no cover - another lark layout
         return
-    for callback in callbacks.values():
+    for rule, callback in callbacks.items():
         if type(callback) is PropagatePositions and callback.node_filter is None:
-            callback.__class__ = _QuickPositions
+            if type(callback.node_builder) is ExpandSingleChild and len(rule.expansion) == 1:
+                callbacks[rule] = _first
+            else:
+                callback.__class__ = _QuickPositions
+
+
+_first = itemgetter(0)  # what ExpandSingleChild makes of one child, positions unchanged (see _QuickPositions)
 
 
 # Readable names for the tokens lark reports as expected (keywords and symbols read as themselves).
