@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from lark.lexer import BasicLexer
 from lark.parse_tree_builder import PropagatePositions
 
 from interpreter.dsl import parser as dsl_parser
@@ -21,6 +22,8 @@ TRICKY = [
     "if not (a and (b or c)) and d:\n    move top(deck) to (hand(p)) at bottom\nelif -(x) < 2:\n    pass\n",
     "return ( (1) )\n",
     "log to p: \"{x}\"\nemit done(a=(1), b=[x])\n",
+    "let number = each\nlet times = one + any\nrepeat times times:\n    move up to number of game.plus to at\n",
+    "ask p to choose one of hand(p) plus any number of hand(p) as c, rest \"pick\"\nmove c to pile at top\n",
 ]
 
 
@@ -60,6 +63,7 @@ def lark_placed():
     parser = load_parser(dsl_parser.GRAMMAR.read_text(encoding="utf-8"), dsl_parser._Indenter(),
                          propagate_positions=True, maybe_placeholders=True)
     assert all(type(c) is PropagatePositions for c in parser.parser.parser.parser.callbacks.values())
+    assert all(type(lexer) is BasicLexer for lexer in parser.parser.lexer.lexer.lexers.values())
     return parser
 
 
@@ -69,6 +73,13 @@ def test_reductions_skip_position_work_that_changes_nothing():
     renames = {str(rule) for rule, c in callbacks.items() if c is dsl_parser._first}
     assert {"<sum : product>", "<postfix : atom>", "<expr : or_expr>"} <= renames
     assert not any(rule.alias for rule, c in callbacks.items() if c is dsl_parser._first)
+
+
+def test_keywords_are_found_without_a_regular_expression_per_state():
+    contextual = dsl_parser._parser().parser.lexer.lexer
+    assert {type(lexer) for lexer in contextual.lexers.values()} == {dsl_parser._QuickLexer}
+    statements = dsl_parser.parse.__wrapped__("let number = 1\nrepeat number times:\n    pass\n")
+    assert statements[0].name == "number" and statements[1].times.name == "number"  # a keyword elsewhere
 
 
 def test_every_node_is_placed_as_lark_places_it(lark_placed):

@@ -14,6 +14,7 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import BasicLexer, PatternRE, PatternStr, Scanner
 from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from . import ast as A
@@ -65,7 +66,62 @@ def _parser() -> Lark:
     parser = load_parser(GRAMMAR.read_text(encoding="utf-8"), _Indenter(), propagate_positions=True,
                          maybe_placeholders=True)
     _quicken_positions(parser)
+    _quicken_lexers(parser)
     return parser
+
+
+class _KeywordTypes:
+    """lark's UnlessCallback for literal keywords (a NAME that is a keyword here gets the keyword's type),
+    looked up in a dict instead of matched by a regular expression compiled for each lexer."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, types: dict):
+        self.types = types
+
+    def __call__(self, token):
+        found = self.types.get(token.value)
+        if found is not None:
+            token.type = found
+        return token
+
+
+class _QuickLexer(BasicLexer):
+    """lark's lexer for one parser state, its keywords found by :class:`_KeywordTypes` (lark compiles a
+    second regular expression per state for them: a few ms at each process's first load)."""
+
+    def _build_scanner(self):
+        strings = [t for t in self.terminals if isinstance(t.pattern, PatternStr)]
+        self.callback, embedded = {}, set()
+        for retok in self.terminals:  # as lark's _create_unless: literals its pattern matches whole
+            if not isinstance(retok.pattern, PatternRE):
+                continue
+            regexp, types = retok.pattern.to_regexp(), {}
+            for strtok in strings:
+                value = strtok.pattern.value
+                if strtok.priority == retok.priority:
+                    found = self.re.match(regexp, value, self.g_regex_flags)
+                    if found is not None and found.group(0) == value:
+                        types.setdefault(value, strtok.name)
+                        if strtok.pattern.flags <= retok.pattern.flags:
+                            embedded.add(strtok)
+            if types:
+                self.callback[retok.name] = _KeywordTypes(types)
+        return Scanner([t for t in self.terminals if t not in embedded], self.g_regex_flags, self.re, self.use_bytes)
+
+
+def _quicken_lexers(parser: Lark) -> None:
+    """Give the contextual lexer's per-state lexers :class:`_QuickLexer` (when no flag or callback of
+    their own makes lark's way differ; a lark laid out otherwise keeps its own)."""
+    try:
+        contextual = parser.parser.lexer.lexer
+        lexers = set(contextual.lexers.values()) | {contextual.root_lexer}
+    except AttributeError:  # pragma: no cover - another lark layout
+        return
+    for lexer in lexers:
+        if type(lexer) is BasicLexer and lexer._scanner is None and not lexer.user_callbacks \
+                and not lexer.g_regex_flags and not any(t.pattern.flags for t in lexer.terminals):
+            lexer.__class__ = _QuickLexer
 
 
 class _QuickPositions(PropagatePositions):
