@@ -8,12 +8,14 @@ snippet; the caller (the model builder) shifts it onto the YAML file.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from importlib import resources
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.visitors import Transformer_NonRecursive
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
+from lark.lexer import BasicLexer, PatternRE, PatternStr, Scanner
+from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from . import ast as A
 from .tables import load_parser
@@ -61,8 +63,124 @@ class _Indenter(Indenter):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     # The tables come from a JSON cache in the user's own folder (see tables.py), never lark's pickle in /tmp.
-    return load_parser(GRAMMAR.read_text(encoding="utf-8"), _Indenter(), propagate_positions=True,
-                       maybe_placeholders=True)
+    parser = load_parser(GRAMMAR.read_text(encoding="utf-8"), _Indenter(), propagate_positions=True,
+                         maybe_placeholders=True)
+    _quicken_positions(parser)
+    _quicken_lexers(parser)
+    return parser
+
+
+class _KeywordTypes:
+    """lark's UnlessCallback for literal keywords (a NAME that is a keyword here gets the keyword's type),
+    looked up in a dict instead of matched by a regular expression compiled for each lexer."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, types: dict):
+        self.types = types
+
+    def __call__(self, token):
+        found = self.types.get(token.value)
+        if found is not None:
+            token.type = found
+        return token
+
+
+class _QuickLexer(BasicLexer):
+    """lark's lexer for one parser state, its keywords found by :class:`_KeywordTypes` (lark compiles a
+    second regular expression per state for them: a few ms at each process's first load)."""
+
+    def _build_scanner(self):
+        strings = [t for t in self.terminals if isinstance(t.pattern, PatternStr)]
+        self.callback, embedded = {}, set()
+        for retok in self.terminals:  # as lark's _create_unless: literals its pattern matches whole
+            if not isinstance(retok.pattern, PatternRE):
+                continue
+            regexp, types = retok.pattern.to_regexp(), {}
+            for strtok in strings:
+                value = strtok.pattern.value
+                if strtok.priority == retok.priority:
+                    found = self.re.match(regexp, value, self.g_regex_flags)
+                    if found is not None and found.group(0) == value:
+                        types.setdefault(value, strtok.name)
+                        if strtok.pattern.flags <= retok.pattern.flags:
+                            embedded.add(strtok)
+            if types:
+                self.callback[retok.name] = _KeywordTypes(types)
+        return Scanner([t for t in self.terminals if t not in embedded], self.g_regex_flags, self.re, self.use_bytes)
+
+
+def _quicken_lexers(parser: Lark) -> None:
+    """Give the contextual lexer's per-state lexers :class:`_QuickLexer` (when no flag or callback of
+    their own makes lark's way differ; a lark laid out otherwise keeps its own)."""
+    try:
+        contextual = parser.parser.lexer.lexer
+        lexers = set(contextual.lexers.values()) | {contextual.root_lexer}
+    except AttributeError:  # pragma: no cover - another lark layout
+        return
+    for lexer in lexers:
+        if type(lexer) is BasicLexer and lexer._scanner is None and not lexer.user_callbacks \
+                and not lexer.g_regex_flags and not any(t.pattern.flags for t in lexer.terminals):
+            lexer.__class__ = _QuickLexer
+
+
+class _QuickPositions(PropagatePositions):
+    """lark's position keeping, less its work where it changes nothing.
+
+    Most reductions of an expression pass their one child on unchanged (``?sum: product`` and
+    the like, about 60% of them): that child already carries its start, end and container
+    positions, and lark's pass over it would write the same values back.  Every other
+    reduction is placed exactly as lark places it.
+    """
+
+    def __call__(self, children):
+        res = self.node_builder(children)
+        if len(children) == 1 and res is children[0]:
+            return res
+        if isinstance(res, Tree):
+            res_meta = res.meta
+            first_meta = self._pp_get_meta(children)
+            if first_meta is not None:
+                if not hasattr(res_meta, "line"):
+                    res_meta.line = getattr(first_meta, "container_line", first_meta.line)
+                    res_meta.column = getattr(first_meta, "container_column", first_meta.column)
+                    res_meta.start_pos = getattr(first_meta, "container_start_pos", first_meta.start_pos)
+                    res_meta.empty = False
+                res_meta.container_line = getattr(first_meta, "container_line", first_meta.line)
+                res_meta.container_column = getattr(first_meta, "container_column", first_meta.column)
+                res_meta.container_start_pos = getattr(first_meta, "container_start_pos", first_meta.start_pos)
+            last_meta = self._pp_get_meta(reversed(children))
+            if last_meta is not None:
+                if not hasattr(res_meta, "end_line"):
+                    res_meta.end_line = getattr(last_meta, "container_end_line", last_meta.end_line)
+                    res_meta.end_column = getattr(last_meta, "container_end_column", last_meta.end_column)
+                    res_meta.end_pos = getattr(last_meta, "container_end_pos", last_meta.end_pos)
+                    res_meta.empty = False
+                res_meta.container_end_line = getattr(last_meta, "container_end_line", last_meta.end_line)
+                res_meta.container_end_column = getattr(last_meta, "container_end_column", last_meta.end_column)
+                res_meta.container_end_pos = getattr(last_meta, "container_end_pos", last_meta.end_pos)
+        return res
+
+
+def _quicken_positions(parser: Lark) -> None:
+    """Give the LALR parser's reductions :class:`_QuickPositions` (a lark laid out otherwise keeps its own).
+
+    A rule that only renames its one part (``?sum: product``: nothing filtered, the child passed on
+    as it is) reduces to that child with no call at all.
+    """
+    try:
+        callbacks = parser.parser.parser.parser.callbacks
+    except AttributeError:  # pragma: no cover - another lark layout
+        return
+    for rule, callback in callbacks.items():
+        if type(callback) is PropagatePositions and callback.node_filter is None:
+            if type(callback.node_builder) is ExpandSingleChild and len(rule.expansion) == 1:
+                callbacks[rule] = _first
+            else:
+                callback.__class__ = _QuickPositions
+
+
+_first = itemgetter(0)  # what ExpandSingleChild makes of one child, positions unchanged (see _QuickPositions)
 
 
 # Readable names for the tokens lark reports as expected (keywords and symbols read as themselves).
@@ -132,14 +250,19 @@ MAX_DIGITS = 18  # a number literal has at most 18 digits (numbers in rules stay
 _CHAINS = {"and_", "or_"}  # a chain of the same one of these is one flat node in the AST
 
 
-def check_limits(tree) -> None:
-    """Refuse a number literal over MAX_DIGITS digits or nesting over MAX_NESTING levels, with its position.
+def _to_ast(tree):
+    """The AST of a parse tree, after refusing a number literal over MAX_DIGITS digits or nesting over
+    MAX_NESTING levels, with its position.
 
-    Walks the tree with an explicit stack, so a tree of any depth is checked without recursion.
+    One walk with an explicit stack lists the nodes (so a tree of any depth is checked without
+    recursion, and the first node over a limit in that order is the one reported); the nodes are
+    then built children first, each rule by its :class:`_ToAst` method.
     """
+    order = []
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
+        order.append(node)
         if isinstance(node, Token):
             if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
                 raise SnippetSyntaxError(f"this number has {len(node):,} digits; numbers in rules have at most "
@@ -147,19 +270,34 @@ def check_limits(tree) -> None:
             continue
         if not isinstance(node, Tree):
             continue
-        if all(not isinstance(c, Tree) for c in node.children):
-            stack.extend((c, depth) for c in node.children)  # a token (a number, a name) nests nothing
+        children = node.children
+        if all(not isinstance(c, Tree) for c in children):
+            stack.extend((c, depth) for c in children)  # a token (a number, a name) nests nothing
             continue
         if depth > MAX_NESTING:
-            at = next((c for c in node.children if isinstance(c, Token) and c.line), None)  # the operator
+            at = next((c for c in children if isinstance(c, Token) and c.line), None)  # the operator
             line = at.line if at is not None else getattr(node.meta, "line", 1)
             column = at.column if at is not None else getattr(node.meta, "column", 1)
             raise SnippetSyntaxError(f"this is nested more than {MAX_NESTING} levels deep (brackets, operators "
                                      "or blocks inside each other); split it with 'let' or a function",
                                      line or 1, column or 1)
-        for i, child in enumerate(node.children):
+        for i, child in enumerate(children):
             flat = i == 0 and node.data in _CHAINS and isinstance(child, Tree) and child.data == node.data
             stack.append((child, depth if flat else depth + 1))
+    values = []
+    for node in reversed(order):
+        if isinstance(node, Tree):
+            size = len(node.children)
+            if size:
+                args = values[-size:]
+                del values[-size:]
+            else:
+                args = []
+            step = _STEPS.get(node.data)
+            values.append(step(node.meta, args) if step is not None else Tree(node.data, args, node.meta))
+        else:
+            values.append(node)
+    return values[0]
 
 
 @lru_cache(maxsize=2048)
@@ -213,8 +351,7 @@ def parse(text: str) -> tuple:
                                  getattr(exc, "column", 1) or 1) from None
     except Exception as exc:  # pragma: no cover - anything else lark raises is still a syntax problem
         raise SnippetSyntaxError(f"cannot read this text ({exc})", 1, 1) from None
-    check_limits(tree)
-    return _ToAst().transform(tree)
+    return _to_ast(tree)
 
 
 @lru_cache(maxsize=65536)
@@ -328,9 +465,9 @@ def _bool(op: str, children, meta) -> A.BoolOp:
     return A.BoolOp(op, items + (right,), **_pos(meta))
 
 
-@v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    """lark tree -> frozen dataclasses, keeping each node's position."""
+class _ToAst:
+    """lark tree -> frozen dataclasses, keeping each node's position: one method per rule of the grammar,
+    given the rule's meta (its position) and its children already built."""
 
     # statements ---------------------------------------------------------------
     def start(self, meta, children):
@@ -532,3 +669,5 @@ class _ToAst(Transformer_NonRecursive):
     def list_each(self, meta, c):
         return c[0]
 
+
+_STEPS = {name: getattr(_ToAst(), name) for name in vars(_ToAst) if not name.startswith("_")}
