@@ -13,6 +13,7 @@ import traceback
 import pytest
 
 from interpreter import load_game
+from interpreter.dsl.options import CompileOptions
 from interpreter.cli import main
 from turn_games import TURN_END
 
@@ -33,7 +34,7 @@ procedures:
 def test_an_unforeseen_failure_in_generated_code_points_at_the_definitions_file_and_line(tmp_path):
     path = tmp_path / "negate.yaml"
     path.write_text(NEGATE, encoding="utf-8")
-    game = load_game(path)
+    game = load_game(path, options=CompileOptions(inline=False))  # the call is not inlined: the function has code
     state = game.new_game(2, seed=0)
     assert state.gv["total"] == -3
     negative = game.functions["negative"].fn  # the generated function of 'negative(int n): -n'
@@ -42,6 +43,14 @@ def test_an_unforeseen_failure_in_generated_code_points_at_the_definitions_file_
     frames = [(frame.filename, frame.lineno) for frame in traceback.extract_tb(info.value.__traceback__)]
     line = NEGATE.splitlines().index("  negative(int n): -n") + 1
     assert (str(path), line) in frames
+
+
+def test_a_function_whose_every_call_is_inlined_gets_no_code_of_its_own(tmp_path):
+    path = tmp_path / "negate.yaml"
+    path.write_text(NEGATE, encoding="utf-8")
+    inlined, called = load_game(path), load_game(path, options=CompileOptions(inline=False))
+    assert inlined.functions["negative"].fn is None and callable(called.functions["negative"].fn)
+    assert inlined.new_game(2, seed=0).gv["total"] == called.new_game(2, seed=0).gv["total"] == -3
 
 
 EVIL = "__import__('os').system(\"echo owned\")\n\\"  # Python code, both quotes, a newline, a backslash
@@ -92,8 +101,8 @@ def test_author_texts_holding_python_code_and_quotes_stay_constants(tmp_path, ca
 
 
 def test_debug_code_prints_each_generated_function_after_the_rule_it_comes_from(tmp_path, capsys):
-    path = tmp_path / "negate.yaml"
-    path.write_text(NEGATE, encoding="utf-8")
+    path = tmp_path / "negate.yaml"  # (an argument that is not a local or a constant: the call is not inlined)
+    path.write_text(NEGATE.replace("negative(3)", "negative(size(box) + 2)"), encoding="utf-8")
     assert main(["debug", "--code", str(path)]) == 0
     out = capsys.readouterr().out
     line = NEGATE.splitlines().index("  negative(int n): -n") + 1

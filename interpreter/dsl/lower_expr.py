@@ -405,7 +405,7 @@ class ExpressionCompiler:
             return None
         if not all(is_cheap(a) for a in node.args):
             return None
-        self.ensure_function(func)
+        self.function_kind(func)
         args = self.bind_args_code(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
         return body, Scope({}, None, aliases), func.where, self.function_notes(func, aliases)
@@ -566,7 +566,7 @@ class ExpressionCompiler:
 
     def function_call(self, node, scope):
         func = self.m.functions[node.func]
-        self.ensure_function(func)  # the body analysed once, on its own, with located errors, and lowered
+        self.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
         if self.options.inline and all(is_cheap(a) for a in node.args):
@@ -579,6 +579,7 @@ class ExpressionCompiler:
                 return self.lower_node(func.body, Scope({}, None, aliases))[0], func.kind
             finally:
                 self.where, self.notes = saved, notes
+        self.ensure_function(func)
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
 
@@ -592,7 +593,8 @@ class ExpressionCompiler:
         return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
 
     def ensure_function(self, func: Func):
-        """Lower a user function's body on its own (for calls that are not inlined), once."""
+        """Lower a user function's body on its own, once: when a call is not inlined (a function whose
+        every call is inlined has no code of its own)."""
         if func.fn is not None:
             return
         self.function_kind(func)  # the analysis: errors located in the body, recursion refused

@@ -804,7 +804,7 @@ class Builder:
         g, c = self.g, self.compiler
         for func in g.functions.values():
             try:
-                c.ensure_function(func)
+                c.function_kind(func)  # its body checked (lowered where a call is not inlined)
             except CompileError as exc:
                 self.compile_error(exc, getattr(exc, "where", func.where))
             except RecursionError:
