@@ -20,6 +20,21 @@ from .units import Label, Op
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
 
+# The end of a one-player decision written out in a procedure's code (after its options are made): a
+# single option is taken at once, else the procedure waits until one is chosen (the pending decision).
+DECIDE_ONE = """
+            if len(LABELS) == 1:
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+                DEST = VALUES[0]
+            else:
+                fr[1] = NEXT
+                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
+                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
+                return SUSPEND
+"""
+
+
 class DecisionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
@@ -150,16 +165,7 @@ class DecisionCompiler:
                 if LABELS is None:  # an option space (option_spaces.py): nothing listed
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-            if len(LABELS) == 1:
-                if s.trace is not None:
-                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
-                DEST = VALUES[0]
-            else:
-                fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
-                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
-                return SUSPEND
-        """, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
             RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.K(decide_space), PC=ast.Constant(k)), loc))
@@ -187,16 +193,7 @@ class DecisionCompiler:
             VALUES = list(SEEN.values())
             if not LABELS:
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-            if len(LABELS) == 1:
-                if s.trace is not None:
-                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
-                DEST = VALUES[0]
-            else:
-                fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
-                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
-                return SUSPEND
-        """, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
             LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
             LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
             DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND)), loc))
