@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 
 from ..errors import RuleError
-from . import ast as A
 from . import types as T
 
 SORT_BY_FORM = "sort_by() takes one 'each x in list: key', e.g. sort_by(each q in players: [q.points, q.cards])"
@@ -22,9 +21,7 @@ class OrderingCompiler:
 
     def sort_by_call(self, node, scope):
         """``sort_by(each x in list [where cond]: key)`` as a call of :func:`sort_by` with generated parts."""
-        if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
-            raise self.err(SORT_BY_FORM, node)
-        each = node.args[0]
+        each = node.args[0]  # (one 'each x in list: key': the analysis refused any other form)
         src, skind, inner, var = self.each_scope(each, scope)
         where = self.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
         key, _ = self.expr(each.result, inner)
