@@ -56,6 +56,9 @@ class CodeUnit:
         self.functions: list[tuple[str, ast.FunctionDef]] = []  # (what it is, its tree) for `debug --code`
         self._numbers = itertools.count()
         self.origins: dict = {}  # function name -> key path of the rule its code was made from (for errors)
+        self._lazy: list = []  # functions compiled at their first call (see function)
+        self._waiting: list = []  # (tree, function, file) of the batch not closed yet (see later, flush)
+        self._batches: list = []  # closed batches (see flush, compile_pending)
 
     # ---------------------------------------------------------------- values
     def constant(self, value) -> ast.expr:
@@ -135,8 +138,6 @@ class CodeUnit:
             fn.__defaults__ = None
             return fn
         fn.__defaults__ = (first_call,)
-        if not hasattr(self, "_lazy"):
-            self._lazy = []
         self._lazy.append(fn)
         return fn
 
@@ -196,8 +197,6 @@ class CodeUnit:
         fdef = self._definition(name, body, args, line, where)
         fn = into if into is not None else self.stub(fdef.name)
         fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
-        if not hasattr(self, "_waiting"):
-            self._waiting = []
         self._waiting.append((fdef, fn, filename or self.filename))
         self.functions.append((what or name, fdef))
         return fn
@@ -205,13 +204,11 @@ class CodeUnit:
     def flush(self) -> None:
         """Close the batch of the functions :meth:`later` made since the last flush: the first call of
         any of them compiles them all, in one module."""
-        waiting = getattr(self, "_waiting", None)
+        waiting = self._waiting
         if not waiting:
             return
         self._waiting = []
         batch = _Batch(waiting)
-        if not hasattr(self, "_batches"):
-            self._batches = []
         self._batches.append(batch)
         for fdef, fn, _ in waiting:
             fn.__code__ = _stub(tuple(a.arg for a in fdef.args.args))
@@ -222,9 +219,9 @@ class CodeUnit:
     def compile_pending(self) -> None:
         """Compile every generated function not compiled yet (closed batches and lazy functions)."""
         self.flush()
-        for batch in getattr(self, "_batches", ()):
+        for batch in self._batches:
             batch.compile()
-        for fn in getattr(self, "_lazy", ()):
+        for fn in self._lazy:
             if fn.__defaults__:  # (its first call)
                 fn.__defaults__[0]()
 
