@@ -180,28 +180,9 @@ def move_list(s, cards, dest, bottom, loc):
             if s.trace is not None:
                 s.traced_moves(cards, src, cards[-1], dest, bottom)
             return
-    loc, zones, shown, target = s.loc, s.zones, s.shown, s.zones[dest]
-    for card in cards:  # move_card, written out for each card
-        if card is None:
-            continue
-        src = loc[card]
-        top = None
-        if src >= 0:
-            zone = zones[src]
-            if zone[-1] == card:
-                zone.pop()
-                top = card
-            else:
-                zone.remove(card)
-        loc[card] = dest
-        if shown:
-            shown.pop(card, None)
-        if bottom:
-            target.insert(0, card)
-        else:
-            target.append(card)
-        if s.trace is not None:
-            s.traced_move(card, src, top, dest, bottom)
+    for card in cards:
+        if card is not None:
+            move_card(s, card, dest, bottom)
 
 
 def shuffle_zone(s, z, loc):
