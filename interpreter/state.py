@@ -256,7 +256,7 @@ class State:
         if p is not None and not p["each"] and type(player) is int and p["players"][0] == player:
             # the common case, straight: one player asked (a one-player decision is never half chosen)
             space = p["lazy"]
-            return rng.randrange(space[0][-1] if space else len(p["labels"][0]))  # OPT.count(space[0])
+            return rng.randrange(OPT.count(space[0]) if space else len(p["labels"][0]))
         asked = self._asked(player)
         if asked is not None:
             return rng.randrange(self._count(*asked))
@@ -280,7 +280,7 @@ class State:
                     j = labels.index(label)  # as apply does: the first option with that text
                     self._play(p, 0, player, label, j, p["values"][0][j])
                     return
-            elif space[0] and action_id < space[0][-1]:  # an option space: only this option made
+            elif space[0] and action_id < OPT.count(space[0]):  # an option space: only this option made
                 label, value = OPT.option(space[0], action_id, self.game.card_names)
                 self._play(p, 0, player, label, action_id, value)
                 return
@@ -292,7 +292,7 @@ class State:
                 raise ValueError
             space = p["lazy"] and p["lazy"][i]
             if space:  # no two options of a space read alike (option_spaces.py): option k is the first with its text
-                if action_id >= space[-1]:
+                if action_id >= OPT.count(space):
                     raise ValueError
                 label, value, j = OPT.label(space, action_id, self.game.card_names), OPT.value(space, action_id), action_id
             else:
