@@ -51,6 +51,7 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
         self.zone_owner = model.zone_owner
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
+        self.readers = {}  # id(per-card table) -> (table, its reader(s)) (see ExpressionCompiler.reader)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
         # numbers the env keys of 'each' variables and of inlined and spliced bodies, and the Python locals
         # of generated code: owned by this game's compiler, so a game's keys (and the layout hash) do not

@@ -45,12 +45,13 @@ def paid_fixed(s, steps, xs, loc):
     return list(xs)
 
 
+# The per-card tables below are given as their readers (``table.__getitem__``, made once at load).
 def kept(s, xs, row, loc):
     """The items of ``xs`` whose entry in the per-card table ``row`` is true (the scan runs in C)."""
     s.steps -= len(xs)
     if s.steps < 0:
         raise over_budget(s, loc)
-    return list(compress(xs, map(row.__getitem__, xs)))
+    return list(compress(xs, map(row, xs)))
 
 
 def kept_values(s, xs, row, values, loc):
@@ -58,7 +59,7 @@ def kept_values(s, xs, row, values, loc):
     s.steps -= len(xs)
     if s.steps < 0:
         raise over_budget(s, loc)
-    return list(map(values.__getitem__, compress(xs, map(row.__getitem__, xs))))
+    return list(map(values, compress(xs, map(row, xs))))
 
 
 def count_in(s, xs, row, loc):
@@ -66,7 +67,7 @@ def count_in(s, xs, row, loc):
     s.steps -= len(xs)
     if s.steps < 0:
         raise over_budget(s, loc)
-    return sum(map(row.__getitem__, xs))
+    return sum(map(row, xs))
 
 
 def any_in(s, xs, row, loc):
@@ -74,14 +75,14 @@ def any_in(s, xs, row, loc):
     s.steps -= len(xs)
     if s.steps < 0:
         raise over_budget(s, loc)
-    return any(map(row.__getitem__, xs))
+    return any(map(row, xs))
 
 
 def all_in(s, xs, row, loc):
     s.steps -= len(xs)
     if s.steps < 0:
         raise over_budget(s, loc)
-    return all(map(row.__getitem__, xs))
+    return all(map(row, xs))
 
 
 def contains(s, x, xs, loc):

@@ -323,10 +323,28 @@ class ExpressionCompiler:
                 return None
             values = values[0]
         ok, other = ok
-        row = self.code.constant(ok) if other is None else py("_0[_1]", self.code.constant(ok), local(other))
+        row = self.table_reader(ok, other)
         if values is None:
             return self.helper(X.kept, s_(), src, row, loc)
-        return self.helper(X.kept_values, s_(), src, row, self.code.constant(values), loc)
+        return self.helper(X.kept_values, s_(), src, row, self.code.constant(self.reader(values)), loc)
+
+    def reader(self, table):
+        """``table.__getitem__`` (one per table: the helpers map it over a list, in C, with no attribute
+        lookup of their own at each run)."""
+        found = self.readers.get(id(table))
+        if found is None:
+            found = self.readers[id(table)] = (table, table.__getitem__)  # (keeps the table: its id stays unique)
+        return found[1]
+
+    def table_reader(self, ok, other) -> ast.expr:
+        """The reader of a per-card table of true/false (:meth:`reader`); for a table over two card variables,
+        the row of the other card's: ``K[i][e['other']]`` from a list of the rows' readers."""
+        if other is None:
+            return self.code.constant(self.reader(ok))
+        rows = self.readers.get(id(ok))
+        if rows is None:
+            rows = self.readers[id(ok)] = (ok, [row.__getitem__ for row in ok])
+        return py("_0[_1]", self.code.constant(rows[1]), local(other))
 
     def static_table(self, tree, key, scope=None, as_bool=True, node=None, at=None):
         """Tabulate a per-card expression that reads only fixed card properties.
@@ -427,9 +445,8 @@ class ExpressionCompiler:
         if table is not None:
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
-            row = self.code.constant(ok) if other is None else py("_0[_1]", self.code.constant(ok), local(other))
             helper = {"count": X.count_in, "size": X.count_in, "any": X.any_in}.get(name, X.all_in)
-            return self.helper(helper, s_(), src, row, loc), kind
+            return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
         paid = self.helper(X.paid, s_(), src, loc)
         if name in ("count", "size"):
             return py("len(_0)", comprehension(ast.Constant(1), key, paid, cond)), kind
