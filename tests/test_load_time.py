@@ -74,3 +74,43 @@ def test_a_text_read_before_is_not_parsed_again_and_each_reader_gets_its_own_dat
     assert "changed" not in second.data["zones"]["deck"] and second.marks == first.marks
     assert second.location(("zones", "deck")) == first.location(("zones", "deck"))
     assert len(composed) == 2
+
+
+def test_a_text_read_before_is_located_by_the_positions_found_before(tmp_path, monkeypatch):
+    from interpreter.loader import source as reading
+
+    monkeypatch.setattr(reading, "_READ", {})
+    worked = []
+    locate = reading.Source._location
+
+    def counted(self, *args):
+        worked.append(args)
+        return locate(self, *args)
+    monkeypatch.setattr(reading.Source, "_location", counted)
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL, encoding="utf-8")
+    with pytest.raises(DefinitionError) as first:
+        load_game(path, variants=[str(tmp_path / "missing.yaml")])  # (a load that fails after locating)
+    load_game(path)
+    assert worked
+    worked.clear()
+    again = reading.read_yaml_file(path)
+    load_game(path)
+    assert worked == []  # every position found by the first loads
+    assert again.location(("procedures",), 1, 1) == reading.read_yaml_text(SMALL, str(path)).location(
+        ("procedures",), 1, 1)
+    assert "missing.yaml" in str(first.value)
+
+
+def test_a_position_inside_a_scalar_is_found_again_when_the_scalar_differs():
+    from interpreter.loader import source as reading
+
+    text = 'a:\n  b: "x = 1"\n'
+    first = reading.read_yaml_text(text, "shared.yaml")
+    second = reading.read_yaml_text(text, "shared.yaml")
+    assert second.position(("a", "b"), 1, 5) == first.position(("a", "b"), 1, 5)
+    second.data["a"]["b"] = "x=1"  # a value the loader rewrote: its own position, not the text's
+    fresh = reading._read_yaml_text(text, "shared.yaml")
+    fresh.data["a"]["b"] = "x=1"
+    assert second.position(("a", "b"), 1, 3) == fresh.position(("a", "b"), 1, 3)
+    assert first.position(("a", "b"), 1, 3) != second.position(("a", "b"), 1, 3)

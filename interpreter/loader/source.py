@@ -58,6 +58,9 @@ class Source:
     _raw_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # the same, no excerpts
     _scalar_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _scalar_chars
     _indent_cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # see _block_indent
+    # Positions found for this text by the Sources read from it before (see read_yaml_text): keyed by
+    # (path, line, column) and the scalar text at path (the one part of the data a position reads)
+    _shared_positions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # -- locating -----------------------------------------------------------
     def location(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
@@ -69,10 +72,16 @@ class Source:
         key = (path, line, column)
         loc = self._location_cache.get(key)
         if loc is None:
-            loc = self._raw_location(key)
-            loc = Location(loc.file, loc.line, loc.column, loc.key, self.excerpt(loc))
+            raw = self._raw_location(key)
             if all(type(part) is str or type(part) is int for part in path):  # True == 1: such keys uncached
+                shared = ("excerpt", raw)  # (the excerpt is the text's line at the raw place: shared too)
+                loc = self._shared_positions.get(shared)
+                if loc is None:
+                    loc = self._shared_positions[shared] = Location(raw.file, raw.line, raw.column, raw.key,
+                                                                    self.excerpt(raw))
                 self._location_cache[key] = loc
+            else:
+                loc = Location(raw.file, raw.line, raw.column, raw.key, self.excerpt(raw))
         return loc
 
     def position(self, path: Path_ = (), line: int | None = None, column: int | None = None) -> Location:
@@ -84,9 +93,15 @@ class Source:
     def _raw_location(self, key) -> Location:
         loc = self._raw_cache.get(key)
         if loc is None:
-            loc = self._location(*key)
             if all(type(part) is str or type(part) is int for part in key[0]):  # True == 1: such keys uncached
+                value = self._value_at(key[0]) if key[1] is not None else None
+                shared = (key, value if type(value) is str else None)
+                loc = self._shared_positions.get(shared)
+                if loc is None:
+                    loc = self._shared_positions[shared] = self._location(*key)
                 self._raw_cache[key] = loc
+            else:
+                loc = self._location(*key)
         return loc
 
     def _location(self, path: Path_, line: int | None, column: int | None) -> Location:
@@ -374,15 +389,23 @@ MAX_READ = 32
 
 
 def read_yaml_text(text: str, file: str = "<string>") -> Source:
-    """Parse YAML text into a :class:`Source` (plain data + marks)."""
+    """Parse YAML text into a :class:`Source` (plain data + marks).
+
+    The Sources read from one text share the positions found in it (a position depends on the text,
+    its marks and the scalar at its path, which is part of the key): a game loaded again locates its
+    rules' parts without working any of them out again.
+    """
     kept = _READ.get((file, text))
     if kept is not None:
-        data, marks, key_marks = kept
-        return Source(file, text, copy.deepcopy(data), dict(marks), dict(key_marks))
+        data, marks, key_marks, positions = kept
+        source = Source(file, text, copy.deepcopy(data), dict(marks), dict(key_marks))
+        source._shared_positions = positions
+        return source
     source = _read_yaml_text(text, file)
     if len(_READ) >= MAX_READ:
         _READ.clear()
-    _READ[(file, text)] = (copy.deepcopy(source.data), dict(source.marks), dict(source.key_marks))
+    _READ[(file, text)] = (copy.deepcopy(source.data), dict(source.marks), dict(source.key_marks),
+                           source._shared_positions)
     return source
 
 
