@@ -87,9 +87,10 @@ def substitute(node, mapping: dict, numbers):
 class Dependencies:
     """Finds what one interpolation may reveal, compiling the pieces it must check at run time."""
 
-    def __init__(self, compiler, scope, defs: dict):
+    def __init__(self, compiler, scope, defs: dict, notes: dict | None = None):
         self.c, self.scope, self.m = compiler, scope, compiler.m
         self.defs = defs  # see assignments()
+        self.notes = notes or {}  # the analysis of the interpolated expression: {id(node): Note} (its parts' kinds)
         self.checks: list = []  # (closure, kind) of card-, card-list- and zone-valued sub-expressions
         self.private: list = []  # (closure of a player, variable) of private player variables read
         self.expanded: set = set()
@@ -180,10 +181,14 @@ class Dependencies:
         if node in self.seen:
             return
         self.seen.add(node)
-        try:
-            tree, kind = self.c.expr_code(node, self.scope)
-        except CompileError:
-            raise Opaque() from None
+        note = self.notes.get(id(node))
+        kind = note.kind if note is not None else None
+        if kind is None or "card" in kind or "zone" in kind or kind == T.ANY:
+            # its code only for what is checked (a part of the interpolation has its kind from the analysis)
+            try:
+                tree, kind = self.c.expr_code(node, self.scope)
+            except CompileError:
+                raise Opaque() from None
         if kind in ("card", "list:card", "zone", "list:zone"):  # (a function only for what is checked)
             self.checks.append((self.c.function_of(tree, node), kind))
         elif "card" in kind or "zone" in kind or kind == T.ANY:

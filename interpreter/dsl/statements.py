@@ -384,8 +384,14 @@ class StatementCompiler:
                 parts.append(piece)
                 continue
             j, node = piece
-            fn, kind = self.expr(node, scope)
-            deps = Dependencies(self, scope, defs)
+            notes = self.notes if self.notes is not None and id(node) in self.notes else self.analysed(node, scope, None)
+            saved, self.notes = self.notes, notes  # (as expr_code, keeping the analysis for Dependencies)
+            try:
+                tree, kind = self.lower_node(node, scope)
+            finally:
+                self.notes = saved
+            fn = self.function_of(tree, node)
+            deps = Dependencies(self, scope, defs, notes)
             try:
                 deps.collect(node)
                 opaque = False
