@@ -114,3 +114,50 @@ def test_a_position_inside_a_scalar_is_found_again_when_the_scalar_differs():
     fresh.data["a"]["b"] = "x=1"
     assert second.position(("a", "b"), 1, 3) == fresh.position(("a", "b"), 1, 3)
     assert first.position(("a", "b"), 1, 3) != second.position(("a", "b"), 1, 3)
+
+
+LOGGED = """game: Logged
+players: {min: 2, max: 2}
+components:
+  - {name: token, count: 2, zone: deck}
+zones: {deck: {}, hand: {per: player}}
+player_variables: {score: 0}
+procedures:
+  take_turn(player p): |
+    log "{p} has {p.score + size(hand(p))} points and {top(deck)} on the deck"
+""" + TURN_END
+
+
+def test_a_log_part_s_pieces_that_are_no_cards_are_not_lowered_again_for_its_secrecy_check(tmp_path, monkeypatch):
+    from interpreter.dsl import narration
+    from interpreter.dsl.compiler import Compiler
+
+    lowered = []
+    collect, expr_code = narration.Dependencies.collect, Compiler.expr_code
+    inside = []
+
+    def collecting(self, node):
+        inside.append(1)
+        try:
+            return collect(self, node)
+        finally:
+            inside.pop()
+
+    def counted(self, node, scope, expect=None):
+        if inside and inside[-1]:  # (not the parts of a piece being lowered)
+            lowered.append(type(node).__name__)
+        inside.append(0)
+        try:
+            return expr_code(self, node, scope, expect)
+        finally:
+            inside.pop()
+    monkeypatch.setattr(narration.Dependencies, "collect", collecting)
+    monkeypatch.setattr(Compiler, "expr_code", counted)
+    path = tmp_path / "logged.yaml"
+    path.write_text(LOGGED, encoding="utf-8")
+    game = load_game(path)
+    # hand(p) (to learn it is a zone), deck (a zone) and top(deck) (a card): their checks need their code;
+    # p, p.score, size(hand(p)) and the sum are known from the analysis to be no card
+    assert lowered == ["Call", "Name", "Call"]
+    state = game.new_game(2, seed=1)
+    assert state.narration(0)[-1] == "player 1 has 0 points and token on the deck"
