@@ -98,3 +98,27 @@ def test_quick_positions_only_skip_a_child_passed_on_unchanged():
     binop = statements[1].value
     assert (binop.line, binop.column) == (2, 5)  # the '(' that contains b + c, as lark places it
     assert (binop.left.line, binop.left.column) == (2, 6)
+
+
+def _moved(dump, delta):
+    """A _dump with every column of a node on line 1 moved by ``delta``."""
+    if isinstance(dump, tuple) and len(dump) == 4 and isinstance(dump[0], str) and isinstance(dump[1], int) \
+            and isinstance(dump[3], tuple):
+        name, line, column, fields = dump
+        moved = column + delta if line == 1 else column
+        return (name, line, moved, tuple((f, moved if f == "column" else _moved(v, delta)) for f, v in fields))
+    if isinstance(dump, tuple):
+        return tuple(_moved(v, delta) for v in dump)
+    return dump
+
+
+def test_an_expression_s_nodes_sit_where_they_are_in_its_own_text():
+    texts = [text for kind, text in _snippets() if kind == "parse_expression" and "\n" not in text.strip()]
+    texts += ["  a + (b * c)", "[each c in hand(p) where c.rank > 1 : c.rank][0]", "not x and y or -z"]
+    assert len(texts) > 20
+    for text in texts:
+        alone = dsl_parser.parse_expression.__wrapped__(text)
+        lead = len(text) - len(text.lstrip())
+        in_statement = dsl_parser.parse.__wrapped__(f"let x = {text.strip()}\n")[0].value
+        assert type(alone) is type(in_statement)
+        assert _dump(alone) == _moved(_dump(in_statement), lead - len("let x = ")), text

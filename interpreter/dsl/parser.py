@@ -407,24 +407,21 @@ def parse_function_body(text: str) -> A.Node:
 
 
 def _shift(node, delta):
-    """Move a node's column (used when the text was wrapped before parsing)."""
-    import dataclasses
-
+    """Move a node's column (used when the text was wrapped before parsing): a copy of every node on
+    line 1, its column moved by ``delta`` (the fields as they are, each node and tuple of nodes copied)."""
     if not isinstance(node, A.Node):
         return node
-    changes = {}
-    for f in dataclasses.fields(node):
-        if f.name in ("line", "column"):
-            continue
-        value = getattr(node, f.name)
+    fields = dict(node.__dict__)  # (frozen dataclasses without __post_init__: their fields are their dict)
+    for name, value in fields.items():
         if isinstance(value, A.Node):
-            changes[f.name] = _shift(value, delta)
+            fields[name] = _shift(value, delta)
         elif isinstance(value, tuple):
-            changes[f.name] = tuple(_shift(v, delta) if isinstance(v, A.Node) else
-                                    tuple(_shift(x, delta) for x in v) if isinstance(v, tuple) else v for v in value)
-    new = dataclasses.replace(node, **changes)
-    object.__setattr__(new, "column", node.column + delta if node.line == 1 else node.column)
-    object.__setattr__(new, "line", node.line)
+            fields[name] = tuple(_shift(v, delta) if isinstance(v, A.Node) else
+                                 tuple(_shift(x, delta) for x in v) if isinstance(v, tuple) else v for v in value)
+    if node.line == 1:
+        fields["column"] = node.column + delta
+    new = object.__new__(type(node))
+    new.__dict__.update(fields)
     return new
 
 
