@@ -121,7 +121,9 @@ def test_an_unknown_token_is_refused_and_spectators_cannot_act(tmp_path):
     table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
     with TestClient(make_app([table])) as client:
         with client.websocket_connect("/ws") as ws:
-            ws.send_json({"type": "hello", "token": table.tokens[0][:-1] + "x"})
+            token = table.tokens[0]
+            forged = token[:-1] + ("y" if token.endswith("x") else "x")  # one character off, never the token itself
+            ws.send_json({"type": "hello", "token": forged})
             refused = ws.receive_json()
             assert refused["type"] == "error" and refused["fatal"] and "not valid" in refused["message"]
         with client.websocket_connect("/ws") as ws:
