@@ -198,3 +198,19 @@ def test_an_open_selection_of_hidden_cards_reads_as_secret_in_the_others_trace(t
     mine = [r["chosen"] for r in state.trace_for(0) if r["type"] == "decision"]
     theirs = [r["chosen"] for r in state.trace_for(1) if r["type"] == "decision"]
     assert (mine, theirs) == (["discard bee + earwig"], ["(secret)"])
+
+
+def test_first_cards_that_are_not_among_the_others_share_the_groups_of_the_others_made_once(selection):
+    # (plus.py: the others are grouped once for every first card that is not one of them)
+    (_, _, plans, total), _ = selection.pending["lazy"]
+    assert [(one, groups, n) for one, groups, n in plans] == [(0, [[6, 7], [13]], 6), (5, [[6, 7], [13]], 6)]
+    assert plans[0][1] is plans[1][1] and total == 12
+
+
+def test_a_first_card_among_the_others_leaves_them_grouped_in_the_order_of_the_cards_that_remain(tmp_path):
+    game = load_game(one_player(tmp_path, "plus any number of hand as first, others"))
+    state = game.new_game(1, 0, scenario={"zones": {"hand": ["b", "a", "b"]}})
+    # b first: the others are [a, b] (a before b); a first: the others are [b, b]
+    assert state.legal_actions(0) == ["b", "b + a", "b + b", "b + a, b", "a", "a + b", "a + 2 x b"]
+    state.apply(0, "b + a, b")
+    assert zone(state, "out") == ["b", "a", "b"]

@@ -202,6 +202,12 @@ def _end(name, top):
                 return py("s.zones[_0][_1] if s.zones[_0] else None", zone, end), "card"
             return c.helper(X.end_card, py("s.zones[_0]", zone), end), "card"
         n = _kind(args[1], "int", name, 2)
+        options = getattr(c, "options", None)  # (none while the analysis only asks for the kind)
+        fixed = n.value if isinstance(n, ast.Constant) and type(n.value) is int else -1
+        if options is not None and options.fold and (fixed > 0 or fixed == 0 and not top):
+            # a count known at load (top(pile, 1)): a slice gives what end_cards gives (z[-0:] would be all)
+            return py("s.zones[_0][_1:]" if top else "s.zones[_0][:_1]", zone,
+                      ast.Constant(-fixed if top else fixed)), "list:card"
         return c.helper(X.end_cards, py("s.zones[_0]", zone), n, ast.Constant(top), ast.Constant(name),
                         c.call_loc), "list:card"
     return build

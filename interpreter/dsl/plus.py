@@ -37,31 +37,46 @@ def plus_options(compiler, st, scope):
     loc = compiler.location(st.options)
     as_space = not names_can_collide(names)
 
+    def group(pool, c):
+        """(names, cards, sizes) of the groups of identical cards of ``pool``, in the order each name
+        first appears, without the first occurrence of ``c`` (the card chosen as the one is not also
+        one of the others).  The groups are only read afterwards, so first cards that are not in the
+        pool share those of the whole pool, made once."""
+        groups = {}
+        skipped = c is None
+        for x in pool:
+            if x == c and not skipped:
+                skipped = True
+                continue
+            groups.setdefault(names[x], []).append(x)
+        members = list(groups.values())
+        return list(groups), members, tuple(map(len, members))
+
     def build(s, e):
         firsts = {}
         for c in ones(s, e):
             firsts.setdefault(names[c], c)
         pool = others(s, e)
         plans, total = [], 0
+        whole = None  # the groups of the whole pool: those of every first card that is not in it
         for name, c in firsts.items():
-            groups = {}
-            skipped = False
-            for x in pool:
-                if x == c and not skipped:  # the card chosen as the one is not also one of the others
-                    skipped = True
-                    continue
-                groups.setdefault(names[x], []).append(x)
-            caps = tuple(map(len, groups.values()))
-            total += count_any_shapes(caps)  # counted before any is listed
+            if c in pool:
+                grouped = group(pool, c)
+            else:
+                if whole is None:
+                    whole = group(pool, None)
+                grouped = whole
+            keys, members, caps = grouped
+            n = count_any_shapes(caps)
+            total += n  # counted before any is listed
             if total > MAX_OPTIONS:
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from (one of {len(firsts)} different "
                                 f"plus any number of {len(pool)}); ask for fewer at a time", loc)
-            plans.append((name, c, list(groups), list(groups.values()), caps))
+            plans.append((name, c, keys, members, caps, n))
         if as_space and total > 1:
-            return None, [PLUS, prefix, [[c, members, count_any_shapes(caps)] for _, c, _, members, caps in plans],
-                          total]
+            return None, [PLUS, prefix, [[c, members, n] for _, c, _, members, _, n in plans], total]
         labels, values, seen = [], [], set()
-        for name, c, keys, members, caps in plans:
+        for name, c, keys, members, caps, _ in plans:
             for k in range(sum(caps) + 1):
                 for shape in combo_shapes(caps, k):
                     picked = [c]
