@@ -52,6 +52,7 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
         self.where = None  # where the snippet being compiled lives (for runtime error locations)
         self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
         self.readers = {}  # id(per-card table) -> (table, its reader(s)) (see ExpressionCompiler.reader)
+        self.templates = {}  # id(log statement or option) -> (it, its text's pieces) (see template)
         self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
         # numbers the env keys of 'each' variables and of inlined and spliced bodies, and the Python locals
         # of generated code: owned by this game's compiler, so a game's keys (and the layout hash) do not
@@ -72,10 +73,20 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
             found = self._node_locations[key] = (node, self.m.locate(self.where, node))
         return found[1]
 
-    def template(self, text: str, node, what: str) -> list:
+    def template(self, text: str, node, what: str, start: int) -> list:
         """A text with ``{expression}`` s (a log line, an option's label) as literal strings and
-        (offset of the ``{``, parsed expression) pairs; a syntax error names ``what`` and the part."""
-        from .parser import SnippetSyntaxError, parse_expression
+        (offset of the ``{``, parsed expression) pairs; a syntax error names ``what`` and the part.
+
+        ``start`` is the column where the text begins on ``node``'s line: each expression's nodes are
+        placed there, so its load errors and run-time errors point into the text.  The pieces are made
+        once per ``node`` (the analysis and the lowering then see the same nodes)."""
+        found = self.templates.get(id(node))
+        if found is None or found[0] is not node:
+            found = self.templates[id(node)] = (node, self._template(text, node, what, start))
+        return found[1]
+
+    def _template(self, text, node, what, start):
+        from .parser import SnippetSyntaxError, parse_expression, placed
 
         pieces, i = [], 0
         while i < len(text):
@@ -88,7 +99,7 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
             if k < 0:
                 raise self.err(f"'{{' without a closing '}}' in {what}", node, "syntax")
             try:
-                pieces.append((j, parse_expression(text[j + 1:k])))
+                pieces.append((j, placed(parse_expression(text[j + 1:k]), node.line, start + j)))
             except SnippetSyntaxError as exc:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", node, "syntax") from None
             i = k + 1

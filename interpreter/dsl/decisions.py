@@ -439,7 +439,7 @@ class DecisionCompiler:
     def label_template(self, opt, scope):
         """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
         parts = []  # (each part's errors, and whether a text can show it: the statement analysis's)
-        for piece in self.template(opt.label, opt, "the option's text"):
+        for piece in self.template(opt.label, opt, "the option's text", opt.column + 1):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue

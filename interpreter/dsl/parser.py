@@ -406,23 +406,32 @@ def parse_function_body(text: str) -> A.Node:
                                  "(write it in a procedure, under 'procedures:')", row + 1, column) from None
 
 
-def _shift(node, delta):
+def _shift(node, delta, line=1):
     """Move a node's column (used when the text was wrapped before parsing): a copy of every node on
-    line 1, its column moved by ``delta`` (the fields as they are, each node and tuple of nodes copied)."""
+    line 1, its column moved by ``delta`` and its line made ``line`` (the fields as they are, each node
+    and tuple of nodes copied)."""
     if not isinstance(node, A.Node):
         return node
     fields = dict(node.__dict__)  # (frozen dataclasses without __post_init__: their fields are their dict)
     for name, value in fields.items():
         if isinstance(value, A.Node):
-            fields[name] = _shift(value, delta)
+            fields[name] = _shift(value, delta, line)
         elif isinstance(value, tuple):
-            fields[name] = tuple(_shift(v, delta) if isinstance(v, A.Node) else
-                                 tuple(_shift(x, delta) for x in v) if isinstance(v, tuple) else v for v in value)
+            fields[name] = tuple(_shift(v, delta, line) if isinstance(v, A.Node) else
+                                 tuple(_shift(x, delta, line) for x in v) if isinstance(v, tuple) else v
+                                 for v in value)
     if node.line == 1:
         fields["column"] = node.column + delta
+        fields["line"] = line
     new = object.__new__(type(node))
     new.__dict__.update(fields)
     return new
+
+
+def placed(expression, line: int, delta: int):
+    """An expression parsed alone (one line, see :func:`parse_expression`) placed inside a text on
+    ``line`` of a snippet, ``delta`` columns to the right: where its errors are then reported."""
+    return _shift(expression, delta, line)
 
 
 def _after_colon_line(text: str, line: int) -> bool:

@@ -379,7 +379,7 @@ class StatementCompiler:
         text = st.text
         start = st.text_column or st.column + len('log "')
         parts = []  # (the number of parts, and each part's kinds: checked by the statement analysis)
-        for piece in self.template(text, st, "the log text"):
+        for piece in self.template(text, st, "the log text", start):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
@@ -397,9 +397,8 @@ class StatementCompiler:
                 opaque = False
             except Opaque:
                 opaque = True
-            except CompileError as exc:  # (narration.py: a random number in a log text) point into the text
-                inner = exc.node or node
-                exc.node = A.Pass(line=st.line, column=start + j + max(inner.column, 1))
+            except CompileError as exc:  # (narration.py: a random number in a log text) in the text
+                exc.node = exc.node or node
                 raise
             if kind == "zone":
                 zf = fn

@@ -30,7 +30,7 @@ from . import ast as A
 from . import types as T
 from .inline import statements
 from .runtime import MAX_LOG_PARTS
-from .units import CompileError, Scope, suggest
+from .units import Scope, suggest
 
 
 class StmtNote:
@@ -261,16 +261,9 @@ class StatementAnalysis:
         if text.count("{") > MAX_LOG_PARTS:  # each part is parsed, checked and traced for secrecy at load
             raise self.err(f"this log text has {text.count('{'):,} {{...}} parts; a line has at most "
                            f"{MAX_LOG_PARTS} (split it, or log a list)", st)
-        for piece in self.template(text, st, "the log text"):
-            if piece.__class__ is str:
-                continue
-            j, node = piece
-            try:
-                self.st_kind(node, scope)
-            except CompileError as exc:  # point into the log text: after 'log "' and the '{'
-                inner = exc.node or node
-                exc.node = A.Pass(line=st.line, column=start + j + max(inner.column, 1))
-                raise
+        for piece in self.template(text, st, "the log text", start):  # (its nodes placed in the text)
+            if piece.__class__ is not str:
+                self.st_kind(piece[1], scope)
         return StmtNote(to_kind)
 
     def st_If(self, st, scope, notes):
@@ -434,17 +427,12 @@ class StatementAnalysis:
     def st_label(self, opt, scope):
         """The ``{expression}`` s of an option's text: each one a value an action text can show."""
         start = opt.column + 1  # the text's first letter, after the quote
-        for piece in self.template(opt.label, opt, "the option's text"):
+        for piece in self.template(opt.label, opt, "the option's text", start):  # (its nodes placed in the text)
             if piece.__class__ is str:
                 continue
             j, node = piece
             here = A.Pass(line=opt.line, column=start + j + 1)
-            try:
-                kind = self.st_kind(node, scope)
-            except CompileError as exc:
-                inner = exc.node or node
-                exc.node = A.Pass(line=opt.line, column=start + j + max(inner.column, 1))
-                raise
+            kind = self.st_kind(node, scope)
             if not T.showable(kind):
                 raise self.err(f"an option's text shows cards, players, spaces, numbers, texts or lists of them; "
                                f"{{{opt.label[j + 1:opt.label.index('}', j)]}}} is {T.describe(kind)}", here)
