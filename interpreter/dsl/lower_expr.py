@@ -35,7 +35,7 @@ from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
-from .runtime import is_cheap, Poisoned
+from .runtime import LOAD_STEPS, is_cheap, Poisoned
 from .units import Func, Scope
 
 
@@ -108,6 +108,11 @@ class ExpressionCompiler:
         made for that alone, it is not part of the game's code."""
         file, line, _ = self.position(node)
         return self.code.probe(tree, line, file)
+
+    def load_steps(self) -> list:
+        """The step budget (a one-item list, see runtime.Poisoned) shared by everything this
+        definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
+        return self.__dict__.setdefault("_load_steps", [LOAD_STEPS])
 
     def position(self, node):
         """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
@@ -298,14 +303,14 @@ class ExpressionCompiler:
         scan would pay (at the same place) and hand out a copy.  None when it is not fixed after all,
         fails (the run-time code then meets the same located error), or pays at more than its own scan
         (an inner scan would have been the one to run out of budget, at its own place)."""
-        probe = _Counting()
+        probe = _Counting(self.load_steps())
         try:
             value = self.probe(tree, node)(probe, {})
         except Exception:  # reads a variable or the state, or fails: left to run time
             return None
         if type(value) is not list or probe.charges != 1 or any(type(v) not in (int, str) for v in value):
             return None
-        return self.helper(X.paid_fixed, s_(), ast.Constant(Poisoned.steps - probe.steps), self.code.constant(value), loc)
+        return self.helper(X.paid_fixed, s_(), ast.Constant(probe.paid), self.code.constant(value), loc)
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
@@ -352,7 +357,7 @@ class ExpressionCompiler:
                 return table
             fn = self.probe(tree, at or node)
             try:
-                fn(Poisoned(), {key: 0})
+                fn(Poisoned(self.load_steps()), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
@@ -365,7 +370,7 @@ class ExpressionCompiler:
     def _static_table(self, fn, key, scope, as_bool):
         count = len(self.m.card_names)
         cards = range(count)
-        poisoned = Poisoned()
+        poisoned = Poisoned(self.load_steps())
         convert = bool if as_bool else (lambda v: v)
         try:
             return [convert(fn(poisoned, {key: c})) for c in cards], None
@@ -732,20 +737,24 @@ def pair_table(value_of, count, rows, columns, same):
 
 
 class _Counting(Poisoned):
-    """A poisoned state that counts the charges made to its step budget."""
+    """A poisoned state that counts the charges made to its step budget, and what they took (``paid``)."""
 
-    def __init__(self):
-        self.charges, self._steps = -1, 0
-        self.steps = Poisoned.steps
+    def __init__(self, pool=None):
+        super().__init__(pool)
+        self.charges, self.start = 0, self.pool[0]
 
     @property
     def steps(self):
-        return self._steps
+        return self.pool[0]
 
     @steps.setter
     def steps(self, value):
         self.charges += 1
-        self._steps = value
+        self.pool[0] = value
+
+    @property
+    def paid(self):
+        return self.start - self.pool[0]
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

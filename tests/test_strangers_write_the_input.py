@@ -1,0 +1,58 @@
+"""House rule "strangers write the input": holes found by fuzzing the rule compiler, the
+integer-action API and saves (``tests/hostile/fuzz_rules.py``), each kept closed by a test named
+after the guarantee it keeps (docs/security.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import RuleError, load_game
+from test_errors import TINY_DUEL
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_in_a_child(path: Path, seconds: float = 30) -> subprocess.CompletedProcess:
+    """Load ``path`` in a fresh process (so a hang fails the test instead of stopping the run)."""
+    code = textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from interpreter import load_game
+        started = time.perf_counter()
+        load_game({str(path)!r})
+        print(round(time.perf_counter() - started, 3))
+    """)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds)
+
+
+# ---------------------------------------------------------------- bounded work at load
+# A list that reads nothing of the game is worked out once, when the definition loads (and a
+# per-card table, and a fixed choice).  That work is charged to one budget per definition
+# (runtime.LOAD_STEPS); what does not fit is left to run time, where the game's step budget stops it.
+NESTED_FIXED_SCANS = "sum(each a in range(100000) where sum(each b in range(100000) where true) > 0) > 0"
+
+
+def test_a_fixed_list_too_big_to_work_out_at_load_does_not_hang_the_load(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(TINY_DUEL.replace("until: size(hand(seat(2))) == 0", f"until: {NESTED_FIXED_SCANS}"),
+                    encoding="utf-8")
+    try:
+        done = load_in_a_child(path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("loading a definition with 10^10 steps of fixed work did not finish in 30 s")
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) < 5
+    # at run time the game's own budget stops it, at its place
+    state = load_game(path).new_game(2, seed=1)
+    with pytest.raises(RuleError) as info:
+        state.apply(0, state.legal_actions(0)[0])
+    assert str(info.value).splitlines()[0] == (
+        f"{path}:29:51: flow: range() of 100,000 numbers does more work than the step budget allows between "
+        "two decisions (200,000 steps: a huge list or an endless loop? if the rule is right, raise "
+        "'limits: {steps: N}')")
+    assert state.legal_actions(0)  # rewound: the action can be played again
