@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import RuleError, load_game
+from interpreter import IllegalActionError, RuleError, load_game
 from test_errors import TINY_DUEL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,3 +56,47 @@ def test_a_fixed_list_too_big_to_work_out_at_load_does_not_hang_the_load(tmp_pat
         "two decisions (200,000 steps: a huge list or an endless loop? if the rule is right, raise "
         "'limits: {steps: N}')")
     assert state.legal_actions(0)  # rewound: the action can be played again
+
+
+# ---------------------------------------------------------------- the integer-action API
+class LooksLikeZero:
+    """Claims to equal anything and converts to 0: still not a player."""
+
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return 0
+
+    def __index__(self):
+        return 0
+
+
+@pytest.fixture(scope="module")
+def finished_game():
+    game = load_game(ROOT / "definitions" / "crazy_eights.yaml")
+    state = game.new_game(2, seed=4)
+    while not state.is_terminal():
+        player = state.current_players()[0]
+        state.apply_id(player, 0)
+    return state
+
+
+@pytest.mark.parametrize("player, kind", [("0", "str '0'"), (0.0, "float 0.0"), (True, "bool True"),
+                                          (LooksLikeZero(), "a LooksLikeZero")])
+@pytest.mark.parametrize("call", ["legal_actions", "legal_action_ids", "sample_action_id"])
+def test_a_player_must_be_exactly_an_int_after_the_end_of_the_game_too(finished_game, call, player, kind):
+    before = finished_game.to_json()
+    args = (player, __import__("random").Random(1)) if call == "sample_action_id" else (player,)
+    with pytest.raises(IllegalActionError) as info:
+        getattr(finished_game, call)(*args)
+    assert str(info.value).startswith(f"a player must be exactly an int, numbered 0 to 1 (seats 1 to 2), not {kind}")
+    assert finished_game.to_json() == before
+
+
+def test_a_player_beyond_the_table_is_refused_after_the_end_of_the_game_too(finished_game):
+    with pytest.raises(IllegalActionError) as info:
+        finished_game.sample_action_id(7, __import__("random").Random(1))
+    assert str(info.value) == ("there is no player 7 in this 2-player game (players are numbered 0 to 1: "
+                               "seats 1 to 2)")
+    assert finished_game.legal_action_ids(1) == range(0)  # a real player: nothing to decide
