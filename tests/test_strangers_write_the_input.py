@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalActionError, RuleError, load_game
+from interpreter import IllegalActionError, RibbitError, RuleError, load_game
 from test_errors import TINY_DUEL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,3 +100,64 @@ def test_a_player_beyond_the_table_is_refused_after_the_end_of_the_game_too(fini
     assert str(info.value) == ("there is no player 7 in this 2-player game (players are numbered 0 to 1: "
                                "seats 1 to 2)")
     assert finished_game.legal_action_ids(1) == range(0)  # a real player: nothing to decide
+
+
+# ---------------------------------------------------------------- narration of what chance gave
+# "A log text may not use chance": the log's own {expression} may not draw a random number (a game
+# played without a log would go differently).  A local that a roll gave earlier may be narrated: it is
+# a value like any other, traced back (for secrecy) to what it was given, without drawing again.
+def rolled(tmp_path, lines: str):
+    path = tmp_path / "rolled.yaml"
+    path.write_text(TINY_DUEL.replace("    game.plays += 1\n", "    game.plays += 1\n" + textwrap.indent(lines, "    ")),
+                    encoding="utf-8")
+    return load_game(path)
+
+
+def play_first_card(game, log=True):
+    state = game.new_game(2, seed=3, log=log)
+    state.apply(0, state.legal_actions(0)[0])
+    return state
+
+
+def test_a_number_a_roll_gave_before_the_log_line_may_be_narrated_to_everyone(tmp_path):
+    game = rolled(tmp_path, 'let n = roll(6)\nn += roll(6)\nlog "{p} rolls {n}."\n')
+    state = play_first_card(game)
+    line = state.log[-1]
+    assert line.startswith("player 1 rolls ") and line == state.narration(1)[-1] == state.narration(None)[-1]
+    # narrating drew nothing: the game without a log goes the same way
+    assert play_first_card(game, log=False).to_json()["rng"] == state.to_json()["rng"]
+
+
+def test_a_value_read_from_a_randomly_drawn_hidden_card_is_narrated_to_nobody_without_drawing_again(tmp_path):
+    game = rolled(tmp_path, 'let n = random(hand(p)).value\nlog "{p} draws a value of {n}."\n')
+    state = play_first_card(game)
+    assert state.log[-1] in ("player 1 draws a value of 1.", "player 1 draws a value of 3.")
+    assert state.narration(1)[-1] == state.narration(0)[-1] == "player 1 draws a value of (hidden)."
+    assert play_first_card(game, log=False).to_json()["rng"] == state.to_json()["rng"]
+
+
+def test_chance_in_the_log_text_itself_is_still_refused(tmp_path):
+    with pytest.raises(RibbitError) as info:
+        rolled(tmp_path, 'log "{p} rolls {roll(6)}."\n')
+    assert str(info.value).splitlines()[0] == (
+        f"{tmp_path / 'rolled.yaml'}:25:21: procedures.take_turn(player p): roll() cannot be used in a log text: "
+        "writing narration must not change the game (games played without a log would go differently)")
+
+
+# ---------------------------------------------------------------- '+=' says which side is not a number
+@pytest.mark.parametrize("lines, line, message", [
+    ("p.points += random(each c in pile where c.value > 100: c.value)\n", 25,
+     "cannot add to .points: the amount is none, not a number (the item of an empty list, or of a place past its end?)"),
+    ("game.plays -= first(each c in pile where c.value > 100: c.value)\n", 25,
+     "cannot add to game.plays: the amount is none, not a number (the item of an empty list, or of a place past its "
+     "end?)"),
+    ("let n = first(each c in pile where c.value > 100: c.value)\nn += 1\n", 26,
+     "cannot add to n: it holds none, not a number"),
+])
+def test_an_addition_that_meets_none_names_the_side_that_is_not_a_number(tmp_path, lines, line, message):
+    game = rolled(tmp_path, lines)
+    state = game.new_game(2, seed=3)
+    with pytest.raises(RuleError) as info:
+        state.apply(0, state.legal_actions(0)[0])
+    assert str(info.value).splitlines()[0] == (
+        f"{tmp_path / 'rolled.yaml'}:{line}:5: procedures.take_turn(player p): {message}")

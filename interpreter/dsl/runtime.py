@@ -45,6 +45,16 @@ def too_big(value, loc, what):
                      f"limit of numbers in rules (-10^18 to 10^18)", loc)
 
 
+def not_added(label, old, hint, loc):
+    """The located error of a '+=' or '-=' on ``label`` (which holds ``old``) that failed: the variable
+    is not a number, or else the amount is not (none: an item of an empty list, say)."""
+    if type(old) is int:
+        return RuleError(f"cannot add to {label}: the amount is none, not a number (the item of an empty "
+                         "list, or of a place past its end?)", loc)
+    shown = {None: "none", True: "true", False: "false"}.get(old, old) if type(old) in (bool, type(None)) else repr(old)
+    return RuleError(f"cannot add to {label}: it holds {shown}, not a number{hint}", loc)
+
+
 def kind_name(value) -> str:
     if value is None:
         return "none"

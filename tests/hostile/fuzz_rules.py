@@ -237,7 +237,10 @@ def make_case(seed: int) -> dict:
                 C.put(data, path, new)
                 did.append(f"{'/'.join(map(str, path))}: {about}")
                 continue
-        did.append(mutate_structure(rng, data))
+        try:
+            did.append(mutate_structure(rng, data))
+        except (IndexError, ValueError, KeyError, AttributeError, TypeError, yaml.YAMLError):
+            did.append("(no structural mutation fits)")
     raw = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10 ** 6).encode("utf-8")
     return {"seed": seed, "game": str(game), "variant": str(variant) if variant else None, "did": did, "raw": raw}
 
