@@ -161,3 +161,64 @@ def test_an_addition_that_meets_none_names_the_side_that_is_not_a_number(tmp_pat
         state.apply(0, state.legal_actions(0)[0])
     assert str(info.value).splitlines()[0] == (
         f"{tmp_path / 'rolled.yaml'}:{line}:5: procedures.take_turn(player p): {message}")
+
+
+# ---------------------------------------------------------------- option spaces stay small
+# A choice is counted before any option is listed (at most 100,000 options), and a bot's option is
+# made alone.  Making it must cost about the option itself, not options x cards: picking 1,499 of
+# 1,500 different cards has only 1,500 options.
+ALL_BUT_ONE = """\
+game: All but one
+players: {{min: 2, max: 2}}
+properties:
+  value: 0
+components:
+  - family: {{v: [{values}]}}
+    name: "chip {{v}}"
+    value: "{{v}}"
+    zone: deck
+zones:
+  deck: {{visibility: public}}
+  pile: {{visibility: public}}
+procedures:
+  take_turn(player p): |
+    ask p to choose {k} of deck as picked "keep"
+    move picked to pile
+flow:
+  - turn: take_turn
+    until: size(deck) < 2
+scoring:
+  score: 0
+"""
+
+
+def test_one_option_of_a_choice_of_all_but_one_of_many_cards_is_made_in_bounded_memory(tmp_path):
+    import random
+    import tracemalloc
+
+    path = tmp_path / "all_but_one.yaml"
+    path.write_text(ALL_BUT_ONE.format(values=", ".join(map(str, range(1500))), k=1499), encoding="utf-8")
+    state = load_game(path).new_game(2, seed=1)
+    assert state.legal_action_ids(0) == range(1500)
+    tracemalloc.start()
+    try:
+        option = state.sample_action_id(0, random.Random(1))
+        label = state.action_to_string(0, option)
+        state.apply_id(0, option)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert label.startswith("keep chip ") and label.count(", ") == 1498
+    assert len(state.zones[state.game.zone_index("pile")]) == 1499
+    assert peak < 8 * 2 ** 20, f"making one option took {peak / 2 ** 20:.0f} MB"
+
+
+def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():
+    from interpreter.dsl import runtime
+
+    before = runtime._kept_combo_shapes.cache_info().currsize
+    ways = runtime.combo_shapes((1,) * 400, 2)  # 79,800 ways
+    assert len(ways) == 79_800 and ways[0] == ((0, 1), (1, 1)) and ways[-1] == ((398, 1), (399, 1))
+    assert runtime._kept_combo_shapes.cache_info().currsize == before
+    assert runtime.combo_shapes((1, 2, 1), 2) == runtime.combo_shapes((1, 2, 1), 2)  # small ones are kept
+    assert runtime._kept_combo_shapes.cache_info().currsize == before + 1

@@ -301,16 +301,32 @@ def count_any_shapes(caps: tuple) -> int:
     return total
 
 
-@functools.lru_cache(maxsize=4096)
 def combo_shapes(caps: tuple, k: int) -> tuple:
     """The ways to pick k items from groups of the given sizes, as ((group index, times), ...).
 
-    Cached: the same group sizes recur in every game (five different cards, choose four).
-    Small cases go through itertools (lexicographic order); huge ones through :func:`multisets`.
+    Cached when there are few (at most KEPT_SHAPES ways, picking at most KEPT_SHAPES items): the same
+    group sizes recur in every game (five different cards, choose four).  A large listing is made
+    again when asked for, not kept: a game whose every decision lists 80,000 ways, each of
+    different groups, would otherwise hold thousands of them in memory.
     """
     n = sum(caps)
     if k < 0 or k > n:
         return ()
+    if k <= KEPT_SHAPES and math.comb(n, k) <= KEPT_SHAPES:
+        return _kept_combo_shapes(caps, k)
+    return _combo_shapes(caps, k, n)
+
+
+KEPT_SHAPES = 2_000
+
+
+@functools.lru_cache(maxsize=256)  # at most 512,000 ways kept in all
+def _kept_combo_shapes(caps: tuple, k: int) -> tuple:
+    return _combo_shapes(caps, k, sum(caps))
+
+
+def _combo_shapes(caps: tuple, k: int, n: int) -> tuple:
+    """combo_shapes, made: small cases through itertools (lexicographic order), huge ones through :func:`multisets`."""
     if math.comb(n, k) > 20_000:
         return tuple(tuple(shape) for shape in multisets(range(len(caps)), caps, k))
     expanded = [i for i, cap in enumerate(caps) for _ in range(cap)]
