@@ -222,3 +222,36 @@ def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():
     assert runtime._kept_combo_shapes.cache_info().currsize == before
     assert runtime.combo_shapes((1, 2, 1), 2) == runtime.combo_shapes((1, 2, 1), 2)  # small ones are kept
     assert runtime._kept_combo_shapes.cache_info().currsize == before + 1
+
+
+# ---------------------------------------------------------------- functions that double
+# A function calling another twice, which calls another twice, thirty deep, is 2^30 calls: inlining
+# them all would make code without end, and calling them would run without a decision.  A function
+# inlines at most lower_expr.MAX_INLINED syntax nodes (its own calls inlined too), a call that is not
+# inlined is a step of the budget (more for a big body), so the rule stops at its place.
+@pytest.mark.parametrize("argument", ["x", "x + 1"])
+def test_functions_that_double_at_every_level_stop_at_the_step_budget(tmp_path, argument):
+    functions = "functions:\n" + "".join(f"  f{i}(int x): f{i + 1}({argument}) + f{i + 1}({argument})\n"
+                                         for i in range(30)) + "  f30(int x): x\n"
+    path = tmp_path / "doubling.yaml"
+    path.write_text(TINY_DUEL.replace("events:\n", functions + "events:\n").replace(
+        "    game.plays += 1\n", "    game.plays += 1\n    p.points += f0(1)\n"), encoding="utf-8")
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from interpreter import RuleError, load_game
+        state = load_game({str(path)!r}).new_game(2, seed=1)
+        try:
+            state.apply(0, state.legal_actions(0)[0])
+        except RuleError as exc:
+            print(str(exc).splitlines()[0])
+    """)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("2^30 function calls did not stop in 30 s")
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = done.stdout.strip()
+    assert line.startswith(f"{path}:") and line.endswith(
+        "effects ran too long without a decision (endless recursion?)"), line
+    assert ": functions.f" in line

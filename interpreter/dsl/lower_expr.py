@@ -27,6 +27,7 @@ placed anywhere an expression can, even in a comprehension's iterable.
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
@@ -35,10 +36,11 @@ from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
-from .runtime import LOAD_STEPS, is_cheap, Poisoned
+from .runtime import LOAD_STEPS, TOO_LONG_CALLS, is_cheap, Poisoned
 from .units import Func, Scope
 
 
+MAX_INLINED = 5_000  # syntax nodes a function call may inline, its own calls inlined too (see inline_size)
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
 
@@ -574,7 +576,7 @@ class ExpressionCompiler:
         self.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.options.inline and all(is_cheap(a) for a in node.args):
+        if self.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
@@ -587,6 +589,37 @@ class ExpressionCompiler:
         self.ensure_function(func)
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
+
+    def inline_size(self, func) -> int:
+        """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when
+        more): a function calling another twice, which calls another twice... would double at each
+        level, so one that big is called, not inlined (its body is lowered once, on its own)."""
+        sizes = self.__dict__.setdefault("_inline_sizes", {})
+        found = sizes.get(func.name)
+        if found is None:
+            sizes[func.name] = MAX_INLINED + 1  # (recursion is refused by the analysis; this ends it anyway)
+            found = sizes[func.name] = min(self._expanded_nodes(func.body), MAX_INLINED + 1)
+        return found
+
+    def _expanded_nodes(self, node) -> int:
+        if isinstance(node, tuple):
+            total = 0
+            for item in node:
+                total += self._expanded_nodes(item)
+                if total > MAX_INLINED:
+                    break
+            return total
+        if not isinstance(node, A.Node):
+            return 0
+        total = 1
+        if isinstance(node, A.Call) and node.func in self.m.functions:
+            total += self.inline_size(self.m.functions[node.func])
+        for field in dataclasses.fields(node):
+            if field.name not in ("line", "column"):
+                total += self._expanded_nodes(getattr(node, field.name))
+                if total > MAX_INLINED:
+                    break
+        return total
 
     def quantity_call(self, node, scope):
         q = self.m.quantities[node.func]
@@ -607,7 +640,16 @@ class ExpressionCompiler:
         self.where, self.notes = func.where, self.function_notes(func)
         try:
             tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
-            func.fn = self.function_of(tree, func.body)
+            # a call is a step (a function calling another twice, which calls another twice... would
+            # otherwise run 2^30 calls without a decision, unbounded)
+            # (and a big one, that inlines much, a step per 64 syntax nodes more)
+            cost = 1 + self.inline_size(func) // 64
+            charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
+            file, line, _ = self.position(func.body)
+            where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
+            func.fn = self.code.function("expr", charge + [ast.Return(tree)], line=line,
+                                         what=f"expression at {where or file}:{line}", where=self.where,
+                                         filename=file, lazy=True)
         finally:
             self.where, self.notes = saved, notes
 
