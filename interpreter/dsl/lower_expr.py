@@ -601,6 +601,16 @@ class ExpressionCompiler:
             found = sizes[func.name] = min(self._expanded_nodes(func.body), MAX_INLINED + 1)
         return found
 
+    def _calls_functions(self, node) -> bool:
+        if isinstance(node, tuple):
+            return any(self._calls_functions(item) for item in node)
+        if not isinstance(node, A.Node):
+            return False
+        if isinstance(node, A.Call) and node.func in self.m.functions:
+            return True
+        return any(self._calls_functions(getattr(node, f.name)) for f in dataclasses.fields(node)
+                   if f.name not in ("line", "column"))
+
     def _expanded_nodes(self, node) -> int:
         if isinstance(node, tuple):
             total = 0
@@ -640,11 +650,13 @@ class ExpressionCompiler:
         self.where, self.notes = func.where, self.function_notes(func)
         try:
             tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
-            # a call is a step (a function calling another twice, which calls another twice... would
-            # otherwise run 2^30 calls without a decision, unbounded)
-            # (and a big one, that inlines much, a step per 64 syntax nodes more)
-            cost = 1 + self.inline_size(func) // 64
-            charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
+            # a call of a function that calls functions is a step (one calling another twice, which calls
+            # another twice... would otherwise run 2^30 calls without a decision), and a step per 64
+            # syntax nodes its calls inline; a function that calls none does bounded work, paid by its caller
+            charge = []
+            if self._calls_functions(func.body):
+                cost = 1 + self.inline_size(func) // 64
+                charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
             file, line, _ = self.position(func.body)
             where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
             func.fn = self.code.function("expr", charge + [ast.Return(tree)], line=line,
