@@ -193,6 +193,8 @@ class State:
     def _asked(self, player: int | None):
         """(pending decision, index of ``player`` in it) if ``player`` (default: the first current
         player) has a choice to make now, else None; a player number out of range is an error."""
+        if player is not None and (type(player) is not int or not 0 <= player < self.n):
+            self._no_such_player(player)  # (after the end too: a player of another type is no player)
         p = self.pending
         if p is None:
             return None
@@ -201,8 +203,6 @@ class State:
             if not waiting:
                 return None
             player = waiting[0]
-        elif type(player) is not int or not 0 <= player < self.n:
-            self._no_such_player(player)
         try:
             i = p["players"].index(player)
         except ValueError:

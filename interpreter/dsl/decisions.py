@@ -122,7 +122,7 @@ class DecisionCompiler:
         if not isinstance(count, A.Const) or type(count.value) is not int:
             return  # (a count below 0: refused by the statement analysis)
         try:
-            build(Poisoned(), {})
+            build(Poisoned(self.load_steps()), {})
         except RuleError as exc:
             if exc.message.startswith("more than"):
                 raise self.err(exc.message, options_node) from None

@@ -27,6 +27,7 @@ placed anywhere an expression can, even in a comprehension's iterable.
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
@@ -35,10 +36,11 @@ from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
-from .runtime import is_cheap, Poisoned
+from .runtime import LOAD_STEPS, TOO_LONG_CALLS, is_cheap, Poisoned
 from .units import Func, Scope
 
 
+MAX_INLINED = 5_000  # syntax nodes a function call may inline, its own calls inlined too (see inline_size)
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 AST_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
 
@@ -108,6 +110,11 @@ class ExpressionCompiler:
         made for that alone, it is not part of the game's code."""
         file, line, _ = self.position(node)
         return self.code.probe(tree, line, file)
+
+    def load_steps(self) -> list:
+        """The step budget (a one-item list, see runtime.Poisoned) shared by everything this
+        definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
+        return self.__dict__.setdefault("_load_steps", [LOAD_STEPS])
 
     def position(self, node):
         """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
@@ -298,14 +305,14 @@ class ExpressionCompiler:
         scan would pay (at the same place) and hand out a copy.  None when it is not fixed after all,
         fails (the run-time code then meets the same located error), or pays at more than its own scan
         (an inner scan would have been the one to run out of budget, at its own place)."""
-        probe = _Counting()
+        probe = _Counting(self.load_steps())
         try:
             value = self.probe(tree, node)(probe, {})
         except Exception:  # reads a variable or the state, or fails: left to run time
             return None
         if type(value) is not list or probe.charges != 1 or any(type(v) not in (int, str) for v in value):
             return None
-        return self.helper(X.paid_fixed, s_(), ast.Constant(Poisoned.steps - probe.steps), self.code.constant(value), loc)
+        return self.helper(X.paid_fixed, s_(), ast.Constant(probe.paid), self.code.constant(value), loc)
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
@@ -370,7 +377,7 @@ class ExpressionCompiler:
                 return table
             fn = self.probe(tree, at or node)
             try:
-                fn(Poisoned(), {key: 0})
+                fn(Poisoned(self.load_steps()), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
@@ -383,7 +390,7 @@ class ExpressionCompiler:
     def _static_table(self, fn, key, scope, as_bool):
         count = len(self.m.card_names)
         cards = range(count)
-        poisoned = Poisoned()
+        poisoned = Poisoned(self.load_steps())
         convert = bool if as_bool else (lambda v: v)
         try:
             return [convert(fn(poisoned, {key: c})) for c in cards], None
@@ -586,7 +593,7 @@ class ExpressionCompiler:
         self.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.options.inline and all(is_cheap(a) for a in node.args):
+        if self.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
@@ -599,6 +606,47 @@ class ExpressionCompiler:
         self.ensure_function(func)
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
+
+    def inline_size(self, func) -> int:
+        """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when
+        more): a function calling another twice, which calls another twice... would double at each
+        level, so one that big is called, not inlined (its body is lowered once, on its own)."""
+        sizes = self.__dict__.setdefault("_inline_sizes", {})
+        found = sizes.get(func.name)
+        if found is None:
+            sizes[func.name] = MAX_INLINED + 1  # (recursion is refused by the analysis; this ends it anyway)
+            found = sizes[func.name] = min(self._expanded_nodes(func.body), MAX_INLINED + 1)
+        return found
+
+    def _calls_functions(self, node) -> bool:
+        if isinstance(node, tuple):
+            return any(self._calls_functions(item) for item in node)
+        if not isinstance(node, A.Node):
+            return False
+        if isinstance(node, A.Call) and node.func in self.m.functions:
+            return True
+        return any(self._calls_functions(getattr(node, f.name)) for f in dataclasses.fields(node)
+                   if f.name not in ("line", "column"))
+
+    def _expanded_nodes(self, node) -> int:
+        if isinstance(node, tuple):
+            total = 0
+            for item in node:
+                total += self._expanded_nodes(item)
+                if total > MAX_INLINED:
+                    break
+            return total
+        if not isinstance(node, A.Node):
+            return 0
+        total = 1
+        if isinstance(node, A.Call) and node.func in self.m.functions:
+            total += self.inline_size(self.m.functions[node.func])
+        for field in dataclasses.fields(node):
+            if field.name not in ("line", "column"):
+                total += self._expanded_nodes(getattr(node, field.name))
+                if total > MAX_INLINED:
+                    break
+        return total
 
     def quantity_call(self, node, scope):
         q = self.m.quantities[node.func]
@@ -619,7 +667,18 @@ class ExpressionCompiler:
         self.where, self.notes = func.where, self.function_notes(func)
         try:
             tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
-            func.fn = self.function_of(tree, func.body)
+            # a call of a function that calls functions is a step (one calling another twice, which calls
+            # another twice... would otherwise run 2^30 calls without a decision), and a step per 64
+            # syntax nodes its calls inline; a function that calls none does bounded work, paid by its caller
+            charge = []
+            if self._calls_functions(func.body):
+                cost = 1 + self.inline_size(func) // 64
+                charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
+            file, line, _ = self.position(func.body)
+            where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
+            func.fn = self.code.function("expr", charge + [ast.Return(tree)], line=line,
+                                         what=f"expression at {where or file}:{line}", where=self.where,
+                                         filename=file, lazy=True)
         finally:
             self.where, self.notes = saved, notes
 
@@ -749,20 +808,24 @@ def pair_table(value_of, count, rows, columns, same):
 
 
 class _Counting(Poisoned):
-    """A poisoned state that counts the charges made to its step budget."""
+    """A poisoned state that counts the charges made to its step budget, and what they took (``paid``)."""
 
-    def __init__(self):
-        self.charges, self._steps = -1, 0
-        self.steps = Poisoned.steps
+    def __init__(self, pool=None):
+        super().__init__(pool)
+        self.charges, self.start = 0, self.pool[0]
 
     @property
     def steps(self):
-        return self._steps
+        return self.pool[0]
 
     @steps.setter
     def steps(self, value):
         self.charges += 1
-        self._steps = value
+        self.pool[0] = value
+
+    @property
+    def paid(self):
+        return self.start - self.pool[0]
 
 
 def comprehension(elt, key, iterable, cond, generator=False):

@@ -96,6 +96,7 @@ class Dependencies:
         self.expanded: set = set()
         self.budget = MAX_EXPANSION
         self.seen: set = set()
+        self.expanding = 0  # > 0 while looking through what a local was assigned (not the log text itself)
 
     def collect(self, node) -> None:
         self.free(node, frozenset())
@@ -129,6 +130,8 @@ class Dependencies:
             if node.name in self.m.hidden_pvars:
                 if names & bound:
                     raise Opaque()
+                if self.chance(node.obj):  # checking it at run time would draw from the game's random numbers
+                    raise Opaque()
                 player, kind = self.c.expr(node.obj, self.scope)
                 if kind != "player":
                     raise Opaque()
@@ -147,6 +150,8 @@ class Dependencies:
     def call(self, node, bound) -> frozenset:
         m, name = self.m, node.func
         if name in RANDOM_BUILTINS:
+            if self.expanding:  # a local the log reads was assigned by chance (a roll): what it was given reveals
+                return self.free(node.args, bound)  # only what the arguments read (closed() refuses to re-draw)
             raise CompileError(f"{name}() cannot be used in a log text: writing narration must not "
                                "change the game (games played without a log would go differently)", node)
         if name in m.functions:
@@ -190,14 +195,38 @@ class Dependencies:
             except CompileError:
                 raise Opaque() from None
         if kind in ("card", "list:card", "zone", "list:zone"):  # (a function only for what is checked)
+            if self.expanding and self.chance(node):  # checking it would draw again: nobody sees it
+                raise Opaque()
             self.checks.append((self.c.function_of(tree, node), kind))
         elif "card" in kind or "zone" in kind or kind == T.ANY:
             raise Opaque()
         if isinstance(node, A.Name) and node.name in self.defs and node.name not in self.expanded \
                 and kind not in ("card", "list:card"):
             self.expanded.add(node.name)  # a number, text, player... computed from cards: check those cards
-            for value in self.defs[node.name]:
-                self.free(value, frozenset())
+            self.expanding += 1
+            try:
+                for value in self.defs[node.name]:
+                    self.free(value, frozenset())
+            finally:
+                self.expanding -= 1
+
+    def chance(self, node, looked=None) -> bool:
+        """Whether working ``node`` out draws a random number (``random``, ``roll``, in a function it calls too)."""
+        if isinstance(node, tuple):
+            return any(self.chance(n, looked) for n in node)
+        if not isinstance(node, A.Node) or isinstance(node, (A.Const, A.Name)):
+            return False
+        if isinstance(node, A.Call):
+            if node.func in RANDOM_BUILTINS:
+                return True
+            func = self.m.functions.get(node.func)
+            looked = set() if looked is None else looked
+            if func is not None and node.func not in looked:
+                looked.add(node.func)
+                if self.chance(func.body, looked):
+                    return True
+        return any(self.chance(getattr(node, f.name), looked) for f in dataclasses.fields(node)
+                   if f.name not in ("line", "column"))
 
 
 # ==================================================================== run time

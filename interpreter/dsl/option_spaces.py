@@ -41,7 +41,15 @@ def count(space) -> int:
     return space[-1]
 
 
-@functools.lru_cache(maxsize=4096)
+BIG_TABLE = 20_000  # numbers in a table of ways beyond which it is not kept (see _ways_of)
+
+
+def _ways_of(caps: tuple, k: int) -> tuple:
+    """:func:`_ways`, kept only when small: the table of a huge choice is made again when asked for."""
+    return _ways(caps, k) if len(caps) * (k + 1) <= BIG_TABLE else _ways.__wrapped__(caps, k)
+
+
+@functools.lru_cache(maxsize=256)
 def _ways(caps: tuple, k: int) -> tuple:
     """ways[j][t]: how many ways to pick t items (t <= k) from groups j, j+1, ... of these sizes."""
     rows = [(1,) + (0,) * k]
@@ -56,8 +64,35 @@ def _ways(caps: tuple, k: int) -> tuple:
     return tuple(reversed(rows))
 
 
+def _window(caps: tuple, k: int) -> tuple:
+    """Per group j, ``(lo, row)``: ``row[t - lo]`` is how many ways pick t items from groups j, j+1, ...
+    for the t an unranking of k items can ask about there: from k minus all items of the groups
+    before j (lo) to k or the items left.  (About min(k, n - k) numbers a group, not k: picking 2,999
+    of 3,000 different cards needs two a group.)"""
+    n = sum(caps)
+    prefix = [0]
+    for cap in caps:
+        prefix.append(prefix[-1] + cap)
+    rows = [None] * (len(caps) + 1)
+    rows[-1] = (0, (1,))  # no group left: one way to pick nothing
+    for j in range(len(caps) - 1, -1, -1):
+        cap, (lo_after, after) = caps[j], rows[j + 1]
+        lo, hi = max(0, k - prefix[j]), min(k, n - prefix[j])
+        sums = [0]  # prefix sums of the next row
+        for v in after:
+            sums.append(sums[-1] + v)
+        row = []
+        for t in range(lo, hi + 1):  # sum of after[u] for u from t - cap to t, within its window
+            a, b = max(t - cap, lo_after) - lo_after, min(t, lo_after + len(after) - 1) - lo_after
+            row.append(sums[b + 1] - sums[a] if b >= a else 0)
+        rows[j] = (lo, tuple(row))
+    return tuple(rows)
+
+
 def _shape(caps: tuple, k: int, index: int) -> list:
     """The ``index``-th way (in :func:`runtime.combo_shapes` order) to pick k items: [(group, times), ...]."""
+    if len(caps) * (k + 1) > BIG_TABLE:  # a big table (2,999 of 3,000): only the numbers that matter (_window)
+        return _shape_windowed(caps, k, index)
     ways = _ways(caps, k)
     shape = []
     for j, cap in enumerate(caps):
@@ -75,10 +110,32 @@ def _shape(caps: tuple, k: int, index: int) -> list:
     return shape
 
 
+def _shape_windowed(caps: tuple, k: int, index: int) -> list:
+    """:func:`_shape`, unranked with the tables of :func:`_window`."""
+    rows = _window(caps, k)
+    shape = []
+    for j, cap in enumerate(caps):
+        lo, after = rows[j + 1]
+        times = min(cap, k)
+        while True:  # more of this group first (k - times is never below lo: see _window)
+            try:
+                n = after[k - times - lo]
+            except IndexError:  # more than the groups after it hold
+                n = 0
+            if index < n:
+                break
+            index -= n
+            times -= 1
+        if times:
+            shape.append((j, times))
+            k -= times
+    return shape
+
+
 def _any_shape(caps: tuple, index: int) -> list:
     """The ``index``-th way to pick any number of items: sizes from 0 up, each in combo_shapes order."""
     n = sum(caps)
-    sizes = _ways(caps, n)[0]
+    sizes = _ways_of(caps, n)[0]
     k = 0
     while index >= sizes[k]:
         index -= sizes[k]

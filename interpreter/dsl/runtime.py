@@ -45,6 +45,16 @@ def too_big(value, loc, what):
                      f"limit of numbers in rules (-10^18 to 10^18)", loc)
 
 
+def not_added(label, old, hint, loc):
+    """The located error of a '+=' or '-=' on ``label`` (which holds ``old``) that failed: the variable
+    is not a number, or else the amount is not (none: an item of an empty list, say)."""
+    if type(old) is int:
+        return RuleError(f"cannot add to {label}: the amount is none, not a number (the item of an empty "
+                         "list, or of a place past its end?)", loc)
+    shown = {None: "none", True: "true", False: "false"}.get(old, old) if type(old) in (bool, type(None)) else repr(old)
+    return RuleError(f"cannot add to {label}: it holds {shown}, not a number{hint}", loc)
+
+
 def kind_name(value) -> str:
     if value is None:
         return "none"
@@ -89,14 +99,29 @@ class NotStatic(Exception):
     pass
 
 
+LOAD_STEPS = 1_000_000  # the work a definition's load may do evaluating its fixed expressions, all together
+
+
 class Poisoned:
     """A stand-in state that refuses every read: evaluating against it proves an expression is static.
 
     It has a step budget of its own, so work charged to the budget (``each``, ``in``, ``range``)
-    does not stop an expression from being found static.
+    does not stop an expression from being found static.  That budget is ``pool``, a one-item list
+    shared by every evaluation of one definition's load (LOAD_STEPS), so a definition cannot make
+    its load run for ever: once it is spent, over_budget reads ``game`` (NotStatic) and what was
+    being worked out is left to run time, where the game's own budget pays for it.
     """
 
-    steps = 10 ** 15
+    def __init__(self, pool=None):
+        self.pool = pool if pool is not None else [LOAD_STEPS]
+
+    @property
+    def steps(self):
+        return self.pool[0]
+
+    @steps.setter
+    def steps(self, value):
+        self.pool[0] = value
 
     def __getattr__(self, name):
         raise NotStatic(name)
@@ -276,16 +301,32 @@ def count_any_shapes(caps: tuple) -> int:
     return total
 
 
-@functools.lru_cache(maxsize=4096)
 def combo_shapes(caps: tuple, k: int) -> tuple:
     """The ways to pick k items from groups of the given sizes, as ((group index, times), ...).
 
-    Cached: the same group sizes recur in every game (five different cards, choose four).
-    Small cases go through itertools (lexicographic order); huge ones through :func:`multisets`.
+    Cached when there are few (at most KEPT_SHAPES ways, picking at most KEPT_SHAPES items): the same
+    group sizes recur in every game (five different cards, choose four).  A large listing is made
+    again when asked for, not kept: a game whose every decision lists 80,000 ways, each of
+    different groups, would otherwise hold thousands of them in memory.
     """
     n = sum(caps)
     if k < 0 or k > n:
         return ()
+    if k <= KEPT_SHAPES and math.comb(n, k) <= KEPT_SHAPES:
+        return _kept_combo_shapes(caps, k)
+    return _combo_shapes(caps, k, n)
+
+
+KEPT_SHAPES = 2_000
+
+
+@functools.lru_cache(maxsize=256)  # at most 512,000 ways kept in all
+def _kept_combo_shapes(caps: tuple, k: int) -> tuple:
+    return _combo_shapes(caps, k, sum(caps))
+
+
+def _combo_shapes(caps: tuple, k: int, n: int) -> tuple:
+    """combo_shapes, made: small cases through itertools (lexicographic order), huge ones through :func:`multisets`."""
     if math.comb(n, k) > 20_000:
         return tuple(tuple(shape) for shape in multisets(range(len(caps)), caps, k))
     expanded = [i for i, cap in enumerate(caps) for _ in range(cap)]

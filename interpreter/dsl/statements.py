@@ -31,7 +31,7 @@ from .narration import Dependencies, Line, Opaque, Part, assignments
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
 from .runtime import (ENDLESS_RECURSION, MAX_INT, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
-                      move_list, move_zone, over_budget, return_from, shuffle_zone, too_big)
+                      move_list, move_zone, not_added, over_budget, return_from, shuffle_zone, too_big)
 from .units import CompileError, Label
 
 class Ctx:
@@ -160,10 +160,10 @@ class StatementCompiler:
                         raise BIG(V, LOC, WHAT)
                     s.gv[ATTR] = V
                 except TypeError:
-                    raise RE(f"{PREFIX}{s.gv[ATTR]!r}{SUFFIX}", LOC) from None
+                    raise NOT_ADDED(LABEL, s.gv[ATTR], HINT, LOC) from None
             """.replace("OP", "-" if op == "-=" else "+"), V=name(v), ATTR=ast.Constant(attr), AMOUNT=value,
-                RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to game.{attr}: it holds "),
-                SUFFIX=ast.Constant(", not a number (give it a starting value under game_variables)"),
+                NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f"game.{attr}"),
+                HINT=ast.Constant(" (give it a starting value under game_variables)"),
                 LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
                 WHAT=ast.Constant(f"'{op}'"))
         obj = self.expr_code(target.obj, scope)[0]  # a player ('player')
@@ -180,10 +180,10 @@ class StatementCompiler:
                     raise BIG(V, LOC, WHAT)
                 ROW[P] = V
             except TypeError:
-                raise RE(f"{PREFIX}{ROW[P]!r}{SUFFIX}", LOC) from None
+                raise NOT_ADDED(LABEL, ROW[P], HINT, LOC) from None
         """.replace("OP", "-" if op == "-=" else "+"), ROW=name(row), P=name(p), V=name(v), ATTR=ast.Constant(attr),
-            OBJ=obj, AMOUNT=value, RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to .{attr}: it holds "),
-            SUFFIX=ast.Constant(", not a number (give it a starting value under player_variables)"),
+            OBJ=obj, AMOUNT=value, NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f".{attr}"),
+            HINT=ast.Constant(" (give it a starting value under player_variables)"),
             LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big), WHAT=ast.Constant(f"'{op}'"))
 
     def _add_local(self, key, label, value, st):
@@ -192,13 +192,12 @@ class StatementCompiler:
             try:
                 V = OLD OP AMOUNT
             except TypeError:
-                raise RE(f"{PREFIX}{OLD!r}{SUFFIX}", LOC) from None
+                raise NOT_ADDED(LABEL, OLD, "", LOC) from None
             if not -MAX <= V <= MAX:
                 raise BIG(V, LOC, WHAT)
             NEW = V
         """.replace("OP", "-" if st.op == "-=" else "+"), V=name(v), OLD=local(key), AMOUNT=value,
-            RE=self.K(RuleError), PREFIX=ast.Constant(f"cannot add to {label}: it holds "),
-            SUFFIX=ast.Constant(", not a number"), LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT),
+            NOT_ADDED=self.K(not_added), LABEL=ast.Constant(label), LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT),
             BIG=self.K(too_big), WHAT=ast.Constant(f"'{st.op}'"), NEW=local(key, True))
 
     def s_Move(self, st, scope, ctx):
