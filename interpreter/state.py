@@ -25,6 +25,7 @@ from . import trace as TR
 from .dsl import option_spaces as OPT
 from .dsl.codegen import SAFE_BUILTINS
 from .dsl.compiler import SUSPEND, GameOver
+from .dsl.runtime import MAX_ACTION_TEXT
 from .failures import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .game import MAX_SEED_BITS
@@ -50,7 +51,6 @@ DECISION_PARTS = {"players": "the list of players the pending decision waits for
                   "each": "whether everyone chooses at the pending decision",
                   "secret": "whether the pending decision is secret", "prompt": "the prompt of the pending decision"}
 MAX_SAVED_ACTIONS = 100_000  # far beyond any real game; loading replays every action, so this bounds its cost
-MAX_ACTION_TEXT = 10_000  # characters in one saved action
 
 
 class State:

@@ -197,9 +197,9 @@ def test_one_option_of_a_choice_of_all_but_one_of_many_cards_is_made_in_bounded_
     import tracemalloc
 
     path = tmp_path / "all_but_one.yaml"
-    path.write_text(ALL_BUT_ONE.format(values=", ".join(map(str, range(1500))), k=1499), encoding="utf-8")
+    path.write_text(ALL_BUT_ONE.format(values=", ".join(map(str, range(900))), k=899), encoding="utf-8")
     state = load_game(path).new_game(2, seed=1)
-    assert state.legal_action_ids(0) == range(1500)
+    assert state.legal_action_ids(0) == range(900)
     tracemalloc.start()
     try:
         option = state.sample_action_id(0, random.Random(1))
@@ -208,9 +208,29 @@ def test_one_option_of_a_choice_of_all_but_one_of_many_cards_is_made_in_bounded_
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert label.startswith("keep chip ") and label.count(", ") == 1498
-    assert len(state.zones[state.game.zone_index("pile")]) == 1499
+    assert label.startswith("keep chip ") and label.count(", ") == 898
+    assert len(state.zones[state.game.zone_index("pile")]) == 899
     assert peak < 8 * 2 ** 20, f"making one option took {peak / 2 ** 20:.0f} MB"
+
+
+def test_a_choice_whose_option_text_a_save_could_not_hold_is_refused_before_any_text_is_made(tmp_path):
+    # 1,499 of 1,500 chips: each option lists ~12,000 characters, and a save keeps at most 10,000 per action
+    import tracemalloc
+
+    path = tmp_path / "all_but_one.yaml"
+    path.write_text(ALL_BUT_ONE.format(values=", ".join(map(str, range(1500))), k=1499), encoding="utf-8")
+    game = load_game(path)
+    tracemalloc.start()
+    try:
+        with pytest.raises(RuleError) as err:
+            game.new_game(2, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(err.value).startswith(f"{path}:15:29: procedures.take_turn(player p): an option of this choice "
+                                     "(1499 of 1500) could list ")
+    assert "more than the 10,000 an action may have (a save keeps every action's text); ask for fewer" in str(err.value)
+    assert peak < 8 * 2 ** 20, f"refusing the choice took {peak / 2 ** 20:.0f} MB"
 
 
 def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():

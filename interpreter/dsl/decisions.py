@@ -11,7 +11,8 @@ import ast
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .runtime import SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes, jump
+from .runtime import (MAX_ACTION_TEXT, SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes,
+                      jump)
 from .option_spaces import CHOOSE, names_can_collide
 from .plus import plus_options, split_each, split_one
 from .pyast import local, name, shape
@@ -102,6 +103,12 @@ class DecisionCompiler:
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ("
                                 + ("any number" if n_fn == "any" else f"{sizes[0]}") + f" of {len(items)}, "
                                 f"{len(keys)} different); ask for fewer at a time", self_loc)
+            longest = longest_label(prefix, keys, caps, len(items) if n_fn == "any" else sizes[0])
+            if longest > MAX_ACTION_TEXT:  # an action a save could not hold: refused before any text is made
+                raise RuleError(f"an option of this choice ({'any number' if n_fn == 'any' else sizes[0]} of "
+                                f"{len(items)}) could list {longest:,} characters of cards, more than the "
+                                f"{MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
+                                "ask for fewer at a time", self_loc)
             if as_space and total > 1:  # none (an error) and one (taken at once) stay listed
                 return None, [CHOOSE, prefix, members, -1 if n_fn == "any" else sizes[0], total]
             for k in sizes:
@@ -449,6 +456,14 @@ class DecisionCompiler:
                 fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"
             parts.append((fn, kind))
         return parts
+
+
+def longest_label(prefix: str, keys: list, caps: tuple, k: int) -> int:
+    """At least as long as the longest text of an option picking ``k`` items from groups named ``keys``
+    holding ``caps`` items each: the longest ``min(k, groups)`` entries ("name" or "N x name") joined."""
+    entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
+    picked = entries[len(entries) - min(k, len(entries)):] if k > 0 else []
+    return len(prefix) + sum(picked)
 
 
 def asked_twice(asked, loc):

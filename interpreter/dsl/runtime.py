@@ -29,6 +29,7 @@ TOO_MUCH_WORK = ("{what} does more work than the step budget allows between two 
 TOO_LONG_LOOP = "this loop ran too long without a decision (an endless loop?)"
 MAX_INT = 10 ** 18  # numbers in rules stay within -MAX_INT..MAX_INT (repeated squaring stops here)
 MAX_TEXT = 10_000  # characters in one log line or one text built with '+'
+MAX_ACTION_TEXT = 10_000  # characters in one action's text (a save keeps each: see State.load)
 MAX_LOG_PARTS = 100  # {expression} parts in one log text (each costs work at load)
 
 TRANSFER, SUSPEND = -1, -2  # what a resumable instruction returns instead of the next pc
