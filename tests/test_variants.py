@@ -483,3 +483,26 @@ def test_every_key_of_the_variant_schema_is_described():
             walk(sub, f"$defs.{name}")
     walk(schema, "$")
     assert undescribed == []
+
+
+# ---------------------------------------------------------------- errors a variant brings about
+def test_an_error_in_the_games_text_that_a_variant_brought_about_names_the_variant(tmp_path):
+    wordy = variant(tmp_path, "wordy.yaml", """
+        replace:
+          parameters:
+            tower_frogs: ["four"]
+        """)
+    message = error_of([wordy])
+    assert message.startswith(f"{BASE}:85:25: functions.must_build(player p): cannot compare a number with "
+                              "a list of texts (with the variant wordy applied)")
+
+
+def test_an_error_in_the_variants_own_text_is_not_told_twice_where_it_is(tmp_path):
+    broken = variant(tmp_path, "broken.yaml", """
+        replace:
+          procedures:
+            refill_pond(): |
+              log "{nowhere}"
+        """)
+    message = error_of([broken])
+    assert message.startswith(str(broken)) and "applied)" not in message

@@ -50,4 +50,19 @@ def _load(path, variants: list[str], verbose: bool, options):
     merged = apply_variants(source, variants, verbose=verbose)
     validate(merged, "game.schema.json", verbose=verbose)
     texts = [source.text] + [f"{v.canonical()}\n{v.source.text}" for v in merged.variants]
-    return build_game(merged, texts, [v.canonical() for v in merged.variants], options=options)
+    try:
+        return build_game(merged, texts, [v.canonical() for v in merged.variants], options=options)
+    except DefinitionError as exc:
+        raise _with_variants(exc, source.file, merged.variants) from None
+
+
+def _with_variants(exc, base_file, variants):
+    """An error located in the game's own text, raised while variants are applied, says which ones
+    were: a variant that changes a parameter or a zone can break a rule it does not touch."""
+    where = getattr(exc.location, "file", None)
+    if where is None or str(where) != str(base_file):
+        return exc  # located in a variant's file (or nowhere): it names its place already
+    names = ", ".join(str(v.canonical()) for v in variants)
+    exc.message = f"{exc.message} (with the variant{'s' if len(variants) > 1 else ''} {names} applied)"
+    exc.args = (str(exc),)
+    return exc
