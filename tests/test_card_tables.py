@@ -122,3 +122,49 @@ def test_a_part_shared_by_two_places_is_judged_by_both():
     tree = ast.BoolOp(ast.And(), [ast.Subscript(table, card, ast.Load()), ast.Call(call, [card], [])])
     found, _ = lower_expr.card_reads(tree, [[0, 0, 0], "x"], 3)
     assert found == {"c": None}
+
+
+# ---------------------------------------------------------------- the load's budget
+# Filling a per-card table evaluates its condition once per card at load: that work is paid from the
+# load's step budget (runtime.LOAD_STEPS, shared by all a definition's load works out), by the size of
+# the condition, so a huge condition over many cards is left to run time instead of stalling the load.
+BUDGETED = """\
+game: Budgeted tables
+players: {{min: 1, max: 1}}
+properties:
+  v: 0
+components:
+  - family: {{n: [{values}]}}
+    name: "chip {{n}}"
+    v: "{{n}}"
+    zone: deck
+zones:
+  deck: {{}}
+functions:
+  picked(card c): "{condition}"
+procedures:
+  take_turn(player p): |
+    log "{{count(each c in deck where picked(c))}} picked"
+    end game
+flow:
+  - turn: take_turn
+"""
+
+
+def budgeted_game(tmp_path, terms, monkeypatch):
+    import interpreter.dsl.lower_expr as lower_expr
+    monkeypatch.setattr(lower_expr, "LOAD_STEPS", 1_000)
+    condition = " or ".join(f"c.v == {i * 2}" for i in range(terms))
+    path = tmp_path / f"budget{terms}.yaml"
+    path.write_text(BUDGETED.format(values=", ".join(map(str, range(100))), condition=condition), encoding="utf-8")
+    return load_game(path)
+
+
+@pytest.mark.parametrize("terms, tabulated", [(3, True), (60, False)])
+def test_a_per_card_table_is_paid_from_the_loads_budget_by_the_size_of_its_condition(tmp_path, monkeypatch,
+                                                                                     terms, tabulated):
+    game = budgeted_game(tmp_path, terms, monkeypatch)
+    scanned_in_play = "len([1 for v0 in " in game.code.source()  # the count's condition run card by card
+    assert scanned_in_play is not tabulated
+    state = game.new_game(1, seed=1)
+    assert any(f"{min(terms, 50)} picked" in line for line in state.narration(0))

@@ -390,8 +390,14 @@ class ExpressionCompiler:
     def _static_table(self, fn, key, scope, as_bool):
         count = len(self.m.card_names)
         cards = range(count)
-        poisoned = Poisoned(self.load_steps())
+        pool = self.load_steps()
+        poisoned = Poisoned(pool)
         convert = bool if as_bool else (lambda v: v)
+        # each evaluation is paid from the load's budget by the size of the expression (a 3,000-term 'or'
+        # over 30,000 cards is 90 million steps of work): what the budget cannot pay is left to run time
+        weight = 1 + sum(1 for _ in ast.walk(fn.generated_tree)) // 32
+        if not _paid_at_load(pool, count * weight):
+            return None
         try:
             return [convert(fn(poisoned, {key: c})) for c in cards], None
         except KeyError as missing:
@@ -410,6 +416,9 @@ class ExpressionCompiler:
         # count x count evaluations, unless the cards fall in classes: one evaluation per pair of classes
         reads, compared = card_reads(fn.generated_tree, self.code.constants, count)
         rows, columns = card_classes(reads, key, count), card_classes(reads, other, count)
+        pairs = count * count if rows is None or columns is None or not as_bool else (max(rows) + 1) * (max(columns) + 1)
+        if not _paid_at_load(pool, pairs * weight):
+            return None
         try:
             if rows is None or columns is None or not as_bool:
                 return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
@@ -746,6 +755,14 @@ def card_reads(tree, constants, count):
                     continue
             found[key] = None
     return found, compared
+
+
+def _paid_at_load(pool, steps) -> bool:
+    """Take ``steps`` from the load's budget ``pool`` (see runtime.Poisoned) if it holds that many."""
+    if pool[0] < steps:
+        return False
+    pool[0] -= steps
+    return True
 
 
 def card_classes(reads, key, count):
