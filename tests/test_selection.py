@@ -214,3 +214,28 @@ def test_a_first_card_among_the_others_leaves_them_grouped_in_the_order_of_the_c
     assert state.legal_actions(0) == ["b", "b + a", "b + b", "b + a, b", "a", "a + b", "a + 2 x b"]
     state.apply(0, "b + a, b")
     assert zone(state, "out") == ["b", "a", "b"]
+
+
+def test_an_option_text_longer_than_a_save_keeps_is_refused_before_any_is_listed(tmp_path):
+    # six cards with 2,000-letter names: "lead + aa…, bb…, …" runs past the 10,000 characters of one saved action
+    names = "\n".join(f'  - {{name: "{chr(97 + i) * 2000}", zone: hand}}' for i in range(6))
+    path = tmp_path / "long.yaml"
+    path.write_text(f"""
+game: Long names
+players: {{min: 1, max: 1}}
+components:
+  - {{name: lead, zone: hand}}
+{names}
+zones:
+  hand: {{visibility: public}}
+procedures:
+  go(player p): |
+    ask p to choose one of hand plus any number of hand as first, others
+setup: ""
+flow:
+  - phase: once
+    turn: go
+""")
+    with pytest.raises(RuleError, match=r"long\.yaml:16:28: procedures\.go\(player p\): an option of this choice "
+                                        r"\(one of 7 different plus any number of 7\) could list 12,019 characters"):
+        load_game(path).new_game(1, 0)
