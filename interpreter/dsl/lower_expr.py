@@ -395,7 +395,7 @@ class ExpressionCompiler:
         convert = bool if as_bool else (lambda v: v)
         # each evaluation is paid from the load's budget by the size of the expression (a 3,000-term 'or'
         # over 30,000 cards is 90 million steps of work): what the budget cannot pay is left to run time
-        weight = 1 + sum(1 for _ in ast.walk(fn.generated_tree)) // 32
+        weight = 1 + _code_size(fn.__code__) // 256
         if not _paid_at_load(pool, count * weight):
             return None
         try:
@@ -755,6 +755,12 @@ def card_reads(tree, constants, count):
                     continue
             found[key] = None
     return found, compared
+
+
+def _code_size(code) -> int:
+    """Bytes of Python bytecode in ``code`` and the code it holds (its comprehensions): its size, found
+    without walking a tree."""
+    return len(code.co_code) + sum(_code_size(c) for c in code.co_consts if type(c) is type(code))
 
 
 def _paid_at_load(pool, steps) -> bool:
