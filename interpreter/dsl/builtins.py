@@ -338,10 +338,10 @@ def b_sort_by(c, args):
 
 
 def b_roll(c, args):
-    """roll(n): a random number from 1 to n."""
+    """roll(n): a random number from 1 to n (a die of n sides: n is 1 or more)."""
     _need(args, 1, 1, "roll")
     n = _kind(args[0], "int", "roll", 1)
-    return c.helper(X.roll, S(), n), "int"
+    return c.helper(X.roll, S(), n, c.call_loc), "int"
 
 
 # ---------------------------------------------------------------- board

@@ -399,8 +399,11 @@ def shuffled(s, xs):
     return items
 
 
-def roll(s, n):
-    s.rng, i = RNG.below(s.rng, max(n, 1))
+def roll(s, n, loc):
+    """A die of ``n`` sides: 1 to ``n``, from the game's random numbers."""
+    if n < 1:
+        raise RuleError(f"roll(n) needs n of 1 or more (the sides of a die), not {n}", loc)
+    s.rng, i = RNG.below(s.rng, n)
     return i + 1
 
 
