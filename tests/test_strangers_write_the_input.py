@@ -233,6 +233,20 @@ def test_a_choice_whose_option_text_a_save_could_not_hold_is_refused_before_any_
     assert peak < 8 * 2 ** 20, f"refusing the choice took {peak / 2 ** 20:.0f} MB"
 
 
+@pytest.mark.parametrize("windowed", [False, True])
+def test_one_option_is_unranked_in_the_order_of_the_listing_with_full_or_windowed_tables(monkeypatch, windowed):
+    import random
+
+    from interpreter.dsl import option_spaces, runtime
+    monkeypatch.setattr(option_spaces, "BIG_TABLE", 0 if windowed else 10 ** 9)
+    rng = random.Random(7)
+    for _ in range(200):
+        caps = tuple(rng.randint(1, 3) for _ in range(rng.randint(1, 6)))
+        k = rng.randint(0, sum(caps))
+        listed = [list(way) for way in runtime.combo_shapes(caps, k)]
+        assert [list(map(tuple, option_spaces._shape(caps, k, i))) for i in range(len(listed))] == listed
+
+
 def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():
     from interpreter.dsl import runtime
 

@@ -92,27 +92,9 @@ def _window(caps: tuple, k: int) -> tuple:
 def _shape(caps: tuple, k: int, index: int) -> list:
     """The ``index``-th way (in :func:`runtime.combo_shapes` order) to pick k items: [(group, times), ...]."""
     if len(caps) * (k + 1) > BIG_TABLE:  # a big table (2,999 of 3,000): only the numbers that matter (_window)
-        return _shape_windowed(caps, k, index)
-    ways = _ways(caps, k)
-    shape = []
-    for j, cap in enumerate(caps):
-        after = ways[j + 1]
-        times = min(cap, k)
-        while True:  # more of this group first
-            n = after[k - times]
-            if index < n:
-                break
-            index -= n
-            times -= 1
-        if times:
-            shape.append((j, times))
-            k -= times
-    return shape
-
-
-def _shape_windowed(caps: tuple, k: int, index: int) -> list:
-    """:func:`_shape`, unranked with the tables of :func:`_window`."""
-    rows = _window(caps, k)
+        rows = _window(caps, k)
+    else:
+        rows = [(0, row) for row in _ways(caps, k)]  # every count from 0 to k, a group
     shape = []
     for j, cap in enumerate(caps):
         lo, after = rows[j + 1]
