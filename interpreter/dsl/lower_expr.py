@@ -94,16 +94,17 @@ class ExpressionCompiler:
         tree, kind = self.expr_code(node, scope)
         return self.function_of(tree, node), kind
 
-    def function_of(self, tree, node, what: str = "expression"):
-        """A generated function returning ``tree``, at the YAML line of ``node``.
+    def function_of(self, tree, node, what: str = "expression", first=()):
+        """A generated function returning ``tree``, at the YAML line of ``node`` (after the statements
+        ``first``, if any).
 
         (Code that takes a function but wants to know whether the expression is a plain local or
         a constant asks its analysis note: :meth:`expr_note`.)
         """
         file, line, _ = self.position(node)
         where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
-        return self.code.function("expr", [ast.Return(tree)], line=line, what=f"{what} at {where or file}:{line}",
-                                  where=self.where, filename=file, lazy=True)
+        return self.code.function("expr", [*first, ast.Return(tree)], line=line,
+                                  what=f"{what} at {where or file}:{line}", where=self.where, filename=file, lazy=True)
 
     def probe(self, tree, node):
         """A function returning ``tree`` to run at load (a per-card table's entries), at the line of ``node``;
@@ -683,11 +684,7 @@ class ExpressionCompiler:
             if self._calls_functions(func.body):
                 cost = 1 + self.inline_size(func) // 64
                 charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
-            file, line, _ = self.position(func.body)
-            where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
-            func.fn = self.code.function("expr", charge + [ast.Return(tree)], line=line,
-                                         what=f"expression at {where or file}:{line}", where=self.where,
-                                         filename=file, lazy=True)
+            func.fn = self.function_of(tree, func.body, first=charge)
         finally:
             self.where, self.notes = saved, notes
 
