@@ -258,6 +258,9 @@ def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():
     assert (kept().hits, kept().misses) == (before.hits, before.misses)
     assert runtime.combo_shapes((4, 5, 4), 3) == runtime.combo_shapes((4, 5, 4), 3)  # small ones are kept:
     assert kept().hits > before.hits  # the second listing at least came from the cache
+    many_alike = kept().hits  # 27 ways to pick 4 of 26 cards, 20 of them alike: few ways, so kept too
+    assert len(runtime.combo_shapes((20, 1, 1, 1, 3), 4)) == len(runtime.combo_shapes((20, 1, 1, 1, 3), 4)) == 27
+    assert kept().hits > many_alike
 
 
 # ---------------------------------------------------------------- functions that double

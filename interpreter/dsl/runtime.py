@@ -313,7 +313,7 @@ def combo_shapes(caps: tuple, k: int) -> tuple:
     n = sum(caps)
     if k < 0 or k > n:
         return ()
-    if k <= KEPT_SHAPES and math.comb(n, k) <= KEPT_SHAPES:
+    if k <= KEPT_SHAPES and count_shapes(caps, k, KEPT_SHAPES) <= KEPT_SHAPES:  # few ways (however many cards)
         return _kept_combo_shapes(caps, k)
     return _combo_shapes(caps, k, n)
 
