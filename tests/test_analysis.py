@@ -283,3 +283,14 @@ def test_the_lowering_modules_ask_no_kind_rule_themselves():
     for module in ("lower_expr.py", "statements.py"):
         text = (Path(dsl.__file__).parent / module).read_text(encoding="utf-8")
         assert not re.findall(r"self\.(?:check_\w+|resolve_\w+|game_attr)\(", text), module
+
+
+def test_walking_a_syntax_tree_visits_every_node_once_root_first_in_field_order():
+    from interpreter.dsl import ast as A
+    from interpreter.dsl.parser import parse_expression
+
+    tree = parse_expression("f(a.b, [c, 1]) + g()")
+    seen = [type(n).__name__ + (f":{n.name}" if hasattr(n, "name") else f":{n.func}" if hasattr(n, "func") else "")
+            for n in A.walk(tree)]
+    assert seen[0].startswith("BinOp") and seen[1:] == ["Call:f", "Attr:b", "Name:a", "ListLit", "Name:c", "Const",
+                                                           "Call:g"]

@@ -247,3 +247,17 @@ class For(Node):
 class Repeat(Node):
     times: Node
     body: tuple
+
+
+# ----------------------------------------------------------------- walking a tree
+def walk(root):
+    """Every node of ``root`` (a node, or a tuple of them, as fields hold), the root first, depth first in
+    field order; the positions are not nodes."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, Node):
+            yield item
+            stack.extend(reversed([v for k, v in item.__dict__.items() if k not in ("line", "column")]))

@@ -27,7 +27,6 @@ placed anywhere an expression can, even in a comprehension's iterable.
 from __future__ import annotations
 
 import ast
-import dataclasses
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
@@ -629,33 +628,16 @@ class ExpressionCompiler:
         return found
 
     def _calls_functions(self, node) -> bool:
-        if isinstance(node, tuple):
-            return any(self._calls_functions(item) for item in node)
-        if not isinstance(node, A.Node):
-            return False
-        if isinstance(node, A.Call) and node.func in self.m.functions:
-            return True
-        return any(self._calls_functions(getattr(node, f.name)) for f in dataclasses.fields(node)
-                   if f.name not in ("line", "column"))
+        return any(type(n) is A.Call and n.func in self.m.functions for n in A.walk(node))
 
     def _expanded_nodes(self, node) -> int:
-        if isinstance(node, tuple):
-            total = 0
-            for item in node:
-                total += self._expanded_nodes(item)
-                if total > MAX_INLINED:
-                    break
-            return total
-        if not isinstance(node, A.Node):
-            return 0
-        total = 1
-        if isinstance(node, A.Call) and node.func in self.m.functions:
-            total += self.inline_size(self.m.functions[node.func])
-        for field in dataclasses.fields(node):
-            if field.name not in ("line", "column"):
-                total += self._expanded_nodes(getattr(node, field.name))
-                if total > MAX_INLINED:
-                    break
+        total = 0
+        for n in A.walk(node):
+            total += 1
+            if type(n) is A.Call and n.func in self.m.functions:
+                total += self.inline_size(self.m.functions[n.func])
+            if total > MAX_INLINED:
+                break
         return total
 
     def quantity_call(self, node, scope):

@@ -212,21 +212,17 @@ class Dependencies:
 
     def chance(self, node, looked=None) -> bool:
         """Whether working ``node`` out draws a random number (``random``, ``roll``, in a function it calls too)."""
-        if isinstance(node, tuple):
-            return any(self.chance(n, looked) for n in node)
-        if not isinstance(node, A.Node) or isinstance(node, (A.Const, A.Name)):
-            return False
-        if isinstance(node, A.Call):
-            if node.func in RANDOM_BUILTINS:
-                return True
-            func = self.m.functions.get(node.func)
-            looked = set() if looked is None else looked
-            if func is not None and node.func not in looked:
-                looked.add(node.func)
-                if self.chance(func.body, looked):
+        looked = set() if looked is None else looked
+        for n in A.walk(node):
+            if type(n) is A.Call:
+                if n.func in RANDOM_BUILTINS:
                     return True
-        return any(self.chance(getattr(node, f.name), looked) for f in dataclasses.fields(node)
-                   if f.name not in ("line", "column"))
+                func = self.m.functions.get(n.func)
+                if func is not None and n.func not in looked:
+                    looked.add(n.func)
+                    if self.chance(func.body, looked):
+                        return True
+        return False
 
 
 # ==================================================================== run time
