@@ -103,12 +103,8 @@ class DecisionCompiler:
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ("
                                 + ("any number" if n_fn == "any" else f"{sizes[0]}") + f" of {len(items)}, "
                                 f"{len(keys)} different); ask for fewer at a time", self_loc)
-            longest = longest_label(prefix, keys, caps, len(items) if n_fn == "any" else sizes[0])
-            if longest > MAX_ACTION_TEXT:  # an action a save could not hold: refused before any text is made
-                raise RuleError(f"an option of this choice ({'any number' if n_fn == 'any' else sizes[0]} of "
-                                f"{len(items)}) could list {longest:,} characters of cards, more than the "
-                                f"{MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
-                                "ask for fewer at a time", self_loc)
+            savable_labels(prefix, keys, caps, len(items) if n_fn == "any" else sizes[0],
+                           f"{'any number' if n_fn == 'any' else sizes[0]} of {len(items)}", self_loc)
             if as_space and total > 1:  # none (an error) and one (taken at once) stay listed
                 return None, [CHOOSE, prefix, members, -1 if n_fn == "any" else sizes[0], total]
             for k in sizes:
@@ -458,12 +454,16 @@ class DecisionCompiler:
         return parts
 
 
-def longest_label(prefix: str, keys: list, caps: tuple, k: int) -> int:
-    """At least as long as the longest text of an option picking ``k`` items from groups named ``keys``
-    holding ``caps`` items each: the longest ``min(k, groups)`` entries ("name" or "N x name") joined."""
+def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
+    """Refuse, before any text is made, a choice of ``k`` items from groups named ``keys`` holding ``caps``
+    items each whose option text could be longer than a save keeps for one action.  The bound is the
+    longest ``min(k, groups)`` entries ("name" or "N x name", and a separator each) after ``prefix``."""
     entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
-    picked = entries[len(entries) - min(k, len(entries)):] if k > 0 else []
-    return len(prefix) + sum(picked)
+    longest = len(prefix) + sum(entries[len(entries) - min(k, len(entries)):] if k > 0 else ())
+    if longest > MAX_ACTION_TEXT:
+        raise RuleError(f"an option of this choice ({what}) could list {longest:,} characters of cards, more "
+                        f"than the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
+                        "ask for fewer at a time", loc)
 
 
 def asked_twice(asked, loc):

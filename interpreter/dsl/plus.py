@@ -17,7 +17,7 @@ import ast
 from ..errors import RuleError
 from .option_spaces import PLUS, SEPARATOR, names_can_collide
 from .pyast import local, name, shape
-from .runtime import MAX_ACTION_TEXT, combo_shapes, count_any_shapes
+from .runtime import combo_shapes, count_any_shapes
 from .units import Op
 
 
@@ -27,7 +27,7 @@ def plus_options(compiler, st, scope):
     With two options or more and card names that cannot make two options read alike, it returns
     (None, option space) instead: the options are counted, not listed (option_spaces.py).
     """
-    from .decisions import MAX_OPTIONS, longest_label
+    from .decisions import MAX_OPTIONS, savable_labels
 
     # (one of the first list, two names, lists of cards: checked by the statement analysis)
     ones, k1 = compiler.as_list(st.options, scope, "what one is chosen of")
@@ -72,12 +72,8 @@ def plus_options(compiler, st, scope):
             if total > MAX_OPTIONS:
                 raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from (one of {len(firsts)} different "
                                 f"plus any number of {len(pool)}); ask for fewer at a time", loc)
-            longest = longest_label(prefix + name + SEPARATOR, keys, caps, sum(caps))
-            if longest > MAX_ACTION_TEXT:  # an action a save could not hold: refused before any text is made
-                raise RuleError(f"an option of this choice (one of {len(firsts)} different plus any number of "
-                                f"{len(pool)}) could list {longest:,} characters of cards, more than the "
-                                f"{MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
-                                "ask for fewer at a time", loc)
+            savable_labels(prefix + name + SEPARATOR, keys, caps, sum(caps),
+                           f"one of {len(firsts)} different plus any number of {len(pool)}", loc)
             plans.append((name, c, keys, members, caps, n))
         if as_space and total > 1:
             return None, [PLUS, prefix, [[c, members, n] for _, c, _, members, _, n in plans], total]
