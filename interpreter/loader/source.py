@@ -274,8 +274,10 @@ def format_path(path: Path_) -> str:
 
 
 def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "definitions",
-                   cls: type[RibbitError] = DefinitionError) -> bytes:
+                   cls: type[RibbitError] = DefinitionError, expected: str = "a YAML file") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; a located ``cls`` error for anything else.
+
+    ``expected`` names what the file should have been, for the messages ("a save (JSON)").
 
     A path may name a device (``/dev/zero`` never ends), a named pipe (reading it waits
     for a writer forever), a directory or a huge file.  The file is opened without
@@ -288,14 +290,14 @@ def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "d
         fd = os.open(path, flags)
     except OSError as exc:
         if isinstance(exc, IsADirectoryError):  # Windows cannot open a folder at all
-            raise cls("is a directory; expected a YAML file", Location(file)) from None
+            raise cls(f"is a directory; expected {expected}", Location(file)) from None
         raise cls(f"cannot read the file: {exc.strerror or exc}", Location(file)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise cls("is a directory; expected a YAML file", Location(file))
+            raise cls(f"is a directory; expected {expected}", Location(file))
         if not stat.S_ISREG(info.st_mode):
-            raise cls("is not a regular file (it is a device, a pipe or a socket); expected a YAML file",
+            raise cls(f"is not a regular file (it is a device, a pipe or a socket); expected {expected}",
                       Location(file))
         if info.st_size > limit:
             raise cls(f"file is {info.st_size} bytes; {what} are limited to {limit} bytes", Location(file))
