@@ -781,7 +781,9 @@ def add_compare_and_replay(commands, command) -> None:
     replay.add_argument("--to", type=whole_number(0), metavar="N",
                         help="print the position after decision N and stop (0: the start)")
     replay.add_argument("--check", action="store_true",
-                        help="check that the log replays to the outcome it records: exit 0 if it does, 1 if not")
+                        help="check that the log replays to the outcome it records: exit 0 if it does, 1 if not, "
+                             "2 if the log cannot be checked (a person's log with another seat's hidden choice "
+                             "stops before the end: use a --log-omniscient log)")
     replay.add_argument("--game", metavar="FILE",
                         help="the game definition to replay with, instead of the file the log names")
     replay.set_defaults(run=run_replay, variant=[])
