@@ -240,3 +240,14 @@ def test_resume_without_the_seats_file_is_refused_and_says_what_is_missing(serve
     assert err.startswith(f"{save}: the seats file of this save is missing: {seats_path(save)} holds the seats' "
                           "links and bots")
     assert save.read_bytes() == before and not seats_path(save).exists()
+
+
+def test_a_pipe_put_where_the_save_goes_while_serving_is_not_replaced(tmp_path):
+    """The check at start is not all: each write refuses to rename over anything but a regular file."""
+    table = Table(load_game(EIGHTS), 3, {1: ("random", {})}, tmp_path / "g.json", seed=2)
+    table.write_save()
+    (tmp_path / "g.json").unlink()
+    os.mkfifo(tmp_path / "g.json")
+    with pytest.raises(OSError, match="not a regular file"):
+        table.apply(0, table.state.legal_actions(0)[0])
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "g.json").st_mode) and not list(tmp_path.glob(".*.part"))
