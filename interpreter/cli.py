@@ -655,7 +655,8 @@ def add_serve_command(command) -> None:
     serve.add_argument("--save", metavar="FILE",
                        help="where the game is saved after every action (default: ribbit-<game>-<time>.save.json "
                             "here; with --resume, the resumed file); the seats' links go to FILE.seats.json")
-    serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links")
+    serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links and bots "
+                                                         "(from FILE.seats.json, which must be beside it)")
     serve.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                        help="pause between bot moves, so people can follow them (default 0.5)")
 
