@@ -87,7 +87,7 @@ def load_scenario(path) -> ScenarioFile:
     try:
         source = read_yaml_text(text, file)
     except DefinitionError as exc:
-        if _declares(text, SCENARIO_KEYS):
+        if _declares(text, SCENARIO_KEYS, exc.location):
             raise
         loc = exc.location or Location(file)
         raise DefinitionError(f"not a scenario: the file cannot be read as YAML here, and no key among {KEYS_TEXT} "

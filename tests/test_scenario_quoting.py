@@ -24,6 +24,8 @@ NOT_SCENARIOS = {  # files that never say they are scenarios, each with an error
     "huge_number": f"pin: 1{'0' * 30}  # {SECRET}\n",
     "tab": f"key:\n\t{SECRET}\n",
     "control_character": f"key: {SECRET}\x07\n",
+    "tag_before_the_key": f"password: !vault {SECRET}\nzones: {{}}\n",
+    "number_before_the_key": f"pin: 1{'0' * 30}  # {SECRET}\non_top: {{}}\n",
 }
 
 
@@ -61,3 +63,14 @@ def test_a_replay_log_cannot_print_a_yaml_file_beside_it_by_naming_it_as_its_sce
         out, err = capsys.readouterr()
         assert code == 2 and "credentials.yaml:1:1: not a scenario" in err, err
         assert SECRET not in out + err and "aws_secret" not in out + err
+
+
+@pytest.mark.parametrize("declaration", ["game: x", "variant: x"])
+def test_a_key_written_after_the_error_does_not_make_a_definition_quotable(tmp_path, capsys, declaration):
+    """A tag or a too-large number is found after the whole text is parsed: a `game:` further down the file
+    must not make the line above it quotable."""
+    path = tmp_path / "notes.yaml"
+    path.write_text(f"password: !vault {SECRET}\n{declaration}\n", encoding="utf-8")
+    code = main(["validate", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(f"{path}:1:11: not a game definition or variant") and SECRET not in err

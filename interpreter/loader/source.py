@@ -340,7 +340,7 @@ def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "
     try:
         source = read_yaml_text(text, file)
     except DefinitionError as exc:
-        if expect and not _declares(text, expect):
+        if expect and not _declares(text, expect, exc.location):
             loc = exc.location or Location(file)
             raise DefinitionError(f"not a {kind}: the file cannot be read as YAML here, and has no {keys} key "
                                   f"before it {unquoted}", Location(loc.file, loc.line, loc.column)) from None
@@ -350,12 +350,17 @@ def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "
     return source
 
 
-def _declares(text: str, keys: tuple[str, ...]) -> bool:
-    """Whether the document is a mapping with one of ``keys`` among the keys read before any YAML error."""
+def _declares(text: str, keys: tuple[str, ...], error: Location | None = None) -> bool:
+    """Whether the document is a mapping with one of ``keys`` among the keys read before the ``error``'s
+    place and before any YAML error (a tag or a bad number is refused after the whole text is parsed:
+    the keys after it declare nothing about the line it is on)."""
     stack: list[list] = []  # open collections: [is a mapping, entries so far]
     unreadable = _NOT_PRINTABLE.search(text)  # YAML refuses the whole text for one: read up to it
+    at = (error.line - 1, (error.column or 1) - 1) if error is not None and error.line is not None else None
     try:
         for event in yaml.parse(text[:unreadable.start()] if unreadable else text, Loader=_Loader):
+            if at is not None and (event.start_mark.line, event.start_mark.column) >= at:
+                return False
             if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
                 if len(stack) == 1 and stack[0][0]:
                     if stack[0][1] % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value in keys:

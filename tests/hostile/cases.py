@@ -712,6 +712,8 @@ def scenario_quoting_cases() -> list:
         "control_char": f"key: {secret}\x1b[2J\n",
         "latin1": None,
         "private_key": f"-----BEGIN OPENSSH PRIVATE KEY-----\n{secret}\n-----END OPENSSH PRIVATE KEY-----\n",
+        "tag_then_key": f"password: !vault {secret}\nzones: {{}}\n",
+        "number_then_key": f"pin: 1{'0' * 40}  # {secret}\nfirst_player: 1\n",
     }
     out = []
     files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
@@ -728,6 +730,11 @@ def scenario_quoting_cases() -> list:
                                 f"a replay log names a .yaml beside it as its scenario ({name})",
                                 ["replay", "{dir}/game.jsonl", *mode], {**files, "game.jsonl": log, "creds.yaml": raw},
                                 names=["creds.yaml", "game.jsonl"], forbidden=[secret, "hunter2"]))
+    for name, text in (("tag_then_game", f"password: !vault {secret}\ngame: x\n"),
+                       ("number_then_variant", f"pin: 1{'0' * 40}  # {secret}\nvariant: x\n")):
+        out.append(cli_case(f"definition-quote-{name}", "a file that says it is a game only after its error",
+                            ["validate", "{dir}/notes.yaml"], {"notes.yaml": text.encode()}, names=["notes.yaml"],
+                            forbidden=[secret, "hunter2"]))
     return out
 
 
