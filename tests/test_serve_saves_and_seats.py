@@ -251,3 +251,12 @@ def test_a_pipe_put_where_the_save_goes_while_serving_is_not_replaced(tmp_path):
     with pytest.raises(OSError, match="not a regular file"):
         table.apply(0, table.state.legal_actions(0)[0])
     assert stat.S_ISFIFO(os.lstat(tmp_path / "g.json").st_mode) and not list(tmp_path.glob(".*.part"))
+
+
+def test_a_save_that_is_not_json_is_refused_at_its_line_and_column_without_quoting_it(tmp_path):
+    save = tmp_path / "game.json"
+    save.write_text('{\n  "secret": "hunter2", oops\n}\n')
+    with pytest.raises(SaveFileError) as caught:
+        Table.resume(load_game(EIGHTS), save)
+    assert str(caught.value).startswith(f"{save}:2:24: the save is not valid JSON (")
+    assert "hunter2" not in str(caught.value)
