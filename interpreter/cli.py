@@ -281,19 +281,34 @@ def input_files(args, game) -> list[str]:
     return files
 
 
-def refuse_overwriting_inputs(option: str, path: str, args, game) -> None:
-    """An output must not be one of the run's inputs: ``--log game.yaml`` would destroy the game."""
-    out = Path(path)
-    for name in input_files(args, game):
-        same = out.resolve() == Path(name).resolve()
-        if not same and out.exists() and Path(name).exists():
-            try:
-                same = os.path.samefile(out, name)
-            except OSError:
-                same = False
-        if same:
+def same_file(a, b) -> bool:
+    """Whether two paths name one file (after resolving links; hard links too)."""
+    same = Path(a).resolve() == Path(b).resolve()
+    if not same and Path(a).exists() and Path(b).exists():
+        try:
+            same = os.path.samefile(a, b)
+        except OSError:
+            same = False
+    return same
+
+
+def refuse_overwriting_inputs(option: str, path: str, args, game, others=()) -> None:
+    """An output must not be one of the run's inputs: ``--log game.yaml`` would destroy the game.
+
+    ``others``: more inputs of the run than its definition files (the files ``serve --resume`` reads).
+    """
+    for name in [*input_files(args, game), *map(str, others)]:
+        if same_file(path, name):
             raise UsageError(f"{option} {path}: that is {name}, an input of this run; "
                              "it would be overwritten, so nothing was written (name another file)")
+
+
+def refuse_special_output(option: str, path, what: str) -> None:
+    """An output is written by renaming a new file over the old: a folder, a link, a device node or a pipe
+    there would be replaced (or the rename would fail), so only a regular file (or none) may be named."""
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise UsageError(f"{option}: cannot write {what} to {path}: it is not a regular file (a folder, a link, "
+                         "a device or a pipe); name a file")
 
 
 def json_output(path, runs, what: str):
@@ -640,7 +655,8 @@ def add_serve_command(command) -> None:
     serve.add_argument("--save", metavar="FILE",
                        help="where the game is saved after every action (default: ribbit-<game>-<time>.save.json "
                             "here; with --resume, the resumed file); the seats' links go to FILE.seats.json")
-    serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links")
+    serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links and bots "
+                                                         "(from FILE.seats.json, which must be beside it)")
     serve.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                        help="pause between bot moves, so people can follow them (default 0.5)")
 
@@ -661,7 +677,7 @@ def run_serve(args) -> int:
             raise UsageError("--resume takes the players, seats and seed from the save; "
                              "leave out --players, --seat and --seed")
         save = args.save or args.resume
-        refuse_overwriting_inputs("--save", save, args, game)
+        refuse_save_targets(save, args, game)
         table = Table.resume(game, args.resume, save, bot_delay=args.bot_delay)
     else:
         if args.players is None:
@@ -675,7 +691,7 @@ def run_serve(args) -> int:
             raise UsageError(str(exc)) from None
         slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
         save = args.save or f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
-        refuse_overwriting_inputs("--save", save, args, game)
+        refuse_save_targets(save, args, game)
         try:
             table = Table(game, args.players, bots, save, seed=args.seed, bot_delay=args.bot_delay)
         except ValueError as exc:
@@ -707,6 +723,23 @@ def run_serve(args) -> int:
     sys.stdout.flush()
     run([table], sock)
     return EXIT_OK
+
+
+def refuse_save_targets(save: str, args, game) -> None:
+    """The save and its seats file replace what is there: neither may be a special file or an input of the run.
+
+    Resuming in place (the default) rewrites the resumed save and its seats file, each with its own kind of
+    content; any other overlap (``--save g.yaml`` beside a definition named ``g.yaml.seats.json``, a save
+    named after the resumed seats file) would destroy an input.
+    """
+    from .web.table import seats_path
+
+    side = seats_path(Path(save))
+    resumed = [] if not args.resume else [args.resume, seats_path(Path(args.resume))]
+    in_place = bool(resumed) and same_file(save, args.resume)
+    for path, what in ((save, "the save"), (side, "the seats file")):
+        refuse_special_output(f"--save {save}", path, what)
+        refuse_overwriting_inputs(f"--save {save}: {what}", str(path), args, game, () if in_place else resumed)
 
 
 # ---------------------------------------------------------------- compare, replay
@@ -749,7 +782,9 @@ def add_compare_and_replay(commands, command) -> None:
     replay.add_argument("--to", type=whole_number(0), metavar="N",
                         help="print the position after decision N and stop (0: the start)")
     replay.add_argument("--check", action="store_true",
-                        help="check that the log replays to the outcome it records: exit 0 if it does, 1 if not")
+                        help="check that the log replays to the outcome it records: exit 0 if it does, 1 if not, "
+                             "2 if the log cannot be checked (a person's log with another seat's hidden choice "
+                             "stops before the end: use a --log-omniscient log)")
     replay.add_argument("--game", metavar="FILE",
                         help="the game definition to replay with, instead of the file the log names")
     replay.set_defaults(run=run_replay, variant=[])

@@ -359,7 +359,9 @@ def check(log: GameLogFile, replay: Replay) -> list[str]:
         return [str(replay.failure)]
     hidden = log.hidden_at()
     if hidden is not None:
-        raise LogError(hidden_message(log, hidden), Location(log.path, log.actions[hidden - 1].line))
+        # neither "it matches" (0) nor "it differs" (1): the log cannot be checked, and says why (2)
+        raise LogError("this log cannot be checked to its end: " + hidden_message(log, hidden),
+                       Location(log.path, log.actions[hidden - 1].line))
     state = replay.final
     if replay.failed_as_logged is False:
         problems.append(f"the log records that an action failed (line {log.stop[1]}), but it does not fail in the "

@@ -53,6 +53,7 @@ def plot_runs(folder, title: str, runs, confidence: float = CONFIDENCE) -> list[
 def _save(figure, path: Path, extension: str) -> str:
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
+        os.fchmod(handle, 0o666 & ~_umask())  # mkstemp makes 0600: give what a plain open() would, as --json does
         with os.fdopen(handle, "wb") as out:
             figure.savefig(out, format=extension, dpi=120, bbox_inches="tight",
                            metadata={"Date": None} if extension == "svg" else None)
@@ -61,6 +62,12 @@ def _save(figure, path: Path, extension: str) -> str:
         os.unlink(temp)
         raise
     return str(path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _colours(count: int) -> list:

@@ -58,6 +58,10 @@ class ScenarioFile(dict):
 SCENARIO_KEYS = ("zones", "on_top", "game_variables", "player_variables", "counters", "first_player")
 
 
+KEYS_TEXT = ", ".join(SCENARIO_KEYS)
+UNQUOTED = "(no text is quoted from a file until it has declared itself a scenario by one of these keys)"
+
+
 def load_scenario(path) -> ScenarioFile:
     """Read a scenario file (YAML, see docs/authoring.md "Checking your rule") for ``game.new_game(scenario=...)``.
 
@@ -65,28 +69,46 @@ def load_scenario(path) -> ScenarioFile:
     file that is not YAML, or not a mapping of the scenario keys, is refused with its
     file:line:col.  What it names (zones, cards, variables) is checked against the game
     when the game starts, and located in the file too.
+
+    As for definitions and variants, no message quotes the file's text unless the file declared
+    itself a scenario (a scenario key at its top level) before the point of the error: a path
+    typed by a person or named by a replay log may be any file (a key, a password file).
     """
-    from .loader.source import read_user_file, read_yaml_text
+    from .loader.source import _declares, read_user_file, read_yaml_text
 
     file = str(path)
-    raw = read_user_file(path, what="scenario files")
+    raw = read_user_file(path, what="scenario files", expected="a YAML scenario file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise DefinitionError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; save the scenario "
                               "as UTF-8", Location(file, line)) from None
-    source = read_yaml_text(text, file)
+    try:
+        source = read_yaml_text(text, file)
+    except DefinitionError as exc:
+        if _declares(text, SCENARIO_KEYS, exc.location):
+            raise
+        loc = exc.location or Location(file)
+        raise DefinitionError(f"not a scenario: the file cannot be read as YAML here, and no key among {KEYS_TEXT} "
+                              f"comes before this place {UNQUOTED}", Location(loc.file, loc.line, loc.column)) from None
     data = source.data
     if data is None:
         data = {}
     if type(data) is not dict:
-        raise DefinitionError("a scenario file must be a YAML mapping with keys among " + ", ".join(SCENARIO_KEYS),
-                              source.location(()))
+        raise DefinitionError(f"not a scenario: a scenario file must be a YAML mapping with keys among {KEYS_TEXT}",
+                              Location(file, 1, 1))
+    declared = False
     for key in data:
-        if key not in SCENARIO_KEYS:
-            raise DefinitionError(f"unknown scenario key {quote(key)}; expected " + ", ".join(SCENARIO_KEYS),
+        if key in SCENARIO_KEYS:
+            declared = True
+        elif declared:
+            raise DefinitionError(f"unknown scenario key {quote(key)}; expected {KEYS_TEXT}",
                                   source.key_location((key,)))
+        else:
+            mark = source.key_location((key,))
+            raise DefinitionError(f"not a scenario: its first key is none of {KEYS_TEXT} {UNQUOTED}",
+                                  Location(file, mark.line, mark.column))
     scenario = ScenarioFile(plain_data(data, f"the scenario {file}"))
     scenario.source = source
     return scenario

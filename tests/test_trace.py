@@ -300,8 +300,9 @@ def test_a_scenario_says_whose_turn_comes_first(tmp_path, frog_tower):
     ("game_variables:\n  refilled: 3\n", ":2:13: game_variables.refilled: scenario: game variable 'refilled' holds "
                                          "true/false, not 3"),
     ("player_variables:\n  '7': {points: 1}\n", ":2:3: player_variables.7: scenario: no player '7' in a 2-player"),
-    ("players: 2\n", ":1:1: players: unknown scenario key 'players'; expected zones, on_top"),
-    ("- a\n", ":1:1: a scenario file must be a YAML mapping"),
+    ("zones: {}\nplayers: 2\n", ":2:1: players: unknown scenario key 'players'; expected zones, on_top"),
+    ("players: 2\n", ":1:1: not a scenario: its first key is none of zones, on_top"),
+    ("- a\n", ":1:1: not a scenario: a scenario file must be a YAML mapping"),
     ("first_player: 3\n", ":1:15: first_player: scenario first_player: expected a seat from 1 to 2, not 3"),
     ("first_player: '2'\n", ":1:15: first_player: scenario first_player: expected a seat from 1 to 2, not '2'"),
     ("on_top: [x\n", ":1:9: YAML syntax error"),

@@ -274,8 +274,10 @@ def format_path(path: Path_) -> str:
 
 
 def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "definitions",
-                   cls: type[RibbitError] = DefinitionError) -> bytes:
+                   cls: type[RibbitError] = DefinitionError, expected: str = "a YAML file") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; a located ``cls`` error for anything else.
+
+    ``expected`` names what the file should have been, for the messages ("a save (JSON)").
 
     A path may name a device (``/dev/zero`` never ends), a named pipe (reading it waits
     for a writer forever), a directory or a huge file.  The file is opened without
@@ -288,14 +290,14 @@ def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "d
         fd = os.open(path, flags)
     except OSError as exc:
         if isinstance(exc, IsADirectoryError):  # Windows cannot open a folder at all
-            raise cls("is a directory; expected a YAML file", Location(file)) from None
+            raise cls(f"is a directory; expected {expected}", Location(file)) from None
         raise cls(f"cannot read the file: {exc.strerror or exc}", Location(file)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise cls("is a directory; expected a YAML file", Location(file))
+            raise cls(f"is a directory; expected {expected}", Location(file))
         if not stat.S_ISREG(info.st_mode):
-            raise cls("is not a regular file (it is a device, a pipe or a socket); expected a YAML file",
+            raise cls(f"is not a regular file (it is a device, a pipe or a socket); expected {expected}",
                       Location(file))
         if info.st_size > limit:
             raise cls(f"file is {info.st_size} bytes; {what} are limited to {limit} bytes", Location(file))
@@ -338,7 +340,7 @@ def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "
     try:
         source = read_yaml_text(text, file)
     except DefinitionError as exc:
-        if expect and not _declares(text, expect):
+        if expect and not _declares(text, expect, exc.location):
             loc = exc.location or Location(file)
             raise DefinitionError(f"not a {kind}: the file cannot be read as YAML here, and has no {keys} key "
                                   f"before it {unquoted}", Location(loc.file, loc.line, loc.column)) from None
@@ -348,12 +350,17 @@ def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "
     return source
 
 
-def _declares(text: str, keys: tuple[str, ...]) -> bool:
-    """Whether the document is a mapping with one of ``keys`` among the keys read before any YAML error."""
+def _declares(text: str, keys: tuple[str, ...], error: Location | None = None) -> bool:
+    """Whether the document is a mapping with one of ``keys`` among the keys read before the ``error``'s
+    place and before any YAML error (a tag or a bad number is refused after the whole text is parsed:
+    the keys after it declare nothing about the line it is on)."""
     stack: list[list] = []  # open collections: [is a mapping, entries so far]
     unreadable = _NOT_PRINTABLE.search(text)  # YAML refuses the whole text for one: read up to it
+    at = (error.line - 1, (error.column or 1) - 1) if error is not None and error.line is not None else None
     try:
         for event in yaml.parse(text[:unreadable.start()] if unreadable else text, Loader=_Loader):
+            if at is not None and (event.start_mark.line, event.start_mark.column) >= at:
+                return False
             if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
                 if len(stack) == 1 and stack[0][0]:
                     if stack[0][1] % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value in keys:

@@ -15,16 +15,18 @@ same links.  Loading goes through ``State.from_json``, which replays and checks 
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import re
 import secrets
+import stat
 import tempfile
 import time
 from pathlib import Path
 
 from ..agents import make_agent
-from ..errors import RibbitError, SaveFileError
+from ..errors import Location, RibbitError, SaveFileError, quote
 from ..state import State
 from .layout import CardInfo, layout_of
 
@@ -62,11 +64,21 @@ def parse_seat_specs(specs, players: int) -> dict[int, tuple[str, dict]]:
 
 
 def _make_bot(name: str, options: dict, seed):
-    return make_agent(name, seed, **options)
+    """A seat's bot, seeded by the table (``seed``) unless its own ``seed`` parameter says otherwise."""
+    options = dict(options)
+    own = options.pop("seed", None)
+    return make_agent(name, seed if own is None else own, **options)
 
 
 def write_atomically(path: Path, text: str, private: bool = False) -> None:
-    """Write ``text`` to ``path`` under a temporary name beside it, then rename it into place."""
+    """Write ``text`` to ``path`` under a temporary name beside it, then rename it into place.
+
+    Only a regular file (or nothing) is replaced: renaming over a device node, a pipe or a link
+    would replace that instead, so those raise OSError and are left alone.
+    """
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise OSError(errno.EEXIST, f"{path} is not a regular file (a folder, a link, a device or a pipe), "
+                                    "so it is not replaced")
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         os.fchmod(handle, 0o600 if private else 0o644)
@@ -201,26 +213,22 @@ class Table:
 
     @classmethod
     def resume(cls, game, path, save=None, bot_delay: float = 0.0) -> "Table":
-        """The table saved at ``path`` (and its sidecar of seats), its game replayed and checked by ``State.from_json``."""
+        """The table saved at ``path`` and its sidecar of seats, its game replayed and checked by ``State.from_json``.
+
+        Both files are untrusted: read as regular files of bounded size, and the seats file must give every
+        seat a token of the server's own shape (no two alike) or a bot the server can make; a save without
+        its seats file is refused, since resuming it would hand out new links to every seat.
+        """
         path = Path(path)
-        data = _read_json(path, "save")
-        state = State.from_json(game, data)
+        data = _read_json(path, "save", MAX_SAVE_BYTES)
         side = seats_path(path)
-        tokens, bots, table_id, number = None, {}, None, 1
-        if side.exists():
-            seats = _read_json(side, "seats file")
-            try:
-                if seats.get("format") != SEATS_FORMAT:
-                    raise ValueError
-                tokens = {int(k) - 1: str(v) for k, v in seats["tokens"].items()}
-                bots = {int(k) - 1: (str(v[0]), dict(v[1])) for k, v in seats["bots"].items()}
-                table_id, number = str(seats["table"]), int(seats["game_number"])
-                if any(not 0 <= p < state.n for p in [*tokens, *bots]) or set(tokens) & set(bots) \
-                        or set(tokens) | set(bots) != set(range(state.n)):
-                    raise ValueError
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-                raise SaveFileError(f"{side}: not a seats file of this save (expected {SEATS_FORMAT!r} with a token "
-                                    "or a bot for every seat)") from None
+        if not os.path.lexists(side):
+            raise SaveFileError(f"the seats file of this save is missing: {side} holds the seats' links and bots, "
+                                "which --resume keeps; put it back beside the save (or start a new game with "
+                                "--players)", Location(str(path)))
+        seats = _read_json(side, "seats file", MAX_SEATS_BYTES)
+        state = State.from_json(game, data)
+        tokens, bots, table_id, number = read_seats(seats, side, state.n)
         table = cls(game, state.n, bots, save if save is not None else path, bot_delay=bot_delay, state=state,
                     tokens=tokens, table_id=table_id, game_number=number)
         table.write_seats()
@@ -269,17 +277,90 @@ def _kept_indices(state, seat) -> list[int]:
     return [i for i in range(len(state.log)) if i not in hidden]
 
 
-def _read_json(path: Path, what: str):
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")  # what new_token makes: 24 random bytes, URL-safe base64
+TABLE_SHAPE = re.compile(r"[A-Za-z0-9_-]{12}")  # a table id: 9 random bytes
+MAX_SEATS_BYTES = 1_000_000
+MAX_GAMES = 10 ** 9  # "Play again" counts games; a seats file saying more is not one this server wrote
+
+
+def read_seats(data, side: Path, players: int):
+    """(tokens, bots, table id, game number) from a seats file's data; a SaveFileError naming the key if wrong.
+
+    A token is the only credential a seat has: an empty, short or shared one (``""`` would let anyone
+    sending an empty token play that seat) is refused, as is anything the server would not have written.
+    """
+    def fail(key: str, why: str):
+        return SaveFileError(f"{why} (a seats file is {SEATS_FORMAT!r}, written by `ribbit serve` beside its save)",
+                             Location(str(side), key=key))
+
+    if type(data) is not dict or data.get("format") != SEATS_FORMAT:
+        raise fail("format", f"not a seats file: expected \"format\": {SEATS_FORMAT!r}")
+    table_id, number = data.get("table"), data.get("game_number")
+    if type(table_id) is not str or not TABLE_SHAPE.fullmatch(table_id):
+        raise fail("table", "the table's id must be 12 letters, digits, '-' or '_'")
+    if type(number) is not int or not 1 <= number <= MAX_GAMES:
+        raise fail("game_number", f"the game number must be a whole number from 1 to {MAX_GAMES:,}")
+    seats = {str(p): p - 1 for p in range(1, players + 1)}
+    tokens, bots = {}, {}
+    for part in ("tokens", "bots"):
+        given = data.get(part)
+        if type(given) is not dict:
+            raise fail(part, "expected a mapping of seats (\"1\", \"2\", ...)")
+        for key, value in given.items():
+            where = f"{part}.{key}" if key in seats else f"{part}.{quote(key, 20)}"
+            if key not in seats:
+                raise fail(where, f"there is no seat {quote(key, 20)} in this {players}-player save")
+            if seats[key] in tokens or seats[key] in bots:
+                raise fail(where, f"seat {key} has both a token and a bot")
+            if part == "tokens":
+                if type(value) is not str or not TOKEN_SHAPE.fullmatch(value):
+                    raise fail(where, "a seat's token must be 32 letters, digits, '-' or '_', as the server makes "
+                                      "them (an empty or short token could be guessed)")
+                if value in tokens.values():
+                    raise fail(where, "this token is also another seat's; every seat needs its own")
+                tokens[seats[key]] = value
+            else:
+                bots[seats[key]] = _seated_bot(value, fail, where)
+    missing = [str(p + 1) for p in range(players) if p not in tokens and p not in bots]
+    if missing:
+        raise fail("tokens", f"seat {', '.join(missing)} has neither a token nor a bot; every seat needs one")
+    return tokens, bots, table_id, number
+
+
+def _seated_bot(value, fail, where: str) -> tuple[str, dict]:
+    """A seats file's bot ``[name, {parameter: value}]``, checked by making it once."""
+    from ..agents import BotSpecError
+
+    if type(value) is not list or len(value) != 2 or type(value[0]) is not str or type(value[1]) is not dict:
+        raise fail(where, "a bot is [NAME, {PARAMETER: VALUE, ...}]")
+    name, options = value
+    own = options.get("seed")
+    if "seed" in options and not (type(own) is str and len(own) <= 1000 or type(own) is int
+                                  and own.bit_length() <= 3400):
+        raise fail(where, "a bot's seed is a whole number or a text of at most 1000 characters")
     try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveFileError(f"{path}: the {what} is {size:,} bytes, more than the {MAX_SAVE_BYTES:,} a save may have")
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise SaveFileError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError) as exc:
-        raise SaveFileError(f"{path}: the {what} is not valid JSON ({exc})") from None
+        _make_bot(name, options, None)
+    except BotSpecError as exc:
+        raise fail(where, exc.message) from None
+    return name, dict(options)
+
+
+def _read_json(path: Path, what: str, limit: int):
+    """The JSON data of a save or seats file, read like a definition: a regular file of at most ``limit`` bytes."""
+    from ..loader.source import read_user_file
+
+    file = str(path)
+    raw = read_user_file(path, limit=limit, what=f"{what}s", cls=SaveFileError, expected=f"a {what} (JSON)")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SaveFileError(f"the {what} is not UTF-8 text (byte {exc.start})", Location(file)) from None
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(f"the {what} is not valid JSON ({exc.msg})", Location(file, exc.lineno, exc.colno)) \
+            from None
+    except (ValueError, RecursionError) as exc:  # nested too deeply, or a number too long to read
+        why = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long to read"
+        raise SaveFileError(f"the {what} is not valid JSON ({why})", Location(file)) from None
 
 
 __all__ = ["Table", "parse_seat_specs", "new_token", "RibbitError"]

@@ -18,6 +18,7 @@ A case is a dict:
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from pathlib import Path
@@ -684,6 +685,171 @@ def api_cases() -> list:
     return out
 
 
+# ================================================================ issue 20, items 3, 4, 5 and 9: files named by
+# untrusted input (scenarios, serve's saves and seats files), bots' own seeds, replay --check's exit status.
+# Self-contained: each family builds its own files.  A serve case never serves: it either is refused, or
+# gets as far as listening and then fails on --port 70000 (beyond the last port, refused before any socket
+# is bound or any name looked up), so "cannot listen" is how an accepted serve case ends.
+NEVER_SERVES = ["--host", "127.0.0.1", "--port", "70000"]
+ACCEPTED_SERVE = ["cannot listen on 127.0.0.1 port 70000", "needs the web extra"]
+FILE_SECRET = "hunter2-FILE-SECRET"
+
+
+def scenario_quoting_cases() -> list:
+    """Files that never declare themselves scenarios, named by --scenario or by a replay log: nothing of them
+    may be printed (item 3)."""
+    ft = "{dir}/definitions/frog_tower.yaml"
+    secret = FILE_SECRET
+    documents = {
+        "shadow_line": f"root:$6$salt${secret}:19000:0:99999:7:::\n",
+        "scalar": f"{secret} is the password\n",
+        "list": f"- {secret}\n",
+        "key_first": f"password: {secret}\nzones: {{}}\n",
+        "flow_error": f"api_key: [{secret}\n",
+        "tag": f"key: !vault {secret}\n",
+        "huge_number": f"pin: 1{'0' * 40}  # {secret}\n",
+        "tab": f"key:\n\t{secret}\n",
+        "control_char": f"key: {secret}\x1b[2J\n",
+        "latin1": None,
+        "private_key": f"-----BEGIN OPENSSH PRIVATE KEY-----\n{secret}\n-----END OPENSSH PRIVATE KEY-----\n",
+        "tag_then_key": f"password: !vault {secret}\nzones: {{}}\n",
+        "number_then_key": f"pin: 1{'0' * 40}  # {secret}\nfirst_player: 1\n",
+    }
+    out = []
+    files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
+    for name, text in documents.items():
+        raw = f"key: caf\xe9 {secret}\n".encode("latin-1") if text is None else text.encode("utf-8")
+        out.append(cli_case(f"scenario-quote-{name}-play", f"--scenario names a file that is no scenario ({name})",
+                            ["play", ft, "--players", "3", "--seed", "1", "--scenario", "{dir}/id_secret"],
+                            {**files, "id_secret": raw}, names=["id_secret"], forbidden=[secret, "hunter2"]))
+        start = {"event": "start", "format": "ribbit-log/1", "file": "definitions/frog_tower.yaml", "variants": [],
+                 "players": 3, "seed": 1, "scenario": "creds.yaml"}
+        log = (json.dumps(start) + "\n").encode()
+        for mode in (["--check"], ["--to", "0"]):
+            out.append(cli_case(f"scenario-quote-{name}-replay{mode[0]}",
+                                f"a replay log names a .yaml beside it as its scenario ({name})",
+                                ["replay", "{dir}/game.jsonl", *mode], {**files, "game.jsonl": log, "creds.yaml": raw},
+                                names=["creds.yaml", "game.jsonl"], forbidden=[secret, "hunter2"]))
+    for name, text in (("tag_then_game", f"password: !vault {secret}\ngame: x\n"),
+                       ("number_then_variant", f"pin: 1{'0' * 40}  # {secret}\nvariant: x\n")):
+        out.append(cli_case(f"definition-quote-{name}", "a file that says it is a game only after its error",
+                            ["validate", "{dir}/notes.yaml"], {"notes.yaml": text.encode()}, names=["notes.yaml"],
+                            forbidden=[secret, "hunter2"]))
+    return out
+
+
+def _frog_tower_save() -> bytes:
+    """A save of a fresh 3-player Frog Tower game, as `ribbit serve` writes it."""
+    from interpreter import load_game
+
+    return json.dumps(load_game(DEFINITIONS / "frog_tower.yaml").new_game(3, seed=1).to_json()).encode()
+
+
+def _seats(tokens=None, bots=None, **extra) -> bytes:
+    tokens = {"1": "A" * 32, "3": "B" * 32} if tokens is None else tokens
+    bots = {"2": ["random", {}]} if bots is None else bots
+    return json.dumps({"format": "ribbit-web-seats/1", "table": "T" * 12, "game_number": 1, "tokens": tokens,
+                       "bots": bots, **extra}).encode()
+
+
+def serve_file_cases() -> list:
+    """serve --resume reads only regular files of bounded size, --save replaces no special file and no input
+    (item 3), a bot's own seed works (item 4), a seats file is checked before its tokens are trusted (item 5)."""
+    ft = "{dir}/definitions/frog_tower.yaml"
+    files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
+    save = _frog_tower_save()
+    out = []
+
+    def add(name, argv, extra, names, guard=(), statuses=(2,)):
+        out.append(cli_case(f"serve-{name}", f"serve: {name.replace('_', ' ')}", ["serve", *argv, *NEVER_SERVES],
+                            {**files, **extra}, names=names, guard=guard, statuses=statuses))
+
+    resume = [ft, "--resume", "{dir}/game.json", "--save", "{dir}/out.json"]
+    # the files --resume reads
+    add("resume_dev_zero", [ft, "--resume", "/dev/zero", "--save", "{dir}/out.json"], {}, ["zero"])
+    add("resume_fifo", resume, {"game.json": b"@fifo"}, ["game.json"])
+    add("resume_folder", [ft, "--resume", "{dir}/definitions", "--save", "{dir}/out.json"], {}, ["definitions"])
+    add("resume_link_to_zero", resume, {"game.json": b"@symlink:/dev/zero"}, ["game.json"])
+    add("resume_huge_number", resume, {"game.json": b"[" + b"9" * 100_000 + b"]"}, ["game.json"])
+    add("resume_deep_json", resume, {"game.json": b"[" * 100_000 + b"]" * 100_000}, ["game.json"])
+    add("resume_not_utf8", resume, {"game.json": b"{\"a\": \"\xff\"}"}, ["game.json"])
+    add("seats_fifo", resume, {"game.json": save, "game.json.seats.json": b"@fifo"}, ["game.json.seats.json"])
+    add("seats_link_to_zero", resume, {"game.json": save, "game.json.seats.json": b"@symlink:/dev/zero"},
+        ["game.json.seats.json"])
+    add("seats_missing", resume, {"game.json": save}, ["seats file of this save is missing"])
+    # the files --save writes
+    add("save_onto_fifo", [ft, "--players", "3", "--save", "{dir}/out.json"], {"out.json": b"@fifo"},
+        ["--save", "regular file"])
+    add("save_seats_onto_fifo", [ft, "--players", "3", "--save", "{dir}/out.json"],
+        {"out.json.seats.json": b"@fifo"}, ["--save", "regular file"])
+    add("save_onto_device_link", [ft, "--players", "3", "--save", "{dir}/out.json"],
+        {"out.json": b"@symlink:/dev/null"}, ["--save", "regular file"])
+    add("save_seats_onto_definition", ["{dir}/g.yaml.seats.json", "--players", "3", "--save", "{dir}/g.yaml"],
+        {"g.yaml.seats.json": files["definitions/frog_tower.yaml"]}, ["an input of this run"],
+        guard=["g.yaml.seats.json"])
+    add("save_onto_definition", [ft, "--players", "3", "--save", ft], {}, ["an input of this run"],
+        guard=["definitions/frog_tower.yaml"])
+    add("save_onto_resumed_seats", [ft, "--resume", "{dir}/game.json", "--save", "{dir}/game.json.seats.json"],
+        {"game.json": save, "game.json.seats.json": _seats()}, ["an input of this run"],
+        guard=["game.json", "game.json.seats.json"])
+    # a bot's own seed, given on the command line or in a seats file (accepted: the case ends at listening)
+    for seed in ("3", "-1", "text", "9" * 40):
+        add(f"seat_seed_{seed[:8]}", [ft, "--players", "3", "--seat", f"2=random:seed={seed}", "--save",
+                                      "{dir}/out.json"], {}, ACCEPTED_SERVE, statuses=(2,))
+    add("seat_seed_ismcts", [ft, "--players", "3", "--seat", "2=ismcts:iterations=5,seed=3", "--save",
+                             "{dir}/out.json"], {}, ACCEPTED_SERVE)
+    for name, bots in (("int", {"2": ["random", {"seed": 3}]}), ("text", {"2": ["greedy", {"seed": "x"}]})):
+        add(f"resume_bot_seed_{name}", resume, {"game.json": save, "game.json.seats.json": _seats(bots=bots)},
+            ACCEPTED_SERVE)
+    # seats files the server would not have written
+    token = "A" * 32
+    bad = {
+        "empty_token": _seats(tokens={"1": "", "3": "B" * 32}),
+        "short_token": _seats(tokens={"1": "abc", "3": "B" * 32}),
+        "shared_token": _seats(tokens={"1": token, "3": token}),
+        "token_with_space": _seats(tokens={"1": "A" * 31 + " ", "3": "B" * 32}),
+        "token_number": _seats(tokens={"1": 1, "3": "B" * 32}),
+        "token_megabyte": _seats(tokens={"1": "A" * 900_000, "3": "B" * 32}),
+        "missing_seat": _seats(tokens={"1": token}),
+        "seat_out_of_range": _seats(tokens={"1": token, "3": "B" * 32, "4": "C" * 32}),
+        "seat_zero": _seats(tokens={"0": token, "1": "C" * 32, "3": "B" * 32}),
+        "seat_and_bot": _seats(tokens={"1": token, "2": "C" * 32, "3": "B" * 32}),
+        "bot_unknown": _seats(bots={"2": ["genius", {}]}),
+        "bot_bad_param": _seats(bots={"2": ["mcts", {"iterations": 10 ** 12}]}),
+        "bot_seed_list": _seats(bots={"2": ["random", {"seed": [1]}]}),
+        "bot_not_pair": _seats(bots={"2": "random"}),
+        "table_empty": _seats(table=""),
+        "game_number_bool": _seats(game_number=True),
+        "format_other": _seats(format="ribbit-web-seats/2"),
+        "not_object": b"[]",
+        "bad_json": b"{\"format\": ",
+    }
+    for name, seats in bad.items():
+        add(f"seats_{name}", resume, {"game.json": save, "game.json.seats.json": seats}, ["game.json.seats.json"])
+    return out
+
+
+def replay_unchecked_cases() -> list:
+    """replay --check of a log it cannot check (a hidden secret choice) exits 2 saying so, never 0 or 1 (item 9)."""
+    files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
+    start = {"event": "start", "format": "ribbit-log/1", "file": "definitions/frog_tower.yaml", "variants": [],
+             "players": 3, "seed": 1, "narration": "player 1"}
+    hidden = {"event": "action", "player": 2, "action": None, "secret": True}
+    end = {"event": "end", "scores": [0, 0, 0], "winners": [1], "ended_by": "flow"}
+    out = []
+    for name, rows in (("hidden_first", [start, hidden]), ("hidden_then_end", [start, hidden, end]),
+                       ("hidden_twice", [start, hidden, hidden, end])):
+        log = "".join(json.dumps(row) + "\n" for row in rows).encode()
+        out.append(cli_case(f"replay-unchecked-{name}", f"replay --check of a log hiding a choice ({name})",
+                            ["replay", "{dir}/seat1.jsonl", "--check"], {**files, "seat1.jsonl": log},
+                            names=["cannot be checked"], statuses=(2,)))
+    return out
+
+
+def files_named_by_strangers_cases() -> list:
+    return scenario_quoting_cases() + serve_file_cases() + replay_unchecked_cases()
+
+
 def scale_counts() -> dict:
     import os
 
@@ -696,6 +862,7 @@ def all_cases() -> list:
     counts = scale_counts()
     cases = (yaml_cases() + mutant_cases(counts["mutant"]) + text_cases(counts["text"]) + runaway_cases()
              + escape_cases() + cli_abuse_cases() + save_cases(counts["save"]) + api_cases())
+    cases += files_named_by_strangers_cases()  # issue 20, items 3, 4, 5 and 9
     seen = set()
     for case in cases:
         assert case["id"] not in seen, case["id"]
