@@ -54,13 +54,14 @@ def probe_ray(how: str) -> dict:
                    "RAY_AUTH_MODE": "token"}  # Ray reads it when imported: a head node of the tests uses it
     result = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
     if result.returncode == probe.SETUP_FAILED or (result.returncode and "unshare:" in result.stderr):
-        pytest.skip(f"no private network namespace here: {result.stderr.strip().splitlines()[-1]}")
+        last_line = (result.stderr.strip().splitlines() or ["(no message)"])[-1]
+        pytest.skip(f"no private network namespace here: {last_line}")
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("how", ["local", "head"], ids=["a local run", "a test's head node"])
-def test_ray_listens_only_on_loopback_on_a_machine_with_an_outward_interface(how):
+def test_ray_listens_and_talks_only_on_loopback_on_a_machine_with_an_outward_interface(how):
     report = probe_ray(how)
     assert report["chosen_alone"] == probe.OUTWARD  # Ray saw the outward interface: this test can fail
     assert report["listening"], "nothing listened: the probe did not look while Ray ran"
