@@ -11,17 +11,20 @@ fingerprints).  At most a few chunks per CPU are in flight at once, so a run of 
 length holds little memory, and chunks are merged in game order.
 
 Without an address, a local Ray instance is started for the run (``jobs`` CPUs, or
-all of them) and shut down after it; with one (``ray start --head`` prints it), the
-run joins that cluster, whose nodes need Ribbit's dependencies installed and the
-definition files at the same absolute paths (a shared folder or the same checkout).
+all of them), listening on loopback only (:func:`loopback_only`), and shut down after
+it; with one (``ray start --head`` prints it), the run joins that cluster, whose nodes
+need Ribbit's dependencies installed and the definition files at the same absolute
+paths (a shared folder or the same checkout).
 The package itself is shipped to the cluster with the job, so the workers run the
 same engine code as the driver.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from .errors import RibbitError
@@ -29,6 +32,25 @@ from .sim import SimulationError, available_cpus, chunks, load_definitions
 
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer
 IN_FLIGHT_PER_CPU = 2  # chunks submitted ahead per CPU: enough to keep every worker busy
+
+# The environment of a Ray node that listens and talks on loopback only (a local run's, and the tests').
+# On Linux, Ray takes the address of the interface with the default route as a node's address, even
+# when given 127.0.0.1 (``_node_ip_address``, ``--node-ip-address``: Ray "resolves" loopback to it),
+# and its servers then listen on every interface.  With the setting meant for Windows and macOS,
+# where Ray keeps single-machine instances on loopback, a node's address stays 127.0.0.1 and every
+# server Ray starts (GCS, raylet, object manager, workers, agents) binds to it.  Ray's usage reports
+# are turned off; but its head process still asks the cloud metadata addresses (169.254.169.254,
+# metadata.google.internal) which cloud it runs on, and a `ray start` head still reports that usage
+# reports are off, over HTTP, whatever the settings: the proxy variables send any HTTP request of
+# Ray's beyond loopback to a loopback port where nothing listens, so it fails at once.
+LOOPBACK = "127.0.0.1"
+NOWHERE = "http://127.0.0.1:9"  # the discard port: nothing listens there
+LOOPBACK_ENVIRONMENT = {
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    "RAY_USAGE_STATS_ENABLED": "0",
+    **{name: NOWHERE for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")},
+    **{name: "127.0.0.1,localhost,::1" for name in ("no_proxy", "NO_PROXY")},
+}
 
 _games: dict = {}  # in a Ray worker: (path, variant lists, fingerprints) -> the compiled definitions
 
@@ -82,16 +104,74 @@ def _play_chunk(path: str, variant_lists: list, expected: list, play, span: tupl
         return "error", str(exc)
 
 
-def _check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast, with a message, when nothing answers at ``address`` (Ray itself would retry for minutes)."""
-    import socket
+@contextmanager
+def _environment(values: dict):
+    """``os.environ`` with ``values`` set, for the processes started meanwhile; put back as it was afterwards."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
+
+@contextmanager
+def loopback_only():
+    """While a local Ray instance starts: its node address is loopback, and its servers listen there only.
+
+    The processes Ray starts inherit :data:`LOOPBACK_ENVIRONMENT`; this driver, which read that
+    setting when it imported Ray, is given its value for as long as the instance starts.  Both are
+    put back afterwards, so a later run in this process may still join a cluster.
+    """
+    from ray._private import ray_constants  # where Ray keeps the setting it read at import
+
+    saved = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    with _environment(LOOPBACK_ENVIRONMENT):
+        ray_constants.ENABLE_RAY_CLUSTER = False
+        try:
+            yield
+        finally:
+            ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # another host name
+        return False
+
+
+def refuse_unless_on_loopback(node_addresses, version: str) -> None:
+    """A local instance whose node took an address other than loopback listens beyond it: refuse to use it."""
+    outward = sorted(address for address in set(node_addresses) if not _is_loopback(address))
+    if outward:
+        raise RayUnavailableError(
+            f"the local Ray instance took the address {', '.join(outward)} rather than {LOOPBACK}, so it would listen "
+            f"on the network: this Ray version ({version}) does not keep a local instance on loopback when "
+            "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0; use the process backend (--jobs) instead, or a Ray cluster of "
+            "your own (--address)")
+
+
+def _host_and_port(address: str) -> tuple[str, int]:
     host, sep, port = address.strip().removeprefix("ray://").rpartition(":")
     if not sep or not host or not port.isdigit():
         raise RayUnavailableError(f"--address {address!r}: give the Ray cluster's address as HOST:PORT (the "
                                   "address `ray start --head` prints), or 'auto' for a cluster on this machine")
+    return host.strip("[]"), int(port)
+
+
+def _check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, with a message, when nothing answers at ``address`` (Ray itself would retry for minutes)."""
+    import socket
+
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        socket.create_connection(_host_and_port(address), timeout=timeout).close()
     except OSError as exc:
         raise RayUnavailableError(f"nothing answers at {address} ({exc.strerror or exc}): is a Ray cluster "
                                   "running there (`ray start --head` on its head machine)?") from None
@@ -103,7 +183,9 @@ def _connect(ray, address, jobs: int) -> bool:
     The workers must run this very engine: a cluster is sent the package with the job
     (Ray's ``py_modules``); a local instance, whose workers start on this machine, finds
     it on the ``PYTHONPATH`` its processes inherit, which spares the upload and the
-    slower start of workers with a job-specific environment.
+    slower start of workers with a job-specific environment.  A cluster at a loopback
+    address is joined over loopback (Ray would otherwise go to this machine's outward
+    address, where a head started on loopback does not listen).
     """
     if ray.is_initialized():  # a caller that set Ray up itself keeps its instance
         return False
@@ -114,19 +196,20 @@ def _connect(ray, address, jobs: int) -> bool:
         _check_reachable(address)
     try:
         if address:
-            ray.init(address=address, runtime_env={"py_modules": [interpreter]}, **options)
+            on_loopback = address != "auto" and _is_loopback(_host_and_port(address)[0])
+            with loopback_only() if on_loopback else nullcontext():
+                ray.init(address=address, runtime_env={"py_modules": [interpreter]}, **options)
         else:
             cpus = available_cpus() if jobs <= 1 else min(jobs, available_cpus())
             here = str(Path(interpreter.__file__).resolve().parent.parent)
-            before = os.environ.get("PYTHONPATH")
-            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, before]))
-            try:  # a new instance of our own (not one found running here), on loopback
-                ray.init(address="local", num_cpus=cpus, _node_ip_address="127.0.0.1", **options)
-            finally:
-                if before is None:
-                    del os.environ["PYTHONPATH"]
-                else:
-                    os.environ["PYTHONPATH"] = before
+            path = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+            with _environment({"PYTHONPATH": path}), loopback_only():  # a new instance of our own, not one found here
+                ray.init(address="local", num_cpus=cpus, _node_ip_address=LOOPBACK, **options)
+            try:
+                refuse_unless_on_loopback((node["NodeManagerAddress"] for node in ray.nodes()), ray.__version__)
+            except RayUnavailableError:
+                ray.shutdown()
+                raise
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         if not address:
             raise RayUnavailableError(f"could not start a local Ray instance: {exc}") from None

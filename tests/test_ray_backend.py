@@ -10,10 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,7 +18,12 @@ import pytest
 
 from interpreter import load_game, ray_backend, sim
 from interpreter.cli import main
+from tests.ray_head import free_port, ray_head
 
+# The head node of these tests uses token authentication; Ray reads RAY_AUTH_MODE when it is imported
+# (a local instance turns it on later for the whole process, which a test that joins the head alone
+# cannot count on).
+os.environ.setdefault("RAY_AUTH_MODE", "token")
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,12 +35,6 @@ def run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_ray_backend_on_a_local_instance_gives_the_statistics_of_one_job(capsys):
@@ -56,35 +51,10 @@ def test_ray_backend_on_a_local_instance_gives_the_statistics_of_one_job(capsys)
 
 @pytest.fixture(scope="module")
 def head():
-    """A Ray head node on loopback, as `ray start --head` starts one on a cluster's head machine.
-
-    Started once for the tests of this module that join a cluster (starting Ray costs seconds).
-    With token authentication, as Ray sets up by default: the head and the driver both run with
-    RAY_AUTH_MODE=token and share the token in ~/.ray/auth_token.
-    """
-    ray_command = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
-    port = free_port()
-    head = subprocess.Popen([ray_command, "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
-                             "--node-ip-address=127.0.0.1", "--include-dashboard=false", "--disable-usage-stats"],
-                            env={**os.environ, "RAY_AUTH_MODE": "token"}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or head.poll() is not None:
-                    pytest.fail("the Ray head node did not start")
-                time.sleep(0.2)
-        yield f"127.0.0.1:{port}"
-    finally:  # the head and every Ray process it started are in its own session: stop them all now
-        os.killpg(head.pid, signal.SIGKILL)
-        head.wait()
-        current = Path("/tmp/ray/ray_current_cluster")  # what `ray stop` would tidy: the head's address
-        if current.exists() and current.read_text().strip().endswith(f":{port}"):
-            current.unlink()
+    """A Ray head node on loopback (tests/ray_head.py), started once for the tests of this module that
+    join a cluster (starting Ray costs seconds)."""
+    with ray_head() as address:
+        yield address
 
 
 @pytest.fixture
@@ -172,3 +142,27 @@ def test_the_ray_backend_without_ray_installed_says_how_to_install_it(capsys, mo
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     code, _, err = run(capsys, "simulate", KAERU, "--players", "2", "--games", "2", "--backend", "ray")
     assert code == 2 and "pip install -e '.[ray]'" in err and "Traceback" not in err
+
+
+def test_a_local_instance_that_took_an_outward_address_is_refused_with_a_message():
+    ray_backend.refuse_unless_on_loopback(["127.0.0.1", "::1"], ray.__version__)  # loopback either way: kept
+    with pytest.raises(ray_backend.RayUnavailableError) as caught:
+        ray_backend.refuse_unless_on_loopback(["127.0.0.1", "10.1.2.3"], "2.60.0")
+    message = str(caught.value)
+    assert "took the address 10.1.2.3 rather than 127.0.0.1" in message and "listen on the network" in message
+    assert "Ray version (2.60.0)" in message and "--jobs" in message
+
+
+def test_the_loopback_settings_last_only_while_a_local_instance_starts(monkeypatch):
+    from ray._private import ray_constants
+
+    monkeypatch.setattr(ray_constants, "ENABLE_RAY_CLUSTER", True)  # Ray's default on Linux
+    monkeypatch.delenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", raising=False)
+    monkeypatch.setenv("https_proxy", "http://proxy.example:3128")  # the user's own, put back afterwards
+    with ray_backend.loopback_only():
+        assert ray_constants.ENABLE_RAY_CLUSTER is False
+        assert {name: os.environ.get(name) for name in ray_backend.LOOPBACK_ENVIRONMENT} == \
+            ray_backend.LOOPBACK_ENVIRONMENT
+    assert ray_constants.ENABLE_RAY_CLUSTER is True
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ
+    assert os.environ["https_proxy"] == "http://proxy.example:3128"

@@ -218,13 +218,12 @@ def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
           f"speed-up best {ratios[-1]:.2f}x, median {statistics.median(ratios):.2f}x")
     if not ray:
         return
-    import logging
-
     import ray as ray_module
 
+    from interpreter import ray_backend
+
     start = time.perf_counter()
-    ray_module.init(address="local", num_cpus=2, _node_ip_address="127.0.0.1", logging_level=logging.ERROR,
-                    log_to_driver=False, include_dashboard=False)
+    ray_backend._connect(ray_module, None, 2)  # the local instance of `--backend ray --jobs 2`, on loopback only
     started = time.perf_counter() - start
     try:
         sim.simulate(path, 3, 50, seed=1, backend="ray")  # warm: the workers start and load the definition
