@@ -70,3 +70,12 @@ def test_a_random_generator_of_a_subclass_is_accepted(kaeru):
     state = kaeru.new_game(2, seed=1)
     assert state.sample_action_id(0, Seeded(1)) in state.legal_action_ids(0)
     assert state.determinised(1, Seeded(1)).view(1) == state.view(1)
+
+
+@pytest.mark.parametrize("cap", [0, -1, True, 2.5, None])
+def test_simulate_refuses_a_decision_cap_that_would_stop_every_game_at_once(cap):
+    from interpreter import DefinitionError
+    from interpreter.sim import simulate
+
+    with pytest.raises(DefinitionError, match="max_decisions must be a whole number \\(an int\\) from 1, not "):
+        simulate(REPO_ROOT / "definitions" / "kaeru.yaml", 2, 2, max_decisions=cap)
