@@ -28,6 +28,13 @@ has decided) until the decision resolves: exactly as ``state.view`` shows it.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
 * **Truncation**: a game still running after ``max_decisions`` decisions is truncated
   for every agent (``state.abandon()``), as ``ribbit simulate`` stops it.
+* **Errors**: a call the environment cannot take raises Ribbit's own error and changes nothing:
+  ``step`` with anything but an action's number (``"0"``, ``0.0``, ``True``, ``1.9``, out of range),
+  with an action for an agent whose game is over (``None`` is the AEC way to step it), before
+  ``reset()`` or after every agent has left is an :class:`interpreter.adapters.ActionIndexError`
+  (an ``IllegalActionError`` and a ``ValueError``); an agent the game does not have is an
+  ``IllegalActionError``; ``max_actions`` and ``max_decisions`` that are not ints from 1 are a
+  ``DefinitionError``.
 """
 
 from __future__ import annotations
