@@ -227,6 +227,15 @@ def test_an_environment_size_that_is_not_a_positive_int_is_refused(options):
     assert issubclass(DefinitionError, RibbitError)
 
 
+@pytest.mark.parametrize("seed", ["3", 1.5, True])
+def test_a_seed_that_is_not_an_int_is_refused_not_rounded(seed):
+    env = make_env("kaeru.yaml")
+    with pytest.raises(DefinitionError, match="the seed must be a whole number"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(3))
+    assert env.state.seed == 3
+
+
 def test_a_game_still_running_after_max_decisions_is_truncated_for_every_agent():
     env = make_env("frog_tower.yaml", players=3, max_decisions=4)
     env.reset(seed=1)

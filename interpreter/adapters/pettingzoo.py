@@ -93,8 +93,14 @@ class RibbitEnv(AECEnv):
 
     # ---------------------------------------------------------------- AEC API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new game dealt with ``seed`` (default 0), as ``ribbit play --seed`` deals it."""
-        self.state = self.game.new_game(self.players, 0 if seed is None else int(seed))
+        """A new game dealt with ``seed`` (default 0), as ``ribbit play --seed`` deals it.
+
+        A seed is an int (a NumPy integer too); anything else is refused by ``new_game``
+        (a DefinitionError), not rounded or parsed ("3", 1.5).
+        """
+        if isinstance(seed, np.integer):
+            seed = int(seed)
+        self.state = self.game.new_game(self.players, 0 if seed is None else seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
