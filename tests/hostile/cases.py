@@ -685,12 +685,12 @@ def api_cases() -> list:
     return out
 
 
-# ================================================================ issue 20, items 6-8: variant settings, places, the API
+# ============================================================ issue 20, items 6-8: variant settings, places, the API
 # Each family below is self-contained.  Settings must be held to the checks of the same constant written in
 # the file (so these cases must be refused: status 2 only); a log's bad files are reported at the log's own
 # line; a scenario's number key or fraction at its line; the API refuses with Ribbit's own errors.
-SIZED_VARIANT = (b"variant: Sized\ngame: Frog Tower\nparameters:\n  bonus: {default: 1, description: a number}\n"
-                 b"  label: {default: x, description: a text}\nadd:\n  scoring:\n    bonus: \"bonus\"\n")
+SIZED_VARIANT = (b"variant: Sized\ngame: Frog Tower\nparameters:\n"
+                 b"  bonus: {default: 1, description: a number}\n  label: {default: x, description: a text}\nadd:\n  scoring:\n    bonus: \"bonus\"\n")
 HUGE_SETTINGS = {"huge": "bonus=99999999999999999999999", "limit": "bonus=1000000000000000000",
                  "minus_limit": "bonus=-1000000000000000000", "100k_digits": "bonus=" + "9" * 100_000,
                  "fullwidth": "bonus=\uff11\uff12", "arabic_indic": "bonus=\u0661\u0662", "underscore": "bonus=1_000",
