@@ -690,7 +690,8 @@ def api_cases() -> list:
 # the file (so these cases must be refused: status 2 only); a log's bad files are reported at the log's own
 # line; a scenario's number key or fraction at its line; the API refuses with Ribbit's own errors.
 SIZED_VARIANT = (b"variant: Sized\ngame: Frog Tower\nparameters:\n"
-                 b"  bonus: {default: 1, description: a number}\n  label: {default: x, description: a text}\nadd:\n  scoring:\n    bonus: \"bonus\"\n")
+                 b"  bonus: {default: 1, description: a number}\n  label: {default: x, description: a text}\n"
+                 b"add:\n  scoring:\n    bonus: \"bonus\"\n")
 HUGE_SETTINGS = {"huge": "bonus=99999999999999999999999", "limit": "bonus=1000000000000000000",
                  "minus_limit": "bonus=-1000000000000000000", "100k_digits": "bonus=" + "9" * 100_000,
                  "fullwidth": "bonus=\uff11\uff12", "arabic_indic": "bonus=\u0661\u0662", "underscore": "bonus=1_000",
