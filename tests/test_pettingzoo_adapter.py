@@ -151,6 +151,7 @@ def test_the_action_space_is_sized_from_the_definition_unless_given():
 
 
 def test_a_decision_with_more_actions_than_the_space_holds_is_an_error_that_names_it():
+    assert issubclass(TooManyActionsError, RibbitError)  # Ribbit's own error, as every refusal of the API
     env = make_env("frog_tower.yaml", players=3, max_actions=1)
     with pytest.raises(TooManyActionsError, match=r"the decision 'choose' offers 2 actions, more than this "
                                                   r"environment's action space holds \(max_actions=1\)"):

@@ -324,7 +324,7 @@ def _file_kind(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
-    return "neither a file nor a folder"
+    return "some other kind of file"
 
 
 def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "definition") -> Source:
