@@ -47,6 +47,7 @@ class GameLogFile:
 
     path: str
     start: dict
+    start_line: int = 1  # the line of the start record, where the files it names are reported
     actions: list = field(default_factory=list)
     end: dict | None = None  # the "end" record, if the game finished
     end_line: int | None = None
@@ -73,10 +74,8 @@ def read_log(path) -> GameLogFile:
     from .loader.source import read_user_file
 
     file = str(path)
-    if os.path.isdir(file):
-        raise LogError("is a directory; expected a game log (the JSON-lines file `ribbit play --log` writes)",
-                       Location(file))
-    raw = read_user_file(path, limit=MAX_LOG_BYTES, what="game logs", cls=LogError)
+    expected = "a game log (the JSON-lines file `ribbit play --log` writes)"
+    raw = read_user_file(path, limit=MAX_LOG_BYTES, what="game logs", cls=LogError, expected=expected)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -100,7 +99,7 @@ def read_log(path) -> GameLogFile:
             if event != "start" or record.get("format") != LOG_FORMAT:
                 raise LogError(f"a game log starts with {{\"event\": \"start\", \"format\": \"{LOG_FORMAT}\", ...}}; "
                                "this is not a log written by `ribbit play` (or of another format)", where)
-            log = GameLogFile(file, _check_start(record, where))
+            log = GameLogFile(file, _check_start(record, where), start_line=number)
             continue
         if type(event) is not str or event not in EVENTS:
             raise LogError(f"unknown event {quote(event)}; the events of a game log are "
@@ -126,7 +125,7 @@ def read_log(path) -> GameLogFile:
     if log.seed is None:
         raise LogError("the log does not hold the game's seed (a seed drawn for a person's game is logged only "
                        "in the \"end\" record, and this log has none), so the game cannot be replayed",
-                       Location(file, 1))
+                       Location(file, log.start_line))
     return log
 
 
@@ -199,7 +198,7 @@ def allowed_folders(log_path) -> list[Path]:
 def locate(name: str, log: GameLogFile, what: str, key: str) -> Path:
     """A file named in the log, found relative to the current folder (as ``play`` was run) or the log's
     folder, and refused unless it is a YAML file inside one of the allowed folders."""
-    where = Location(log.path, 1, key=key)
+    where = Location(log.path, log.start_line, key=key)
     shown = quote(name, 120)
     if not name.endswith(YAML_SUFFIXES) or any(ord(c) < 32 for c in name):
         raise LogError(f"the {what} {shown} is not a YAML file name (.yaml or .yml); a log may name only the "
@@ -219,34 +218,79 @@ def locate(name: str, log: GameLogFile, what: str, key: str) -> Path:
 
 
 def load_logged_game(log: GameLogFile, game_file=None):
-    """The game (with its variants) and the scenario the log was played with."""
+    """The game (with its variants) and the scenario the log was played with.
+
+    Whatever is wrong with a file the log names (not a definition, a pipe, a bad variant setting) is
+    reported at the log's start record, which named it, with the file's own place kept in the message.
+    """
     from .loader import load_game
-    from .loader.variants import is_path_ref, parse_ref
+    from .loader.variants import is_path_ref, parse_ref, variants_folder
 
     game_path = game_file if game_file is not None else locate(log.start["file"], log, "game file", "file")
-    variants = []
+    variants, named = [], {}  # named: the real path of each variant file -> its key in the start record
     for number, ref in enumerate(log.start["variants"]):
+        key, written = f"variants[{number}]", ref
         try:
             target, _ = parse_ref(ref)
         except RibbitError as exc:
-            raise LogError(f"variant {quote(ref)}: {exc.message}", Location(log.path, 1, key=f"variants[{number}]"))
+            raise LogError(f"variant {quote(ref)}: {exc.message}", Location(log.path, log.start_line, key=key)) \
+                from None
         if is_path_ref(target):
-            found = locate(target, log, "variant file", f"variants[{number}]")
+            found = locate(target, log, "variant file", key)
             ref = str(found) + ref[len(target):]
+        else:  # a NAME: in the game's variants folder (if the game file is a variant, the loader finds its own)
+            found = variants_folder(game_path) / f"{target}.yaml"
+        named.setdefault(_real(found) if found.exists() else str(found.parent), (key, f"the variant {quote(written)}"))
         variants.append(ref)
     try:
         game = load_game(game_path, variants=variants)
     except OSError as exc:
-        raise LogError(f"cannot read the game file: {exc.strerror or exc}", Location(log.path, 1, key="file"))
+        raise LogError(f"cannot read the game file: {exc.strerror or exc}",
+                       Location(log.path, log.start_line, key="file")) from None
+    except RibbitError as exc:
+        where = getattr(exc.location, "file", None)
+        real = _real(where) if where is not None else None
+        if real not in named and str(where) in named:  # a NAME not found: the error names the folder
+            real = str(where)
+        if real in named:
+            key, what = named[real]
+        elif real is None or real == _real(game_path) or not variants:
+            key, what = "file", "the game file"
+        else:  # a file one of the variants extends, or a variant NAME not found
+            key, what = "variants", "the variants"
+        if key == "file" and game_file is not None:
+            raise  # the game named with --game: its own errors name it
+        raise _named_file_error(exc, log, key, what) from None
     scenario = None
     if "scenario" in log.start:
         from .scenario import load_scenario
 
-        scenario = load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
+        try:
+            scenario = load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
+        except LogError:
+            raise
+        except RibbitError as exc:
+            raise _named_file_error(exc, log, "scenario", "the scenario file") from None
     if not game.min_players <= log.start["players"] <= game.max_players:
         raise LogError(f"the log is of a {log.start['players']}-player game; {game.name} is for "
-                       f"{game.min_players}-{game.max_players} players", Location(log.path, 1, key="players"))
+                       f"{game.min_players}-{game.max_players} players",
+                       Location(log.path, log.start_line, key="players"))
     return game, scenario
+
+
+def _real(path) -> str:
+    """A path as the file it names, to tell which file the log named an error comes from."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+def _named_file_error(exc: RibbitError, log: GameLogFile, key: str, what: str) -> LogError:
+    """An error in a file the log names, at the log's start record; the file's own place and excerpt kept."""
+    own = f"{exc.location}: " if exc.location is not None else ""
+    return LogError(f"{what} cannot be used: {own}{exc.message}",
+                    Location(log.path, log.start_line, key=key), excerpt=exc.excerpt)
 
 
 # ---------------------------------------------------------------- replaying
@@ -276,7 +320,8 @@ class Replay:
         try:
             return self.game.new_game(self.log.start["players"], seed=self.log.seed, log=True, scenario=self.scenario)
         except RibbitError as exc:
-            raise LogError(f"the game cannot be set up from the log's seed: {exc}", Location(self.log.path, 1))
+            raise LogError(f"the game cannot be set up from the log's seed: {exc}",
+                           Location(self.log.path, self.log.start_line))
 
     def _run(self, strict: bool):
         state = self.new_state()

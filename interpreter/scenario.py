@@ -15,38 +15,56 @@ documented in docs/authoring.md, "Checking your rule".
 from __future__ import annotations
 
 from .dsl import types as T
+from .dsl.runtime import MAX_INT
 from .errors import DefinitionError, Location, quote
 
 MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred
 MAX_PLAIN_DEPTH = 50
 
 
-def plain_data(value, where: str):
+def plain_data(value, where: str, source=None):
     """A deep copy of ``value`` if it is plain JSON-like data (exact dict/list/str/int/bool/None), else DefinitionError.
 
     The copy is what a state keeps, so later changes to the caller's object cannot reach the
     game; exact types (no subclasses) mean no foreign ``__eq__`` or ``__hash__`` ever runs.
+    ``source`` (the parsed scenario file) locates what is refused at its line in the file;
+    without it the message names the key path.
     """
     budget = [MAX_PLAIN_ITEMS]
 
-    def copy(v, depth):
+    def refuse(message, path, key=False):
+        if source is not None:
+            return DefinitionError(message, source.key_location(path) if key else source.location(path))
+        from .loader.source import format_path
+
+        return DefinitionError(f"{where}: {format_path(path)}: {message}" if path else f"{where}: {message}")
+
+    def copy(v, path):
         budget[0] -= 1
-        if budget[0] < 0 or depth > MAX_PLAIN_DEPTH:
-            raise DefinitionError(f"{where} is too large (at most {MAX_PLAIN_ITEMS} values, "
-                                  f"nested at most {MAX_PLAIN_DEPTH} deep)")
+        if budget[0] < 0 or len(path) > MAX_PLAIN_DEPTH:
+            raise refuse(f"the scenario is too large (at most {MAX_PLAIN_ITEMS} values, nested at most "
+                         f"{MAX_PLAIN_DEPTH} deep)", path)
         kind = type(v)
         if kind is dict:
-            if not all(type(k) is str for k in v):
-                raise DefinitionError(f"{where}: every key must be text")
-            return {k: copy(x, depth + 1) for k, x in v.items()}
+            for k in v:
+                if type(k) is not str:
+                    raise refuse(f"the key {quote(k)} must be text (write it in quotes: \"{k}\")"
+                                 if type(k) in (int, bool, float) or k is None else "every key must be text",
+                                 path + (k,), key=True)
+            return {k: copy(x, path + (k,)) for k, x in v.items()}
         if kind is list:
-            return [copy(x, depth + 1) for x in v]
-        if v is None or kind in (str, int, bool):
+            return [copy(x, path + (i,)) for i, x in enumerate(v)]
+        if v is None or kind in (str, bool):
             return v
-        raise DefinitionError(f"{where} must be plain data (mappings, lists, text, numbers, true/false), "
-                              f"not a {kind.__name__}")
+        if kind is int:
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise refuse(f"{quote(v)} is beyond the limit of numbers in rules (-10^18 to 10^18)", path)
+        if kind is float:
+            raise refuse(f"{quote(v)} is not a whole number (numbers in a scenario are whole numbers)", path)
+        raise refuse(f"must be plain data (mappings, lists, text, numbers, true/false), not a {kind.__name__}", path)
 
-    return copy(value, 0)
+    return copy(value, ())
 
 
 class ScenarioFile(dict):
@@ -109,7 +127,7 @@ def load_scenario(path) -> ScenarioFile:
             mark = source.key_location((key,))
             raise DefinitionError(f"not a scenario: its first key is none of {KEYS_TEXT} {UNQUOTED}",
                                   Location(file, mark.line, mark.column))
-    scenario = ScenarioFile(plain_data(data, f"the scenario {file}"))
+    scenario = ScenarioFile(plain_data(data, f"the scenario {file}", source))
     scenario.source = source
     return scenario
 

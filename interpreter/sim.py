@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .agents import build_agents, parse_bot_specs, seat_seed
-from .errors import RibbitError
+from .errors import DefinitionError, Location, RibbitError
 
 MAX_DECISIONS = 10_000  # the default cap: a bot game still running after this many decisions is stopped
 
@@ -411,8 +411,13 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
     depends only on ``seed`` and its index, so the statistics are the same for every backend and number
     of jobs.  ``progress(done)`` is called with the number of games finished so far, after each chunk.
     A game still running after ``max_decisions`` decisions is stopped and counted under
-    ``endings["decision_cap"]``.
+    ``endings["decision_cap"]``; ``max_decisions`` is an int from 1 (0 would stop every game before it began).
     """
+    if type(max_decisions) is not int or max_decisions < 1:
+        from .state import _type_of
+
+        raise DefinitionError(f"max_decisions must be a whole number (an int) from 1, not {_type_of(max_decisions)}",
+                              Location(str(path), key="max_decisions"))
     variants = list(variants or [])
     play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions)
     stats = SimStats(players)

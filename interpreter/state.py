@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 
 from . import rng as RNG
 from . import trace as TR
@@ -251,7 +252,10 @@ class State:
 
         It draws from ``rng`` (a ``random.Random``) exactly what ``rng.randrange(len(legal_actions(player)))``
         draws, so a bot using it plays the same games as one picking uniformly among ``legal_actions``.
+        An ``rng`` that is not a ``random.Random`` is an IllegalActionError (nothing is drawn).
         """
+        if not isinstance(rng, random.Random):
+            _not_a_generator("sample_action_id", rng)
         p = self.pending
         if p is not None and not p["each"] and type(player) is int and p["players"][0] == player:
             # the common case, straight: one player asked (a one-player decision is never half chosen)
@@ -501,7 +505,13 @@ class State:
 
         What ``seat`` sees (``view(seat)``) is unchanged, except that at a simultaneous decision the
         others who had chosen are waiting again.  The copy is for search only: it is not a save.
+        A ``seat`` that is not a player of the game (exactly an int, 0 to n-1) or an ``rng`` that is not
+        a ``random.Random`` is an IllegalActionError.
         """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            self._no_such_player(seat)
+        if not isinstance(rng, random.Random):
+            _not_a_generator("determinised", rng)
         g = self.game
         c = self.clone()
         c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
@@ -939,6 +949,11 @@ def _same_keys(saved, real: dict) -> bool:
 
 
 _quote = quote  # the one bounded quoting of outside values, shared with every error message
+
+
+def _not_a_generator(call: str, rng):
+    raise IllegalActionError(f"{call} draws from rng, which must be a random.Random (random.Random(seed)), "
+                             f"not {_type_of(rng)}")
 
 
 def _type_of(value) -> str:

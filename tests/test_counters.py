@@ -117,6 +117,17 @@ def test_scenario_sets_counters_as_a_view_shows_them():
     assert spaces["r1c1"] == 4 and players == [0, 5] and cards["cell(r1c3)"] == [7]
 
 
+@pytest.mark.parametrize("count", [10 ** 18 + 1, 2 ** 70, -(10 ** 18) - 1])
+def test_a_scenario_counter_beyond_the_number_limit_is_refused(count):
+    game = load("counters")
+    with pytest.raises(DefinitionError) as caught:
+        game.new_game(2, 0, scenario={"counters": {"drops": {"players": {"1": count}}}})
+    assert str(caught.value).startswith("the scenario: counters.drops.players.1: ")
+    assert str(caught.value).endswith(" is beyond the limit of numbers in rules (-10^18 to 10^18)")
+    assert drops(game.new_game(2, 0, scenario={"counters": {"drops": {"players": {"1": 10 ** 18}}}}))[2] \
+        == [10 ** 18, 0]
+
+
 def test_counters_survive_a_save_and_reload_and_clones_are_independent(dew):
     dew.apply(0, "collect")
     dew.apply(0, "collect at r1c2")

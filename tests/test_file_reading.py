@@ -18,7 +18,7 @@ from interpreter.loader.source import MAX_FILE_BYTES
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BASE = REPO_ROOT / "definitions" / "frog_tower.yaml"
 SECRET = "SECRET-TOKEN-8f3a"
-NOT_REGULAR = "is not a regular file (it is a device, a pipe or a socket); expected a YAML file"
+NOT_REGULAR = "is not a regular file (it is {}); expected a YAML file"
 
 
 def run(capsys, *argv):
@@ -54,7 +54,7 @@ def test_definition_that_is_a_named_pipe_is_refused_without_waiting(tmp_path):
             load_game(fifo)
     finally:
         timer.cancel()
-    assert str(info.value) == f"{fifo}: {NOT_REGULAR}"
+    assert str(info.value) == f"{fifo}: {NOT_REGULAR.format('a named pipe')}"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
@@ -66,12 +66,12 @@ def test_variant_that_is_a_named_pipe_is_refused_without_waiting(tmp_path, capsy
         code, output = run(capsys, "validate", BASE, "--variant", fifo)
     finally:
         timer.cancel()
-    assert (code, output) == (2, f"{fifo}: {NOT_REGULAR}\n")
+    assert (code, output) == (2, f"{fifo}: {NOT_REGULAR.format('a named pipe')}\n")
 
 
 def test_variant_dev_null_is_not_a_regular_file_rather_than_missing(capsys):
     code, output = run(capsys, "validate", BASE, "--variant", "/dev/null")
-    assert (code, output) == (2, f"/dev/null: {NOT_REGULAR}\n")
+    assert (code, output) == (2, f"/dev/null: {NOT_REGULAR.format('a device')}\n")
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
@@ -86,7 +86,8 @@ def test_definition_linked_to_an_endless_device_is_refused_before_reading(tmp_pa
     for argv in (["validate", str(link)], ["validate", str(BASE), "--variant", str(link)]):
         result = subprocess.run([sys.executable, "-c", code, *argv], cwd=REPO_ROOT, capture_output=True, text=True,
                                 timeout=60, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
-        assert (result.returncode, result.stdout, result.stderr) == (2, "", f"{link}: {NOT_REGULAR}\n")
+        assert (result.returncode, result.stdout, result.stderr) == \
+            (2, "", f"{link}: {NOT_REGULAR.format('a device')}\n")
 
 
 def test_over_size_definition_and_variant_are_refused_before_reading(tmp_path, capsys):
@@ -115,7 +116,8 @@ def test_extends_naming_a_named_pipe_is_refused_without_waiting(tmp_path, capsys
         code, output = run(capsys, "validate", BASE, "--variant", child)
     finally:
         timer.cancel()
-    assert (code, output.splitlines()[0]) == (2, f"{child}:3:11: extends[0]: {fifo}: {NOT_REGULAR} (extended here)")
+    assert (code, output.splitlines()[0]) == \
+        (2, f"{child}:3:11: extends[0]: {fifo}: {NOT_REGULAR.format('a named pipe')} (extended here)")
 
 
 # ================================================================ 3. references written in a variant

@@ -13,7 +13,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 
-from interpreter import load_game  # noqa: E402
+from interpreter import DefinitionError, load_game  # noqa: E402
 from interpreter.adapters.openspiel import RibbitSpielGame  # noqa: E402
 
 DEFINITIONS = Path(__file__).resolve().parents[1] / "definitions"
@@ -108,3 +108,11 @@ def test_the_readme_example_runs(monkeypatch):
     scope = {}
     exec(compile(example, "README.md", "exec"), scope)
     assert scope["state"].ribbit.seed == 7
+
+
+@pytest.mark.parametrize("options", [{"max_actions": 0}, {"max_actions": False}, {"seeds": 0}, {"seeds": 1.0},
+                                     {"max_decisions": -5}])
+def test_a_game_size_that_is_not_a_positive_int_is_refused(options):
+    name = next(iter(options))
+    with pytest.raises(DefinitionError, match=f"{name} must be a whole number \\(an int\\) from 1 to "):
+        spiel_game("kaeru.yaml", **options)

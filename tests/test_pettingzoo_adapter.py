@@ -17,8 +17,8 @@ pytest.importorskip("gymnasium", reason="gymnasium is not installed: pip install
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from interpreter import load_game, replay  # noqa: E402
-from interpreter.adapters import TooManyActionsError  # noqa: E402
+from interpreter import DefinitionError, IllegalActionError, RibbitError, load_game, replay  # noqa: E402
+from interpreter.adapters import ActionIndexError, TooManyActionsError  # noqa: E402
 from interpreter.adapters.pettingzoo import RibbitEnv  # noqa: E402
 
 DEFINITIONS = Path(__file__).resolve().parents[1] / "definitions"
@@ -151,6 +151,7 @@ def test_the_action_space_is_sized_from_the_definition_unless_given():
 
 
 def test_a_decision_with_more_actions_than_the_space_holds_is_an_error_that_names_it():
+    assert issubclass(TooManyActionsError, RibbitError)  # Ribbit's own error, as every refusal of the API
     env = make_env("frog_tower.yaml", players=3, max_actions=1)
     with pytest.raises(TooManyActionsError, match=r"the decision 'choose' offers 2 actions, more than this "
                                                   r"environment's action space holds \(max_actions=1\)"):
@@ -161,9 +162,79 @@ def test_an_action_the_mask_does_not_allow_is_refused_with_the_legal_range():
     env = make_env("kaeru.yaml")
     env.reset(seed=0)
     count = len(env.legal_actions(env.agent_selection))
-    with pytest.raises(ValueError, match=f"has {count} legal actions now \\(0 to {count - 1}\\), not 7"):
+    with pytest.raises(ActionIndexError, match=f"has {count} legal actions now \\(0 to {count - 1}\\), not 7"):
         env.step(7)
     assert env.state.history == []
+
+
+@pytest.mark.parametrize("action", ["0", 0.0, True, 1.9, None, np.float64(1.0), np.bool_(True), [0]],
+                         ids=["text", "float", "bool", "fraction", "none", "numpy-float", "numpy-bool", "list"])
+def test_an_action_that_is_not_the_number_of_a_legal_action_is_refused_and_plays_nothing(action):
+    env = make_env("kaeru.yaml")
+    env.reset(seed=0)
+    agent, before = env.agent_selection, env.state.to_json()
+    with pytest.raises(ActionIndexError, match="an action is the number of one of player_1's 3 legal actions now "
+                                               r"\(an int, 0 to 2\), not "):
+        env.step(action)
+    assert env.state.to_json() == before and env.agent_selection == agent
+    assert issubclass(ActionIndexError, IllegalActionError) and issubclass(ActionIndexError, ValueError)
+
+
+def test_numpy_integers_are_action_numbers():
+    env = make_env("kaeru.yaml")
+    env.reset(seed=0)
+    env.step(np.int64(0))
+    env.step(np.array(0))
+    assert len(env.state.history) == 2
+
+
+def test_an_agent_the_game_does_not_have_is_refused_with_ribbit_s_error():
+    env = make_env("kaeru.yaml")
+    env.reset(seed=0)
+    for call in (lambda: env.observe("player_3"), lambda: env.action_space("nobody"),
+                 lambda: env.observation_space(1), lambda: env.legal_actions(None)):
+        with pytest.raises(IllegalActionError, match="there is no agent .* in this game; its agents are player_1, "
+                                                     "player_2"):
+            call()
+
+
+def test_a_finished_agent_is_stepped_only_with_none_and_nothing_is_stepped_after_the_game():
+    env = make_env("kaeru.yaml")
+    with pytest.raises(ActionIndexError, match=r"reset\(\) must be called before step\(\)"):
+        env.step(0)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    while not all(env.terminations.values()):
+        env.step(rng.randrange(len(env.legal_actions(env.agent_selection))))
+    agents, before = list(env.agents), env.state.to_json()
+    with pytest.raises(ActionIndexError, match="player_.'s game is over \\(terminated\\): the only valid action is "
+                                               "None, as PettingZoo's AEC API says"):
+        env.step(0)
+    assert env.agents == agents and env.state.to_json() == before
+    while env.agents:
+        env.step(None)
+    for action in (None, 0):
+        with pytest.raises(ActionIndexError, match="the game is over and every agent has left"):
+            env.step(action)
+
+
+@pytest.mark.parametrize("options", [{"max_actions": 0}, {"max_actions": -1}, {"max_actions": True},
+                                     {"max_actions": 2.0}, {"max_actions": "8"}, {"max_actions": 10 ** 9},
+                                     {"max_decisions": 0}, {"max_decisions": None}])
+def test_an_environment_size_that_is_not_a_positive_int_is_refused(options):
+    name = next(iter(options))
+    with pytest.raises(DefinitionError, match=f"{name} must be a whole number \\(an int\\) from 1 to "):
+        make_env("kaeru.yaml", **options)
+    assert issubclass(DefinitionError, RibbitError)
+
+
+@pytest.mark.parametrize("seed", ["3", 1.5, True])
+def test_a_seed_that_is_not_an_int_is_refused_not_rounded(seed):
+    env = make_env("kaeru.yaml")
+    with pytest.raises(DefinitionError, match="the seed must be a whole number"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(3))
+    assert env.state.seed == 3
 
 
 def test_a_game_still_running_after_max_decisions_is_truncated_for_every_agent():

@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from interpreter.cli import main
+from interpreter.errors import quote
 from interpreter.render import SafeConsole
 from interpreter.log_replay import Replay, load_logged_game, read_log, show_position
 from invariants import with_cards_permuted
@@ -234,7 +235,10 @@ def hostile(project, rows=None, text=None):
     (lambda p: hostile(p, text=""), "hostile.jsonl: is empty; expected a game log"),
     (lambda p: (p / "hostile.jsonl").write_bytes(b"\xff\n") and "hostile.jsonl", "hostile.jsonl: is not UTF-8 text"),
     (lambda p: (p / "folder").mkdir() or "folder", "folder: is a directory; expected a game log"),
-    (lambda p: "/dev/zero", "/dev/zero: is not a regular file"),
+    (lambda p: "/dev/zero", "/dev/zero: is not a regular file (it is a device); expected a game log (the JSON-lines "
+                            "file `ribbit play --log` writes)"),
+    (lambda p: os.mkfifo(p / "pipe.jsonl") or "pipe.jsonl",
+     "pipe.jsonl: is not a regular file (it is a named pipe); expected a game log"),
 ])
 def test_a_hostile_log_is_refused_in_one_located_paragraph(project, capsys, make, message):
     code, out, err = run(capsys, "replay", make(project), "--to", "0")
@@ -284,3 +288,44 @@ def test_no_file_is_read_through_a_hostile_log_before_it_is_checked(project, cap
     secret.write_text("password: hunter2\n")
     code, out, err = run(capsys, "replay", hostile(project, [{**START, "file": "secret.yaml"}]), "--to", "0")
     assert code == 2 and "hunter2" not in out + err and os.path.exists(secret)
+
+
+# ---------------------------------------------------------------- files a log names, reported at the log's line
+SIZED = "variant: Sized\ngame: Frog Tower\nparameters:\n  bonus: {default: 1, description: a number}\n"
+
+
+def start_on_line_2(project, **changes) -> str:
+    """A log whose start record is on line 2 (a blank line first), with ``changes`` to it."""
+    return hostile(project, text="\n" + json.dumps({**START, **changes}) + "\n")
+
+
+@pytest.mark.parametrize("ref, place, message", [
+    ("crayfish:rule=sideways", "definitions/variants/frog_tower/crayfish.yaml:10:3: parameters.rule",
+     "'sideways' is not an allowed value of parameter 'rule'"),
+    ("sized.yaml:bonus=99999999999999999999999", "sized.yaml:4:3: parameters.bonus",
+     "'99999999999999999999999' cannot be the value of parameter 'bonus'"),
+    ("sized.yaml:bonus=１２", "sized.yaml:4:3: parameters.bonus", "'１２' is not an allowed value of parameter 'bonus'"),
+    ("pipe.yaml", "pipe.yaml", "is not a regular file (it is a named pipe); expected a YAML file"),
+    ("plain.yaml", "plain.yaml:1:1", "not a variant: a YAML mapping with no 'variant' key"),
+    ("nope", "definitions/variants/frog_tower", "no variant called 'nope'"),
+])
+def test_a_bad_variant_a_log_names_is_reported_at_the_logs_start_record(project, capsys, ref, place, message):
+    (project / "sized.yaml").write_text(SIZED)
+    (project / "plain.yaml").write_text("password: hunter2\n")
+    os.mkfifo(project / "pipe.yaml")
+    code, out, err = run(capsys, "replay", start_on_line_2(project, variants=["flower", ref]), "--check")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"hostile.jsonl:2: variants[1]: the variant {quote(ref)} cannot be used: {project}/{place}: "
+                          f"{message}"), err
+    assert "hunter2" not in err
+
+
+@pytest.mark.parametrize("key, named", [("file", "pipe.yaml"), ("file", "plain.yaml"), ("scenario", "pipe.yaml")])
+def test_a_game_or_scenario_file_a_log_names_is_reported_at_the_logs_start_record(project, capsys, key, named):
+    (project / "plain.yaml").write_text("password: hunter2\n")
+    os.mkfifo(project / "pipe.yaml")
+    code, out, err = run(capsys, "replay", start_on_line_2(project, **{key: named}), "--check")
+    what = "the game file" if key == "file" else "the scenario file"
+    assert code == 2 and out == "" and one_paragraph(err), err
+    assert err.startswith(f"hostile.jsonl:2: {key}: {what} cannot be used: {project}/{named}"), err
+    assert "hunter2" not in err

@@ -314,6 +314,27 @@ def test_a_bad_scenario_file_is_refused_with_its_place(tmp_path, frog_tower, tex
     assert str(caught.value).startswith(str(path) + message)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("player_variables:\n  1: {points: 3}\n",
+     ':2:3: player_variables[1]: the key 1 must be text (write it in quotes: "1")\n      1: {points: 3}\n      ^'),
+    ("player_variables:\n  '1':\n    points: 1.5\n",
+     ":3:13: player_variables.1.points: 1.5 is not a whole number (numbers in a scenario are whole numbers)"),
+    ("zones:\n  pond: [red frog, 2.0]\n", ":2:20: zones.pond[1]: 2.0 is not a whole number"),
+])
+def test_a_scenario_files_number_key_or_fraction_is_refused_at_its_line(tmp_path, frog_tower, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(DefinitionError) as caught:
+        load_scenario(path)
+    assert str(caught.value).startswith(str(path) + message)
+
+
+def test_a_scenario_variable_beyond_the_number_limit_is_refused(frog_tower):
+    with pytest.raises(DefinitionError) as caught:
+        frog_tower.new_game(2, 0, scenario={"game_variables": {"turn": 2 ** 63 - 1}})
+    assert str(caught.value) == ("the scenario: game_variables.turn: 9223372036854775807 is beyond the limit of "
+                                 "numbers in rules (-10^18 to 10^18)")
+
+
 def test_a_scenario_file_that_is_not_a_regular_file_is_refused(tmp_path):
     with pytest.raises(DefinitionError, match="is a directory"):
         load_scenario(tmp_path)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import errors
+
 from interpreter import DefinitionError, DSLNameError, RuleError, SaveFileError, State, load_game
 from interpreter.state import fingerprint
 
@@ -183,6 +185,59 @@ def test_whole_number_and_true_false_parameters_are_converted_from_the_command_l
     game = load_game(BASE, variants=[f"{bonus}:bonus=3,doubled=yes"])
     assert game.params["bonus"] == 3 and game.params["doubled"] is True
     assert game.variants == ["bonus:bonus=3,doubled=true"]
+
+
+SIZED = """
+    parameters:
+      bonus: {default: 1, description: points per tower}
+      label: {default: "x", description: a text}
+    """
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999999", "1000000000000000000", "-1000000000000000000",
+                                    "+1000000000000000000",
+                                    pytest.param("9" * 100_000, id="100000-digits")])
+def test_a_number_setting_is_held_to_the_digit_limit_of_the_same_constant_in_the_file(tmp_path, number):
+    sized = variant(tmp_path, "sized.yaml", SIZED)
+    message = error_of([f"{sized}:bonus={number}"])
+    assert message.startswith(f"{sized}:4:3: parameters.bonus: {errors.quote(number)} cannot be the value of "
+                              "parameter 'bonus' (given as sized:bonus=")
+    assert message.splitlines()[0].endswith("this number is too large: whole numbers in a definition have at most "
+                                            "18 digits (numbers in rules stay within 10^18)")
+    written = variant(tmp_path, "written.yaml", SIZED.replace("default: 1,", f"default: {number},"))
+    assert "at most 18 digits" in error_of([written])  # the same number written in the file
+
+
+def test_a_number_setting_of_eighteen_digits_is_accepted(tmp_path):
+    sized = variant(tmp_path, "sized.yaml", SIZED)
+    game = load_game(BASE, variants=[f"{sized}:bonus=-999999999999999999"])
+    assert game.params["bonus"] == -999_999_999_999_999_999
+
+
+@pytest.mark.parametrize("number", ["１２", "١٢", "1_000", "12.0", "0x10", "1e3", "--1"])
+def test_only_ascii_digits_make_a_number_setting(tmp_path, number):
+    sized = variant(tmp_path, "sized.yaml", SIZED)
+    assert error_of([f"{sized}:bonus={number}"]).startswith(
+        f"{sized}:4:3: parameters.bonus: {errors.quote(number)} is not an allowed value of parameter 'bonus' "
+        f"(given as sized:bonus={number}); allowed: any whole number")
+
+
+def test_a_text_setting_is_held_to_the_length_limit_of_the_same_constant_in_the_file(tmp_path):
+    sized = variant(tmp_path, "sized.yaml", SIZED)
+    assert load_game(BASE, variants=[f"{sized}:label={'a' * 10_000}"]).params["label"] == "a" * 10_000
+    message = error_of([f"{sized}:label={'a' * 10_001}"])
+    assert message.startswith(f"{sized}:5:3: parameters.label: 'aaaa")
+    assert "this text has 10,001 characters; texts in a definition have at most 10,000" in message
+    assert len(message) < 600  # the setting is not echoed whole
+    written = variant(tmp_path, "written.yaml", SIZED.replace('"x"', '"' + "a" * 10_001 + '"'))
+    assert error_of([written]).startswith(f"{written}:5:10: parameters.label: parameter 'label': this text has "
+                                          "10,001 characters; texts in a definition have at most 10,000")
+
+
+def test_a_setting_in_an_extends_entry_is_checked_like_one_on_the_command_line(tmp_path):
+    variant(tmp_path, "sized.yaml", SIZED)
+    child = variant(tmp_path, "child.yaml", "extends: [\"sized.yaml:bonus=1000000000000000000\"]\n")
+    assert "this number is too large: whole numbers in a definition have at most 18 digits" in error_of([child])
 
 
 # ---------------------------------------------------------------- conflicts and dangling targets

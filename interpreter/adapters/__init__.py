@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import random
 
+from ..dsl.decisions import MAX_OPTIONS
+from ..errors import DefinitionError, IllegalActionError, Location, RibbitError, quote
+from ..state import _type_of
+
+MAX_SIZE = 10 ** 9  # max_decisions, seeds: far beyond any game, far below what would exhaust memory
 DEFAULT_PROBE_GAMES = 50  # random games played to size the action space when no max_actions is given
 
 
@@ -39,8 +44,44 @@ def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed
     return size
 
 
-class TooManyActionsError(ValueError):
+class TooManyActionsError(RibbitError, ValueError):
     """A decision offers more actions than the adapter's action space holds."""
+
+
+class ActionIndexError(IllegalActionError, ValueError):
+    """An adapter was given something that is not the number of a legal action now (a text, a float, a
+    bool, a number out of range, an action for a finished agent); nothing is played.  A ``ValueError``
+    too, as PettingZoo raises for an action given to an agent whose game is over."""
+
+
+def action_index(action, count: int, who: str) -> int:
+    """``action`` as the number of one of ``count`` legal actions: exactly an int (a NumPy integer
+    too, as gymnasium's ``Discrete.sample`` gives), never a bool, a float or a text."""
+    import numpy as np  # the adapters' extras bring it; the core does not need it
+
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if type(action) is not int and not isinstance(action, np.integer):
+        raise ActionIndexError(f"an action is the number of one of {who}'s {count} legal actions now (an int, 0 to "
+                               f"{count - 1}), not {_type_of(action)}; the observation's action_mask marks them")
+    if not 0 <= action < count:
+        raise ActionIndexError(f"{who} has {count} legal actions now (0 to {count - 1}), not {quote(int(action))}; "
+                               "the observation's action_mask marks them")
+    return int(action)
+
+
+def check_sizes(game, **sizes) -> None:
+    """The sizes an adapter is made with (``max_actions``, ``max_decisions``, ``seeds``): each exactly an int
+    from 1 (``max_actions`` at most MAX_OPTIONS, the most options a decision can have), or None where
+    the adapter works it out; anything else is a DefinitionError naming the argument."""
+    for name, value in sizes.items():
+        if value is None and name == "max_actions":
+            continue
+        top = MAX_OPTIONS if name == "max_actions" else MAX_SIZE
+        if type(value) is not int or not 1 <= value <= top:
+            raise DefinitionError(f"{name} must be a whole number (an int) from 1 to {top:,}"
+                                  f"{' or None (sized from random games)' if name == 'max_actions' else ''}, "
+                                  f"not {_type_of(value)}", Location(game.file, key=name))
 
 
 def check_action_count(legal: list, max_actions: int, prompt: str) -> None:

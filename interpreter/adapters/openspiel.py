@@ -35,7 +35,7 @@ import json
 import numpy as np
 import pyspiel
 
-from . import check_action_count, probe_max_actions
+from . import check_action_count, check_sizes, probe_max_actions
 
 DEFAULT_SEEDS = 100
 MAX_DECISIONS = 10_000
@@ -61,8 +61,9 @@ class RibbitSpielGame(pyspiel.Game):
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
                  max_decisions: int = MAX_DECISIONS):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
+        check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
         self.ribbit, self.players, self.seeds = game, players, seeds
-        self.max_actions = max_actions or probe_max_actions(game, players)
+        self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.max_decisions = max_decisions
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
         info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=seeds,

@@ -28,6 +28,13 @@ has decided) until the decision resolves: exactly as ``state.view`` shows it.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
 * **Truncation**: a game still running after ``max_decisions`` decisions is truncated
   for every agent (``state.abandon()``), as ``ribbit simulate`` stops it.
+* **Errors**: a call the environment cannot take raises Ribbit's own error and changes nothing:
+  ``step`` with anything but an action's number (``"0"``, ``0.0``, ``True``, ``1.9``, out of range),
+  with an action for an agent whose game is over (``None`` is the AEC way to step it), before
+  ``reset()`` or after every agent has left is an :class:`interpreter.adapters.ActionIndexError`
+  (an ``IllegalActionError`` and a ``ValueError``); an agent the game does not have is an
+  ``IllegalActionError``; ``max_actions`` and ``max_decisions`` that are not ints from 1 are a
+  ``DefinitionError``.
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import check_action_count, probe_max_actions
+from ..errors import IllegalActionError, quote
+from ..state import _type_of
+from . import ActionIndexError, action_index, check_action_count, check_sizes, probe_max_actions
 from .encoding import LIMIT, ViewEncoder
 
 MAX_DECISIONS = 10_000
@@ -53,8 +62,9 @@ class RibbitEnv(AECEnv):
                  render_mode: str | None = None):
         super().__init__()
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
+        check_sizes(game, max_actions=max_actions, max_decisions=max_decisions)
         self.game, self.players = game, players
-        self.max_actions = max_actions or probe_max_actions(game, players)
+        self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.max_decisions = max_decisions
         self.render_mode = render_mode
         self.encoder = ViewEncoder(game, players)
@@ -69,15 +79,28 @@ class RibbitEnv(AECEnv):
         self.state = None
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent) -> str:
+        """``agent`` if it is one of this game's agents (exactly a str), else an IllegalActionError."""
+        if type(agent) is not str or agent not in self.seat:
+            raise IllegalActionError(f"there is no agent {quote(agent)} in this game; its agents are "
+                                     f"{', '.join(self.possible_agents)}")
+        return agent
 
     # ---------------------------------------------------------------- AEC API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new game dealt with ``seed`` (default 0), as ``ribbit play --seed`` deals it."""
-        self.state = self.game.new_game(self.players, 0 if seed is None else int(seed))
+        """A new game dealt with ``seed`` (default 0), as ``ribbit play --seed`` deals it.
+
+        A seed is an int (a NumPy integer too); anything else is refused by ``new_game``
+        (a DefinitionError), not rounded or parsed ("3", 1.5).
+        """
+        if isinstance(seed, np.integer):
+            seed = int(seed)
+        self.state = self.game.new_game(self.players, 0 if seed is None else seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -97,27 +120,42 @@ class RibbitEnv(AECEnv):
 
     def legal_actions(self, agent) -> list[str]:
         """The texts of ``agent``'s legal actions now (index ``i`` is action ``i``)."""
-        return self.state.legal_actions(self.seat[agent])
+        return self.state.legal_actions(self.seat[self._known(agent)])
 
     def observe(self, agent):
-        seat = self.seat[agent]
+        seat = self.seat[self._known(agent)]
         mask = np.zeros(self.max_actions, np.int8)
         mask[:len(self.state.legal_actions(seat))] = 1
         return {"observation": np.asarray(self.encoder.encode(self.state.view(seat)), np.float32),
                 "action_mask": mask}
 
     def step(self, action):
+        """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
+
+        As PettingZoo's AEC API says, an agent whose game is over (terminated or truncated) is stepped
+        with ``None``, which removes it.  Anything else is an :class:`ActionIndexError` (an
+        IllegalActionError and a ValueError) and changes nothing: a number out of range, a bool, a
+        float, a text, an action for an agent whose game is over, a step before ``reset()`` or after
+        every agent has left.
+        """
+        if self.state is None:
+            raise ActionIndexError("reset() must be called before step()")
+        if not self.agents:
+            raise ActionIndexError("the game is over and every agent has left (each was stepped with None); "
+                                   "call reset() for a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                ended = "terminated" if self.terminations[agent] else "truncated"
+                raise ActionIndexError(f"{agent}'s game is over ({ended}): the only valid action is None, as "
+                                       f"PettingZoo's AEC API says, not {_type_of(action)}")
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
         legal = self.state.legal_actions(seat)
-        if action is None or not 0 <= int(action) < len(legal):
-            raise ValueError(f"{agent} has {len(legal)} legal actions now (0 to {len(legal) - 1}), not {action!r}; "
-                             "the observation's action_mask marks them")
+        index = action_index(action, len(legal), agent)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(seat, legal[int(action)])
+        self.state.apply(seat, legal[index])
         self.rewards = {name: 0.0 for name in self.agents}
         if self.state.is_terminal():
             returns = self.state.returns()

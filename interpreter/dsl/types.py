@@ -166,10 +166,24 @@ def constant_problem(value, path: tuple = ()):
 
     A constant is a whole number, a text, true/false or null, or a list or table whose
     items all have one kind (null may stand among them).  A table that mixes numbers
-    and mappings, say, would hand an effect a value its checks never saw.
+    and mappings, say, would hand an effect a value its checks never saw.  Sizes are
+    checked here too (numbers of at most 18 digits, texts of at most 10,000 characters),
+    one check for the file's constants and for the values a variant's settings give.
     """
-    if value is None or isinstance(value, (bool, int, str)):
+    from .runtime import MAX_INT, MAX_TEXT  # (the runtime imports this module)
+
+    if value is None or isinstance(value, bool):
         return None
+    if isinstance(value, int):
+        if -MAX_INT < value < MAX_INT:
+            return None
+        return path, ("this number is too large: whole numbers in a definition have at most 18 digits "
+                      "(numbers in rules stay within 10^18)")
+    if isinstance(value, str):
+        if len(value) <= MAX_TEXT:
+            return None
+        return path, (f"this text has {len(value):,} characters; texts in a definition have at most {MAX_TEXT:,}, "
+                      "as texts in rules")
     if isinstance(value, float):
         return path, "this is not a whole number (numbers in a definition are whole numbers)"
     if isinstance(value, (list, dict)):

@@ -17,7 +17,9 @@ def load_game(path: str | Path, variants: list[str] | None = None, verbose: bool
     """Load, validate and compile a game definition; raises a located DefinitionError if anything is wrong.
 
     ``variants`` are applied in order: each is a NAME from the game's ``variants/<game>/``
-    folder or a PATH, optionally with settings (``"house_rule:bonus=2"``).  ``path``
+    folder or a PATH, optionally with settings (``"house_rule:bonus=2"``); a setting passes the checks
+    of the same constant written in the file (ASCII digits, at most 18; texts of at most 10,000
+    characters), or is a located DefinitionError.  ``path``
     may itself be a variant file: its game is then found next to the variants folder.
     ``options`` (a :class:`interpreter.CompileOptions`) switches optimisations off, for tests and
     developers; by default every one is on.

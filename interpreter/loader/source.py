@@ -282,7 +282,8 @@ def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "d
     A path may name a device (``/dev/zero`` never ends), a named pipe (reading it waits
     for a writer forever), a directory or a huge file.  The file is opened without
     blocking and the *opened* descriptor is checked before a byte is read, so the name
-    cannot be swapped for something else between the check and the read.
+    cannot be swapped for something else between the check and the read.  ``expected``
+    says what the file should have been ("a game log"), in the message for anything else.
     """
     file = str(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -297,7 +298,7 @@ def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "d
         if stat.S_ISDIR(info.st_mode):
             raise cls(f"is a directory; expected {expected}", Location(file))
         if not stat.S_ISREG(info.st_mode):
-            raise cls(f"is not a regular file (it is a device, a pipe or a socket); expected {expected}",
+            raise cls(f"is not a regular file (it is {_file_kind(info.st_mode)}); expected {expected}",
                       Location(file))
         if info.st_size > limit:
             raise cls(f"file is {info.st_size} bytes; {what} are limited to {limit} bytes", Location(file))
@@ -315,6 +316,17 @@ def read_user_file(path: str | Path, limit: int = MAX_FILE_BYTES, what: str = "d
         raise cls(f"cannot read the file: {exc.strerror or exc}", Location(file)) from None
     finally:
         os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file or a folder is, in a message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "some other kind of file"
 
 
 def read_yaml_file(path: str | Path, expect: tuple[str, ...] = (), kind: str = "definition") -> Source:

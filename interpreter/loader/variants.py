@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import copy
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..errors import DefinitionError, Location, quote
+from ..dsl.types import constant_problem
+from ..errors import DefinitionError, Location, quote, shorten
 from .schema import validate
-from .source import Source, format_path, read_yaml_file
+from .source import MAX_DIGITS, Source, format_path, read_yaml_file
 
 # How each part of a game is addressed.  Mappings are keyed by name; signature
 # mappings by the name before "("; lists by a naming field.
@@ -299,25 +301,37 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
             values[key] = spec["default"]
             continue
         value = _convert(settings[key], spec["default"])
+        given = f"given as {shorten(f'{name}:{key}={settings[key]}')}"
+        problem = None if value is None else constant_problem(value)
+        if problem is not None:  # the checks of the same constant written in the file
+            raise source.error_at(f"{quote(settings[key])} cannot be the value of parameter {quote(key)} ({given}): "
+                                  f"{problem[1]}", source.key_location(("parameters", key)))
         allowed = spec.get("one_of")
         if value is None or (allowed is not None and value not in allowed):
             options = ", ".join(map(_text, allowed)) if allowed else f"any {_kind_word(spec['default'])}"
             raise source.error_at(f"{quote(settings[key])} is not an allowed value of parameter {quote(key)} "
-                                  f"(given as {name}:{key}={settings[key]}); allowed: {options}",
-                                  source.key_location(("parameters", key)))
+                                  f"({given}); allowed: {options}", source.key_location(("parameters", key)))
         values[key] = value
     return values
 
 
+_WHOLE_NUMBER = re.compile("[+-]?[0-9]+")  # ASCII digits only: int() also reads '１２', '١٢' and '1_000'
+
+
 def _convert(text: str, default):
-    """A command-line setting as a value of the default's kind (None if it cannot be)."""
+    """A command-line setting as a value of the default's kind (None if it cannot be).
+
+    A number of more than 18 digits comes back as 10^18 (with its sign), which the constant
+    check refuses, rather than being built digit by digit.
+    """
     if isinstance(default, bool):
         return {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
     if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
+        if not _WHOLE_NUMBER.fullmatch(text):
             return None
+        if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            return -10 ** MAX_DIGITS if text.startswith("-") else 10 ** MAX_DIGITS
+        return int(text)
     return text
 
 

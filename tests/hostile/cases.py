@@ -850,6 +850,118 @@ def files_named_by_strangers_cases() -> list:
     return scenario_quoting_cases() + serve_file_cases() + replay_unchecked_cases()
 
 
+# ============================================================ issue 20, items 6-8: variant settings, places, the API
+# Each family below is self-contained.  Settings must be held to the checks of the same constant written in
+# the file (so these cases must be refused: status 2 only); a log's bad files are reported at the log's own
+# line; a scenario's number key or fraction at its line; the API refuses with Ribbit's own errors.
+SIZED_VARIANT = (b"variant: Sized\ngame: Frog Tower\nparameters:\n"
+                 b"  bonus: {default: 1, description: a number}\n  label: {default: x, description: a text}\n"
+                 b"add:\n  scoring:\n    bonus: \"bonus\"\n")
+HUGE_SETTINGS = {"huge": "bonus=99999999999999999999999", "limit": "bonus=1000000000000000000",
+                 "minus_limit": "bonus=-1000000000000000000", "100k_digits": "bonus=" + "9" * 100_000,
+                 "fullwidth": "bonus=\uff11\uff12", "arabic_indic": "bonus=\u0661\u0662", "underscore": "bonus=1_000",
+                 "long_text": "label=" + "a" * 10_001}
+
+
+def setting_cases() -> list:
+    """Item 6: a variant setting beyond the constant limits, or not in ASCII digits, is refused at load."""
+    ft = "{dir}/definitions/frog_tower.yaml"
+    files = {**layout_files(DEFINITIONS / "frog_tower.yaml", None),
+             "definitions/variants/frog_tower/sized.yaml": SIZED_VARIANT}
+    out = []
+    for name, setting in HUGE_SETTINGS.items():
+        for command in ("validate", "simulate"):
+            argv = [command, ft, "--variant", f"sized:{setting}"]
+            if command == "simulate":
+                argv += ["--players", "3", "--games", "2"]
+            out.append(cli_case(f"setting-{name}-{command}", f"variant setting {name} ({command})", argv, files,
+                                names=["sized.yaml:4:3: parameters.bonus", "sized.yaml:5:3: parameters.label"],
+                                statuses=(2,)))
+        extends = (f"variant: Child\ngame: Frog Tower\nextends: [{json.dumps('sized.yaml:' + setting)}]\n").encode()
+        out.append(cli_case(f"setting-{name}-extends", f"variant setting {name} in an extends entry",
+                            ["validate", ft, "--variant", "child"],
+                            {**files, "definitions/variants/frog_tower/child.yaml": extends},
+                            names=["sized.yaml:4:3: parameters.bonus", "sized.yaml:5:3: parameters.label"],
+                            statuses=(2,)))
+    return out
+
+
+def log_place_cases() -> list:
+    """Item 7: what is wrong with a file a replay log names is reported at the log's start record (line 2
+    here, after a blank line); a log that is not a regular file is called what it is."""
+    files = {**layout_files(DEFINITIONS / "frog_tower.yaml", None),
+             "definitions/variants/frog_tower/sized.yaml": SIZED_VARIANT, "pipe.yaml": b"@fifo",
+             "plain.yaml": b"password: hunter2\n", "dir.yaml/x": b"x"}
+    start = {"event": "start", "format": "ribbit-log/1", "game": "Frog Tower", "file": "definitions/frog_tower.yaml",
+             "variants": [], "players": 3, "seed": 1, "humans": [], "bot": "random", "narration": "omniscient"}
+    named = {"bad_setting": {"variants": ["flower", "sized:bonus=99999999999999999999999"]},
+             "fullwidth_setting": {"variants": ["sized:bonus=\uff11"]},
+             "bad_choice": {"variants": ["crayfish:rule=sideways"]},
+             "long_text": {"variants": ["sized:label=" + "b" * 10_001]},
+             "fifo_variant": {"variants": ["pipe.yaml"]}, "plain_variant": {"variants": ["plain.yaml"]},
+             "folder_variant": {"variants": ["dir.yaml"]}, "unknown_variant": {"variants": ["nope"]},
+             "fifo_game": {"file": "pipe.yaml"}, "plain_game": {"file": "plain.yaml"},
+             "fifo_scenario": {"scenario": "pipe.yaml"}, "folder_scenario": {"scenario": "dir.yaml"}}
+    out = []
+    for name, change in named.items():
+        log = ("\n" + json.dumps({**start, **change}) + "\n").encode()
+        for flag in ("--check", "--to"):
+            argv = ["replay", "{dir}/game.jsonl", flag] + (["0"] if flag == "--to" else [])
+            out.append(cli_case(f"logplace-{name}{flag}", f"a log naming a bad file ({name})", argv,
+                                {**files, "game.jsonl": log}, names=["game.jsonl:2:"], statuses=(2,),
+                                forbidden=["hunter2"]))
+    for name, path, kind in [("fifo", "{dir}/pipe.jsonl", "is not a regular file (it is a named pipe); expected a "
+                              "game log"), ("folder", "{dir}/definitions", "is a directory; expected a game log"),
+                             ("device", "/dev/null", "is not a regular file (it is a device); expected a game log")]:
+        out.append(cli_case(f"logplace-log_is_{name}", f"a log that is a {name}", ["replay", path, "--check"],
+                            {**files, "pipe.jsonl": b"@fifo"}, names=[kind], statuses=(2,)))
+    return out
+
+
+def scenario_place_cases() -> list:
+    """Item 7: a scenario file's number key or fraction is refused at its line."""
+    ft = "{dir}/definitions/frog_tower.yaml"
+    files = layout_files(DEFINITIONS / "frog_tower.yaml", None)
+    texts = {"int_key": (b"player_variables:\n  1: {points: 3}\n", "s.yaml:2:3"),
+             "bool_key": (b"player_variables:\n  '1': {true: 3}\n", "s.yaml:2:9"),
+             "float_value": (b"player_variables:\n  '1':\n    points: 1.5\n", "s.yaml:3:13"),
+             "float_in_list": (b"zones:\n  pond: [red frog, 2.0]\n", "s.yaml:2:20"),
+             "huge_value": (b"game_variables:\n  turn: 999999999999999999999\n", "s.yaml:2:9"),
+             "exp_value": (b"game_variables:\n  turn: 1e3\n", "s.yaml:2:9")}
+    return [cli_case(f"scenplace-{name}", f"a scenario file with a {name.replace('_', ' ')}",
+                     ["play", ft, "--players", "3", "--seed", "1", "--scenario", "{dir}/s.yaml", "--log", "-"],
+                     {**files, "s.yaml": text}, names=[place], statuses=(2,))
+            for name, (text, place) in texts.items()]
+
+
+COURTESY = {  # what: the values each call is given (tests/hostile/api_courtesy.py makes them)
+    "sample_action_id_rng": ["none", "int", "text", "float", "look_alike"],
+    "determinised_seat": ["minus_one", "true", "text_zero", "too_big", "float", "none", "huge"],
+    "determinised_rng": ["none", "int", "look_alike"],
+    "pettingzoo_step": ["text_zero", "float_zero", "true", "fraction", "none", "minus_one", "too_big", "list", "bytes",
+                        "numpy_float", "numpy_bool", "nan", "inf"],
+    "pettingzoo_agent": ["unknown", "int", "none", "list", "str_subclass"],
+    "pettingzoo_after_end": ["step_dead_agent", "step_after_everyone_left"],
+    "adapter_size": ["max_actions_zero", "max_actions_negative", "max_actions_true", "max_actions_float",
+                     "max_actions_text", "max_actions_huge", "max_decisions_zero", "seeds_zero"],
+    "simulate_cap": ["zero", "none", "float"],
+    "scenario_number": ["counter_huge", "counter_negative_huge", "counter_bits", "variable_huge", "int_key",
+                        "float_value"],
+    "variant_setting": list(HUGE_SETTINGS),
+}
+
+
+def courtesy_cases() -> list:
+    """Item 8 (and items 6-7 through the Python API): each call must raise a RibbitError and change nothing."""
+    return [{"id": f"api-courtesy-{what}-{value}", "kind": "api", "about": f"the API's courtesy: {what}({value})",
+             "spec": {"op": "courtesy", "what": what, "value": value}}
+            for what, values in COURTESY.items() for value in values]
+
+
+def issue_20_api_cases() -> list:
+    return setting_cases() + log_place_cases() + scenario_place_cases() + courtesy_cases()
+
+
 def scale_counts() -> dict:
     import os
 
@@ -863,6 +975,7 @@ def all_cases() -> list:
     cases = (yaml_cases() + mutant_cases(counts["mutant"]) + text_cases(counts["text"]) + runaway_cases()
              + escape_cases() + cli_abuse_cases() + save_cases(counts["save"]) + api_cases())
     cases += files_named_by_strangers_cases()  # issue 20, items 3, 4, 5 and 9
+    cases += issue_20_api_cases()
     seen = set()
     for case in cases:
         assert case["id"] not in seen, case["id"]

@@ -384,6 +384,10 @@ def refused_unchanged(state, call, what: str, problems: list) -> None:
 def run_api(case: dict) -> dict:
     spec, problems = case["spec"], []
     op = spec["op"]
+    if op == "courtesy":  # issue 20, items 6-8: tests/hostile/api_courtesy.py
+        from tests.hostile import api_courtesy
+
+        return {"status": "done", "stderr": "", "problems": api_courtesy.run(spec, refused_unchanged)}
     ft = game_for(definition("frog_tower"), None)
     if op in ("new_game_players", "new_game_seed"):
         value = odd_value(spec["value"])
