@@ -186,7 +186,10 @@ def _distribution(axes, runs, tallies, xlabel, confidence, colours):
         if mean.low is not None and mean.high > mean.low:
             axes.axvspan(mean.low, mean.high, color=colour, alpha=0.15, linewidth=0)
     axes.set_ylim(0, top * 1.15 or 1)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if width == 1 and len(edges) - 1 <= 20:  # few whole values: a tick at each (a locator may pick fractions)
+        axes.set_xticks([int(e + 0.5) for e in edges[:-1]])
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel(xlabel)
     axes.set_ylabel("share of games" + (f" (bins of {width} values)" if width > 1 else ""))
     axes.yaxis.set_major_formatter(_percent())

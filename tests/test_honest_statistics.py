@@ -176,5 +176,13 @@ def test_compare_plot_draws_each_configurations_difference_per_seat_with_the_tab
         assert (row["estimate"], row["low"], row["high"], row["p_holm"]) == \
             (tested["estimate"], tested["low"], tested["high"], tested["p_holm"])
         assert row["paired"] == (row["configuration"] == "leaf")
-    svg = (frog_plot / "plots" / "differences.svg").read_text()
-    assert "comparisons are made at once" in svg.replace("\n", " ") or "Holm" in svg
+    svg = (frog_plot / "plots" / "differences.svg").read_text()  # matplotlib keeps each text in a comment
+    assert "comparisons are made at once" in svg and "p: Holm-adjusted" in svg
+
+
+def test_the_length_figure_of_a_round_based_game_draws_rounds(capsys, tmp_path):
+    pytest.importorskip("matplotlib", reason="figures need the 'plot' extra (matplotlib)")
+    code, out, err = run(capsys, "simulate", ROUNDS_ONLY, "--players", "2", "--games", "6", "--plot", tmp_path)
+    assert code == 0, err
+    svg = (tmp_path / "length.svg").read_text()
+    assert "rounds per game" in svg and "turns per game" not in svg
