@@ -32,6 +32,15 @@ def test_each_house_rule_is_under_15_lines_and_copies_no_procedure(name):
     assert len(rule) <= 15
 
 
+@pytest.mark.parametrize("name", HOUSE_RULES)
+def test_each_house_rule_validates_on_its_own(name, capsys):
+    from interpreter.cli import main
+
+    path = REPO_ROOT / "definitions" / "variants" / "crazy_eights" / f"{name}.yaml"
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {path} (a variant of ")
+
+
 # ---------------------------------------------------------------- must play
 def test_a_player_who_can_play_may_not_draw(games):
     zones = {"discard": ["9 of hearts"], "hand(1)": ["2 of hearts", "3 of clubs", "9 of spades"],

@@ -28,6 +28,15 @@ def test_each_house_rule_is_under_15_lines_and_copies_no_procedure(name):
     assert len(text.splitlines()) < 15 and "procedures" not in text
 
 
+@pytest.mark.parametrize("name", HOUSE_RULES)
+def test_each_house_rule_validates_on_its_own(name, capsys):
+    from interpreter.cli import main
+
+    path = REPO_ROOT / "definitions" / "variants" / "frog_tower" / f"{name}.yaml"
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {path} (a variant of ")
+
+
 def test_the_three_load_together_with_the_earlier_house_rules():
     rules = ["leaf_to_box", "extra_card", "prince"] + HOUSE_RULES
     assert [v.split(":")[0] for v in load_game(GAME, variants=rules).variants] == rules

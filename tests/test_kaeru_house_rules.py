@@ -27,6 +27,15 @@ def test_each_house_rule_is_at_most_15_lines_of_rule_and_copies_no_procedure(nam
     assert len(rule) <= 15 and "procedures" not in text
 
 
+@pytest.mark.parametrize("name", HOUSE_RULES)
+def test_each_house_rule_validates_on_its_own(name, capsys):
+    from interpreter.cli import main
+
+    path = REPO_ROOT / "definitions" / "variants" / "kaeru" / f"{name}.yaml"
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {path} (a variant of ")
+
+
 # ---------------------------------------------------------------- backwards once
 def test_a_frog_may_jump_backwards_once_per_game(rules, kaeru):
     state = position(rules["backwards_once"], prey={"l1": "whole card: fire", "l2": "whole card: earth"})

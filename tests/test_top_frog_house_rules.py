@@ -27,6 +27,15 @@ def test_each_house_rule_is_under_15_lines_and_copies_no_procedure(name):
     assert len(text.splitlines()) < 15 and "procedures" not in text
 
 
+@pytest.mark.parametrize("name", HOUSE_RULES)
+def test_each_house_rule_validates_on_its_own(name, capsys):
+    from interpreter.cli import main
+
+    path = REPO_ROOT / "definitions" / "variants" / "top_frog" / f"{name}.yaml"
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {path} (a variant of ")
+
+
 def ended(tf_table, game, zones, players=3):
     """The game ends at once (as in test_top_frog_rules.final_scores: everyone Catches the Hat Coupon on r2c2,
     the Squander sends it away and the River is empty), played under ``game`` from the same position."""
