@@ -24,7 +24,7 @@ from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agen
 from .errors import RibbitError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
-from .sim import BACKENDS, MAX_DECISIONS, available_cpus, simulate
+from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -604,7 +604,7 @@ def run_simulate(args) -> int:
         stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
         elapsed = time.perf_counter() - started
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions, **stats.to_json()}
+                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions, **stats.to_json(length_measures(game))}
         if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
             output.file.write(json.dumps(report, indent=2) + "\n")
             output.commit()
@@ -615,7 +615,8 @@ def run_simulate(args) -> int:
         from .plots import plot_runs
 
         name = ", ".join(args.variant) or "base"
-        figures = plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)])
+        figures = plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
+                            measures=length_measures(game))
     if to_stdout:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
@@ -805,7 +806,7 @@ def check_plot_folder(folder) -> None:
 
 
 def run_compare(args) -> int:
-    from .compare import check_names, compare, parse_config, render_comparison, report
+    from .compare import adjust, check_names, compare, comparison_measures, parse_config, render_comparison, report
 
     if len(args.config) < 2:
         raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
@@ -841,9 +842,12 @@ def run_compare(args) -> int:
                              max_decisions=args.max_decisions, backend=args.backend, address=args.address,
                              progress=lambda done: progress.update(task, completed=done, refresh=True))
         elapsed = time.perf_counter() - started
-        configurations = report(result)
+        configurations = report(result, measures=comparison_measures(games))
         document = {"game": games[0].name, "file": str(args.file), "games": args.games, "seed": args.seed,
-                    "max_decisions": args.max_decisions, "confidence": 0.95, "configurations": configurations}
+                    "max_decisions": args.max_decisions, "confidence": 0.95,
+                    # each difference's "p_holm": its p-value adjusted by Holm's method within its family (table)
+                    "multiple_comparisons": {"method": "holm", "comparisons": adjust(configurations)},
+                    "configurations": configurations}
         if output is not None:
             output.file.write(json.dumps(document, indent=2) + "\n")
             output.commit()
@@ -854,7 +858,8 @@ def run_compare(args) -> int:
     if args.plot:
         from .plots import plot_runs
 
-        figures = plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)])
+        figures = plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)],
+                            measures=comparison_measures(games), configurations=configurations)
     if to_stdout:
         print(json.dumps(document, indent=2))
         return EXIT_OK

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 from .agents import BotSpecError, describe_spec, make_agent, parse_bot_spec, seat_seed
 from .errors import RibbitError, inert, shorten
-from .sim import ENDINGS, MAX_DECISIONS, GameRecord, SimStats, load_definitions, play_seated_game, run_chunks
-from .stats import (CONFIDENCE, Interval, Moments, mean_difference, mean_interval, paired_difference,
-                    proportion_difference, wilson)
+from .sim import (ENDINGS, LENGTHS, MAX_DECISIONS, GameRecord, SimStats, length_measures, load_definitions,
+                  play_seated_game, run_chunks)
+from .stats import (CONFIDENCE, Interval, Moments, holm, mean_difference, mean_interval, paired_difference,
+                    paired_p_value, proportion_difference, proportion_p_value, welch_p_value, wilson)
 
 
 class ConfigError(RibbitError):
@@ -173,6 +174,7 @@ class PairedDifferences:
     scores: list = field(default_factory=list)  # per seat: Moments of score - base score (both finished)
     decisions: Moments = field(default_factory=Moments)
     turns: Moments = field(default_factory=Moments)
+    rounds: Moments = field(default_factory=Moments)
     endings: dict = field(default_factory=dict)  # ENDINGS key -> Moments of (ended so) - (base ended so)
 
     def __post_init__(self):
@@ -187,6 +189,7 @@ class PairedDifferences:
                 self.scores[seat].add(record.scores[seat] - base.scores[seat])
         self.decisions.add(record.decisions - base.decisions)
         self.turns.add(record.turns - base.turns)
+        self.rounds.add(record.rounds - base.rounds)
         for key, moments in self.endings.items():
             moments.add((record.ending == key) - (base.ending == key))
 
@@ -195,6 +198,7 @@ class PairedDifferences:
             mine.merge(theirs)
         self.decisions.merge(other.decisions)
         self.turns.merge(other.turns)
+        self.rounds.merge(other.rounds)
         for key, moments in self.endings.items():
             moments.merge(other.endings[key])
 
@@ -275,7 +279,13 @@ def compare(path, configs, games: int, seed: int = 0, jobs: int = 1, loaded=None
 
 
 # ---------------------------------------------------------------- the report
-def summary(stats: SimStats, confidence: float = CONFIDENCE) -> dict:
+def comparison_measures(games) -> tuple:
+    """The length measures a comparison reports: those the flow of any configuration's game counts."""
+    found = {name for game in games for name in length_measures(game)}
+    return tuple(name for name in LENGTHS if name in found)
+
+
+def summary(stats: SimStats, confidence: float = CONFIDENCE, measures=("turns",)) -> dict:
     """One configuration's statistics with a confidence interval on every share and mean (JSON-ready)."""
     finished = stats.games - stats.endings["decision_cap"]
 
@@ -292,53 +302,126 @@ def summary(stats: SimStats, confidence: float = CONFIDENCE) -> dict:
                    "win_share": wilson(stats.win_shares[seat], stats.games, confidence).to_json(),
                    "score": tally(stats.scores[seat])} for seat in range(stats.players)],
         "decisions": tally(stats.decisions),
-        "turns": tally(stats.turns),
+        **{name: tally(getattr(stats, name)) for name in measures},
         "ended_by": {key: count(games) for key, games in stats.endings.items()},
         "no_winner": count(stats.no_winner, finished),
         "shared_victories": count(stats.shared_victories, finished),
     }
 
 
-def difference(result: Comparison, k: int, confidence: float = CONFIDENCE) -> dict:
-    """Configuration ``k`` minus the first: paired by seed when the seats match, else as independent samples."""
+def _tested(interval: Interval, p: float | None) -> dict:
+    """An interval as JSON with the p-value of the test behind it (adjusted later: see :func:`adjust`)."""
+    return {**interval.to_json(), "p": p}
+
+
+def difference(result: Comparison, k: int, confidence: float = CONFIDENCE, measures=("turns",)) -> dict:
+    """Configuration ``k`` minus the first: paired by seed when the seats match, else as independent samples.
+
+    Each difference carries the two-sided p-value of the test its interval comes from (paired t; else Welch's
+    t for means, the two-proportion z test for shares)."""
     config, base = result.configs[k], result.configs[0]
     mine, theirs = result.stats[k], result.stats[0]
     pairs = result.differences[k]
     seats = min(config.players, base.players)
+
+    def paired_test(moments):
+        return _tested(paired_difference(moments, confidence), paired_p_value(moments))
     if pairs is not None:
         return {
             "to": base.name, "paired": True, "games": pairs.decisions.count,
-            "seats": [{"seat": s + 1, "win_share": paired_difference(pairs.wins[s], confidence).to_json(),
-                       "score_mean": paired_difference(pairs.scores[s], confidence).to_json()}
+            "seats": [{"seat": s + 1, "win_share": paired_test(pairs.wins[s]),
+                       "score_mean": paired_test(pairs.scores[s])}
                       for s in range(seats)],
-            "decisions_mean": paired_difference(pairs.decisions, confidence).to_json(),
-            "turns_mean": paired_difference(pairs.turns, confidence).to_json(),
-            "ended_by": {key: paired_difference(m, confidence).to_json() for key, m in pairs.endings.items()},
+            "decisions_mean": paired_test(pairs.decisions),
+            **{f"{name}_mean": paired_test(getattr(pairs, name)) for name in measures},
+            "ended_by": {key: paired_test(m) for key, m in pairs.endings.items()},
         }
 
     def means(a, b):
-        return mean_difference(Moments.of_histogram(a.histogram), Moments.of_histogram(b.histogram),
-                               confidence).to_json()
+        one, two = Moments.of_histogram(a.histogram), Moments.of_histogram(b.histogram)
+        return _tested(mean_difference(one, two, confidence), welch_p_value(one, two))
+
+    def shares(a, n, b, m):
+        return _tested(proportion_difference(a, n, b, m, confidence), proportion_p_value(a, n, b, m))
 
     return {
         "to": base.name, "paired": False, "games": mine.games,
         "seats": [{"seat": s + 1,
-                   "win_share": proportion_difference(mine.win_shares[s], mine.games, theirs.win_shares[s],
-                                                      theirs.games, confidence).to_json(),
+                   "win_share": shares(mine.win_shares[s], mine.games, theirs.win_shares[s], theirs.games),
                    "score_mean": means(mine.scores[s], theirs.scores[s])} for s in range(seats)],
         "decisions_mean": means(mine.decisions, theirs.decisions),
-        "turns_mean": means(mine.turns, theirs.turns),
-        "ended_by": {key: proportion_difference(mine.endings[key], mine.games, theirs.endings[key], theirs.games,
-                                                confidence).to_json() for key in ENDINGS.values()},
+        **{f"{name}_mean": means(getattr(mine, name), getattr(theirs, name)) for name in measures},
+        "ended_by": {key: shares(mine.endings[key], mine.games, theirs.endings[key], theirs.games)
+                     for key in ENDINGS.values()},
     }
 
 
-def report(result: Comparison, confidence: float = CONFIDENCE) -> list:
-    """Every configuration's summary and its difference to the first (None for the first), JSON-ready."""
-    return [{"name": c.name, "players": c.players, "variants": list(c.variants), "bots": list(c.bots),
-             **summary(result.stats[k], confidence),
-             "difference": difference(result, k, confidence) if k else None}
-            for k, c in enumerate(result.configs)]
+def report(result: Comparison, confidence: float = CONFIDENCE, measures=("turns",)) -> list:
+    """Every configuration's summary and its difference to the first (None for the first), JSON-ready, with each
+    difference's p-value adjusted for the comparisons made with it (see :func:`adjust`)."""
+    configurations = [{"name": c.name, "players": c.players, "variants": list(c.variants), "bots": list(c.bots),
+                       **summary(result.stats[k], confidence, measures),
+                       "difference": difference(result, k, confidence, measures) if k else None}
+                      for k, c in enumerate(result.configs)]
+    adjust(configurations)
+    return configurations
+
+
+# ---------------------------------------------------------------- several comparisons at once
+# The comparisons a table makes together: every configuration after the first against it, on every row.
+FAMILIES = ("win_share", "score_mean", "length", "ended_by")
+
+
+def family_members(difference: dict, family: str) -> list:
+    """The tested intervals of one configuration's difference that belong to a family (a table)."""
+    if family in ("win_share", "score_mean"):
+        return [seat[family] for seat in difference["seats"]]
+    if family == "length":
+        return [value for key, value in difference.items() if key.endswith("_mean")]
+    return list(difference["ended_by"].values())
+
+
+def adjust(configurations: list) -> dict:
+    """Holm's correction within each family: every tested interval gets ``p_holm``; returns how many
+    comparisons each family makes.  Each interval stays a 95% interval on its own; ``p_holm`` is what says
+    whether a difference holds up when all the comparisons of its table are read together."""
+    sizes = {}
+    for family in FAMILIES:
+        members = [m for c in configurations[1:] for m in family_members(c["difference"], family)]
+        for member, adjusted in zip(members, holm([m["p"] for m in members])):
+            member["p_holm"] = adjusted
+        sizes[family] = sum(m["p"] is not None for m in members)
+    return sizes
+
+
+def comparison_note(configurations: list, confidence: float = CONFIDENCE) -> str:
+    """The multiple-comparison note of the tables and the difference figure."""
+    sizes = adjust(configurations)
+    tests = sum(sizes.values())
+    if tests <= 1:
+        return ""
+    level = f"{confidence:.0%}"
+    alpha = round(1 - confidence, 6)
+    held = [f"{c['name']} {where}" for c in configurations[1:] for where, m in _labelled(c["difference"])
+            if m.get("p_holm") is not None and m["p_holm"] < alpha]
+    shown = ", ".join(held[:6]) + (f" and {len(held) - 6} more" if len(held) > 6 else "") if held else "none"
+    return (f"{tests} comparisons are made at once ({sizes['win_share']} of win share, {sizes['score_mean']} of "
+            f"score, {sizes['length']} of length, {sizes['ended_by']} of endings): some intervals exclude 0 by chance "
+            f"alone. 'p (Holm)' is each difference's p-value adjusted by Holm's method for the comparisons of its "
+            f"table; below {alpha:g} it holds at the {level} level for the whole table. Holding after the "
+            f"correction: {shown}.")
+
+
+def _labelled(difference: dict):
+    """(where, tested interval) of every difference, for the note."""
+    for seat in difference["seats"]:
+        yield f"player {seat['seat']} win share", seat["win_share"]
+        yield f"player {seat['seat']} score", seat["score_mean"]
+    for key, value in difference.items():
+        if key.endswith("_mean"):
+            yield key.replace("_mean", "").replace("_", " "), value
+    for key, value in difference["ended_by"].items():
+        yield f"ended by {key.replace('_', ' ')}", value
 
 
 def _number(value):
@@ -364,6 +447,10 @@ def _points(value) -> str:
     return "-" if value is None else f"{100 * value:+.1f} pp".replace("+0.0 pp", "0.0 pp").replace("-0.0 pp", "0.0 pp")
 
 
+def _p_value(value) -> str:
+    return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
 def _plain(value) -> str:
     return "-" if value is None else f"{value:.2f}"
 
@@ -383,6 +470,7 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
 
     level = f"{confidence:.0%}"
     base = configurations[0]["name"]
+    base_config = configurations[0]
     timing = f", {elapsed:.1f} s" if elapsed else ""
     head = Table(title=f"{game_name}: {len(configurations)} configurations, {games} games each on seeds {seed} to "
                        f"{seed + games - 1}{timing}", title_justify="left", box=box.SIMPLE_HEAD)
@@ -399,7 +487,8 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
         t = Table(title=f"{title} ({level} intervals; difference: configuration minus {base!r})",
                   title_justify="left", box=box.SIMPLE_HEAD)
         for name, justify in (("", "left"), ("configuration", "left"), (value_name, "right"),
-                              ("interval", "right"), (delta_name, "right"), ("interval", "right")):
+                              ("interval", "right"), (delta_name, "right"), ("interval", "right"),
+                              ("p (Holm)", "right")):
             t.add_column(name, justify=justify)
         return t
 
@@ -411,7 +500,8 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
             d = delta(c["difference"]) if k else None
             label, first = "", label
             t.add_row(first, c["name"], show(value["estimate"]), _span(value, show),
-                      shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "")
+                      shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "",
+                      _p_value(d.get("p_holm")) if d else "")
         t.add_section()
 
     seats = max(c["players"] for c in configurations)
@@ -433,7 +523,7 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
              lambda d, s=s: seat_delta(d, s, "score_mean"), _signed)
     console.print(scores)
     length = table("Game length", "mean", "difference")
-    for key in ("decisions", "turns"):
+    for key in ("decisions",) + tuple(name for name in LENGTHS if name in base_config):
         rows(length, f"{key} per game", lambda c, key=key: c[key]["mean"], _plain, lambda d, key=key: d[f"{key}_mean"],
              _signed)
     console.print(length)
@@ -444,3 +534,6 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
     console.print(endings)
     console.print(Text("An interval that excludes 0 (in the difference columns) is a difference the games show at "
                        f"the {level} level; one that includes 0 is not, at this number of games.", style="dim"))
+    note = comparison_note(configurations, confidence)
+    if note:
+        console.print(Text(note, style="dim"))

@@ -2,9 +2,12 @@
 
 One figure set per run, in one folder: ``win_share`` (each seat's share of the wins with its 95%
 interval, one bar per configuration), ``scores`` (the distribution of final scores, one panel per
-seat) and ``length`` (the distributions of decisions and turns per game).  Only running statistics
-are used (histograms), so plotting a run of any length costs the same.  Every file is written under
-a temporary name and renamed into place.
+seat) and ``length`` (the distributions of decisions and of the turns or rounds the game counts per
+game); a comparison adds ``differences`` (each configuration's difference from the first, per seat,
+with the interval and the Holm-adjusted p-value its table shows).  Distributions are drawn in bins
+of whole values (:func:`bin_edges`).  Only running statistics are used (histograms), so plotting a
+run of any length costs the same.  Every file is written under a temporary name and renamed into
+place.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from pathlib import Path
 from .errors import inert
 from .stats import CONFIDENCE, MissingExtraError, mean_interval, Moments, wilson
 
-FIGURES = ("win_share", "scores", "length")
+FIGURES = ("win_share", "scores", "length", "differences")
 FORMATS = ("png", "svg")
-MAX_BARS = 60  # a distribution over more distinct values than this is drawn in this many bins
+MAX_BARS = 60  # a distribution over more whole values than this is drawn in bins of several values
 
 
 def _matplotlib():
@@ -37,17 +40,67 @@ def label(text: str) -> str:
     return inert(str(text)).replace("$", r"\$")  # an escaped dollar is shown as a dollar, never starts mathematics
 
 
-def plot_runs(folder, title: str, runs, confidence: float = CONFIDENCE) -> list[str]:
-    """Write the figure set for ``runs`` [(name, SimStats), ...] into ``folder``; returns the files written."""
+def plot_runs(folder, title: str, runs, confidence: float = CONFIDENCE, measures=("turns",),
+              configurations=None) -> list[str]:
+    """Write the figure set for ``runs`` [(name, SimStats), ...] into ``folder``; returns the files written.
+
+    ``measures`` are the lengths the game counts (:func:`interpreter.sim.length_measures`); ``configurations``,
+    a comparison's report (:func:`interpreter.compare.report`), adds the figure of the differences."""
     Figure = _matplotlib()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, draw in (("win_share", _win_shares), ("scores", _scores), ("length", _lengths)):
+    draws = [("win_share", _win_shares), ("scores", _scores),
+             ("length", lambda *a: _lengths(*a, measures=measures))]
+    if configurations is not None and len(configurations) > 1:
+        draws.append(("differences", lambda F, t, r, c: _differences(F, t, configurations, c)))
+    for name, draw in draws:
         figure = draw(Figure, label(title), [(label(n), s) for n, s in runs], confidence)
         for extension in FORMATS:
             written.append(_save(figure, folder / f"{name}.{extension}", extension))
     return written
+
+
+def bin_edges(values) -> list:
+    """The histogram bins of whole numbers: edges at half-integers, every bin ``width`` whole values wide.
+
+    One bin per value while the range has at most MAX_BARS values; beyond, the smallest whole width that
+    needs at most MAX_BARS bins.  Every bin covers the same number of whole values, so a bin never shows a
+    false spike (or gap) from holding more (or fewer) values than its neighbours."""
+    values = [int(v) for v in values]
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = -(-(high - low + 1) // MAX_BARS)  # ceiling division
+    bins = -(-(high - low + 1) // width)
+    return [low - 0.5 + width * k for k in range(bins + 1)]
+
+
+def distribution_data(tally) -> tuple:
+    """(edges, share of games in each bin) of a Tally, as the figures draw it."""
+    edges = bin_edges(tally.histogram)
+    counts = [0] * (len(edges) - 1)
+    if edges:
+        width = int(edges[1] - edges[0])
+        for value, times in tally.histogram.items():
+            counts[int(value - edges[0] - 0.5) // width] += times
+    return edges, [c / tally.count for c in counts] if tally.count else counts
+
+
+def difference_data(configurations) -> list:
+    """What the differences figure draws: per configuration after the first, per seat, the difference in win
+    share and in mean score from the first configuration, each with its interval and Holm-adjusted p-value
+    (the numbers of the comparison's table and JSON)."""
+    rows = []
+    for c in configurations[1:]:
+        d = c["difference"]
+        for seat in d["seats"]:
+            for measure in ("win_share", "score_mean"):
+                tested = seat[measure]
+                rows.append({"configuration": c["name"], "seat": seat["seat"], "measure": measure,
+                             "paired": d["paired"], "estimate": tested["estimate"], "low": tested["low"],
+                             "high": tested["high"], "p_holm": tested.get("p_holm")})
+    return rows
 
 
 def _save(figure, path: Path, extension: str) -> str:
@@ -125,11 +178,8 @@ def _distribution(axes, runs, tallies, xlabel, confidence, colours):
     if not values:
         axes.text(0.5, 0.5, "no finished game", ha="center", va="center", transform=axes.transAxes)
         return
-    low, high = values[0], values[-1]
-    if high - low + 1 <= MAX_BARS:
-        edges = np.arange(low - 0.5, high + 1.5)
-    else:
-        edges = np.linspace(low - 0.5, high + 0.5, MAX_BARS + 1)
+    edges = np.array(bin_edges(values))
+    width = int(edges[1] - edges[0])
     top = 0.0
     for (name, _), tally, colour in zip(runs, tallies, colours):
         if not tally.count:
@@ -143,9 +193,12 @@ def _distribution(axes, runs, tallies, xlabel, confidence, colours):
         if mean.low is not None and mean.high > mean.low:
             axes.axvspan(mean.low, mean.high, color=colour, alpha=0.15, linewidth=0)
     axes.set_ylim(0, top * 1.15 or 1)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if width == 1 and len(edges) - 1 <= 20:  # few whole values: a tick at each (a locator may pick fractions)
+        axes.set_xticks([int(e + 0.5) for e in edges[:-1]])
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel(xlabel)
-    axes.set_ylabel("share of games" + (" (per bin)" if len(edges) - 1 == MAX_BARS else ""))
+    axes.set_ylabel("share of games" + (f" (bins of {width} values)" if width > 1 else ""))
     axes.yaxis.set_major_formatter(_percent())
     axes.grid(alpha=0.3)
 
@@ -173,15 +226,59 @@ def _scores(Figure, title, runs, confidence):
     return figure
 
 
-def _lengths(Figure, title, runs, confidence):
-    figure = Figure(figsize=(10, 4.2), layout="constrained")
-    left, right = figure.subplots(1, 2)
+def _lengths(Figure, title, runs, confidence, measures=("turns",)):
+    shown = ("decisions",) + tuple(measures)
+    figure = Figure(figsize=(5 * len(shown), 4.2), layout="constrained")
+    panels = figure.subplots(1, len(shown), squeeze=False)[0]
     colours = _colours(len(runs))
-    _distribution(left, runs, [stats.decisions for _, stats in runs], "decisions per game", confidence, colours)
-    left.set_title("decisions")
-    _distribution(right, runs, [stats.turns for _, stats in runs], "turns per game", confidence, colours)
-    right.set_title("turns")
+    for axes, measure in zip(panels, shown):
+        _distribution(axes, runs, [getattr(stats, measure) for _, stats in runs], f"{measure} per game", confidence,
+                      colours)
+        axes.set_title(measure)
+    left = panels[0]
     handles, names = left.get_legend_handles_labels()
     figure.legend(handles, names, loc="outside lower center", ncols=min(4, len(runs)), fontsize="small")
     figure.suptitle(f"{title}: game length (dotted: mean, band: its {confidence:.0%} interval)")
+    return figure
+
+
+def _differences(Figure, title, configurations, confidence):
+    """Per seat, each configuration's difference from the first (win share, mean score) with its interval."""
+    from .compare import comparison_note
+
+    rows = difference_data(configurations)
+    others = [c["name"] for c in configurations[1:]]
+    seats = max(row["seat"] for row in rows) if rows else 1
+    figure = Figure(figsize=(max(8.0, 1.2 * seats * len(others) + 4), 5.2), layout="constrained")
+    panels = figure.subplots(1, 2)
+    colours = _colours(len(configurations))[1:]
+    width = 0.8 / max(1, len(others))
+    for axes, measure, scale, unit in ((panels[0], "win_share", 100, "percentage points"),
+                                       (panels[1], "score_mean", 1, "points")):
+        for k, (name, colour) in enumerate(zip(others, colours)):
+            mine = [r for r in rows if r["configuration"] == name and r["measure"] == measure and r["estimate"] is not None]
+            xs = [r["seat"] - 1 + (k - (len(others) - 1) / 2) * width for r in mine]
+            ys = [scale * r["estimate"] for r in mine]
+            errors = [[scale * (r["estimate"] - r["low"]) if r["low"] is not None else 0 for r in mine],
+                      [scale * (r["high"] - r["estimate"]) if r["high"] is not None else 0 for r in mine]]
+            how = "paired" if mine and mine[0]["paired"] else "independent"
+            axes.errorbar(xs, ys, yerr=errors, fmt="o", capsize=5, color=colour, label=label(f"{name} ({how})"))
+            for x, y, r in zip(xs, ys, mine):
+                if r["p_holm"] is not None:
+                    axes.annotate(f"p={r['p_holm']:.3f}" if r["p_holm"] >= 0.001 else "p<0.001", (x, y),
+                                  textcoords="offset points", xytext=(6, 4), fontsize="x-small")
+        axes.axhline(0, color="black", linewidth=1)
+        axes.set_xticks(range(seats), [f"player {s + 1}" for s in range(seats)])
+        axes.set_xlabel("seat")
+        axes.set_ylabel(f"difference, {unit} ({confidence:.0%} interval)")
+        axes.set_title("win share" if measure == "win_share" else "mean score (finished games)")
+        axes.grid(axis="y", alpha=0.3)
+    panels[0].legend(fontsize="small")
+    base = label(configurations[0]["name"])
+    figure.suptitle(f"{title}: difference from {base!r} per seat (p: Holm-adjusted)")
+    note = comparison_note(configurations, confidence)
+    if note:
+        import textwrap
+
+        figure.text(0.5, -0.02, "\n".join(textwrap.wrap(label(note), 150)), ha="center", va="top", fontsize="small")
     return figure

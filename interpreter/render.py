@@ -565,10 +565,11 @@ def render_stats(console: Console, game, stats, players: int, elapsed: float | N
     length = Table(box=box.SIMPLE_HEAD, title="Game length", title_justify="left")
     for name in ("per game", "mean", "min", "median", "max"):
         length.add_column(name, justify="left" if name == "per game" else "right")
-    rows = [("decisions", stats.decisions), ("turns", stats.turns), ("rounds", getattr(stats, "rounds", None))]
-    for name, tally in rows:
-        if name != "decisions" and not (tally and tally.maximum):  # a game without turns (or rounds) shows none
-            continue
+    from .sim import length_measures
+
+    # the decisions, then what the game's flow counts (turns, rounds): never a row of zeros for a measure it lacks
+    for name in ("decisions",) + length_measures(game):
+        tally = getattr(stats, name)
         length.add_row(name, _number(tally.mean, 1), _number(tally.minimum), _number(tally.median, 1),
                        _number(tally.maximum))
     console.print(length)

@@ -81,6 +81,19 @@ class Tally:
                 "histogram": {str(v): self.histogram[v] for v in sorted(self.histogram)}}
 
 
+# The measures of a game's length besides its decisions, by the kind of phase that counts them: a turn
+# phase counts game.turn, a round phase game.round.  A game reports those its flow has (length_measures).
+LENGTHS = {"turns": "turn", "rounds": "round"}
+
+
+def length_measures(game) -> tuple:
+    """``("turns",)``, ``("rounds",)`` or both: what the game's flow counts (its turn and round phases), in that
+    order.  A round-based game has no turns: reporting 0 turns per game would say something false."""
+    flow = game.source.data.get("flow") or []
+    kinds = {key for phase in flow if isinstance(phase, dict) for key in ("turn", "round") if key in phase}
+    return tuple(name for name, key in LENGTHS.items() if key in kinds)
+
+
 # How a game ended (``state.ended_by``) -> its key in the statistics and the JSON report.
 ENDINGS = {"end game": "end_game", "flow": "flow", "decision cap": "decision_cap"}
 
@@ -143,7 +156,8 @@ class SimStats:
         """``games`` as a fraction of all the games played."""
         return games / self.games if self.games else 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self, measures=tuple(LENGTHS)) -> dict:
+        """The statistics as numbers; ``measures`` (see :func:`length_measures`) are the lengths reported."""
         def count(games):
             return {"games": games, "share": self.share(games)}
         return {
@@ -152,8 +166,7 @@ class SimStats:
                        "wins": _number(self.win_shares[seat]), "score": self.scores[seat].to_json()}
                       for seat in range(self.players)],
             "decisions": self.decisions.to_json(),
-            "turns": self.turns.to_json(),
-            "rounds": self.rounds.to_json(),
+            **{name: getattr(self, name).to_json() for name in measures},
             "ended_by": {key: count(games) for key, games in self.endings.items()},
             "no_winner": count(self.no_winner),
             "shared_victories": count(self.shared_victories),
@@ -225,6 +238,7 @@ class GameRecord:
     ending: str  # an ENDINGS key: "end_game", "flow" or "decision_cap"
     decisions: int  # actions applied
     turns: int  # game.turn at the end
+    rounds: int = 0  # game.round at the end
 
     @classmethod
     def of(cls, state) -> "GameRecord":
@@ -233,7 +247,7 @@ class GameRecord:
         winners = state.winners() if finished else []
         returns = tuple(Fraction(1, len(winners)) if seat in winners else Fraction(0) for seat in range(state.n))
         return cls(returns, tuple(state.scores()) if finished else None, ending, len(state.history),
-                   state.gv.get("turn", 0))
+                   state.gv.get("turn", 0), state.gv.get("round", 0))
 
 
 def play_seated_game(game, players: int, seed: int, index: int, make_bot, max_decisions: int = MAX_DECISIONS):

@@ -158,3 +158,55 @@ def mean_difference(moments: Moments, base: Moments, confidence: float = CONFIDE
     df = (a + b) ** 2 / ((a * a / (moments.count - 1) if a else 0) + (b * b / (base.count - 1) if b else 0))
     half = t_quantile(df, confidence) * math.sqrt(a + b)
     return Interval(d, d - half, d + half)
+
+
+# ---------------------------------------------------------------- several comparisons at once
+def _t_p_value(estimate: float, variance_of_mean: float, df: float) -> float:
+    """The two-sided p-value of a t statistic (a mean difference over its standard error)."""
+    if variance_of_mean == 0:
+        return 1.0 if estimate == 0 else 0.0
+    t = abs(estimate) / math.sqrt(variance_of_mean)
+    return float(2 * _scipy_stats().t.sf(t, df))
+
+
+def paired_p_value(differences: Moments) -> float | None:
+    """The paired t test that the mean per-game difference is 0 (the test behind :func:`paired_difference`)."""
+    if differences.count < 2:
+        return None
+    return _t_p_value(float(differences.mean), float(differences.variance) / differences.count, differences.count - 1)
+
+
+def welch_p_value(moments: Moments, base: Moments) -> float | None:
+    """Welch's t test that two independent means are equal (the test behind :func:`mean_difference`)."""
+    if moments.count < 2 or base.count < 2:
+        return None
+    a, b = float(moments.variance) / moments.count, float(base.variance) / base.count
+    d = float(moments.mean - base.mean)
+    if a + b == 0:
+        return _t_p_value(d, 0, 1)
+    df = (a + b) ** 2 / ((a * a / (moments.count - 1) if a else 0) + (b * b / (base.count - 1) if b else 0))
+    return _t_p_value(d, a + b, df)
+
+
+def proportion_p_value(successes: float, trials: int, base_successes: float, base_trials: int) -> float | None:
+    """The two-proportion z test (pooled) that two independent proportions are equal."""
+    if trials <= 0 or base_trials <= 0:
+        return None
+    p, q = float(successes) / trials, float(base_successes) / base_trials
+    pooled = (float(successes) + float(base_successes)) / (trials + base_trials)
+    variance = pooled * (1 - pooled) * (1 / trials + 1 / base_trials)
+    if variance == 0:
+        return 1.0 if p == q else 0.0
+    return float(2 * _scipy_stats().norm.sf(abs(p - q) / math.sqrt(variance)))
+
+
+def holm(p_values: list) -> list:
+    """Holm's step-down adjustment of p-values tested together (None, for a test that could not be made, stays
+    None and does not count): the k-th smallest of m is multiplied by m - k + 1, kept non-decreasing, capped at 1.
+    An adjusted p below 1 - confidence is a difference shown at that level for all the comparisons together."""
+    order = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    adjusted, running = list(p_values), 0.0
+    for rank, (p, i) in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * p))
+        adjusted[i] = running
+    return adjusted

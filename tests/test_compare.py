@@ -17,7 +17,7 @@ from scipy import stats as scipy_stats  # noqa: E402
 
 from interpreter.agents import AGENTS  # noqa: E402
 from interpreter.cli import main  # noqa: E402
-from interpreter.compare import ConfigError, compare, parse_config, report, seat_bots  # noqa: E402
+from interpreter.compare import Comparison, ConfigError, compare, parse_config, report, seat_bots  # noqa: E402
 from interpreter.stats import (Moments, mean_difference, mean_interval, paired_difference,  # noqa: E402
                                proportion_difference, wilson)
 
@@ -179,7 +179,7 @@ def test_identical_configurations_have_a_paired_difference_of_exactly_zero(frog_
     _, result = frog_comparison
     again = report(result)[2]["difference"]
     assert again["paired"] is True and again["games"] == 40
-    zero = {"estimate": 0.0, "low": 0.0, "high": 0.0}
+    zero = {"estimate": 0.0, "low": 0.0, "high": 0.0, "p": 1.0, "p_holm": 1.0}
     assert all(seat["win_share"] == zero and seat["score_mean"] == zero for seat in again["seats"])
     assert again["decisions_mean"] == again["turns_mean"] == zero
     assert all(value == zero for value in again["ended_by"].values())
@@ -213,7 +213,8 @@ def test_the_first_configuration_plays_the_games_simulate_plays(capsys, frog_com
 
 def test_results_do_not_depend_on_the_number_of_jobs(frog_comparison):
     configs, result = frog_comparison
-    assert report(compare(FROG_TOWER, configs[:2], 40, seed=5, jobs=2)) == report(result)[:2]
+    first_two = Comparison(configs[:2], result.stats[:2], result.differences[:2])  # Holm adjusts over these two
+    assert report(compare(FROG_TOWER, configs[:2], 40, seed=5, jobs=2)) == report(first_two)
 
 
 def test_the_json_report_has_every_figure_with_its_interval(capsys, tmp_path):
@@ -247,9 +248,9 @@ def figure_files(folder):
     return sorted(p.name for p in folder.iterdir())
 
 
-def check_figures(folder):
-    assert figure_files(folder) == ["length.png", "length.svg", "scores.png", "scores.svg", "win_share.png",
-                                    "win_share.svg"]
+def check_figures(folder, differences=False):
+    assert figure_files(folder) == ["differences.png", "differences.svg"] * differences + [
+        "length.png", "length.svg", "scores.png", "scores.svg", "win_share.png", "win_share.svg"]
     for path in folder.iterdir():
         data = path.read_bytes()
         assert len(data) > 1000
@@ -264,7 +265,7 @@ def test_compare_plot_writes_the_figure_set_as_png_and_svg(capsys, tmp_path):
     code, out, err = run(capsys, "compare", FROG_TOWER, "--players", "3", "--games", "10", "--config", "",
                          "--config", "players=4", "--plot", tmp_path / "figures")
     assert code == 0, err
-    check_figures(tmp_path / "figures")
+    check_figures(tmp_path / "figures", differences=True)
     assert "Figures written to" in out
 
 

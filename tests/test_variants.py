@@ -329,7 +329,8 @@ def test_a_variant_for_another_game_is_rejected(tmp_path):
 def test_an_unknown_variant_name_lists_the_variants_there():
     message = error_of(["flowr"])
     assert message == (f"{SHIPPED}: no variant called 'flowr' in {SHIPPED}; did you mean 'flower'?; variants there: "
-                       "crayfish, crayfish2, extra_card, flower, leaf_to_box, prince, tall_towers (give a NAME from that folder or "
+                       "consolation, crayfish, crayfish2, extra_card, flower, greedy_frog, leaf_to_box, legendary_points, prince, "
+                       "tall_towers (give a NAME from that folder or "
                        "a PATH to a variant file)")
 
 

@@ -24,14 +24,14 @@ def test_validate_checks_a_variant_file_on_its_own_against_its_game(capsys):
     code, out, err = run(capsys, "validate", FOLDER / "flower.yaml")
     assert (code, err) == (0, "")
     assert out == (f"OK {FOLDER / 'flower.yaml'} (a variant of {BASE}) with flower: Frog Tower: 2-5 players, "
-                   "26 components (85 cards), 6 zones, 7 procedures, 10 functions, 1 phase\n")
+                   "26 components (85 cards), 6 zones, 8 procedures, 10 functions, 1 phase\n")
 
 
 def test_validate_names_the_variants_and_their_settings(capsys):
     code, out, _ = run(capsys, "validate", BASE, "--variant", "flower", "--variant", "crayfish:rule=pass_left")
     assert code == 0
     assert out.startswith(f"OK {BASE} with flower, crayfish:rule=pass_left: Frog Tower: 2-5 players, "
-                          "31 components (93 cards), 8 zones, 11 procedures, 10 functions")
+                          "31 components (93 cards), 8 zones, 12 procedures, 10 functions")
 
 
 def test_validate_reports_a_bad_variant_setting_with_the_allowed_values(capsys):

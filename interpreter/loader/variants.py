@@ -80,8 +80,11 @@ class Change:
     part: str  # e.g. "procedures"
     name: str  # the part's name, e.g. "flip"
     location: Location
+    path: str = ""  # a key path into the part (board.players.6), when the change is a patch
 
     def __str__(self) -> str:
+        if self.path:
+            return f"{self.variant} {VERBS[self.op]} {quote(self.path)} ({_at(self.location)})"
         what = f"{WORDS[self.part]} {quote(self.name)}" if self.name else f"the {WORDS[self.part]}"
         return f"{self.variant} {VERBS[self.op]} {what} ({_at(self.location)})"
 
@@ -139,6 +142,8 @@ class Entry:
     owner: Variant | None = None  # the variant that last added or replaced it
     op: str = ""
     op_location: Location | None = None
+    patches: list = field(default_factory=list)  # (keys inside the value, variant, op, location, path) of each patch
+    private: bool = False  # the value is this overlay's own copy (a patch may change it in place)
 
 
 class MergedSource:
@@ -348,6 +353,14 @@ def _text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+_MISSING = object()
+
+
+def _kind_of(value) -> str:
+    return {list: "a list", str: "a text", int: "a number", bool: "true/false", type(None): "empty"}.get(type(value),
+                                                                                                     "a value")
+
+
 # ---------------------------------------------------------------- merging
 class Overlay:
     """Applies variants, in order, to a base game's data, keeping track of where everything came from."""
@@ -426,7 +439,10 @@ class Overlay:
         data = v.source.data
         for op in OPERATIONS:
             for part, items in (data.get(op) or {}).items():
-                getattr(self, f"_{op}")(v, part, items)
+                if "." in part:  # a key path: patch one value inside a part (the schema allows it for add and replace)
+                    self._patch(v, op, part, items)
+                else:
+                    getattr(self, f"_{op}")(v, part, items)
         for key, spec in (data.get("parameters") or {}).items():
             self._add_one(v, "parameters", key, key, v.params[key], ("parameters", key))
         for when in HOOKS:
@@ -501,6 +517,84 @@ class Overlay:
                     position = index if side == "before" else index + 1
         entries.insert(position, self._entry(v, "add", part, name, key, value, where))
         self.note(v, "add", part, name, where)
+
+    def _patch(self, v: Variant, op: str, dotted: str, value) -> None:
+        """``replace: {board.players.6: ...}``: put one value at a key path inside a part, the rest untouched.
+
+        The path is the part, then (for a part of named entries) the entry's name, then mapping keys.  ``replace``
+        needs the last key to exist, ``add`` needs it not to.  Patches of different paths of one entry combine
+        across variants; two variants patching the same path (or one a path inside the other's), or one patching
+        what another replaces whole, is a conflict unless one extends the other."""
+        where = (op, dotted)
+        segments = dotted.split(".")
+        part = segments[0]
+        if part not in WORDS or part == "tiebreaks":
+            known = ", ".join(p for p in WORDS if p != "tiebreaks")
+            raise v.source.error_at(f"{quote(dotted)} does not start with a part of a game; a key path starts with "
+                                    f"one of {known}", v.source.key_location(where))
+        if part in WHOLE_PARTS:
+            entry, keys = self.part(part)[self.find(v, part, "", where, op, own=False, key=True)], segments[1:]
+        else:
+            for k in range(len(segments) - 1, 0, -1):  # the longest name that names an entry (names may hold dots)
+                entry = self.lookup(part, ".".join(segments[1:k + 1]))
+                if entry is not None:
+                    keys = segments[k + 1:]
+                    break
+            else:
+                self.find(v, part, segments[1], where, op, own=False, key=True)  # raises: no such entry
+            if not keys:
+                raise v.source.error_at(f"{quote(dotted)} names a whole {WORDS[part]}; write it as {op}: {{{part}: ...}}"
+                                        f", or give a key path inside it ({dotted}.KEY)", v.source.key_location(where))
+        self._check_patch(v, op, part, entry, tuple(keys), dotted, where)
+        if not entry.private:
+            entry.value, entry.private = copy.deepcopy(entry.value), True
+        node, actual = entry.value, []
+        for depth, segment in enumerate(keys):
+            walked = ".".join([part] + ([entry.name] if entry.name else []) + [str(k) for k in actual])
+            if not isinstance(node, dict):
+                raise v.source.error_at(f"{quote(dotted)}: {walked} is {_kind_of(node)}, not a mapping, so it has no "
+                                        f"key {quote(segment)}", v.source.key_location(where))
+            found = next((k for k in node if _text(k) == segment), _MISSING)
+            last = depth == len(keys) - 1
+            if last and op == "add":
+                if found is not _MISSING:
+                    raise v.source.error_at(f"{quote(dotted)} already exists; use 'replace' to change it",
+                                            v.source.key_location(where))
+                found = int(segment) if segment.lstrip("-").isdigit() else segment
+            elif found is _MISSING:
+                keys_there = ", ".join(_text(k) for k in node) or "none"
+                close = difflib.get_close_matches(segment, [_text(k) for k in node], n=1)
+                hint = f"; did you mean {quote(close[0])}?" if close else ""
+                raise v.source.error_at(f"{quote(dotted)} names nothing: {walked} has no key {quote(segment)} (its keys: "
+                                        f"{keys_there}){hint}", v.source.key_location(where))
+            actual.append(found)
+            if last:
+                node[found] = copy.deepcopy(value)
+            else:  # a copy of its own: a YAML alias (&pond / *pond) shared with another key keeps its value
+                node[found] = copy.deepcopy(node[found])
+                node = node[found]
+        entry.inner[tuple(actual)] = Origin(v.source, where)
+        entry.patches.append((tuple(keys), v, op, v.source.key_location(where), dotted))
+        self.changes.append(Change(v.name, op, part, entry.name, v.source.key_location(where), path=dotted))
+
+    def _check_patch(self, v: Variant, op: str, part: str, entry: Entry, keys: tuple, dotted: str, where: tuple) -> None:
+        """A patch may not overlap a change another variant (not one this one extends) made to the same entry."""
+        here = _at(v.source.key_location(where))
+        what = f"{WORDS[part]} {quote(entry.name)}" if entry.name else f"the {WORDS[part]}"
+        others = [(entry.owner, entry.op, entry.op_location, "")] if entry.owner is not None else []
+        others += [(owner, o, loc, path) for done, owner, o, loc, path in entry.patches
+                   if done[:len(keys)] == keys or keys[:len(done)] == done]
+        for owner, o, loc, path in others:
+            if owner is v and path == "" and o in ("add", "replace"):
+                continue  # a variant may patch what it added or replaced itself
+            if owner is not v and str(Path(owner.file).resolve()) in v.ancestors:
+                continue
+            story = f"{_at(loc)} {VERBS[o]} {quote(path) if path else 'it'}, and {here} {VERBS[op]} {quote(dotted)}"
+            if owner is v:
+                raise v.source.error_at(f"this variant changes {what} twice: {story}", v.source.key_location(where))
+            raise v.source.error_at(f"variants {quote(owner.name)} and {quote(v.name)} both change {what}: {story}. Use "
+                                    f"only one of the two variants, or make {quote(v.name)} extend {quote(owner.name)}",
+                                    v.source.key_location(where))
 
     # -- parts ------------------------------------------------------------------
     def part(self, part: str) -> list[Entry]:
@@ -596,6 +690,14 @@ class Overlay:
         return "looked in " + ", ".join(files)
 
     def check_owner(self, v: Variant, op: str, part: str, name: str, where: tuple, entry: Entry) -> None:
+        for _, patcher, patch_op, location, _ in entry.patches:  # a whole change over another variant's patch
+            if patcher is not v and str(Path(patcher.file).resolve()) not in v.ancestors:
+                what = f"{WORDS[part]} {quote(name)}" if name else f"the {WORDS[part]}"
+                raise v.source.error_at(
+                    f"variants {quote(patcher.name)} and {quote(v.name)} both change {what}: {_at(location)} "
+                    f"{VERBS[patch_op]} a path inside it, and {_at(v.source.key_location(where))} {VERBS.get(op, op)} it. "
+                    f"Use only one of the two variants, or make {quote(v.name)} extend {quote(patcher.name)}",
+                    v.source.key_location(where))
         other = entry.owner
         if other is None or other is v or str(Path(other.file).resolve()) in v.ancestors:
             if other is v:
