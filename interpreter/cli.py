@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agent, parse_bot_spec, parse_bot_specs
-from .errors import RibbitError, inert, shorten
+from .errors import RibbitError, UndoRefusedError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, simulate
@@ -374,8 +374,12 @@ def default_log_path(game, seed: int | None) -> str:
     return f"ribbit-{slug}-seed{seed}.jsonl" if seed is not None else f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
-def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
-    """Read a choice at the terminal: an option's number or its exact text; re-ask until valid."""
+UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back the last decision made here
+
+
+def ask_human(console, seat: int, prompt: str, legal: list[str]):
+    """Read a choice at the terminal: an option's number or its exact text (re-asked until valid), or
+    :data:`UNDO` to take back the last decision."""
     while True:
         try:
             answer = input(inert(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ")).strip()
@@ -388,6 +392,8 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
         for option in legal:
             if answer.lower() == option.lower():
                 return option
+        if answer.lower() == UNDO:
+            return UNDO
         console.print(f"Please answer with a number from 1 to {len(legal)} (or an option's text).",
                       markup=False, style="yellow")
 
@@ -486,6 +492,9 @@ class PlaySession:
                 render_view(self.console, self.game, state.view(seat), seat, self.news)
                 self.news = []
                 action = ask_human(self.console, seat, state.prompt(), legal)
+                if action == UNDO and UNDO not in legal:
+                    self.take_back()
+                    continue
             else:
                 action = self.bots[seat].act(state, seat)
             try:
@@ -501,6 +510,30 @@ class PlaySession:
                 self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
             self.narrate()
         self.finish()
+
+    def take_back(self) -> None:
+        """``undo`` at a prompt: the last decision, if a person at this terminal made it and it is fair
+        (:meth:`State.undo`), is taken back; else the reason is shown and nothing changes."""
+        state = self.state
+        last = state.history[-1][0] if state.history else None
+        if last is None or last not in self.humans:
+            whose = "none has been made yet" if last is None else f"the last one was player {last + 1}'s (a bot)"
+            self.console.print(f"Nothing to take back: {whose}. Only a decision made at this terminal, with no one "
+                               "acting since, can be taken back.", markup=False, style="yellow")
+            return
+        try:
+            action = state.undo(last)
+        except UndoRefusedError as exc:
+            reason = str(exc)
+            self.console.print(reason[:1].upper() + reason[1:] + ".", markup=False, style="yellow")
+            return
+        self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
+        self.seen_at = len(state.log_seen)
+        self.traced = len(state.trace or ())
+        secret = bool(state.pending and state.pending["secret"])
+        shown = "" if secret and self.audience != last else f" ({action})"
+        self.log.write(event="undo", turn=state.gv.get("turn"), player=last + 1)
+        self.console.print(f"player {last + 1} took back their last decision{shown}.", markup=False, style="green")
 
     def narrate(self) -> None:
         """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news).

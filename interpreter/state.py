@@ -464,29 +464,29 @@ class State:
         """(None, the state before ``player``'s last action) if it may be taken back, else (why not, None)."""
         if type(player) is not int or not 0 <= player < self.n:
             self._no_such_player(player)
-        who = f"player {player} (seat {player + 1})"
+        who = f"seat {player + 1}"  # the players' own numbering: this is read by them
         if not self.history:
             return f"{who} has no decision to take back: none has been made yet", None
         if self.over:
             return "the game is over: its result is known to everyone, so no decision can be taken back", None
         last = self.history[-1][0]
         if last != player:
-            return (f"{who} cannot take back a decision: the last one was player {last}'s (seat {last + 1}), and "
+            return (f"{who} cannot take back a decision: the last one was seat {last + 1}'s, and "
                     "a decision can be taken back only while no one else has acted since"), None
         before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario, self.trace is not None)
         for p, action in self.history[:-1]:
             before.apply(p, action)
         if before.rng != self.rng:
-            return f"{who}'s last decision cannot be taken back: it led to a random draw", None
+            return f"the last decision of {who} cannot be taken back: it led to a random draw", None
         for audience in [*range(self.n), None]:
             if audience == player:
                 continue
             if before.knowledge(audience) != self.knowledge(audience) \
                     or before.narration(audience) != self.narration(audience):
-                other = "the spectators" if audience is None else f"player {audience} (seat {audience + 1})"
-                return (f"{who}'s last decision cannot be taken back: it showed {other} something new"), None
+                other = "the spectators" if audience is None else f"seat {audience + 1}"
+                return f"the last decision of {who} cannot be taken back: it showed {other} something new", None
         if not _seen_cards(self, player) <= _seen_cards(before, player):
-            return f"{who}'s last decision cannot be taken back: it showed them a card they had not seen", None
+            return f"the last decision of {who} cannot be taken back: it showed them a card they had not seen", None
         return None, before
 
     def knowledge(self, player: int | None) -> dict:

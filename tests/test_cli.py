@@ -425,3 +425,29 @@ def test_make_agent_builds_registered_bots_and_names_the_known_ones_otherwise():
 def test_identical_card_names_are_grouped_in_order_of_first_appearance():
     assert describe_cards(["leaf", "green frog", "leaf", "leaf"]) == "leaf x3, green frog"
     assert describe_cards([]) == "empty"
+
+
+# ---------------------------------------------------------------- taking a decision back at the terminal
+def test_undo_at_the_prompt_takes_back_the_last_decision_while_it_is_fair_and_the_log_replays(capsys, monkeypatch,
+                                                                                           tmp_path):
+    from interpreter.log_replay import read_log as read_game_log
+
+    selection = str(Path(__file__).resolve().parent / "definitions" / "selection.yaml")
+    # player 1 picks; player 2 takes it back for them (one screen); player 1 picks again; player 2 picks
+    # (the picks are revealed); player 1 tries to take theirs back: refused, and the game goes on.
+    prompts = answers(monkeypatch, ["1", "undo", "2", "1", "undo"])
+    log_path = tmp_path / "g.jsonl"
+    code, out, err = run(capsys, "play", selection, "--players", "2", "--human", "1", "--human", "2", "--seed", "3",
+                         "--log", log_path, "--log-omniscient")
+    assert code == 0 and "Traceback" not in err
+    assert [p.split(",")[0] for p in prompts[:5]] == ["player 1", "player 2", "player 1", "player 2", "player 1"]
+    assert "player 1 took back their last decision." in out  # a secret pick on a shared screen: not named
+    assert "The last decision of seat 2 cannot be taken back: it showed seat 1 something new." in out
+    records = read_log(log_path)
+    assert [r["player"] for r in records if r["event"] == "undo"] == [1]
+    actions = [r for r in records if r["event"] == "action"]
+    log = read_game_log(log_path)
+    assert len(log.actions) == len(actions) - 1  # the pick taken back is not part of the game
+    state = replay(load_game(selection), 2, 3, [(a.player, a.action) for a in log.actions])
+    assert state.is_terminal() and records[-1]["scores"] == state.scores()
+    assert state.history[0] == [0, actions[1]["action"]]  # player 1's second pick is the one played
