@@ -435,3 +435,19 @@ def test_undo_takes_back_a_secret_pick_through_the_server_and_is_refused_when_no
             refused = receive_until(one, "error")
             assert refused["request"] == 5 and "no one else has acted since" in refused["message"]
             assert table.state.history[-1][0] == 1
+
+
+def test_a_bot_that_fails_while_thinking_stops_its_game_with_a_message_and_the_server_goes_on(tmp_path, capsys):
+    table = Table(load_game(SELECTION), 3, {2: ("random", {})}, tmp_path / "game.json", seed=5)
+
+    def broken(state, seat):
+        raise ValueError("a bug")
+    table.bots[2].act = broken
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one:
+            _, first = hello(one, token=table.tokens[0])
+            stopped = first if "problem" in first else latest_state(one, lambda m: "problem" in m)
+            assert "the bot of seat 3 failed" in stopped["problem"] and stopped["thinking"] == []
+            one.send_json({"type": "ping"})
+            assert receive_until(one, "pong")
+    assert "unexpected ValueError in the bot of seat 3" in capsys.readouterr().err

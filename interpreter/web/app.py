@@ -175,6 +175,10 @@ class Server:
                     action = await asyncio.to_thread(bot.act, world, seat)
                 except RibbitError as exc:
                     action, failure = None, f"the game stopped: {exc}"
+                except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
+                    print(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}",
+                          file=sys.stderr)
+                    action, failure = None, f"the game stopped: the bot of seat {seat + 1} failed"
                 async with table.lock:
                     if table.state_id != asked_at and table.bot_knows(seat) != knows:
                         continue  # the position changed for this seat while it thought: think again
