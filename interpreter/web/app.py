@@ -43,6 +43,7 @@ RATE = 10.0  # messages per second a connection may send on average...
 BURST = 30  # ...with bursts of this many
 STRIKES = 50  # messages refused for their rate before the connection is closed
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to say who it is
+SAY_THINKING_AFTER = 0.2  # seconds a bot thinks before the pages are sent a frame saying so (quick bots: no frame)
 STALE = ("the game changed after this page showed it (another action came first): nothing was done; "
          "look at the game as it is now and choose again")
 
@@ -167,12 +168,14 @@ class Server:
                         return
                     seat, bot = moves[0]
                     asked_at, world, knows = table.bot_question(seat)
-                    if table.thinking != {seat}:
-                        table.thinking = {seat}
-                        self.changed(table)
+                    table.thinking = {seat}  # in every frame sent from now on
                 failure = None
                 try:
-                    action = await asyncio.to_thread(bot.act, world, seat)
+                    thought = asyncio.ensure_future(asyncio.to_thread(bot.act, world, seat))
+                    done, _ = await asyncio.wait({thought}, timeout=SAY_THINKING_AFTER)
+                    if not done:  # a bot that takes its time: every page is told at once
+                        self.changed(table)
+                    action = await thought
                 except RibbitError as exc:
                     action, failure = None, f"the game stopped: {exc}"
                 except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
