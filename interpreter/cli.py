@@ -491,6 +491,7 @@ class PlaySession:
                 self.console.rule(f"player {seat + 1}", style="green")
                 render_view(self.console, self.game, state.view(seat), seat, self.news)
                 self.news = []
+                self.offer_undo()
                 action = ask_human(self.console, seat, state.prompt(), legal)
                 if action == UNDO and UNDO not in legal:
                     self.take_back()
@@ -510,6 +511,13 @@ class PlaySession:
                 self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
             self.narrate()
         self.finish()
+
+    def offer_undo(self) -> None:
+        """Say, before a prompt, when the last decision made at this terminal may be taken back."""
+        state = self.state
+        last = state.history[-1][0] if state.history else None
+        if last in self.humans and state.can_undo(last):
+            self.console.print(f"(undo: take back player {last + 1}'s last decision)", markup=False, style="dim")
 
     def take_back(self) -> None:
         """``undo`` at a prompt: the last decision, if a person at this terminal made it and it is fair

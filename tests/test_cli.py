@@ -442,6 +442,8 @@ def test_undo_at_the_prompt_takes_back_the_last_decision_while_it_is_fair_and_th
     assert code == 0 and "Traceback" not in err
     assert [p.split(",")[0] for p in prompts[:5]] == ["player 1", "player 2", "player 1", "player 2", "player 1"]
     assert "player 1 took back their last decision." in out  # a secret pick on a shared screen: not named
+    # offered after each of player 1's three picks (the last one's round has two); never once the picks are revealed
+    assert out.count("(undo: take back player 1's last decision)") == 3 and "player 2's last decision)" not in out
     assert "The last decision of seat 2 cannot be taken back: it showed seat 1 something new." in out
     records = read_log(log_path)
     assert [r["player"] for r in records if r["event"] == "undo"] == [1]
