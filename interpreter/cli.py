@@ -374,12 +374,12 @@ def default_log_path(game, seed: int | None) -> str:
     return f"ribbit-{slug}-seed{seed}.jsonl" if seed is not None else f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
-UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back the last decision made here
+UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back their own last decision
 
 
 def ask_human(console, seat: int, prompt: str, legal: list[str]):
     """Read a choice at the terminal: an option's number or its exact text (re-asked until valid), or
-    :data:`UNDO` to take back the last decision."""
+    :data:`UNDO` to take back one's own last decision."""
     while True:
         try:
             answer = input(inert(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ")).strip()
@@ -491,10 +491,10 @@ class PlaySession:
                 self.console.rule(f"player {seat + 1}", style="green")
                 render_view(self.console, self.game, state.view(seat), seat, self.news)
                 self.news = []
-                self.offer_undo()
+                self.offer_undo(seat)
                 action = ask_human(self.console, seat, state.prompt(), legal)
                 if action == UNDO and UNDO not in legal:
-                    self.take_back()
+                    self.take_back(seat)
                     continue
             else:
                 action = self.bots[seat].act(state, seat)
@@ -512,25 +512,20 @@ class PlaySession:
             self.narrate()
         self.finish()
 
-    def offer_undo(self) -> None:
-        """Say, before a prompt, when the last decision made at this terminal may be taken back."""
+    def offer_undo(self, seat: int) -> None:
+        """Say, before ``seat``'s prompt, when ``undo`` would take back their own last decision."""
         state = self.state
-        last = state.history[-1][0] if state.history else None
-        if last in self.humans and state.can_undo(last):
-            self.console.print(f"(undo: take back player {last + 1}'s last decision)", markup=False, style="dim")
+        if state.history and state.history[-1][0] == seat and state.can_undo(seat):
+            self.console.print("(undo: take back your last decision)", markup=False, style="dim")
 
-    def take_back(self) -> None:
-        """``undo`` at a prompt: the last decision, if a person at this terminal made it and it is fair
-        (:meth:`State.undo`), is taken back; else the reason is shown and nothing changes."""
+    def take_back(self, seat: int) -> None:
+        """``undo`` at ``seat``'s prompt: their own last decision is taken back if that is fair
+        (:meth:`State.undo`: no one has acted since, it revealed nothing); else the reason is shown and nothing
+        changes.  Only one's own decision: on a shared screen, whether another player's could be taken back
+        would tell what it was (a look at a hidden card cannot be taken back, say)."""
         state = self.state
-        last = state.history[-1][0] if state.history else None
-        if last is None or last not in self.humans:
-            whose = "none has been made yet" if last is None else f"the last one was player {last + 1}'s (a bot)"
-            self.console.print(f"Nothing to take back: {whose}. Only a decision made at this terminal, with no one "
-                               "acting since, can be taken back.", markup=False, style="yellow")
-            return
         try:
-            action = state.undo(last)
+            action = state.undo(seat)
         except UndoRefusedError as exc:
             reason = str(exc)
             self.console.print(reason[:1].upper() + reason[1:] + ".", markup=False, style="yellow")
@@ -539,9 +534,9 @@ class PlaySession:
         self.seen_at = len(state.log_seen)
         self.traced = len(state.trace or ())
         secret = bool(state.pending and state.pending["secret"])
-        shown = "" if secret and self.audience != last else f" ({action})"
-        self.log.write(event="undo", turn=state.gv.get("turn"), player=last + 1)
-        self.console.print(f"player {last + 1} took back their last decision{shown}.", markup=False, style="green")
+        shown = "" if secret and self.audience != seat else f" ({action})"
+        self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
+        self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
 
     def narrate(self) -> None:
         """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news).
