@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agent, parse_bot_spec, parse_bot_specs
-from .errors import RibbitError, inert, shorten
+from .errors import RibbitError, UndoRefusedError, inert, shorten
 from .loader import load_game
 from .render import make_console, render_result, render_rules, render_stats, render_view
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
@@ -389,8 +389,12 @@ def default_log_path(game, seed: int | None) -> str:
     return f"ribbit-{slug}-seed{seed}.jsonl" if seed is not None else f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
-def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
-    """Read a choice at the terminal: an option's number or its exact text; re-ask until valid."""
+UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back their own last decision
+
+
+def ask_human(console, seat: int, prompt: str, legal: list[str]):
+    """Read a choice at the terminal: an option's number or its exact text (re-asked until valid), or
+    :data:`UNDO` to take back one's own last decision."""
     while True:
         try:
             answer = input(inert(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ")).strip()
@@ -403,6 +407,8 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]) -> str:
         for option in legal:
             if answer.lower() == option.lower():
                 return option
+        if answer.lower() == UNDO:
+            return UNDO
         console.print(f"Please answer with a number from 1 to {len(legal)} (or an option's text).",
                       markup=False, style="yellow")
 
@@ -500,7 +506,11 @@ class PlaySession:
                 self.console.rule(f"player {seat + 1}", style="green")
                 render_view(self.console, self.game, state.view(seat), seat, self.news)
                 self.news = []
+                self.offer_undo(seat)
                 action = ask_human(self.console, seat, state.prompt(), legal)
+                if action == UNDO and UNDO not in legal:
+                    self.take_back(seat)
+                    continue
             else:
                 action = self.bots[seat].act(state, seat)
             try:
@@ -516,6 +526,32 @@ class PlaySession:
                 self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
             self.narrate()
         self.finish()
+
+    def offer_undo(self, seat: int) -> None:
+        """Say, before ``seat``'s prompt, when ``undo`` would take back their own last decision."""
+        state = self.state
+        if state.history and state.history[-1][0] == seat and state.can_undo(seat):
+            self.console.print("(undo: take back your last decision)", markup=False, style="dim")
+
+    def take_back(self, seat: int) -> None:
+        """``undo`` at ``seat``'s prompt: their own last decision is taken back if that is fair
+        (:meth:`State.undo`: no one has acted since, it revealed nothing); else the reason is shown and nothing
+        changes.  Only one's own decision: on a shared screen, whether another player's could be taken back
+        would tell what it was (a look at a hidden card cannot be taken back, say)."""
+        state = self.state
+        try:
+            action = state.undo(seat)
+        except UndoRefusedError as exc:
+            reason = str(exc)
+            self.console.print(reason[:1].upper() + reason[1:] + ".", markup=False, style="yellow")
+            return
+        self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
+        self.seen_at = len(state.log_seen)
+        self.traced = len(state.trace or ())
+        secret = bool(state.pending and state.pending["secret"])
+        shown = "" if secret and self.audience != seat else f" ({action})"
+        self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
+        self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
 
     def narrate(self) -> None:
         """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news).

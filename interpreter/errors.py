@@ -78,6 +78,13 @@ class IllegalActionError(RibbitError):
     """An action that is not legal for that player at this point of the game."""
 
 
+class UndoRefusedError(IllegalActionError):
+    """A player asked to take back a decision that may not be taken back (see ``State.can_undo``).
+
+    The state is unchanged.
+    """
+
+
 class SaveFileError(RibbitError):
     """A saved state or game log that cannot be read back."""
 

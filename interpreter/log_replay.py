@@ -22,7 +22,7 @@ from .errors import IllegalActionError, Location, RibbitError, SaveFileError, in
 LOG_FORMAT = "ribbit-log/1"
 MAX_LOG_BYTES = 64_000_000  # a log of 100,000 decisions with their narration is far below this
 MAX_LOG_ACTIONS = 100_000  # as for saves
-EVENTS = {"start", "action", "log", "trace", "end", "interrupted", "error"}
+EVENTS = {"start", "action", "undo", "log", "trace", "end", "interrupted", "error"}
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -115,6 +115,12 @@ def read_log(path) -> GameLogFile:
             log.actions.append(_check_action(record, log.start["players"], where))
             if len(log.actions) > MAX_LOG_ACTIONS:
                 raise LogError(f"more than {MAX_LOG_ACTIONS:,} actions; a log is limited to that", where)
+        elif event == "undo":  # the last action was taken back (State.undo): it is not part of the game
+            player = _field(record, "player", (int,), where, f"a seat from 1 to {log.start['players']}")
+            if not log.actions or log.actions[-1].player != player - 1:
+                raise LogError(f"player {quote(player)} takes back a decision, but the last action recorded is not "
+                               "theirs", where)
+            log.actions.pop()
         elif event == "end":
             log.end, log.end_line = _check_end(record, log.start["players"], where), number
         elif event in ("interrupted", "error"):

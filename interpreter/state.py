@@ -28,7 +28,7 @@ from .dsl.codegen import SAFE_BUILTINS
 from .dsl.compiler import SUSPEND, GameOver
 from .dsl.runtime import MAX_ACTION_TEXT
 from .failures import failed_at
-from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
+from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, UndoRefusedError, quote
 from .game import MAX_SEED_BITS
 from .layout import MAX_LAYOUT_TEXT
 
@@ -431,6 +431,79 @@ class State:
                                      f"{self.n}), not {_type_of(player)}")
         raise IllegalActionError(f"there is no player {_quote(player)} in this {self.n}-player game "
                                  f"(players are numbered 0 to {self.n - 1}: seats 1 to {self.n})")
+
+    # ---------------------------------------------------------------- taking a decision back
+    def can_undo(self, player: int) -> bool:
+        """Whether ``player`` may take back their last decision now (see :meth:`undo`)."""
+        return self._undo_check(player)[0] is None
+
+    def undo_refusal(self, player: int) -> str | None:
+        """Why ``player`` may not take back their last decision now (a sentence), or None if they may."""
+        return self._undo_check(player)[0]
+
+    def undo(self, player: int) -> str:
+        """Take back ``player``'s last decision, if that is fair; returns the action taken back.
+
+        It is fair while nothing new has been revealed to anyone and no one else has acted since:
+
+        * the last action of the history is ``player``'s, and the game is not over;
+        * it drew no random number (the generator is where it was before it);
+        * every other audience (each other seat, and spectators) knows exactly what it knew before it:
+          the same view and the same narration, apart from the progress of a simultaneous decision
+          still open (who has chosen so far: see :meth:`knowledge`);
+        * ``player`` sees no card they did not see before it.
+
+        The state becomes exactly the one before that action (history, log, generator, everything: it
+        is rebuilt by replaying the game without it, so saves before and after equal).  Otherwise
+        UndoRefusedError says why, and nothing changes.
+        """
+        reason, before = self._undo_check(player)
+        if reason is not None:
+            raise UndoRefusedError(reason)
+        action = self.history[-1][1]
+        self._restore(before)
+        return action
+
+    def _undo_check(self, player):
+        """(None, the state before ``player``'s last action) if it may be taken back, else (why not, None)."""
+        if type(player) is not int or not 0 <= player < self.n:
+            self._no_such_player(player)
+        who = f"seat {player + 1}"  # the players' own numbering: this is read by them
+        if not self.history:
+            return f"{who} has no decision to take back: none has been made yet", None
+        if self.over:
+            return "the game is over: its result is known to everyone, so no decision can be taken back", None
+        last = self.history[-1][0]
+        if last != player:
+            return (f"{who} cannot take back a decision: the last one was seat {last + 1}'s, and "
+                    "a decision can be taken back only while no one else has acted since"), None
+        before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario, self.trace is not None)
+        for p, action in self.history[:-1]:
+            before.apply(p, action)
+        if before.rng != self.rng:
+            return f"the last decision of {who} cannot be taken back: it led to a random draw", None
+        for audience in [*range(self.n), None]:
+            if audience == player:
+                continue
+            if before.knowledge(audience) != self.knowledge(audience) \
+                    or before.narration(audience) != self.narration(audience):
+                other = "the spectators" if audience is None else f"seat {audience + 1}"
+                return f"the last decision of {who} cannot be taken back: it showed {other} something new", None
+        if not _seen_cards(self, player) <= _seen_cards(before, player):
+            return f"the last decision of {who} cannot be taken back: it showed them a card they had not seen", None
+        return None, before
+
+    def knowledge(self, player: int | None) -> dict:
+        """What ``player`` (None: a spectator) knows of the game: ``view(player)`` less the progress of an
+        open simultaneous decision (who has chosen so far, who is still choosing), which tells nothing of
+        what anyone chose.  Two positions with the same knowledge are the same to that player: a bot's
+        decision computed in one holds in the other, and an action that changed no one else's knowledge
+        revealed nothing to them."""
+        view = self.view(player)
+        decision = view.get("decision")
+        if decision is not None and self.pending["each"]:
+            del decision["waiting_for"], decision["decided"]
+        return view
 
     # ---------------------------------------------------------------- results
     def is_terminal(self) -> bool:
@@ -967,6 +1040,22 @@ def _type_of(value) -> str:
     return f"a {kind.__name__}" + (f" (a subclass of {base})" if base else "")
 
 
+
+
+def _seen_cards(state, player) -> set:
+    """The cards (ids) ``player``'s view shows face up, wherever they lie."""
+    g = state.game
+    seen = set()
+    for label, entry in state.view(player)["zones"].items():
+        cards = state.zones[g.zone_index(label)]
+        if "cards" in entry:
+            seen.update(cards)
+            continue
+        if entry.get("top") is not None:
+            seen.add(cards[-1])
+        for item in entry.get("shown", ()):
+            seen.add(cards[len(cards) - 1 - item["from_top"]])
+    return seen
 
 
 def _show_seen(state, player, zones) -> None:

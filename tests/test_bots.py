@@ -195,9 +195,13 @@ def test_bot_specs_give_every_seat_a_bot_with_its_parameters():
     (["4=greedy"], "--bot '4=greedy': there is no seat 4 in a 3-player game"),
     (["0=greedy"], "there is no seat 0"),
     (["2=greedy", "2=mcts"], "seat 2 is given a bot twice"),
-    (["ismcts:depth=3"], "the ismcts bot has no parameter 'depth' (it takes c, iterations, prior, rollout, seed)"),
+    (["ismcts:depth=3"], "the ismcts bot has no parameter 'depth' (it takes c, iterations, prior, rollout, time, seed)"),
     (["ismcts:iterations=0"], "iterations must be a whole number from 1 to 1,000,000 (searches per decision), not 0"),
     (["mcts:c=x"], "c must be a number from 0.0 to 100.0"),
+    (["ismcts:time=0"], "time must be a number from 0.01 to 3,600.0"),
+    (["mcts:time=-2"], "time must be a number from 0.01"),
+    (["ismcts:time=1e9"], "time must be a number from 0.01 to 3,600.0"),
+    (["greedy:time=1"], "the greedy bot has no parameter 'time'"),
     (["mcts:c=nan"], "c must be a number"),
     (["greedy:samples"], "'samples' is not key=value"),
     (["greedy:samples=2,samples=3"], "'samples' is given twice"),
@@ -218,6 +222,28 @@ def test_make_agent_checks_parameters_and_names_the_known_bots():
         make_agent("ismcts", 1, iterations=2.5)
     with pytest.raises(BotSpecError, match="has no parameter 'depth'"):
         make_agent("ismcts", 1, depth=2)
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_a_time_budget_stops_the_search_when_it_is_up_after_at_least_one_iteration(games, name, monkeypatch):
+    import interpreter.agents.search as search
+
+    state = games(FROG_TOWER).new_game(3, seed=2)
+    seat = state.current_players()[0]
+    iterations = []
+    real = search.TreeSearchAgent._iterate
+    monkeypatch.setattr(search.TreeSearchAgent, "_iterate",
+                        lambda self, *args: (iterations.append(1), real(self, *args))[1])
+    clock = iter(range(1000))  # each reading of the clock is one second later
+    monkeypatch.setattr(search.time, "monotonic", lambda: next(clock))
+    bot = make_agent(name, 1, time=2.5)
+    assert bot.act(state, seat) in state.legal_actions(seat)
+    assert len(iterations) == 3  # the clock read 0 (deadline 2.5), then 1 and 2 (go on), then 3: stop
+    iterations.clear()
+    assert make_agent(name, 1, time=0.01).act(state, seat) in state.legal_actions(seat) and len(iterations) == 1
+    iterations.clear()
+    make_agent(name, 1, time=3600, iterations=4).act(state, seat)  # both given: whichever comes first
+    assert len(iterations) == 4
 
 
 @pytest.mark.parametrize("command", ["play", "simulate"])

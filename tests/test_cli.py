@@ -425,3 +425,41 @@ def test_make_agent_builds_registered_bots_and_names_the_known_ones_otherwise():
 def test_identical_card_names_are_grouped_in_order_of_first_appearance():
     assert describe_cards(["leaf", "green frog", "leaf", "leaf"]) == "leaf x3, green frog"
     assert describe_cards([]) == "empty"
+
+
+# ---------------------------------------------------------------- taking a decision back at the terminal
+def test_undo_at_the_prompt_takes_back_one_s_own_last_decision_while_it_is_fair_and_the_log_replays(
+        capsys, monkeypatch, tmp_path):
+    from interpreter.log_replay import read_log as read_game_log
+
+    game = str(Path(__file__).resolve().parent / "definitions" / "undo.yaml")
+    # player 1 waits, takes it back, looks at the deck's top card (shown to them alone), tries to take that
+    # back (refused), and the game goes on; player 2 is a bot.
+    prompts = answers(monkeypatch, ["2", "undo", "1", "undo"])
+    log_path = tmp_path / "g.jsonl"
+    code, out, err = run(capsys, "play", game, "--players", "2", "--human", "1", "--seed", "3", "--log", log_path)
+    assert code == 0 and "Traceback" not in err
+    assert "(undo: take back your last decision)" in out.split("took back")[0]  # offered after waiting
+    assert "player 1 took back their last decision (decide wait)." in out
+    assert "The last decision of seat 1 cannot be taken back: it showed them a card they had not seen." in out
+    between = out.split("took back their last decision")[1].split("cannot be taken back")[0]
+    assert "(undo:" not in between  # not offered after the first look: it showed a card
+    records = read_log(log_path)
+    assert [r["player"] for r in records if r["event"] == "undo"] == [1]
+    actions = [r for r in records if r["event"] == "action"]
+    assert [a["action"] for a in actions[:3]] == ["decide wait", "decide look", actions[2]["action"]]
+    log = read_game_log(log_path)
+    assert len(log.actions) == len(actions) - 1  # the decision taken back is not part of the game
+    state = replay(load_game(game), 2, 3, [(a.player, a.action) for a in log.actions])
+    assert state.is_terminal() and state.history[0] == [0, "decide look"]
+    assert records[-1]["scores"] == state.scores()
+
+
+def test_undo_at_a_prompt_never_takes_back_another_player_s_decision(capsys, monkeypatch, tmp_path):
+    selection = str(Path(__file__).resolve().parent / "definitions" / "selection.yaml")
+    prompts = answers(monkeypatch, ["1", "undo"])  # player 1 picks; at player 2's prompt, undo
+    code, out, _ = run(capsys, "play", selection, "--players", "2", "--human", "1", "--human", "2", "--seed", "3",
+                       "--log", "-")
+    assert code == 0 and "took back" not in out and "(undo:" not in out
+    assert "Seat 2 cannot take back a decision: the last one was seat 1's" in out
+    assert [p.split(",")[0] for p in prompts[:3]] == ["player 1", "player 2", "player 2"]

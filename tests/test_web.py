@@ -109,10 +109,10 @@ def test_a_seat_token_acts_only_for_its_own_seat_and_an_illegal_action_changes_n
             welcome, state = hello(ws, token=table.tokens[other])
             assert welcome["seat"] == other and state["view"]["you"] == other
             before = json.dumps(table.state.to_json())
-            ws.send_json({"type": "act", "action": table.state.legal_actions(first)[0]})
+            ws.send_json({"type": "act", "action": table.state.legal_actions(first)[0], "state_id": state["state_id"]})
             error = receive_until(ws, "error")
             assert "not player" in error["message"] and json.dumps(table.state.to_json()) == before
-            ws.send_json({"type": "act", "action": "take everything"})
+            ws.send_json({"type": "act", "action": "take everything", "state_id": state["state_id"]})
             assert receive_until(ws, "error")
             assert json.dumps(table.state.to_json()) == before
 
@@ -130,7 +130,7 @@ def test_an_unknown_token_is_refused_and_spectators_cannot_act(tmp_path):
             welcome, state = hello(ws, watch=table.id)
             assert welcome["seat"] is None and state["decision"]["options"] == []
             assert all("cards" not in zone for label, zone in state["view"]["zones"].items() if label.startswith("hand"))
-            ws.send_json({"type": "act", "action": table.state.legal_actions()[0]})
+            ws.send_json({"type": "act", "action": table.state.legal_actions()[0], "state_id": state["state_id"]})
             assert "spectators cannot act" in receive_until(ws, "error")["message"]
 
 
@@ -145,7 +145,7 @@ def test_hostile_messages_get_an_error_and_the_game_goes_on(tmp_path):
     seat = table.state.current_players()[0]
     with TestClient(make_app([table])) as client:
         with client.websocket_connect("/ws") as ws:
-            hello(ws, token=table.tokens[seat])
+            _, state = hello(ws, token=table.tokens[seat])
             before = json.dumps(table.state.to_json())
             for text in HOSTILE:
                 ws.send_text(text)
@@ -155,7 +155,7 @@ def test_hostile_messages_get_an_error_and_the_game_goes_on(tmp_path):
             ws.send_bytes(b"\xff\x00binary")
             assert json.dumps(table.state.to_json()) == before
             action = table.state.legal_actions(seat)[0]
-            ws.send_json({"type": "act", "action": action})
+            ws.send_json({"type": "act", "action": action, "state_id": state["state_id"]})
             moved = latest_state(ws, lambda m: m["view"]["variables"]["turn"] > 1 or m["decision"]["waiting_for"] != [seat])
             assert table.state.history[0] == [seat, action] and moved
 
@@ -180,7 +180,9 @@ def test_secret_picks_never_reach_another_seat_and_the_bot_fills_its_seat(select
             _, first = hello(one, token=table.tokens[0])
             _, second = hello(two, token=table.tokens[1])
             pick = next(o for o in first["decision"]["options"] if " + " in o["label"])
-            one.send_json({"type": "act", "action": pick["label"]})
+            current = first if 2 in first["decision"]["decided"] else \
+                latest_state(one, lambda m: 2 in m["decision"]["decided"])  # the bot has picked
+            one.send_json({"type": "act", "action": pick["label"], "state_id": current["state_id"]})
             seen = latest_state(two, lambda m: 0 in m["decision"]["decided"])
             frames = json.dumps(second) + json.dumps(seen)
             assert 2 in seen["decision"]["decided"]  # the bot picked at once
@@ -347,3 +349,105 @@ def test_the_web_package_knows_no_game():
         text = path.read_text().lower()
         for word in FORBIDDEN:
             assert not re.search(rf"\b{word}s?\b", text), f"{path.name} says {word!r}"
+
+
+# ---------------------------------------------------------------- concurrency: stale actions, bots, undo
+def test_an_action_chosen_in_a_state_that_is_no_longer_current_is_refused_and_changes_nothing(tmp_path):
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    seat = table.state.current_players()[0]
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+            _, first = hello(one, token=table.tokens[seat])  # the same seat open twice
+            _, second = hello(two, token=table.tokens[seat])
+            assert first["state_id"] == second["state_id"]
+            draw, play = "draw a card", next(o["label"] for o in first["decision"]["options"] if o["cards"])
+            one.send_json({"type": "act", "action": play, "state_id": first["state_id"], "request": 1})
+            applied = latest_state(one, lambda m: m["answered"] == 1)
+            assert applied["state_id"] != first["state_id"] and table.state.history == [[seat, play]]
+            after = json.dumps(table.state.to_json())
+            two.send_json({"type": "act", "action": draw, "state_id": second["state_id"], "request": 7})
+            received = [two.receive_json()]
+            while received[-1]["type"] != "error":
+                received.append(two.receive_json())
+            refused = received[-1]
+            assert refused["request"] == 7 and "changed after this page showed it" in refused["message"]
+            assert json.dumps(table.state.to_json()) == after  # the stale action did nothing
+            assert any(m["type"] == "state" and m["state_id"] == table.state_id for m in received)  # the game now
+            two.send_json({"type": "act", "action": draw})  # an action must say which state it was chosen in
+            assert "state_id" in receive_until(two, "error")["message"]
+            assert json.dumps(table.state.to_json()) == after
+
+
+def test_a_person_s_secret_pick_registers_at_once_while_a_bot_is_still_thinking(tmp_path):
+    table = Table(load_game(SELECTION), 3, {2: ("ismcts", {"time": 2.5})}, tmp_path / "game.json", seed=5)
+    bot = table.bots[2]
+    calls = []
+    think = bot.act
+    bot.act = lambda state, seat: (calls.append(seat), think(state, seat))[1]
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one:
+            _, first = hello(one, token=table.tokens[0])
+            thinking = first if first["thinking"] == [2] else latest_state(one, lambda m: m["thinking"] == [2])
+            assert 2 not in thinking["decision"]["decided"]
+            pick = thinking["decision"]["options"][0]["label"]
+            import time
+            sent = time.monotonic()
+            one.send_json({"type": "act", "action": pick, "state_id": thinking["state_id"], "request": 1})
+            acknowledged = latest_state(one, lambda m: m["answered"] == 1)
+            took = time.monotonic() - sent
+            assert took < 1.0, f"a person's pick took {took:.2f} s to register while a bot thought"
+            assert acknowledged["decision"]["decided"] == [0] and acknowledged["thinking"] == [2]
+            done = latest_state(one, lambda m: 2 in m["decision"]["decided"])
+            assert done["thinking"] == [] and done["decision"]["decided"] == [0, 2]
+            assert calls == [2]  # the pick made meanwhile did not change what the bot knew: no second thought
+
+
+def test_undo_takes_back_a_secret_pick_through_the_server_and_is_refused_when_not_fair(tmp_path):
+    table = Table(load_game(SELECTION), 3, {}, tmp_path / "game.json", seed=5)
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+            _, first = hello(one, token=table.tokens[0])
+            _, other = hello(two, token=table.tokens[1])
+            assert first["can_undo"] is False
+            before = json.dumps(table.state.to_json())
+            pick = first["decision"]["options"][-1]["label"]
+            one.send_json({"type": "act", "action": pick, "state_id": first["state_id"], "request": 1})
+            picked = latest_state(one, lambda m: m["answered"] == 1)
+            assert picked["can_undo"] is True
+            assert latest_state(two, lambda m: m["state_id"] == picked["state_id"])["can_undo"] is False
+            one.send_json({"type": "undo", "state_id": first["state_id"], "request": 2})  # chosen in an old state
+            assert "changed after this page showed it" in receive_until(one, "error")["message"]
+            one.send_json({"type": "undo", "state_id": picked["state_id"], "request": 3})
+            assert pick in receive_until(one, "notice")["text"]
+            back = latest_state(one, lambda m: m["answered"] == 3)
+            assert json.dumps(table.state.to_json()) == before and json.loads(table.save.read_text())["history"] == []
+            assert back["decision"]["decided"] == [] and not back["can_undo"]
+            assert pick in [o["label"] for o in back["decision"]["options"]]
+            seen = latest_state(two, lambda m: m["state_id"] == back["state_id"])
+            assert "notice" not in json.dumps(seen) and pick not in json.dumps(seen)
+            one.send_json({"type": "act", "action": pick, "state_id": back["state_id"], "request": 4})
+            again = latest_state(one, lambda m: m["answered"] == 4)
+            two.send_json({"type": "act", "action": other["decision"]["options"][0]["label"],
+                           "state_id": again["state_id"], "request": 1})
+            moved = latest_state(one, lambda m: 1 in m["decision"]["decided"])
+            assert moved["can_undo"] is False
+            one.send_json({"type": "undo", "state_id": moved["state_id"], "request": 5})
+            refused = receive_until(one, "error")
+            assert refused["request"] == 5 and "no one else has acted since" in refused["message"]
+            assert table.state.history[-1][0] == 1
+
+
+def test_a_bot_that_fails_while_thinking_stops_its_game_with_a_message_and_the_server_goes_on(tmp_path, capsys):
+    table = Table(load_game(SELECTION), 3, {2: ("random", {})}, tmp_path / "game.json", seed=5)
+
+    def broken(state, seat):
+        raise ValueError("a bug")
+    table.bots[2].act = broken
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one:
+            _, first = hello(one, token=table.tokens[0])
+            stopped = first if "problem" in first else latest_state(one, lambda m: "problem" in m)
+            assert "the bot of seat 3 failed" in stopped["problem"] and stopped["thinking"] == []
+            one.send_json({"type": "ping"})
+            assert receive_until(one, "pong")
+    assert "unexpected ValueError in the bot of seat 3" in capsys.readouterr().err

@@ -347,7 +347,8 @@ def test_a_top_frog_round_keeps_the_secret_picks_off_the_other_seat_s_page_and_f
         assert frames[-1]["cards"] == json.loads(json.dumps(CardInfo(game).for_view(view, options)))
         assert [line for f in frames for line in f["narration"]] == alt.narration(1)
     assert all("cards" not in f["view"]["zones"]["selected(1)"] for f in frames)
-    assert set(frames[-1]) == {"type", "game_number", "view", "decision", "narration", "bots", "humans", "cards", "reset"}
+    assert set(frames[-1]) == {"type", "game_number", "view", "decision", "narration", "bots", "humans", "cards", "reset",
+                                "state_id", "answered", "thinking", "can_undo"}
     two.act(random.Random(9))
     two.page.wait_for_selector(f"#narration li >> text=player 1 reveals {pick}")
 

@@ -63,7 +63,8 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, ti
             message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
             tally["messages"] += 1
             if message["type"] == "error":
-                tally["errors"].append(message["message"])
+                if "the game changed after this page showed it" not in message["message"]:  # a stale action: choose again
+                    tally["errors"].append(message["message"])
                 continue
             if message["type"] != "state":
                 continue
@@ -71,9 +72,10 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, ti
                 tally["finished"] += 1
                 return
             options = (message["decision"] or {}).get("options") or []
-            if options and len(message["view"].get("zones", {})) and last_sent != message["view"]:
-                last_sent = message["view"]
-                await ws.send(json.dumps({"type": "act", "action": rng.choice(options)["label"]}))
+            if options and len(message["view"].get("zones", {})) and last_sent != message["state_id"]:
+                last_sent = message["state_id"]
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(options)["label"],
+                                          "state_id": message["state_id"]}))
                 tally["actions"] += 1
         tally["errors"].append("a seat timed out")
 

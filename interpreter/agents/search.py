@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from ..errors import RibbitError
 from .greedy import GreedyAgent
@@ -43,7 +44,10 @@ COMMON = {
                                              "random rollout together"),
     "prior": Param(int, 0, 1, 0, "1: the decision's options are tried best first by the greedy bot's judgement "
                                  "(only the best iterations/4 of them); 0: at random"),
+    "time": Param(float, 0.01, 3600.0, None, "seconds of search per decision: it stops when they are up (after at "
+                                            "least one iteration), or after 'iterations' if given too"),
 }
+UNTIMED_ITERATIONS = 200  # iterations per decision when neither 'iterations' nor 'time' is given
 
 
 class Node:
@@ -74,9 +78,11 @@ class TreeSearchAgent:
     PARAMS = COMMON
     new_world_each_iteration = True
 
-    def __init__(self, seed=None, iterations=200, c=0.7, rollout=200, prior=0):
+    def __init__(self, seed=None, iterations=None, c=0.7, rollout=200, prior=0, time=None):
         self.rng = random.Random(seed)
-        self.iterations, self.c, self.rollout, self.prior = iterations, c, rollout, prior
+        if iterations is None:  # a time budget alone searches until the time is up
+            iterations = UNTIMED_ITERATIONS if time is None else COMMON["iterations"].high
+        self.iterations, self.c, self.rollout, self.prior, self.time = iterations, c, rollout, prior, time
         self.failed = 0  # iterations dropped because a rule failed in an imagined world
 
     def act(self, state, seat: int) -> str:
@@ -87,7 +93,10 @@ class TreeSearchAgent:
         root = Node()
         base = None if self.new_world_each_iteration else state.determinised(seat, rng)
         order = self._order(state, seat, legal, base)
-        for _ in range(self.iterations):
+        deadline = None if self.time is None else time.monotonic() + self.time
+        for done in range(self.iterations):
+            if deadline is not None and done and time.monotonic() >= deadline:
+                break  # anytime: the search so far decides
             if base is None:
                 world = state.determinised(seat, rng)
             else:

@@ -4,9 +4,18 @@ The page is static (``static/``): it holds no game data.  After loading it opens
 ``{"type": "hello", "token": T}`` (a seat's link carries ``#seat=T`` in its fragment, which browsers do
 not send in requests) or ``{"type": "hello", "watch": TABLE}``.  From then on the server pushes
 ``{"type": "state", ...}`` after every change (what that seat may know, see ``Table.snapshot``) and the
-browser sends ``{"type": "act", "action": TEXT}``, ``{"type": "again"}`` (a new game once one is over) or
-``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too large or
-too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
+browser sends ``{"type": "act", "action": TEXT, "state_id": N, "request": R}``, ``{"type": "undo",
+"state_id": N, "request": R}`` (take back its last decision), ``{"type": "again"}`` (a new game once one
+is over) or ``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too
+large or too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
+
+Concurrency: every state frame carries the table's ``state_id``, which changes with every change of the
+game, and an action or undo must carry the id of the state it was chosen in: any other is refused as
+stale (the same seat open in two tabs cannot play twice on one state).  ``request`` is the page's own
+number for the message: the state frames carry ``answered`` (the last request this connection had
+handled) and an error carries ``request``, so a page knows when its own action has been answered.
+Bots think outside the game lock, on a copy, in a worker thread: people act meanwhile, and a bot's
+decision is applied only if what its seat knows and may choose is still what it was computed on.
 """
 
 from __future__ import annotations
@@ -34,6 +43,9 @@ RATE = 10.0  # messages per second a connection may send on average...
 BURST = 30  # ...with bursts of this many
 STRIKES = 50  # messages refused for their rate before the connection is closed
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to say who it is
+SAY_THINKING_AFTER = 0.2  # seconds a bot thinks before the pages are sent a frame saying so (quick bots: no frame)
+STALE = ("the game changed after this page showed it (another action came first): nothing was done; "
+         "look at the game as it is now and choose again")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -56,6 +68,7 @@ class Connection:
         self.ws, self.table, self.seat = ws, table, seat
         self.cursor = 0
         self.game_number = None
+        self.answered = None  # the last request number of this connection that has been handled
         self.queue: asyncio.Queue = asyncio.Queue()
         self.state_queued = False
         self.tokens, self.stamp, self.strikes = float(BURST), time.monotonic(), 0
@@ -82,6 +95,7 @@ class Connection:
                     first = False
                 message, self.cursor = table.snapshot(self.seat, self.cursor)
                 message["reset"] = first
+                message["answered"] = self.answered
             await self.ws.send_text(json.dumps(message, ensure_ascii=False))
 
     def allowed(self) -> bool:
@@ -102,6 +116,7 @@ class Server:
     def __init__(self, tables):
         self.tables = {t.id: t for t in tables}
         self.advancing: set = set()
+        self.tasks: set = set()  # the bots' turns running in the background (kept so they are not collected)
 
     def find(self, hello: dict):
         """(table, seat) for a hello message; seat None for a spectator; raises IllegalActionError if unknown."""
@@ -120,8 +135,25 @@ class Server:
         for conn in list(table.connections):
             conn.push_state()
 
+    def wake(self, table):
+        """Let the bots of ``table`` take their turns in the background (the caller does not wait for them)."""
+        task = asyncio.create_task(self.advance(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.bots_done)
+
+    def bots_done(self, task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # a bug: say so, and the table goes on
+            exc = task.exception()
+            print(f"ribbit serve: unexpected {type(exc).__name__} while the bots played: {exc}", file=sys.stderr)
+
     async def advance(self, table):
-        """Let the bots decide while it is their turn (one at a time, ``bot_delay`` seconds apart)."""
+        """Let the bots decide while it is their turn (one at a time, ``bot_delay`` seconds apart).
+
+        A bot thinks in a worker thread on a copy of the game, without the lock: people's actions
+        (a secret pick at the same decision, say) are applied meanwhile.  Its decision is then applied
+        under the lock if nothing its seat knows or may choose has changed; otherwise it thinks again.
+        """
         if table.id in self.advancing:
             return
         self.advancing.add(table.id)
@@ -130,18 +162,39 @@ class Server:
                 async with table.lock:
                     moves = table.bot_moves()
                     if not moves or table.problem:
+                        if table.thinking:
+                            table.thinking.clear()
+                            self.changed(table)
                         return
                     seat, bot = moves[0]
-                    try:
-                        if getattr(bot, "uses_view", True):  # a thinking bot: off the event loop
-                            action = await asyncio.to_thread(table.bot_choice, seat, bot)
-                        else:
-                            action = table.bot_choice(seat, bot)
-                        table.apply(seat, action)
-                    except RibbitError as exc:
-                        table.problem = f"the game stopped: {exc}"
-                    except OSError as exc:
-                        table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                    asked_at, world, knows = table.bot_question(seat)
+                    table.thinking = {seat}  # in every frame sent from now on
+                failure = None
+                try:
+                    thought = asyncio.ensure_future(asyncio.to_thread(bot.act, world, seat))
+                    done, _ = await asyncio.wait({thought}, timeout=SAY_THINKING_AFTER)
+                    if not done:  # a bot that takes its time: every page is told at once
+                        self.changed(table)
+                    action = await thought
+                except RibbitError as exc:
+                    action, failure = None, f"the game stopped: {exc}"
+                except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
+                    print(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}",
+                          file=sys.stderr)
+                    action, failure = None, f"the game stopped: the bot of seat {seat + 1} failed"
+                async with table.lock:
+                    if table.state_id != asked_at and table.bot_knows(seat) != knows:
+                        continue  # the position changed for this seat while it thought: think again
+                    table.thinking.discard(seat)
+                    if failure is not None:
+                        table.problem = failure
+                    else:
+                        try:
+                            table.apply(seat, action)
+                        except RibbitError as exc:
+                            table.problem = f"the game stopped: {exc}"
+                        except OSError as exc:
+                            table.problem = f"the game cannot be saved: {exc.strerror or exc}"
                     self.changed(table)
                 if table.bot_delay:
                     await asyncio.sleep(table.bot_delay)
@@ -150,9 +203,21 @@ class Server:
         finally:
             self.advancing.discard(table.id)
 
+    def check_current(self, conn: Connection, message: dict) -> None:
+        """Refuse (IllegalActionError) a message not chosen in the table's current state; the page is sent that state."""
+        state_id = message.get("state_id")
+        if type(state_id) is not int:
+            raise IllegalActionError("an action carries the id of the state it was chosen in: "
+                                     "{\"type\": \"act\", \"action\": TEXT, \"state_id\": N} (N from the last state)")
+        if state_id != conn.table.state_id:
+            conn.push_state()
+            raise IllegalActionError(STALE)
+
     async def handle(self, conn: Connection, message: dict):
         kind = message.get("type")
         table = conn.table
+        request = message.get("request")
+        request = request if type(request) is int else None
         if kind == "act":
             action = message.get("action")
             if conn.seat is None:
@@ -162,12 +227,34 @@ class Server:
             async with table.lock:
                 if table.problem:
                     raise IllegalActionError(table.problem)
+                self.check_current(conn, message)
                 try:
                     table.apply(conn.seat, action)
                 except OSError as exc:
                     table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                conn.answered = request
                 self.changed(table)
-            await self.advance(table)
+            self.wake(table)
+        elif kind == "undo":
+            if conn.seat is None:
+                raise IllegalActionError("spectators have no decision to take back")
+            async with table.lock:
+                if table.problem:
+                    raise IllegalActionError(table.problem)
+                self.check_current(conn, message)
+                try:
+                    action = table.undo(conn.seat)
+                except OSError as exc:
+                    table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                    action = None
+                length = len(table.state.log or ())
+                for other in table.connections:  # narration is sent again from where the game now is
+                    other.cursor = min(other.cursor, length)
+                    if other.seat == conn.seat and action is not None:
+                        other.send({"type": "notice", "text": f"You took back your last decision ({action})."})
+                conn.answered = request
+                self.changed(table)
+            self.wake(table)
         elif kind == "again":
             if conn.seat is None:
                 raise IllegalActionError("spectators cannot start a new game")
@@ -176,14 +263,14 @@ class Server:
                     raise IllegalActionError("this game is not over yet")
                 table.play_again()
                 self.changed(table)
-            await self.advance(table)
+            self.wake(table)
         elif kind == "log":
             text = table.log_lines(conn.seat)
             conn.send({"type": "log", "text": text, "filename": table.log_filename(conn.seat)})
         elif kind == "ping":
             conn.send({"type": "pong"})
         else:
-            raise IllegalActionError("unknown message; expected a type of act, again, log or ping")
+            raise IllegalActionError("unknown message; expected a type of act, undo, again, log or ping")
 
     async def websocket(self, ws: WebSocket):
         if not same_origin(ws):
@@ -211,7 +298,7 @@ class Server:
             conn.send({"type": "welcome", "seat": seat, "layout": table.layout, "players": table.players,
                        "table": table.id})
             conn.push_state()
-            asyncio.create_task(self.advance(table))  # a resumed game may wait for a bot
+            self.wake(table)  # a resumed game may wait for a bot
             while True:
                 text = await next_text(ws)
                 if sender.done():
@@ -221,13 +308,17 @@ class Server:
                         break
                     conn.send({"type": "error", "message": "too many messages; slow down"})
                     continue
+                request = None
                 try:
-                    await self.handle(conn, parse(text))
+                    message = parse(text)
+                    request = message.get("request") if type(message.get("request")) is int else None
+                    await self.handle(conn, message)
                 except RibbitError as exc:
-                    conn.send({"type": "error", "message": str(exc)})
+                    conn.send({"type": "error", "message": str(exc), "request": request})
                 except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
                     print(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}", file=sys.stderr)
-                    conn.send({"type": "error", "message": "the server could not handle that message"})
+                    conn.send({"type": "error", "message": "the server could not handle that message",
+                               "request": request})
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception as exc:  # noqa: BLE001 - a bug must cost this connection, not the server

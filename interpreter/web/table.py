@@ -119,6 +119,11 @@ class Table:
         self.cards = CardInfo(game)
         self.game_number = game_number
         self.problem = None  # a rule failure that stopped the game, shown to everyone
+        # The id of the state as pages see it: it grows with every change (an action, an undo, a new game),
+        # from the time the table was made, so that an id from before a restart is never current again.
+        self.state_id = time.time_ns() // 1_000_000
+        self.thinking: set[int] = set()  # the bots' seats deciding now, off the game lock
+        self._undoable = (None, None)  # (state id, seat that may take back its last decision) once worked out
         self._start(state if state is not None else game.new_game(players, self._seed(seed)))
 
     @staticmethod
@@ -129,6 +134,11 @@ class Table:
         self.state = state
         self.bots = {p: _make_bot(name, options, f"{state.seed}:{p}") for p, (name, options) in self.bot_specs.items()}
         self.secret_at = self._replay_secrecy(state)
+        self.touch()
+
+    def touch(self) -> None:
+        """The state changed: a new state id (any action chosen in the old one is now stale)."""
+        self.state_id += 1
         self.changed = time.monotonic()
 
     def _replay_secrecy(self, state: State) -> list[tuple[bool, int]]:
@@ -166,8 +176,9 @@ class Table:
         view = state.view(seat)
         decision = state.decision_for(seat)
         lines = state.narration(seat, since)
-        message = {"type": "state", "game_number": self.game_number, "view": view, "decision": decision,
-                   "narration": lines, "bots": sorted(self.bots), "humans": self.humans,
+        message = {"type": "state", "game_number": self.game_number, "state_id": self.state_id, "view": view,
+                   "decision": decision, "narration": lines, "bots": sorted(self.bots), "humans": self.humans,
+                   "thinking": sorted(self.thinking), "can_undo": seat is not None and self.may_undo(seat),
                    "cards": self.cards.for_view(view, [c for o in (decision or {}).get("options", ()) for c in o["cards"]])}
         if self.problem:
             message["problem"] = self.problem
@@ -180,8 +191,26 @@ class Table:
         secret = bool(state.pending and state.pending["secret"])
         state.apply(seat, action)
         self.secret_at.append((secret, len(state.log or ())))
-        self.changed = time.monotonic()
+        self.touch()
         self.write_save()
+
+    def may_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision now (worked out once per state: it replays the game)."""
+        at, who = self._undoable
+        if at != self.state_id:
+            history = self.state.history
+            last = history[-1][0] if history else None
+            who = last if last in self.tokens and self.state.can_undo(last) else None
+            self._undoable = (self.state_id, who)
+        return who == seat
+
+    def undo(self, seat: int) -> str:
+        """Take back ``seat``'s last decision (UndoRefusedError, nothing changed, if that is not fair); its text."""
+        action = self.state.undo(seat)
+        del self.secret_at[len(self.state.history):]
+        self.touch()
+        self.write_save()
+        return action
 
     def bot_moves(self):
         """The bots that must decide now: [(seat, bot)]."""
@@ -191,9 +220,22 @@ class Table:
         state = self.state
         return bot.act(state, seat)
 
+    def bot_question(self, seat: int):
+        """What a bot at ``seat`` decides from: (the state id, a copy of the game to think on, what the seat
+        knows and may choose).  A decision made for it still holds while the last part is unchanged, even if
+        the state id moved on (another player's secret pick registered, say)."""
+        return self.state_id, self.state.clone(), self.bot_knows(seat)
+
+    def bot_knows(self, seat: int):
+        state = self.state
+        if seat not in state.current_players():
+            return None
+        return json.dumps([state.knowledge(seat), state.legal_actions(seat)], sort_keys=True)
+
     def play_again(self, seed: int | None = None) -> None:
         self.game_number += 1
         self.problem = None
+        self.thinking.clear()
         self._start(self.game.new_game(self.players, self._seed(seed)))
         self.write_save()
 

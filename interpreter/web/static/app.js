@@ -18,7 +18,9 @@
 
   let ws = null, layout = null, seat = null, players = 0, last = null;
   let selection = [];      // cards picked so far for a "several" decision: {zone, index, name}
-  let sent = false;        // an action is on its way: wait for the next state
+  let sent = false;        // this page's own action is on its way: buttons stay disabled until it is answered
+  let inflight = null;     // ...its request number (the server answers with "answered" or an error's "request")
+  let requests = 0;
   let fatal = false, retry = 0;
 
   const $ = (id) => document.getElementById(id);
@@ -64,6 +66,7 @@
       receive(msg);
     };
     ws.onclose = () => {
+      settle(inflight);  // a new connection answers nothing of the old one's
       $("conn").className = "conn bad";
       if (fatal) { $("conn").textContent = "refused"; return; }
       $("conn").textContent = "reconnecting…";
@@ -76,6 +79,22 @@
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
 
+  // ------------------------------------------------------------------ this page's own actions, in flight
+  // An action (or an undo) carries the id of the state it was chosen in, so the server refuses it if the
+  // game has changed since (another tab, another player); until it is answered the page sends nothing more.
+  function sendAction(message) {
+    if (sent || !last || !ws || ws.readyState !== WebSocket.OPEN) return;
+    sent = true;
+    inflight = ++requests;
+    send({ ...message, state_id: last.state_id, request: inflight });
+    render();
+  }
+
+  // The answer to request ``r`` (the new state, or an error) has come: the buttons may be used again.
+  function settle(r) {
+    if (inflight !== null && r === inflight) { inflight = null; sent = false; }
+  }
+
   function receive(msg) {
     if (msg.type === "welcome") {
       layout = msg.layout; seat = msg.seat; players = msg.players;
@@ -85,15 +104,18 @@
     } else if (msg.type === "state") {
       if (msg.reset) { $("narration").replaceChildren(); selection = []; }
       const before = last && last.decision ? JSON.stringify(last.decision.options) : null;
-      last = msg; sent = false;
+      last = msg;
+      settle(msg.answered);
       if (!msg.decision || JSON.stringify(msg.decision.options) !== before) selection = [];
       narrate(msg.narration);
       render();
     } else if (msg.type === "error") {
-      sent = false;
+      settle(msg.request === undefined || msg.request === null ? inflight : msg.request);
       if (msg.fatal) { fatal = true; banner(msg.message, "bad"); }
       toast(msg.message);
       if (last) render();
+    } else if (msg.type === "notice") {
+      $("narration").append(el("li", "notice", msg.text));
     } else if (msg.type === "log") {
       const blob = new Blob([msg.text], { type: "application/x-ndjson" });
       const a = el("a");
@@ -422,10 +444,7 @@
   }
 
   function act(label) {
-    if (sent) return;
-    sent = true;
-    send({ type: "act", action: label });
-    render();
+    sendAction({ type: "act", action: label });
   }
 
   function renderDecision() {
@@ -555,6 +574,21 @@
     }
   }
 
+  // ------------------------------------------------------------------ undo, and who is thinking
+  function renderControls() {
+    const undo = $("undo");
+    undo.hidden = seat === null;
+    undo.disabled = sent || !last.can_undo || !!last.view.over;
+    undo.onclick = () => { if (last.can_undo) sendAction({ type: "undo" }); };
+  }
+
+  function showThinking() {
+    const who = (last.thinking || []).filter((p) => p !== seat);
+    const note = $("thinking");
+    note.textContent = who.map((p) => `${seatName(p)} is thinking…`).join(" ");
+    note.hidden = !who.length;
+  }
+
   function render() {
     if (!layout || !last) return;
     renderTable();
@@ -562,6 +596,8 @@
     renderPlayers();
     renderDecision();
     wireCards();
+    renderControls();
+    showThinking();
   }
 
   connect();
