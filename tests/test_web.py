@@ -378,6 +378,31 @@ def test_an_action_chosen_in_a_state_that_is_no_longer_current_is_refused_and_ch
             assert json.dumps(table.state.to_json()) == after
 
 
+def test_two_people_picking_at_once_both_count_though_the_first_pick_changed_the_state_id(tmp_path):
+    table = Table(load_game(SELECTION), 3, {}, tmp_path / "game.json", seed=5)
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+            _, first = hello(one, token=table.tokens[0])
+            _, second = hello(two, token=table.tokens[1])
+            assert first["state_id"] == second["state_id"] and len(table.state.current_players()) == 3
+            one.send_json({"type": "act", "action": first["decision"]["options"][0]["label"],
+                           "state_id": first["state_id"], "request": 1})
+            registered = latest_state(one, lambda m: m["answered"] == 1)
+            assert registered["state_id"] != second["state_id"]  # the pick is a change of the game...
+            two.send_json({"type": "act", "action": second["decision"]["options"][0]["label"],
+                           "state_id": second["state_id"], "request": 2})  # ...but not of what seat 2 knows
+            reply = two.receive_json()
+            while not (reply["type"] == "error" or reply["type"] == "state" and reply["answered"] == 2):
+                reply = two.receive_json()
+            assert reply["type"] == "state", reply.get("message")
+            assert reply["decision"]["decided"] == [0, 1]
+            saved = json.dumps(table.state.to_json())
+            two.send_json({"type": "act", "action": second["decision"]["options"][-1]["label"],
+                           "state_id": second["state_id"], "request": 3})  # its own pick changed its options
+            assert "changed after this page showed it" in receive_until(two, "error")["message"]
+            assert json.dumps(table.state.to_json()) == saved
+
+
 def test_a_person_s_secret_pick_registers_at_once_while_a_bot_is_still_thinking(tmp_path):
     table = Table(load_game(SELECTION), 3, {2: ("ismcts", {"time": 2.5})}, tmp_path / "game.json", seed=5)
     bot = table.bots[2]

@@ -10,8 +10,9 @@ is over) or ``{"type": "log"}`` (the finished game's JSON lines).  Anything else
 large or too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
 
 Concurrency: every state frame carries the table's ``state_id``, which changes with every change of the
-game, and an action or undo must carry the id of the state it was chosen in: any other is refused as
-stale (the same seat open in two tabs cannot play twice on one state).  ``request`` is the page's own
+game, and an action or undo must carry the id of the state it was chosen in: it is refused as stale
+unless that is the current state or nothing its seat knows or may choose has changed since (so the same
+seat open in two tabs cannot play twice on one state, while two people picking at once both count).  ``request`` is the page's own
 number for the message: the state frames carry ``answered`` (the last request this connection had
 handled) and an error carries ``request``, so a page knows when its own action has been answered.
 Bots think outside the game lock, on a copy, in a worker thread: people act meanwhile, and a bot's
@@ -209,7 +210,7 @@ class Server:
         if type(state_id) is not int:
             raise IllegalActionError("an action carries the id of the state it was chosen in: "
                                      "{\"type\": \"act\", \"action\": TEXT, \"state_id\": N} (N from the last state)")
-        if state_id != conn.table.state_id:
+        if not conn.table.chosen_in_current(conn.seat, state_id):
             conn.push_state()
             raise IllegalActionError(STALE)
 

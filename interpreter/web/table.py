@@ -124,6 +124,8 @@ class Table:
         self.state_id = time.time_ns() // 1_000_000
         self.thinking: set[int] = set()  # the bots' seats deciding now, off the game lock
         self._undoable = (None, None)  # (state id, seat that may take back its last decision) once worked out
+        self._knows: dict[int, str | None] = {}  # per person's seat: what it knew and could choose at the last change
+        self._changed_for: dict[int, int] = {}  # per person's seat: the state id since which that is unchanged
         self._start(state if state is not None else game.new_game(players, self._seed(seed)))
 
     @staticmethod
@@ -137,9 +139,26 @@ class Table:
         self.touch()
 
     def touch(self) -> None:
-        """The state changed: a new state id (any action chosen in the old one is now stale)."""
+        """The state changed: a new state id, and for each person the id since which their seat's world holds."""
         self.state_id += 1
         self.changed = time.monotonic()
+        for seat in self.humans:
+            knows = self.bot_knows(seat)
+            if seat not in self._changed_for or knows != self._knows.get(seat):
+                self._knows[seat], self._changed_for[seat] = knows, self.state_id
+
+    def chosen_in_current(self, seat: int, state_id) -> bool:
+        """Whether a decision ``seat`` made on the page showing ``state_id`` still stands.
+
+        It does when that is the current state, or when nothing ``seat`` knows or may choose has changed
+        since (another player's secret pick registered meanwhile, say): at a simultaneous decision people
+        click at the same moment, and the one whose frame came second must not be told to choose again.
+        The same seat open in two tabs cannot play twice: its own action changes what it may choose.
+        """
+        if state_id == self.state_id:
+            return True
+        since = self._changed_for.get(seat)
+        return since is not None and since <= state_id <= self.state_id
 
     def _replay_secrecy(self, state: State) -> list[tuple[bool, int]]:
         """Per action of the history: (was it a secret decision, how long the log was after it), by replaying it."""
