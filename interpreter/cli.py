@@ -389,6 +389,17 @@ def default_log_path(game, seed: int | None) -> str:
     return f"ribbit-{slug}-seed{seed}.jsonl" if seed is not None else f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
+def echo_piped_answer(answer: str) -> None:
+    """An answer piped in (``yes 1 | ribbit play ...``) is not echoed by a terminal: print it after its prompt,
+    so the transcript reads like a game typed at the keyboard rather than a prompt run into the next view."""
+    try:
+        piped = not sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):  # a closed or replaced standard input
+        piped = True
+    if piped:
+        print(inert(answer), flush=True)
+
+
 UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back their own last decision
 
 
@@ -402,6 +413,7 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]):
             raise Interrupted(f"player {seat + 1} left (end of input)") from None
         except (RuntimeError, ValueError, OSError):  # no standard input at all (`<&-`), or a closed one
             raise Interrupted(f"player {seat + 1} left (no input to read from)") from None
+        echo_piped_answer(answer)
         if re.fullmatch(r"[0-9]{1,9}", answer) and 1 <= int(answer) <= len(legal):  # no int() of 5000 digits
             return legal[int(answer) - 1]
         for option in legal:
@@ -957,6 +969,7 @@ def step_through(console, replay, seat, hidden: str | None) -> int:
                 answer = input(f"[{position}/{last}] n/Enter next, p previous, g N go to, q quit: ").strip().lower()
             except (EOFError, RuntimeError, ValueError, OSError):
                 return EXIT_OK
+            echo_piped_answer(answer)
             if answer in ("", "n"):
                 target = position + 1
             elif answer == "p":

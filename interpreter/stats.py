@@ -12,7 +12,8 @@ told otherwise:
 - the difference of two independent proportions: Newcombe's hybrid score interval (from the two
   Wilson intervals); of two independent means: Welch's t interval.
 
-The quantiles come from ``scipy.stats`` (the optional ``stats`` extra), imported when first needed.
+The quantiles come from ``scipy.stats`` (a core dependency: the intervals equal scipy's), imported when
+first needed, since loading it takes a moment that the other commands need not pay.
 """
 
 from __future__ import annotations
@@ -31,11 +32,8 @@ class MissingExtraError(RibbitError):
 
 
 def _scipy_stats():
-    try:
-        from scipy import stats
-    except ImportError:
-        raise MissingExtraError("confidence intervals need scipy, which is not installed; install it with "
-                                "`pip install 'ribbit[stats]'` (or `pip install scipy`)") from None
+    from scipy import stats
+
     return stats
 
 

@@ -11,9 +11,12 @@ import sys
 
 import pytest
 
-pytest.importorskip("scipy", reason="confidence intervals need the 'stats' extra (scipy)")
+from scipy import stats as scipy_stats  # a core dependency, as the intervals need it
 
-from scipy import stats as scipy_stats  # noqa: E402
+from interpreter.agents import AGENTS
+from interpreter.cli import main
+from interpreter.compare import ConfigError, compare, parse_config, report, seat_bots
+from interpreter.stats import Moments, mean_difference, mean_interval, paired_difference, proportion_difference, wilson
 
 from interpreter.agents import AGENTS  # noqa: E402
 from interpreter.cli import main  # noqa: E402
