@@ -170,7 +170,7 @@ class Builder:
         self.resolve_suspension()
         self.compile_all()
         self.build_scoring()
-        g.presentation = build_presentation(g, self.data.get("table"), self.fail)
+        g.presentation = build_presentation(g, self.data.get("table"), self.fail, getattr(self.src, "changes", ()))
         return g
 
     def check_constant(self, value, path, what):

@@ -38,16 +38,30 @@ def _seen_by(game, spec) -> bool:
     return seen is not None and any(seen[i] is not None for i in range(spec.base, spec.base + spec.count))
 
 
-def build_presentation(game, table, fail) -> dict:
+def build_presentation(game, table, fail, changes=()) -> dict:
     """``game.presentation`` from the ``table:`` section (None: all defaults); ``fail(message, path)``
-    raises the located error."""
+    raises the located error.
+
+    A name the game does not have is an error, unless a variant changed that part of the game
+    (``changes``, the variants' :class:`Change` records): a variant that removes a zone or a score term
+    need not rewrite the table, whose hint about it is then dropped."""
     table = table or {}
+    touched = {change.part for change in changes}
+    if "components" in touched:
+        touched.add("properties")
+
+    def unknown(part, message, where):
+        if part not in touched:
+            fail(message, where)
+
     zones = {}
     for name, hint in (table.get("zones") or {}).items():
         where = ("table", "zones", name)
         spec = game.zones.get(name)
         if spec is None:
-            fail(f"the table names zone {quote(name)}, which the game does not have{_close(name, game.zones)}", where)
+            unknown("zones", f"the table names zone {quote(name)}, which the game does not have"
+                    f"{_close(name, game.zones)}", where)
+            continue
         hint = hint or {}
         at = hint.get("at", default_place(game, spec))
         if at != "box" and at != PLACE_OF[spec.per]:
@@ -67,15 +81,19 @@ def build_presentation(game, table, fail) -> dict:
         if value is None or (allow_name and value == "name"):
             return value
         if value not in game.properties:
-            fail(f"the card face's {key} names property {quote(value)}, which the cards do not have"
-                 + _close(value, props + (["name"] if allow_name else [])), ("table", "cards", key))
+            unknown("properties", f"the card face's {key} names property {quote(value)}, which the cards do not have"
+                    + _close(value, props + (["name"] if allow_name else [])), ("table", "cards", key))
+            return None
         return value
 
-    badges = face.get("badges") or []
-    for i, badge in enumerate(badges):
-        if badge not in game.properties:
-            fail(f"badge {quote(badge)} is not a property of the cards{_close(badge, props)}", ("table", "cards", "badges", i))
-    cards = {"title": prop("title", allow_name=True) or "name", "badges": list(badges), "band": prop("band"),
+    badges = []
+    for i, badge in enumerate(face.get("badges") or []):
+        if badge in game.properties:
+            badges.append(badge)
+        else:
+            unknown("properties", f"badge {quote(badge)} is not a property of the cards{_close(badge, props)}",
+                    ("table", "cards", "badges", i))
+    cards = {"title": prop("title", allow_name=True) or "name", "badges": badges, "band": prop("band"),
              "colours": dict(face.get("colours") or {}), "ability": prop("ability"), "text": prop("text")}
     if cards["colours"] and not cards["band"]:
         fail("the card face gives colours but no band: name the property they colour (band: suit)",
@@ -91,16 +109,18 @@ def build_presentation(game, table, fail) -> dict:
             elif name in game.gvars or name in BUILTIN_VARIABLES:
                 variables["game"][name] = label
             else:
-                fail(f"the table shows variable {quote(name)}, which is neither a game nor a player variable"
-                     + _close(name, known), ("table", "variables", name))
+                unknown("game_variables" if "game_variables" in touched else "player_variables",
+                        f"the table shows variable {quote(name)}, which is neither a game nor a player variable"
+                        + _close(name, known), ("table", "variables", name))
 
     terms = [name for name, _ in game.score_terms]
     score = []
     for term, label in (table.get("score") or {}).items():
         if term not in terms:
             what = f"the score terms are {', '.join(map(quote, terms))}" if terms else "the game has no score"
-            fail(f"the breakdown names score term {quote(term)}, which the scoring does not have ({what})"
-                 + _close(term, terms), ("table", "score", term))
+            unknown("scoring", f"the breakdown names score term {quote(term)}, which the scoring does not have ({what})"
+                    + _close(term, terms), ("table", "score", term))
+            continue
         score.append([term, label])
     listed = {term for term, _ in score}
     score += [[term, term.replace("_", " ")] for term in terms if term not in listed]

@@ -159,6 +159,8 @@ class Table:
                    "cards": self.cards.for_view(view, [c for o in (decision or {}).get("options", ()) for c in o["cards"]])}
         if self.problem:
             message["problem"] = self.problem
+        if state.over:
+            message["breakdown"] = state.score_breakdown()  # public once the game is over, like the scores
         return message, len(state.log or ())
 
     # ---------------------------------------------------------------- changing the game
@@ -250,7 +252,8 @@ class Table:
         for text in narration[told:]:
             lines.append({"event": "log", "text": text})
         if state.over:
-            lines.append({"event": "end", "scores": state.scores(), "winners": [w + 1 for w in state.winners()],
+            lines.append({"event": "end", "scores": state.scores(), "breakdown": state.score_breakdown(),
+                          "winners": [w + 1 for w in state.winners()],
                           "ended_by": state.ended_by, "decisions": len(state.history)})
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
