@@ -114,7 +114,7 @@ class Seat:
         return self.page.locator("#decision button.option:not([disabled])").count() > 0
 
     def over(self) -> bool:
-        return self.page.locator("#decision h2", has_text="Game over").count() > 0
+        return self.page.locator("#decision .winner-banner").count() > 0
 
     def act(self, rng: random.Random) -> str:
         """One decision, as a person would take it: clicking cards where the options are cards."""
@@ -175,10 +175,10 @@ def play(seats, rng, until=None, limit=120.0, max_actions=2000):
     return actions
 
 
-def screenshot(page, name, tmp_path):
+def screenshot(page, name, tmp_path, full_page=True):
     path = tmp_path / name
     page.evaluate("window.scrollTo(0, 0)")  # the side panel is sticky: draw it where it starts
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.stat().st_size > 10_000  # a real picture, not a blank page
     if os.environ.get("RIBBIT_UPDATE_SCREENSHOTS"):
         IMAGES.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,8 @@ so a misspelt zone or property is a located error before a game starts.
 The result (``game.presentation``) is plain JSON data with every default filled:
 
 ``zones``      every zone, in drawing order: ``{name: {"at", "label", "show"}}``;
-``cards``      ``{"title", "badges", "band", "colours", "ability", "text"}``;
+``cards``      ``{"title", "badges", "band", "band_default", "colours", "ability", "text"}`` (``band_default``: the
+               band property's default value, which the cards' own properties leave out);
 ``variables``  ``None`` (show every variable under its name) or ``{"game": {name: label}, "player": {...}}``;
 ``score``      ``[[term, label], ...]``: every score term, the listed ones first.
 """
@@ -95,6 +96,8 @@ def build_presentation(game, table, fail, changes=()) -> dict:
                     ("table", "cards", "badges", i))
     cards = {"title": prop("title", allow_name=True) or "name", "badges": badges, "band": prop("band"),
              "colours": dict(face.get("colours") or {}), "ability": prop("ability"), "text": prop("text")}
+    default = game.property_defaults.get(cards["band"]) if cards["band"] else None
+    cards["band_default"] = default if isinstance(default, (str, int)) and default not in ("", 0) else None
     if cards["colours"] and not cards["band"]:
         fail("the card face gives colours but no band: name the property they colour (band: suit)",
              ("table", "cards", "colours"))

@@ -10,6 +10,7 @@
   const COLOURS = new Set(["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black",
     "white", "grey", "gray", "cyan", "magenta", "teal", "violet", "gold", "silver", "navy", "lime", "olive",
     "maroon", "indigo", "crimson", "turquoise"]);
+  const LONG_TEXT = 180;    // a card text longer than this shows its first lines on the face, all of it on a tap
   const MAX_OPTION_FACES = 12;  // a decision with more options than this shows no card faces in its list
   const MANY_CARDS = 10;    // a zone showing more cards than this, none of them to pick, shows names only
   const ARROWS = { north: "↑", south: "↓", east: "→", west: "←", northeast: "↗", northwest: "↖",
@@ -168,7 +169,7 @@
     const f = face();
     const c = el("div", "card");
     c.dataset.zone = zone; c.dataset.index = String(index); c.dataset.name = name;
-    const colour = f.band ? bandColour(props[f.band]) : tint(props);
+    const colour = f.band ? bandColour(f.band in props ? props[f.band] : f.band_default) : tint(props);
     if (colour) { c.classList.add("tinted"); c.style.setProperty("--tint", colour); }
     const title = f.title !== "name" && props[f.title] !== undefined ? format(props[f.title]) : name;
     c.append(el("div", "card-name", title));
@@ -181,7 +182,15 @@
       for (const key of f.badges) if (key in props) badges.append(el("span", "badge", badgeText(key, props[key])));
       if (badges.children.length) c.append(badges);
       if (f.ability && props[f.ability]) c.append(el("div", "ability", format(props[f.ability])));
-      if (f.text && props[f.text]) c.append(el("div", "card-text", format(props[f.text])));
+      if (f.text && props[f.text]) {
+        const text = format(props[f.text]);
+        c.append(el("div", text.length > LONG_TEXT ? "card-text long" : "card-text", text));
+        if (text.length > LONG_TEXT && !opts.noInfo) {  // the face shows its start; the whole text is one tap away
+          const more = el("span", "more", "read all");
+          more.onclick = (e) => { e.stopPropagation(); showCard(name, zone, index, marks); };
+          c.append(more);
+        }
+      }
     }
     c.title = [name, ...Object.entries(props).map(([k, v]) => propText(k, v))].join("\n");
     for (const [key, value] of Object.entries(marks || {})) {
@@ -256,6 +265,7 @@
         for (const [k, v] of Object.entries(marks)) m[k] = v[i];
         const c = cardEl(entry.cards[i], label, i, m);
         if (i === entry.cards.length - 1) c.classList.add("top-card");
+        if (i === 0) c.classList.add("base-card");  // the base of a pile (a Lily Pad under its Frogs) keeps its text
         row.append(c);
       }
       if (entry.cards.length > 1) box.classList.add("is-stack");
@@ -415,7 +425,7 @@
       const e = last.view.zones[label];
       return n + (e.cards ? e.cards.length : e.count || 0);
     }, 0);
-    box.append(el("summary", null, `Under the table: ${entries.length} boxes, ${plural(cards, "card")}`));
+    box.append(el("summary", null, `Under the table: ${plural(entries.length, "zone")}, ${plural(cards, "card")}`));
     box.append(zonesEl(entries));
     return box;
   }
@@ -637,12 +647,19 @@
     } else panel.append(list);
   }
 
+  // Whether a card's face says more than its name (else an option naming it needs no face).
+  function informative(name) {
+    const f = face(), props = (last.cards || {})[name] || {};
+    if (plainFace(f)) return Object.keys(props).length > 0;
+    return [...f.badges, f.ability, f.text].some((k) => k && k in props) || (f.band && (f.band in props || f.band_default));
+  }
+
   // An option's button; one that picks cards shows their faces (a short list only: a long one is
   // picked on the table, where the cards lie).
   function optionEl(o, faces) {
     const b = el("button", "option");
     b.append(el("span", "option-label", o.label));
-    if (faces && o.cards.length) {
+    if (faces && o.cards.length && o.cards.some(informative)) {
       const row = el("span", "option-cards");
       o.cards.forEach((name, i) => {
         const c = cardEl(name, o.zones[i], -1, null, { noInfo: true });

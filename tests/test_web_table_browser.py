@@ -1,0 +1,108 @@
+"""The table in a real browser: a whole game of each shipped game played by clicking (seat 1, bots at
+the other seats), pictured at 1360 px and on a 390 px phone, where nothing may scroll sideways and the
+decision stays in view; the end shows the winner and each player's score by the definition's terms.
+
+Every WebSocket frame seat 1 receives is kept: no card seat 1 never saw (replaying the game, its views)
+is named in any of them, whatever the definition's ``table:`` hints say about the zones.
+
+The screenshots in docs/img/ are taken here: run with RIBBIT_UPDATE_SCREENSHOTS=1 to refresh them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from test_web_browser import DEFS, Seat, browser, play, saved, screenshot, serve  # noqa: F401 (fixtures)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1360, "height": 900}
+
+# (definition, players, bots, seed, decisions before the mid-game pictures, whether some card stays unseen:
+# a long game of Crazy Eights may show seat 1 every card of the deck, and then there is nothing to leak)
+GAMES = [
+    ("crazy_eights", 2, ["2=random"], 5, 6, False),
+    ("frog_tower", 3, ["2=random", "3=random"], 11, 12, True),
+    ("kaeru", 2, ["2=random"], 3, 10, True),
+    ("top_frog", 2, ["2=random"], 2, 30, True),
+]
+
+
+def overflow(page) -> int:
+    """How far the page scrolls sideways (0: not at all)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def decision_in_view(page) -> bool:
+    box = page.locator("#decision").bounding_box()
+    return box is not None and box["y"] < PHONE["height"] and box["y"] + box["height"] > 0
+
+
+def never_seen(game, players: int, data: dict, seat: int = 0) -> set[str]:
+    """The card names ``seat`` was never shown: in no view of it, at no point of the game (replayed)."""
+    state = game.new_game(players, data["seed"])
+    seen: set[str] = set()
+
+    def look():
+        text = json.dumps([state.view(seat), state.decision_for(seat)])
+        seen.update(name for name in set(game.card_names) if json.dumps(name) in text)
+    look()
+    for player, action in data["history"]:
+        state.apply(player, action)
+        look()
+    return set(game.card_names) - seen
+
+
+@pytest.mark.parametrize("name, players, bots, seed, middle, unseen_left", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve, tmp_path, name, players, bots,  # noqa: F811
+                                                                  seed, middle, unseen_left):
+    from interpreter import load_game
+
+    args = ["--players", str(players), "--seed", str(seed)]
+    for bot in bots:
+        args += ["--seat", bot]
+    server = serve(DEFS / f"{name}.yaml", *args)
+    seat = Seat(browser, server.links["player 1"])
+    page = seat.page
+    rng = random.Random(seed)
+    play([seat], rng, until=lambda: len(saved(server)["history"]) >= middle or seat.over())
+    assert not seat.over()
+    screenshot(page, f"{name}.png", tmp_path)
+    assert overflow(page) <= 0
+    page.set_viewport_size(PHONE)
+    assert overflow(page) <= 0, f"{name}: the page scrolls sideways at 390 px"
+    assert decision_in_view(page), f"{name}: the decision is not in view on a phone"
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    assert decision_in_view(page), f"{name}: the decision scrolls away on a phone"
+    screenshot(page, f"{name}_phone.png", tmp_path, full_page=False)
+
+    page.set_viewport_size(DESKTOP)
+    play([seat], rng, limit=240, max_actions=5000)
+    data = saved(server)
+    assert data["over"]
+    # the ending: a banner naming the winner, one row per player, the definition's terms when there are several
+    banner = page.locator(".winner-banner").inner_text()
+    assert "wins" in banner or "share the victory" in banner or "Nobody" in banner
+    rows = page.locator("#decision table.scores tr[data-seat]")
+    assert rows.count() == players
+    game = load_game(DEFS / f"{name}.yaml")
+    terms = game.presentation["score"]
+    if len(terms) > 1:
+        headers = page.locator("#decision table.scores th.term").all_inner_texts()
+        assert headers == [label for _, label in terms]
+    assert overflow(page) <= 0
+    page.set_viewport_size(PHONE)
+    assert overflow(page) <= 0, f"{name}: the end of the game scrolls sideways at 390 px"
+    page.set_viewport_size(DESKTOP)
+    if name == "top_frog":
+        screenshot(page, "top_frog_end.png", tmp_path)
+
+    # secrecy: no frame names a card seat 1 never saw, whatever the table hints placed where
+    unseen = never_seen(game, players, data)
+    assert bool(unseen) == unseen_left, "which cards stay unseen changed: pick a game that leaves some"
+    frames = "".join(seat.frames)
+    leaked = sorted(card for card in unseen if json.dumps(card, ensure_ascii=False) in frames)
+    assert not leaked, f"{name}: frames name cards seat 1 never saw: {leaked[:5]}"
+    seat.close()
