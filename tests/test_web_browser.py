@@ -218,8 +218,13 @@ def test_three_people_play_frog_tower_to_the_end_in_three_browsers(browser, serv
         seats[1].page.locator("button", has_text="Download the game log").click()
     lines = Path(download.value.path()).read_text().splitlines()
     assert json.loads(lines[0])["narration"] == "player 2" and json.loads(lines[-1])["event"] == "end"
-    seats[2].page.locator("button", has_text="Play again").click()
+    seats[2].page.locator("button", has_text="Play again").click()  # every person must agree
+    seats[0].page.wait_for_selector("text=Waiting for player 1, player 2 to agree to play again.")
+    assert seats[0].page.locator(".result").count() == 1
+    for seat in seats[:2]:
+        seat.page.locator("button", has_text="Play again").click()
     expect(seats[0].page.locator(".result")).to_have_count(0, timeout=10_000)
+    assert (tmp_path / "game.game1.json").exists() and (tmp_path / "game.game1.jsonl").exists()
     assert saved(server)["history"] == [] or not saved(server)["over"]
     for seat in seats:
         seat.close()

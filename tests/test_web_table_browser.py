@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from test_web_browser import DEFS, Seat, browser, play, saved, screenshot, serve  # noqa: F401 (fixtures)
+from test_web_browser import DEFS, Seat, browser, expect, play, saved, screenshot, serve  # noqa: F401 (fixtures)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1360, "height": 900}
@@ -55,6 +55,40 @@ def never_seen(game, players: int, data: dict, seat: int = 0) -> set[str]:
     return set(game.card_names) - seen
 
 
+def last_state(seat) -> dict:
+    return [m for m in map(json.loads, seat.frames) if m["type"] == "state"][-1]
+
+
+def folded_zones_stay_readable(seat):
+    """The zones the table puts under the table are folded away, not taken away: opened, the section
+    shows every card the seat's view holds of them."""
+    page = seat.page
+    page.locator("#under-table summary").click()
+    view = last_state(seat)["view"]
+    box = view["zones"]["box"]["cards"]  # Top Frog's game box is public
+    assert box
+    shown = set(page.locator('#under-table .card[data-zone="box"]').evaluate_all("cs => cs.map(c => c.dataset.name)"))
+    assert shown == set(box)
+    page.locator("#under-table summary").click()
+
+
+def a_card_reads_whole_on_its_i(seat, zone):
+    """A card's "i" opens the whole card: every property, its text in full."""
+    page = seat.page
+    card = page.locator(f'.zone[data-zone="{zone}"] .card[data-name]').first
+    name = card.get_attribute("data-name")
+    card.locator(".card-info").click()
+    detail = page.locator("#card-detail")
+    expect(detail).to_be_visible()
+    props = last_state(seat)["cards"][name]
+    text = detail.inner_text()
+    for value in props.values():
+        if isinstance(value, str):
+            assert value in text
+    detail.locator("button", has_text="Close").click()
+    expect(detail).to_be_hidden()
+
+
 @pytest.mark.parametrize("name, players, bots, seed, middle, unseen_left", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve, tmp_path, name, players, bots,  # noqa: F811
                                                                   seed, middle, unseen_left):
@@ -71,6 +105,9 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     assert not seat.over()
     screenshot(page, f"{name}.png", tmp_path)
     assert overflow(page) <= 0
+    if name == "top_frog":
+        folded_zones_stay_readable(seat)
+        a_card_reads_whole_on_its_i(seat, "river")
     page.set_viewport_size(PHONE)
     assert overflow(page) <= 0, f"{name}: the page scrolls sideways at 390 px"
     assert decision_in_view(page), f"{name}: the decision is not in view on a phone"

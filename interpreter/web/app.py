@@ -4,7 +4,8 @@ The page is static (``static/``): it holds no game data.  After loading it opens
 ``{"type": "hello", "token": T}`` (a seat's link carries ``#seat=T`` in its fragment, which browsers do
 not send in requests) or ``{"type": "hello", "watch": TABLE}``.  From then on the server pushes
 ``{"type": "state", ...}`` after every change (what that seat may know, see ``Table.snapshot``) and the
-browser sends ``{"type": "act", "action": TEXT}``, ``{"type": "again"}`` (a new game once one is over) or
+browser sends ``{"type": "act", "action": TEXT}``, ``{"type": "again"}`` (once a game is over: a new game
+when every person at the table has sent it; the finished game is kept beside the save) or
 ``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too large or
 too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
 """
@@ -174,7 +175,8 @@ class Server:
             async with table.lock:
                 if not table.state.is_terminal() and not table.problem:
                     raise IllegalActionError("this game is not over yet")
-                table.play_again()
+                if table.vote_again(conn.seat):  # a new game once every person at the table has asked
+                    table.play_again()
                 self.changed(table)
             await self.advance(table)
         elif kind == "log":

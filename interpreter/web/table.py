@@ -107,6 +107,7 @@ class Table:
         self.cards = CardInfo(game)
         self.game_number = game_number
         self.problem = None  # a rule failure that stopped the game, shown to everyone
+        self.again_votes: set = set()  # the people who asked for a new game once this one is over
         self._start(state if state is not None else game.new_game(players, self._seed(seed)))
 
     @staticmethod
@@ -161,6 +162,7 @@ class Table:
             message["problem"] = self.problem
         if state.over:
             message["breakdown"] = state.score_breakdown()  # public once the game is over, like the scores
+            message["again"] = sorted(self.again_votes)  # who has asked to play again
         return message, len(state.log or ())
 
     # ---------------------------------------------------------------- changing the game
@@ -181,11 +183,33 @@ class Table:
         state = self.state
         return bot.act(state, seat)
 
+    def vote_again(self, seat: int) -> bool:
+        """``seat`` asks for a new game once this one is over; True when every person at the table has asked."""
+        self.again_votes.add(seat)
+        return set(self.humans) <= self.again_votes
+
     def play_again(self, seed: int | None = None) -> None:
+        """A new game at the same seats.  The finished one is kept beside the save: its save as
+        ``SAVE.gameN.json`` and its log, as a spectator may read it, as ``SAVE.gameN.jsonl``."""
+        self.keep_finished()
         self.game_number += 1
         self.problem = None
+        self.again_votes = set()
         self._start(self.game.new_game(self.players, self._seed(seed)))
         self.write_save()
+
+    def finished_paths(self, number: int | None = None) -> tuple[Path, Path]:
+        """Where game ``number`` (this one by default) is kept once another starts: (save, log)."""
+        stem = self.save.name.removesuffix(".json")
+        number = self.game_number if number is None else number
+        return self.save.with_name(f"{stem}.game{number}.json"), self.save.with_name(f"{stem}.game{number}.jsonl")
+
+    def keep_finished(self) -> None:
+        if self.save is None:
+            return
+        save, log = self.finished_paths()
+        write_atomically(save, json.dumps(self.state.to_json(), separators=(",", ":")))
+        write_atomically(log, self.log_lines(None))
 
     # ---------------------------------------------------------------- saving
     def write_save(self) -> None:

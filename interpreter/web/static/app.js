@@ -265,7 +265,7 @@
         for (const [k, v] of Object.entries(marks)) m[k] = v[i];
         const c = cardEl(entry.cards[i], label, i, m);
         if (i === entry.cards.length - 1) c.classList.add("top-card");
-        if (i === 0) c.classList.add("base-card");  // the base of a pile (a Lily Pad under its Frogs) keeps its text
+        if (i === 0) c.classList.add("base-card");  // the base of a pile keeps its text (a card the others are stacked on)
         row.append(c);
       }
       if (entry.cards.length > 1) box.classList.add("is-stack");
@@ -706,12 +706,18 @@
     const log = el("button", "secondary", "Download the game log");
     log.onclick = () => send({ type: "log" });
     buttons.append(log);
-    if (seat !== null) {
+    const asked = last.again || [];
+    if (seat !== null && !asked.includes(seat)) {
       const again = el("button", "primary", "Play again");
       again.onclick = () => send({ type: "again" });
       buttons.append(again);
     }
     panel.append(buttons);
+    if (asked.length) {  // a new game starts when every person at the table has asked for one
+      const others = last.humans.filter((p) => !asked.includes(p));
+      panel.append(el("p", "waiting again-votes", (seat !== null && asked.includes(seat) ? "You asked to play again. " : "")
+        + `Waiting for ${others.map(seatName).join(", ")} to agree to play again.`));
+    }
     banner(line, "over");
   }
 
