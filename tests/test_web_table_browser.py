@@ -103,7 +103,7 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     rng = random.Random(seed)
     play([seat], rng, until=lambda: len(saved(server)["history"]) >= middle or seat.over())
     assert not seat.over()
-    screenshot(page, f"{name}.png", tmp_path)
+    screenshot(page, f"{name}_desktop.png", tmp_path)
     assert overflow(page) <= 0
     if name == "top_frog":
         folded_zones_stay_readable(seat)
