@@ -240,3 +240,15 @@ def test_the_end_record_of_both_logs_holds_the_breakdown(tmp_path):
     assert web_end["breakdown"] == table.state.score_breakdown()
     message, _ = table.snapshot(1, 0)
     assert message["breakdown"] == table.state.score_breakdown()
+
+
+def test_labels_are_author_text_printed_inert_at_the_terminal(tmp_path):
+    """A label may hold anything a stranger writes: it reaches the terminal as visible text, never as a
+    terminal control sequence or rich markup."""
+    game = load_game(DEFS / "crazy_eights.yaml", [variant(tmp_path, "Crazy Eights", {
+        "zones": {"discard": {"label": "\x1b[2J[bold]pile"}}, "variables": {"named": "\u202enamed"}})])
+    out = console()
+    render_view(out, game, game.new_game(2, 1).view(0), 0)
+    text = out.file.getvalue()
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "[bold]pile" in text  # markup printed as itself

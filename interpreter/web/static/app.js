@@ -389,10 +389,8 @@
     const zones = zonesEl(zonesAt("shared", layout.shared).filter((spec) => spec.name in last.view.zones)
       .map((spec) => [spec.name, zoneHint(spec.name).label, spec]));
     const vars = el("div", "game-vars");
-    for (const [name, label, value, kind] of shownVariables(last.view.variables, "game")) {
-      if (kind === "space") continue;  // drawn on the board
-      void name;
-      vars.append(variableEl(label, value, kind));
+    for (const [, label, value, kind] of shownVariables(last.view.variables, "game")) {
+      if (kind !== "space") vars.append(variableEl(label, value, kind));  // a space: drawn on the board
     }
     if (zones.children.length) { area.append(el("h2", null, "On the table"), zones); }
     if (vars.children.length) area.append(vars);
