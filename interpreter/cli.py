@@ -454,7 +454,7 @@ OMNISCIENT = "omniscient"
 
 
 def explain(console, game, state, seat: int, view: dict, described: dict, answer: str) -> bool:
-    """``?`` (the rules of the decision being asked) and ``info NAME`` / ``info ZONE`` at the prompt; True
+    """``?`` (the rules of the decision being asked) and ``info NAME`` / ``info ZONE`` (or ``? NAME``) at the prompt; True
     if ``answer`` was one of them.  Only what ``view`` shows can be described: a card the seat cannot see
     gets the same answer as a card that does not exist."""
     words = answer.split(None, 1)
@@ -464,7 +464,7 @@ def explain(console, game, state, seat: int, view: dict, described: dict, answer
         console.print("Answer with an option's number or text; info NAME shows a card you can see, info ZONE a "
                       "zone (its cards as you may see them).", markup=False, style="dim")
         return True
-    if not words or words[0].lower() != "info":
+    if not words or words[0].lower() not in ("info", "?"):  # "? NAME" reads as "info NAME"
         return False
     target = words[1].strip() if len(words) > 1 else ""
     cards = names_in_sight(game, view, described["options"])

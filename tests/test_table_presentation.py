@@ -177,6 +177,9 @@ def test_info_describes_a_visible_card_and_answers_alike_for_a_hidden_one_and_a_
     out = console()
     assert explain(out, game, state, 0, view, described, f"info {mine}")
     assert mine in out.file.getvalue() and "rank: " in out.file.getvalue()  # every property, on info
+    again = console()
+    assert explain(again, game, state, 0, view, described, f"? {mine}")
+    assert again.file.getvalue() == out.file.getvalue()
 
     def answer(name):
         out = console()
