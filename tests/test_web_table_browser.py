@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -101,6 +102,10 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     seat = Seat(browser, server.links["player 1"])
     page = seat.page
     rng = random.Random(seed)
+    if name == "top_frog":  # the first decision picks a Lily Pad: each option shows the pad's face, its condition
+        faces = page.locator("#decision button.option .option-cards .card-text")
+        expect(faces).to_have_count(2)
+        assert all(re.search(r"Frogs?\b.*: \d+$", text) for text in faces.all_inner_texts())
     play([seat], rng, until=lambda: len(saved(server)["history"]) >= middle or seat.over())
     assert not seat.over()
     screenshot(page, f"{name}_desktop.png", tmp_path)
