@@ -209,6 +209,19 @@ def card_face(game, name: str, whole: bool = False) -> Text:
     return text
 
 
+def _grouped(game, names: list) -> list:
+    """``names`` in groups by the card face's band value (first seen first), in order within a group."""
+    band = _face(game).get("band")
+    if not band:
+        return list(names)
+    default = game.property_defaults.get(band)
+    value = {name: str(card_properties(game, name).get(band, default)) for name in names}
+    rank: dict = {}
+    for name in names:
+        rank.setdefault(value[name], len(rank))
+    return sorted(names, key=lambda name: rank[value[name]])  # stable: in order within a group
+
+
 def shown_variables(game, row: dict, which: str) -> list:
     """[(name, label, value)] of the variables in ``row`` the definition's ``table.variables`` shows (all of
     them, under their names, when it names none)."""
@@ -356,6 +369,8 @@ def top_text(game, zone: str, shown: dict) -> str:
 
 
 def _with_top_text(game, zone: str, shown: dict) -> Text:
+    if zone_place(game, zone)["show"] == "grouped" and shown.get("cards"):
+        shown = {**shown, "cards": _grouped(game, shown["cards"])}
     contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
     if text:

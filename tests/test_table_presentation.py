@@ -255,3 +255,18 @@ def test_labels_are_author_text_printed_inert_at_the_terminal(tmp_path):
     text = out.file.getvalue()
     assert "\x1b" not in text and "\u202e" not in text
     assert "[bold]pile" in text  # markup printed as itself
+
+
+def test_a_grouped_zone_is_drawn_in_groups_by_band_and_keeps_every_card(tmp_path):
+    game = load_game(DEFS / "frog_tower.yaml")
+    assert game.presentation["zones"]["garden"]["show"] == "grouped"
+    garden = ["green frog", "leaf", "blue frog", "green frog (One more!)", "starting leaf", "blue frog"]
+    state = game.new_game(2, 1)
+    view = json.loads(json.dumps(state.view(0)))
+    view["zones"]["garden(1)"] = {"cards": garden}
+    out = console()
+    render_view(out, game, view, 0)
+    row = next(line for line in out.file.getvalue().splitlines() if "green frog" in line)
+    order = [row.index(name) for name in ("green frog,", "green frog (One more!)", "leaf,", "starting leaf",
+                                          "blue frog x2")]
+    assert order == sorted(order)  # greens, then leaves (the default type), then blues; every card still there

@@ -209,6 +209,25 @@
     return c;
   }
 
+  // The band property's value of a card (its default when the card does not say), as text.
+  function bandOf(name) {
+    const f = face();
+    if (!f.band) return "";
+    const props = (last.cards || {})[name] || {};
+    const value = f.band in props ? props[f.band] : f.band_default;
+    return value === undefined || value === null ? "" : String(value);
+  }
+
+  // A zone shown "grouped": its cards in groups by band value (first seen first), in order within
+  // each group; any other zone: as they lie.
+  function groupedOrder(cards, hint) {
+    const order = cards.map((_, i) => i);
+    if (hint.show !== "grouped" || !face().band) return order;
+    const rank = new Map();
+    for (const name of cards) if (!rank.has(bandOf(name))) rank.set(bandOf(name), rank.size);
+    return order.sort((a, b) => rank.get(bandOf(cards[a])) - rank.get(bandOf(cards[b])) || a - b);
+  }
+
   // The whole card, every property included, in a panel over the page.
   function showCard(name, zone, index, marks) {
     let shade = $("card-detail");
@@ -294,18 +313,20 @@
         // decision may pick among them; a long row nobody picks from shows the names only.
         const picking = pickZones().has(label);
         const runs = [];
-        entry.cards.forEach((name, i) => {
-          const m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
+        const order = groupedOrder(entry.cards, hint);
+        order.forEach((i) => {
+          const name = entry.cards[i], m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
           const prev = runs[runs.length - 1];
           if (!picking && prev && prev.key === key) prev.count++;
-          else runs.push({ key, name, index: i, marks: m, count: 1 });
+          else runs.push({ key, name, index: i, marks: m, count: 1, group: bandOf(name) });
         });
         if (!picking && runs.length > MANY_CARDS) row.classList.add("names-only");
-        for (const run of runs) {
+        runs.forEach((run, r) => {
           const c = cardEl(run.name, label, run.index, run.marks);
           if (run.count > 1) { c.append(el("div", "copies", `×${run.count}`)); c.dataset.copies = String(run.count); }
+          if (hint.show === "grouped" && r > 0 && runs[r - 1].group !== run.group) c.classList.add("group-start");
           row.append(c);
-        }
+        });
       }
       if (!entry.cards.length) row.append(el("span", "empty", "empty"));
     } else if ("top" in entry) {
