@@ -23,7 +23,8 @@ from pathlib import Path
 from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agent, parse_bot_spec, parse_bot_specs
 from .errors import RibbitError, UndoRefusedError, inert, shorten
 from .loader import load_game
-from .render import make_console, render_result, render_rules, render_stats, render_view
+from .render import (make_console, names_in_sight, render_card, render_decision_rules, render_result, render_rules,
+                     render_stats, render_view, render_zone)
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
@@ -403,9 +404,11 @@ def echo_piped_answer(answer: str) -> None:
 UNDO = "undo"  # typed at a person's prompt (when no option reads so): take back their own last decision
 
 
-def ask_human(console, seat: int, prompt: str, legal: list[str]):
+def ask_human(console, seat: int, prompt: str, legal: list[str], explain=None) -> str:
     """Read a choice at the terminal: an option's number or its exact text (re-asked until valid), or
-    :data:`UNDO` to take back one's own last decision."""
+    :data:`UNDO` to take back one's own last decision.
+
+    ``explain(answer)`` handles what is not an option (``?``, ``info NAME``): True if it answered."""
     while True:
         try:
             answer = input(inert(f"player {seat + 1}, {prompt or 'choose'} [1-{len(legal)}]: ")).strip()
@@ -421,8 +424,10 @@ def ask_human(console, seat: int, prompt: str, legal: list[str]):
                 return option
         if answer.lower() == UNDO:
             return UNDO
-        console.print(f"Please answer with a number from 1 to {len(legal)} (or an option's text).",
-                      markup=False, style="yellow")
+        if explain is not None and explain(answer):
+            continue
+        console.print(f"Please answer with a number from 1 to {len(legal)} (or an option's text; ? explains "
+                      "the decision, info NAME shows a card).", markup=False, style="yellow")
 
 
 def run_play(args) -> int:
@@ -481,6 +486,47 @@ def run_play(args) -> int:
 OMNISCIENT = "omniscient"
 
 
+def explain(console, game, state, seat: int, view: dict, described: dict, answer: str) -> bool:
+    """``?`` (the rules of the decision being asked) and ``info NAME`` / ``info ZONE`` (or ``? NAME``) at the prompt; True
+    if ``answer`` was one of them.  Only what ``view`` shows can be described: a card the seat cannot see
+    gets the same answer as a card that does not exist."""
+    words = answer.split(None, 1)
+    if answer in ("?", "help"):
+        paths = [game.procs[frame[0]].where_at(max(frame[1] - 1, 0)) for frame in state.frames]
+        render_decision_rules(console, game.for_players(state.n), state.prompt(), paths)
+        console.print("Answer with an option's number or text; info NAME shows a card you can see, info ZONE a "
+                      "zone (its cards as you may see them).", markup=False, style="dim")
+        return True
+    if not words or words[0].lower() not in ("info", "?"):  # "? NAME" reads as "info NAME"
+        return False
+    target = words[1].strip() if len(words) > 1 else ""
+    cards = names_in_sight(game, view, described["options"])
+    if target.lower() in cards:
+        render_card(console, game, cards[target.lower()])
+        return True
+    zone = zone_in_view(game, view, seat, target)
+    if zone is not None:
+        render_zone(console, game, zone, view["zones"][zone])
+        return True
+    console.print(f"Nothing called {inert(target)!r} is in sight: info NAME shows a card you can see (on the table, "
+                  "in your hand, in an option), info ZONE a zone.", markup=False, style="yellow")
+    return True
+
+
+def zone_in_view(game, view: dict, seat: int, target: str):
+    """The zone label of ``view`` that ``target`` names: its label (``hand(2)``), a shared zone's name or
+    table label, or the name or label of one of the seat's own zones."""
+    want = target.lower()
+    for label in view["zones"]:
+        name, _, rest = label.partition("(")
+        place = game.presentation.get("zones", {}).get(name, {}).get("label", name).lower() if game.presentation else name
+        if want == label.lower():
+            return label
+        if want in (name.lower(), place) and (not rest or rest == f"{seat + 1})"):
+            return label
+    return None
+
+
 def narration_audience(humans: set):
     """Whose narration the screen shows: one human's own; a spectator's when humans share the screen;
     the omniscient log when only bots play (a demo)."""
@@ -516,10 +562,12 @@ class PlaySession:
             secret = bool(state.pending and state.pending.get("secret"))
             if seat in self.humans:
                 self.console.rule(f"player {seat + 1}", style="green")
-                render_view(self.console, self.game, state.view(seat), seat, self.news)
+                view, described = state.view(seat), state.decision_for(seat)
+                render_view(self.console, self.game, view, seat, self.news, described["options"])
                 self.news = []
                 self.offer_undo(seat)
-                action = ask_human(self.console, seat, state.prompt(), legal)
+                action = ask_human(self.console, seat, state.prompt(), legal,
+                                   lambda answer: explain(self.console, self.game, state, seat, view, described, answer))
                 if action == UNDO and UNDO not in legal:
                     self.take_back(seat)
                     continue
@@ -630,7 +678,8 @@ class PlaySession:
             self.console.rule("game over")
             render_view(self.console, self.game, state.view(None), None, self.news)
         scores, winners = state.scores(), state.winners()
-        self.log.write(event="end", scores=scores, winners=[w + 1 for w in winners], returns=state.returns(),
+        self.log.write(event="end", scores=scores, breakdown=state.score_breakdown(), winners=[w + 1 for w in winners],
+                       returns=state.returns(),
                        ended_by=state.ended_by, decisions=len(state.history),
                        turns=state.gv.get("turn"), seed=state.seed)
         render_result(self.console, self.game, state)

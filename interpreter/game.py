@@ -95,6 +95,8 @@ class Game:
         self.main = None
         self.setup = None
         self.score_fn = None
+        self.score_terms: list = []  # [(term name, fn)]: the named terms score_fn adds up, for the breakdown
+        self.presentation: dict = {}  # the table's look (loader/presentation.py): presentation only, never secrecy
         self.tiebreaks: list = []  # [(sign, fn)]
         self.step_limit = DEFAULT_STEP_LIMIT
         self.locate = None  # (where, node) -> Location

@@ -121,9 +121,13 @@ def format_value(value, kind: str = "any") -> str:
     return str(value)
 
 
-def zone_contents(shown: dict) -> Text:
-    """One zone of a view: grouped cards, or a count for hidden cards, or the top card and a count."""
+def zone_contents(shown: dict, game=None) -> Text:
+    """One zone of a view: grouped cards, or a count for hidden cards, or the top card and a count.
+    With ``game``, each card name is followed by its badges (the definition's ``table.cards``)."""
     if "cards" in shown:
+        if game is not None and shown["cards"]:
+            return Text(", ".join(card_label(game, name) + ("" if times == 1 else f" x{times}")
+                                  for name, times in group_cards(shown["cards"])))
         return Text(describe_cards(shown["cards"]), style="" if shown["cards"] else "dim")
     count = shown.get("count", 0)
     seen = shown.get("shown")  # cards shown to this viewer alone ('show'): where they lie, from the top
@@ -132,31 +136,157 @@ def zone_contents(shown: dict) -> Text:
     if "top" in shown:
         if not count:
             return Text("empty", style="dim")
-        return Text.assemble(("top: ", "dim"), str(shown["top"]), (f"  ({plural(count, 'card')})", "dim"), *extra)
+        top = card_label(game, shown["top"]) if game is not None and shown["top"] is not None else str(shown["top"])
+        return Text.assemble(("top: ", "dim"), top, (f"  ({plural(count, 'card')})", "dim"), *extra)
     return Text.assemble((f"{plural(count, 'card')} (hidden)" if count else "empty", "dim"), *extra)
 
 
+# ---------------------------------------------------------------- card faces (the definition's table.cards)
+def card_properties(game, name: str) -> dict:
+    """The properties of the card called ``name`` that differ from the defaults (what its face can show)."""
+    try:
+        card = game.card_names.index(name)
+    except ValueError:
+        return {}
+    defaults = game.property_defaults
+    found = {}
+    for prop, (table, _kind) in game.properties.items():
+        value = table[card]
+        if value != defaults.get(prop) and value not in ("", [], False, None):
+            found[prop] = value
+    return found
+
+
+def _face(game) -> dict:
+    return (getattr(game, "presentation", None) or {}).get("cards") or {"title": "name", "badges": []}
+
+
+def _short(key: str, value) -> str:
+    if value is True:
+        return key.replace("_", " ")
+    shown = "/".join(format_value(v) for v in value) if isinstance(value, list) else format_value(value)
+    return f"{key.replace('_', ' ')} {shown}"
+
+
+def card_badges(game, name: str) -> str:
+    """'weights 3/6, value 3': the badges the definition's card face names, for the cards that have them."""
+    props = card_properties(game, name)
+    return ", ".join(_short(key, props[key]) for key in _face(game).get("badges", ()) if key in props)
+
+
+def card_label(game, name: str) -> str:
+    """A card's name with its badges: 'Dart Frog (weights 3, value 2)'."""
+    badges = card_badges(game, name)
+    return f"{name} ({badges})" if badges else str(name)
+
+
+def card_face(game, name: str, whole: bool = False) -> Text:
+    """A card's face as text: title, badges, band, ability type and its whole text; ``whole`` adds every
+    other property (what ``info NAME`` shows)."""
+    face, props = _face(game), card_properties(game, name)
+    title = props.get(face.get("title")) if face.get("title") not in (None, "name") else None
+    text = Text(str(title if title is not None else name), style="bold")
+    if title is not None:
+        text.append(f"  ({name})", style="dim")
+    badges = card_badges(game, name)
+    band = face.get("band")
+    extra = [badges] if badges else []
+    if band and band in props:
+        extra.append(format_value(props[band]))
+    if extra:
+        text.append("  " + " · ".join(extra))
+    ability, rules = face.get("ability"), face.get("text")
+    if ability and props.get(ability):
+        text.append("\n" + format_value(props[ability]), style="italic")
+    if rules and props.get(rules):
+        text.append("\n" + format_value(props[rules]))
+    shown = {face.get("title"), band, ability, rules, *face.get("badges", ())}
+    rest = [_short(k, v) if v is True else f"{k.replace('_', ' ')}: {format_value(v)}"
+            for k, v in props.items() if k not in shown]
+    plain = not (face.get("badges") or band or ability or rules)
+    if rest and (whole or plain):
+        text.append("\n" + " · ".join(rest), style="dim")
+    return text
+
+
+def _grouped(game, names: list) -> list:
+    """``names`` in groups by the card face's band value (first seen first), in order within a group."""
+    band = _face(game).get("band")
+    if not band:
+        return list(names)
+    default = game.property_defaults.get(band)
+    value = {name: str(card_properties(game, name).get(band, default)) for name in names}
+    rank: dict = {}
+    for name in names:
+        rank.setdefault(value[name], len(rank))
+    return sorted(names, key=lambda name: rank[value[name]])  # stable: in order within a group
+
+
+def shown_variables(game, row: dict, which: str) -> list:
+    """[(name, label, value)] of the variables in ``row`` the definition's ``table.variables`` shows (all of
+    them, under their names, when it names none)."""
+    chosen = ((getattr(game, "presentation", None) or {}).get("variables") or {}).get(which) \
+        if (getattr(game, "presentation", None) or {}).get("variables") is not None else None
+    if chosen is None:
+        return [(name, name, value) for name, value in row.items()]
+    return [(name, label, row[name]) for name, label in chosen.items() if name in row]
+
+
+def _ordered_zones(game) -> list:
+    order = list((getattr(game, "presentation", None) or {}).get("zones", {}))
+    return order + [name for name in game.zones if name not in order]
+
+
+def under_table_line(game, boxed) -> Text:
+    """The zones placed under the table, one line: each with what the seat may know of it (a count;
+    ``info ZONE`` lists the cards it may see)."""
+    parts = []
+    for label, shown in boxed:
+        count = len(shown["cards"]) if "cards" in shown else shown.get("count", 0)
+        if not count and not shown.get("shown"):
+            continue
+        parts.append(f"{_zone_title(game, label)}: {plural(count, 'card')}")
+    if not parts:
+        return Text("")
+    return Text("Under the table: " + " · ".join(parts) + "  (info ZONE lists one)", style="dim")
+
+
 # ---------------------------------------------------------------- a player's view
+def zone_place(game, name: str) -> dict:
+    """Where the definition's ``table.zones`` draws zone ``name``: {"at", "label", "show"}."""
+    found = (getattr(game, "presentation", None) or {}).get("zones", {}).get(name)
+    return found or {"at": None, "label": name.replace("_", " "), "show": "row"}
+
+
 def zones_by_place(game, view: dict):
-    """Split the view's zones into shared ones, per player and per board space (board order)."""
-    shared, per_player, per_space = [], {}, {}
-    for index in range(game.zone_count):
+    """Split the view's zones into shared ones, per player, per board space (board order) and those under
+    the table (``at: box``: listed, not drawn), in the order of the definition's ``table.zones``."""
+    shared, per_player, per_space, boxed = [], {}, {}, []
+    order = list((getattr(game, "presentation", None) or {}).get("zones", {}))
+    indices = sorted(range(game.zone_count),
+                     key=lambda i: order.index(game.zone_spec[i].name) if game.zone_spec[i].name in order else len(order))
+    for index in indices:
         label = game.zone_label(index)
         if label not in view["zones"]:
             continue
         spec = game.zone_spec[index]
         entry = (spec.name, view["zones"][label])
-        if spec.per == "player":
+        if zone_place(game, spec.name)["at"] == "box":
+            boxed.append((label, view["zones"][label]))
+        elif spec.per == "player":
             per_player.setdefault(game.zone_owner[index], []).append(entry)
         elif spec.per == "space":
             per_space.setdefault(game.zone_space[index], []).append(entry)
         else:
             shared.append(entry)
-    return shared, per_player, per_space
+    return shared, per_player, per_space, boxed
 
 
-def render_view(console: Console, game, view: dict, seat: int | None, events=()) -> None:
-    """Everything ``seat`` may see before deciding: news, table, board, players, the decision."""
+def render_view(console: Console, game, view: dict, seat: int | None, events=(), options=None) -> None:
+    """Everything ``seat`` may see before deciding: news, board, table, players, the decision.
+
+    ``options`` (the ``options`` of ``state.decision_for(seat)``) lets an option that picks cards show
+    their faces."""
     if events:
         news = Text()
         for kind, text in events:
@@ -164,20 +294,23 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=())
         news.rstrip()
         console.print(Panel(news, title="Since your last decision", title_align="left", border_style="dim"))
     game = game.for_players(view["players"])  # the game compiled for this count's board (itself for most games)
-    shared, per_player, per_space = zones_by_place(game, view)
+    shared, per_player, per_space, boxed = zones_by_place(game, view)
     parts = []
-    if shared:
-        parts.append(_zone_table("On the table", shared, game))
     if game.board is not None and (per_space or _space_counters(view)):
         parts.append(board_drawing(game, view, per_space))
+    if shared:
+        parts.append(_zone_table("On the table", shared, game))
     console.print(*parts)
     console.print(_players_table(game, view, per_player, seat))
-    variables = [f"{name} {format_value(value, game.gvars.get(name, 'any'))}"
-                 for name, value in view["variables"].items()]
-    console.print(Text("Game: " + " · ".join(variables), style="dim"))
+    variables = [f"{label} {format_value(value, game.gvars.get(name, 'any'))}"
+                 for name, label, value in shown_variables(game, view["variables"], "game")]
+    if variables:
+        console.print(Text("Game: " + " · ".join(variables), style="dim"))
+    if boxed:
+        console.print(under_table_line(game, boxed))
     decision = view.get("decision")
     if decision:
-        render_decision(console, decision, seat)
+        render_decision(console, decision, seat, game, options)
 
 
 WIDE_PLAYERS_TABLE = 10  # more columns than this: one block per player instead of one row each
@@ -186,18 +319,23 @@ WIDE_PLAYERS_TABLE = 10  # more columns than this: one block per player instead 
 def _players_table(game, view: dict, per_player: dict, seat: int | None):
     """One row per player: their zones, then their variables (private ones only for their owner)."""
     zone_names = [name for name, spec in game.zones.items() if spec.per == "player"]
-    variable_names = []
+    zone_names = [name for name in _ordered_zones(game) if game.zones[name].per == "player"
+                  and zone_place(game, name)["at"] != "box"]
+    variable_names, labels = [], {}
     for row in view["player_variables"]:
-        variable_names += [name for name in row if name not in variable_names]
+        for name, label, _ in shown_variables(game, row, "player"):
+            if name not in variable_names:
+                variable_names.append(name)
+                labels[name] = label
     counted = [name for name, entry in (view.get("counters") or {}).items() if "players" in entry]
     if 1 + len(zone_names) + len(variable_names) + len(counted) > WIDE_PLAYERS_TABLE:
-        return _player_blocks(game, view, per_player, seat, zone_names)
+        return _player_blocks(game, view, per_player, seat, zone_names, variable_names, labels)
     table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("player", no_wrap=True)
     for name in zone_names:
-        table.add_column(Text(name), ratio=3)
+        table.add_column(Text(zone_place(game, name)["label"]), ratio=3)
     for name in variable_names:
-        table.add_column(Text(name), justify="right")
+        table.add_column(Text(labels[name]), justify="right")
     counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
     for name in counters:
         table.add_column(Text(name), justify="right")
@@ -231,7 +369,9 @@ def top_text(game, zone: str, shown: dict) -> str:
 
 
 def _with_top_text(game, zone: str, shown: dict) -> Text:
-    contents = zone_contents(shown)
+    if zone_place(game, zone)["show"] == "grouped" and shown.get("cards"):
+        shown = {**shown, "cards": _grouped(game, shown["cards"])}
+    contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
     if text:
         contents.append("\n↳ " + text, style="italic")
@@ -242,7 +382,8 @@ def _is_empty(shown: dict) -> bool:
     return not shown.get("cards") and not shown.get("count") and not shown.get("shown")
 
 
-def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_names: list) -> Group:
+def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_names: list, variable_names: list,
+                   labels: dict) -> Group:
     """Too many columns for one row per player: each player as a block of their non-empty zones (the
     empty ones named on one line), their counters and their variables."""
     counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
@@ -258,12 +399,14 @@ def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_na
         empty = [name for name in zone_names if name in zones and _is_empty(zones[name])]
         for name in zone_names:
             if name in zones and name not in empty:
-                table.add_row(Text(name), _with_top_text(game, name, zones[name]))
+                table.add_row(Text(zone_place(game, name)["label"]), _with_top_text(game, name, zones[name]))
         if empty:
-            table.add_row(Text("empty", style="dim"), Text(", ".join(empty), style="dim"))
+            table.add_row(Text("empty", style="dim"),
+                          Text(", ".join(zone_place(game, name)["label"] for name in empty), style="dim"))
         values = view["player_variables"][player]
         facts = [f"{name} {values_of[player]}" for name, values_of in counters.items()]
-        facts += [f"{name} {format_value(value, game.pvars.get(name, 'any'))}" for name, value in values.items()]
+        facts += [f"{labels[name]} {format_value(values[name], game.pvars.get(name, 'any'))}"
+                  for name in variable_names if name in values]
         if facts:
             table.add_row(Text(""), Text(" · ".join(facts), style="dim"))
         blocks.append(table)
@@ -277,7 +420,8 @@ def _zone_table(title: str, zones, game=None) -> Table:
     table.add_column(style="bold")
     table.add_column()
     for name, shown in zones:
-        table.add_row(Text(name), _with_top_text(game, name, shown) if game is not None else zone_contents(shown))
+        table.add_row(Text(zone_place(game, name)["label"] if game is not None else name),
+                      _with_top_text(game, name, shown) if game is not None else zone_contents(shown))
     return table
 
 
@@ -336,11 +480,14 @@ def space_cell(game, zones: list, counters: list) -> Text:
         if text:
             text.append("\n")
         if named:
-            text.append(f"{name}: ", style="dim")
+            text.append(f"{zone_place(game, name)['label']}: ", style="dim")
         if top is None:
             text.append(f"{plural(count, 'card')} (hidden)", style="dim")
             continue
         text.append(str(top), style="bold")
+        badges = card_badges(game, top)
+        if badges:
+            text.append(f" ({badges})", style="dim")
         marks = ", ".join(f"{k} {v}" for k, v in top_counters.items() if v)
         if marks:
             text.append(f" [{marks}]")
@@ -501,32 +648,138 @@ def pile_contents(shown: dict) -> Text:
     return text
 
 
-def render_decision(console: Console, decision: dict, seat: int | None) -> None:
-    """Whose decision it is, and the numbered options when it is ``seat``'s."""
+MAX_OPTION_FACES = 12  # a decision with more options than this lists no card faces under them
+
+
+def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
+    """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
+    (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
     waiting = ", ".join(f"player {p + 1}" for p in decision["waiting_for"]) or "nobody"
     options = decision.get("your_options") or []
     you = " (you)" if seat is not None and seat in decision["waiting_for"] else ""
     head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose",
                          (f" - waiting for {waiting}{you}", "dim"))
     console.print(head)
+    faces = {}
+    if game is not None and described and len(described) <= MAX_OPTION_FACES:
+        faces = {o["label"]: o["cards"] for o in described if o.get("cards")}
     for number, option in enumerate(options, 1):
         console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
+        for name in faces.get(option, ()):
+            console.print(Padding(card_face(game, name), (0, 0, 0, 8)))
+    if options:
+        console.print(Text("  (? explains this decision; info NAME shows a card you can see, info ZONE a zone)",
+                           style="dim"))
+
+
+def names_in_sight(game, view: dict, described=None) -> dict:
+    """{lowercased name: name} of every card ``view`` (and the decision's ``described`` options) shows:
+    what ``info NAME`` may describe.  A card the view only counts is not there, so asking about it reads
+    exactly like asking about a card that does not exist."""
+    known, found = set(game.card_names), {}
+
+    def walk(value):
+        if type(value) is str:
+            if value in known:
+                found.setdefault(value.lower(), value)
+        elif type(value) is list:
+            for item in value:
+                walk(item)
+        elif type(value) is dict:
+            for item in value.values():
+                walk(item)
+    walk(view.get("zones"))
+    walk(view.get("variables"))
+    walk(view.get("player_variables"))
+    for option in described or ():
+        walk(option.get("cards"))
+    return found
+
+
+def render_card(console: Console, game, name: str) -> None:
+    """``info NAME``: one card's whole face, every property included."""
+    console.print(Panel(card_face(game, name, whole=True), title="card", title_align="left", border_style="dim",
+                        expand=False))
+
+
+def render_zone(console: Console, game, label: str, shown: dict) -> None:
+    """``info ZONE``: one zone as the seat's view holds it."""
+    console.print(Text.assemble((_zone_title(game, label) + ": ", "bold"), zone_contents(shown, game)))
+
+
+def _zone_title(game, label: str) -> str:
+    """'hand (player 2)', 'prey (l3)', 'game box': a zone's table label with its owner or space."""
+    name, _, owner = label.partition("(")
+    owner = owner[:-1]
+    if owner.isdigit():
+        owner = f"player {owner}"
+    return zone_place(game, name)["label"] + (f" ({owner})" if owner else "")
+
+
+def render_decision_rules(console: Console, game, prompt: str, paths) -> None:
+    """``?``: the rules behind the decision being asked: the game's summary, then the rules that are
+    running (outermost first, by their keys), the innermost one's text in full, as ``ribbit rules``
+    prints it."""
+    data = game.source.data
+    console.print(Text.assemble(("Decision: ", "bold"), prompt or "choose"))
+    if data.get("description"):
+        console.print(Text(" ".join(str(data["description"]).split()), style="dim"))
+    keys = []
+    for path in paths:
+        if path and path[0] != "flow" and path not in keys:
+            keys.append(path)
+    if keys:
+        console.print(Text("Asked by: " + " -> ".join(_rule_name(data, p) for p in keys), style="dim"))
+        text = _at(data, keys[-1])
+        if isinstance(text, str):
+            _code_blocks_plain(console, [(_rule_name(data, keys[-1]), text)])
+    console.print(Text("`ribbit rules FILE` prints every rule.", style="dim"))
+
+
+def _rule_name(data, path) -> str:
+    """'procedure take_turn(player p)', 'setup step lily pads', 'trigger ...': a rule by its key."""
+    if len(path) >= 2 and path[0] in ("setup", "triggers", "flow") and isinstance(path[1], int):
+        entry = _at(data, path[:2])
+        named = entry.get({"setup": "step", "flow": "phase"}.get(path[0], "name")) if isinstance(entry, dict) else None
+        word = {"setup": "setup step", "triggers": "trigger", "flow": "phase"}[path[0]]
+        return f"{word} {named}" if named else f"{word} {path[1] + 1}"
+    return " ".join(str(p) for p in path if p != "do").replace("procedures ", "procedure ", 1)
+
+
+def _at(data, path):
+    for key in path:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _code_blocks_plain(console, entries):
+    for heading, text in entries:
+        console.print(Text(heading, style="bold"))
+        console.print(Padding(effect(text), (0, 0, 1, 4)))
 
 
 # ---------------------------------------------------------------- results
 def render_result(console: Console, game, state) -> None:
     """Final scores and winners of a finished game."""
     scores, winners = state.scores(), state.winners()
+    terms = (getattr(game, "presentation", None) or {}).get("score") or []
+    terms = terms if len(terms) > 1 else []  # one term is the score itself
+    breakdown = state.score_breakdown() if terms else []
     table = Table(title=f"{game.name}: final result", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("seat")
+    for _, label in terms:
+        table.add_column(Text(label), justify="right")
     table.add_column("score", justify="right")
     table.add_column("")
     for seat, score in enumerate(scores):
-        table.add_row(f"player {seat + 1}", str(score), "winner" if seat in winners else "",
-                      style="bold green" if seat in winners else "")
+        table.add_row(f"player {seat + 1}", *(str(breakdown[seat][term]) for term, _ in terms), str(score),
+                      "winner" if seat in winners else "", style="bold green" if seat in winners else "")
     console.print(table)
     console.print(Text(winners_sentence(winners) + (" (the rules ended the game with `end game`)"
-                                                     if state.forced_winners is not None else "")))
+                                                     if state.forced_winners is not None else ""), style="bold green"))
 
 
 def winners_sentence(winners) -> str:
@@ -869,4 +1122,4 @@ def _scoring(console, game, data):
 
 
 __all__ = ["SafeConsole", "Text", "make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
-           "render_result", "render_stats", "render_rules", "winners_sentence"]
+           "render_card", "render_zone", "render_decision_rules", "names_in_sight", "card_face", "render_result", "render_stats", "render_rules", "winners_sentence"]

@@ -541,6 +541,12 @@ class State:
         """Each player's final score (by the definition's ``scoring.score``)."""
         return list(self._results()[0])
 
+    def score_breakdown(self) -> list[dict]:
+        """Per player, the value of each score term (``{term: value}``, the definition's own names; an
+        unnamed score is the term ``score``): the terms add up to ``scores()``.  Worked out afresh."""
+        terms = self.game.score_terms
+        return [{name: fn(self, {"p": p}) for name, fn in terms} for p in self.players]
+
     def winners(self) -> list[int]:
         """The players who won (several when the victory is shared); empty until the game is over."""
         return list(self._results()[1]) if self.over else []

@@ -271,7 +271,8 @@ def test_invalid_human_answer_is_asked_again(capsys, monkeypatch):
     prompts = answers(monkeypatch, ["banana", "0", "99", "", "1"], then=None)
     code, out, _ = run(capsys, "play", FROG_TOWER, "--players", "2", "--human", "1", "--seed", "4", "--log", "-")
     assert code == 130  # the input ran out at the second decision
-    assert out.count("Please answer with a number from 1 to 2 (or an option's text).") == 4
+    assert out.count("Please answer with a number from 1 to 2 (or an option's text; ? explains the decision, "
+                     "info NAME shows a card).") == 4
     assert prompts[0] == prompts[1] == prompts[2] == prompts[3] == prompts[4] == "player 1, choose [1-2]: "
     assert len(prompts) == 6
 
@@ -300,7 +301,7 @@ def test_human_view_shows_board_spaces_hidden_counts_and_hides_secret_choices(ca
     code, out, _ = run(capsys, "play", ring_game, "--players", "2", "--human", "2", "--seed", "1", "--log", "-")
     assert code == 0
     assert "Board" in out and "north" in out and "west" in out
-    assert "4 cards (hidden)" in out  # the deck
+    assert "Under the table: deck: 4 cards" in out  # the deck: hidden, so under the table by default, counted
     assert "3 cards (hidden)" in out  # the other player's hand
     assert "player 1: (a secret choice)" in out
     assert "Player 1 wins. (the rules ended the game with `end game`)" in out

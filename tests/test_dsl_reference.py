@@ -470,11 +470,32 @@ def flow(tmp_path, block):
     assert state.scores() == [2, 2, 1] and state.ended_by == "flow"
 
 
+def table(tmp_path, block):
+    """The table section of the reference loads with every name it uses, and is applied to views only."""
+    game = game_with(tmp_path, block, """\
+    properties: {colour: "", ability: "", text: ""}
+    components:
+      - {name: red coin, colour: red, ability: When Played, text: "Score 1.", count: 2, zone: deck}
+    scoring:
+      score: {cards: size(hand(p)), bonus: p.points}
+    """)
+    shown = game.presentation
+    assert list(shown["zones"])[:4] == ["pile", "hand", "deck", "box"] and shown["zones"]["box"]["at"] == "box"
+    assert shown["zones"]["hand"] == {"at": "player", "label": "hand", "show": "stack"}
+    assert shown["cards"]["band"] == "colour" and shown["cards"]["text"] == "text"
+    assert shown["variables"] == {"game": {}, "player": {"points": "points scored"}}
+    assert shown["score"] == [["cards", "cards"], ["bonus", "bonus"]]
+    state = game.new_game(3, 0)
+    assert state.view(0)["zones"]["deck"] == {"count": 6}  # drawn on the table, still only a count
+    assert state.score_breakdown()[0] == {"cards": 0, "bonus": 0}
+
+
 CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
     "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
+    "table": table,
 }
 
 

@@ -343,7 +343,7 @@ def test_unknown_top_level_key_points_at_it_and_suggests_the_close_one(tmp_path)
                                "unknown key 'scorring'; did you mean 'scoring'? Expected one of: board, components, counters, "
                                "description, events, flow, functions, game, game_variables, limits, parameters, "
                                "player_variables, players, procedures, properties, quantities, scoring, setup, "
-                               "triggers, zones")
+                               "table, triggers, zones")
 
 
 def test_unknown_key_with_no_close_match_lists_the_allowed_keys(tmp_path):

@@ -351,6 +351,6 @@ def test_the_terminal_draws_the_lilies_as_a_ring_with_each_pile_top_first(kaeru)
     bottom = next(i for i, line in enumerate(lines) if "╭─ l5 " in line)
     assert bottom > top and lines[bottom].index("╭─ l5 ") < lines[bottom].index("╭─ l4 ")
     assert lines[top + 1].count("→") == 2 and lines[bottom + 1].count("←") == 2
-    pile = next(i for i, line in enumerate(lines) if "lily: player 2 large frog (3 pips)" in line)
+    pile = next(i for i, line in enumerate(lines) if "frogs: player 2 large frog (3 pips)" in line)  # the table's label
     assert "on player 2 medium frog (2 pips)" in lines[pile + 1]
     assert "on player 1 small frog (1 pip)" in lines[pile + 2]

@@ -178,7 +178,7 @@ def test_to_n_prints_the_seats_own_view_and_narration(project, capsys):
     assert code == 0, err
     first = out.splitlines()[0]
     assert "Decision 3 of " in first and "as player 2 saw it" in first
-    assert "player 2 (you)" in out and "pond" in out and "(hidden)" in out
+    assert "player 2 (you)" in out and "the Pond (face down)" in out and "(hidden)" in out  # the table's label
 
 
 def test_stepping_through_goes_forward_back_and_jumps(project, capsys, monkeypatch):

@@ -44,23 +44,27 @@ def test_terminal_play_draws_the_pond_river_and_stacks_and_hides_other_hands(cap
     assert code == 0 and "Traceback" not in err and prompts
     # the Pond: a 4x4 grid with its cards, the meeples standing on spaces, Gnats and the Whirlpool steps
     assert "Board, north at the top" in out
-    assert re.search(r"│ r1 │ cell: \w", out) and re.search(r"│ r4 │ cell: \w", out) and "│ c4 " in out
-    assert "stand: meeple 1" in out and "[gnats " in out
+    assert re.search(r"│ r1 │ Pond card: \w", out) and re.search(r"│ r4 │ Pond card: \w", out) and "│ c4 " in out
+    assert "meeples: meeple 1" in out and "[gnats " in out
+    assert re.search(r"\(weights \d", out)  # a frog's badges beside its name
     for mark in ("↑ r4c3 (step only)", "↓ r1c3 (step only)", "← r3c4 (step only)", "→ r3c1 (step only)"):
         assert mark in out
-    assert re.search(r"^ river +\S", out, flags=re.M) and re.search(r"^ deck +\d+ cards \(hidden\)", out, flags=re.M)
+    assert re.search(r"^ the River +\S", out, flags=re.M) and re.search(r"^ Pond Deck +\d+ cards \(hidden\)", out, flags=re.M)
+    assert re.search(r"^Under the table: hats: \d+ cards", out, flags=re.M)  # the boxes, folded to a line
     # each player as a block: stacks (the Lily Pad at the bottom of stack 1), discard pile, counters
     mine, theirs = blocks_of(out, 1), blocks_of(out, 2)
     assert len(mine) == len(theirs) >= len(prompts)  # before each decision, and at the end
-    assert any(re.match(r"stack1 +Lily Pad #", line) for block in mine for line in block)
-    assert any(re.match(r"stack\d +.*(Hat|Crown|Helmet|Cap|Bonnet|Tiara)", line)  # a Hat on top of a stack
+    assert any(re.match(r"stack 1 +Lily Pad #", line) for block in mine for line in block)
+    assert any(re.match(r"stack \d +.*(Hat|Crown|Helmet|Cap|Bonnet|Tiara)", line)  # a Hat on top of a stack
                for seat in (1, 2, 3, 4) for block in blocks_of(out, seat)[-1:] for line in block)
-    assert all(re.search(r"gnats \d+ · action", " ".join(block)) for block in mine)
+    assert all(re.search(r"gnats \d+", " ".join(block)) for block in mine)
+    assert not any("destination" in " ".join(block) for block in mine)  # the table shows no internal variable
     assert any(re.match(r"hand +Leap North", line) for block in mine for line in block)  # my hand, by name
     # another seat's hand and held Frogs: counts only, never a card
     for seat in (2, 3, 4):
         for block in blocks_of(out, seat):
             for line in block:
-                if line.startswith(("hand ", "held ", "selected ", "lily_choice ")):
-                    assert re.fullmatch(r"(hand|held|selected|lily_choice) +\d+ cards? \(hidden\)", line), line
+                if line.startswith(("hand ", "held frogs ", "secret selection ", "Lily Pads to choose from ")):
+                    assert re.fullmatch(r"(hand|held frogs|secret selection|Lily Pads to choose from) +\d+ cards? "
+                                        r"\(hidden\)", line), line
     assert "final result" in out

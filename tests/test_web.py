@@ -250,8 +250,19 @@ def test_play_again_starts_a_new_game_with_the_same_seats(selection_table):
             ws.send_json({"type": "log"})
             assert receive_until(ws, "log")["text"].count("\n") > 3
             ws.send_json({"type": "again"})
+            waiting = latest_state(ws, lambda m: m.get("again") == [1])  # player 1 must agree too
+            assert waiting["game_number"] == 1 and waiting["view"]["over"]
+            finished = table.state.to_json()
+            with client.websocket_connect("/ws") as other:
+                hello(other, token=table.tokens[0])
+                other.send_json({"type": "again"})
+                latest_state(other, lambda m: m["game_number"] == 2)
             fresh = latest_state(ws, lambda m: m["game_number"] == 2)
             assert fresh["reset"] and not fresh["view"]["over"] and table.tokens[1] in table.by_token
+    kept_save, kept_log = table.finished_paths(1)  # the finished game is kept beside the new one's save
+    assert json.loads(kept_save.read_text()) == json.loads(json.dumps(finished))
+    records = [json.loads(line) for line in kept_log.read_text().splitlines()]
+    assert records[0]["narration"] == "spectator" and records[-1]["event"] == "end"
 
 
 def test_the_page_is_static_with_a_strict_content_security_policy(selection_table):

@@ -114,7 +114,7 @@ class Seat:
         return self.page.locator("#decision button.option:not([disabled])").count() > 0
 
     def over(self) -> bool:
-        return self.page.locator("#decision h2", has_text="Game over").count() > 0
+        return self.page.locator("#decision .winner-banner").count() > 0
 
     def act(self, rng: random.Random) -> str:
         """One decision, as a person would take it: clicking cards where the options are cards."""
@@ -175,10 +175,10 @@ def play(seats, rng, until=None, limit=120.0, max_actions=2000):
     return actions
 
 
-def screenshot(page, name, tmp_path):
+def screenshot(page, name, tmp_path, full_page=True):
     path = tmp_path / name
     page.evaluate("window.scrollTo(0, 0)")  # the side panel is sticky: draw it where it starts
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.stat().st_size > 10_000  # a real picture, not a blank page
     if os.environ.get("RIBBIT_UPDATE_SCREENSHOTS"):
         IMAGES.mkdir(parents=True, exist_ok=True)
@@ -218,8 +218,13 @@ def test_three_people_play_frog_tower_to_the_end_in_three_browsers(browser, serv
         seats[1].page.locator("button", has_text="Download the game log").click()
     lines = Path(download.value.path()).read_text().splitlines()
     assert json.loads(lines[0])["narration"] == "player 2" and json.loads(lines[-1])["event"] == "end"
-    seats[2].page.locator("button", has_text="Play again").click()
+    seats[2].page.locator("button", has_text="Play again").click()  # every person must agree
+    seats[0].page.wait_for_selector("text=Waiting for player 1, player 2 to agree to play again.")
+    assert seats[0].page.locator(".result").count() == 1
+    for seat in seats[:2]:
+        seat.page.locator("button", has_text="Play again").click()
     expect(seats[0].page.locator(".result")).to_have_count(0, timeout=10_000)
+    assert (tmp_path / "game.game1.json").exists() and (tmp_path / "game.game1.jsonl").exists()
     assert saved(server)["history"] == [] or not saved(server)["over"]
     for seat in seats:
         seat.close()

@@ -21,6 +21,7 @@ from ..dsl.inline import loose_signal
 from ..dsl.options import ALL_ON
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
+from .presentation import build_presentation
 from .source import Source, format_path
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
@@ -169,6 +170,7 @@ class Builder:
         self.resolve_suspension()
         self.compile_all()
         self.build_scoring()
+        g.presentation = build_presentation(g, self.data.get("table"), self.fail, getattr(self.src, "changes", ()))
         return g
 
     def check_constant(self, value, path, what):
@@ -869,6 +871,7 @@ class Builder:
                 fns.append(_scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where),
                                    "the score" if name is None else f"the score term {quote(name)}"))
             g.score_fn = fns[0] if len(fns) == 1 else _sum_of(fns)
+            g.score_terms = [("score" if name is None else str(name), fn) for name, fn in zip(terms, fns)]
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
             where = ("scoring", "tiebreaks", i, direction)

@@ -47,13 +47,14 @@ from .source import MAX_DIGITS, Source, format_path, read_yaml_file
 MAPPING_PARTS = ("parameters", "properties", "zones", "game_variables", "player_variables", "events", "counters")
 SIGNATURE_PARTS = ("functions", "procedures", "quantities")
 LIST_PARTS = {"components": "name", "triggers": "name", "setup": "step", "flow": "phase"}
-WHOLE_PARTS = ("players", "limits", "board", "tiebreaks")
+WHOLE_PARTS = ("players", "limits", "board", "tiebreaks", "table")
 OPERATIONS = ("remove", "replace", "add")  # the order they apply within one variant
 WORDS = {"parameters": "parameter", "properties": "property", "zones": "zone", "game_variables": "game variable",
          "player_variables": "player variable", "events": "event", "functions": "function",
          "procedures": "procedure", "quantities": "quantity", "counters": "counter", "components": "component", "triggers": "trigger",
          "setup": "setup step", "flow": "phase", "scoring": "score term", "players": "player count",
-         "limits": "limits", "board": "board", "tiebreaks": "tie-breaks"}
+         "limits": "limits", "board": "board", "tiebreaks": "tie-breaks",
+         "table": "table presentation"}
 VERBS = {"add": "adds", "replace": "replaces", "remove": "removes",
          "before": "runs an effect before", "after": "runs an effect after", "instead": "runs an effect instead of"}
 HOOKS = ("before", "instead", "after")  # effects a variant attaches to a procedure; they stack across variants

@@ -5,9 +5,10 @@ The page is static (``static/``): it holds no game data.  After loading it opens
 not send in requests) or ``{"type": "hello", "watch": TABLE}``.  From then on the server pushes
 ``{"type": "state", ...}`` after every change (what that seat may know, see ``Table.snapshot``) and the
 browser sends ``{"type": "act", "action": TEXT, "state_id": N, "request": R}``, ``{"type": "undo",
-"state_id": N, "request": R}`` (take back its last decision), ``{"type": "again"}`` (a new game once one
-is over) or ``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too
-large or too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
+"state_id": N, "request": R}`` (take back its last decision), ``{"type": "again"}`` (once a game is over: a new
+game when every person at the table has sent it; the finished game is kept beside the save) or
+``{"type": "log"}`` (the finished game's JSON lines).  Anything else, anything malformed, too large or
+too frequent gets ``{"type": "error", "message": ...}``; nothing a client sends can stop the server.
 
 Concurrency: every state frame carries the table's ``state_id``, which changes with every change of the
 game, and an action or undo must carry the id of the state it was chosen in: it is refused as stale
@@ -262,7 +263,8 @@ class Server:
             async with table.lock:
                 if not table.state.is_terminal() and not table.problem:
                     raise IllegalActionError("this game is not over yet")
-                table.play_again()
+                if table.vote_again(conn.seat):  # a new game once every person at the table has asked
+                    table.play_again()
                 self.changed(table)
             self.wake(table)
         elif kind == "log":

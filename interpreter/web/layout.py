@@ -32,6 +32,7 @@ def layout_of(game, players: int | None = None) -> dict:
         "player_variables": {name: kind for name, kind in game.pvars.items()},
         "game_variables": {name: kind for name, kind in game.gvars.items()},
         "board": _board(game),
+        "table": game.presentation,  # where zones go, card faces, variables, score terms: presentation only
     }
     return layout
 

@@ -126,6 +126,7 @@ class Table:
         self._undoable = (None, None)  # (state id, seat that may take back its last decision) once worked out
         self._knows: dict[int, str | None] = {}  # per person's seat: what it knew and could choose at the last change
         self._changed_for: dict[int, int] = {}  # per person's seat: the state id since which that is unchanged
+        self.again_votes: set = set()  # the people who asked for a new game once this one is over
         self._start(state if state is not None else game.new_game(players, self._seed(seed)))
 
     @staticmethod
@@ -201,6 +202,9 @@ class Table:
                    "cards": self.cards.for_view(view, [c for o in (decision or {}).get("options", ()) for c in o["cards"]])}
         if self.problem:
             message["problem"] = self.problem
+        if state.over:
+            message["breakdown"] = state.score_breakdown()  # public once the game is over, like the scores
+            message["again"] = sorted(self.again_votes)  # who has asked to play again
         return message, len(state.log or ())
 
     # ---------------------------------------------------------------- changing the game
@@ -251,12 +255,34 @@ class Table:
             return None
         return json.dumps([state.knowledge(seat), state.legal_actions(seat)], sort_keys=True)
 
+    def vote_again(self, seat: int) -> bool:
+        """``seat`` asks for a new game once this one is over; True when every person at the table has asked."""
+        self.again_votes.add(seat)
+        return set(self.humans) <= self.again_votes
+
     def play_again(self, seed: int | None = None) -> None:
+        """A new game at the same seats.  The finished one is kept beside the save: its save as
+        ``SAVE.gameN.json`` and its log, as a spectator may read it, as ``SAVE.gameN.jsonl``."""
+        self.keep_finished()
         self.game_number += 1
         self.problem = None
         self.thinking.clear()
+        self.again_votes = set()
         self._start(self.game.new_game(self.players, self._seed(seed)))
         self.write_save()
+
+    def finished_paths(self, number: int | None = None) -> tuple[Path, Path]:
+        """Where game ``number`` (this one by default) is kept once another starts: (save, log)."""
+        stem = self.save.name.removesuffix(".json")
+        number = self.game_number if number is None else number
+        return self.save.with_name(f"{stem}.game{number}.json"), self.save.with_name(f"{stem}.game{number}.jsonl")
+
+    def keep_finished(self) -> None:
+        if self.save is None:
+            return
+        save, log = self.finished_paths()
+        write_atomically(save, json.dumps(self.state.to_json(), separators=(",", ":")))
+        write_atomically(log, self.log_lines(None))
 
     # ---------------------------------------------------------------- saving
     def write_save(self) -> None:
@@ -319,7 +345,8 @@ class Table:
         for text in narration[told:]:
             lines.append({"event": "log", "text": text})
         if state.over:
-            lines.append({"event": "end", "scores": state.scores(), "winners": [w + 1 for w in state.winners()],
+            lines.append({"event": "end", "scores": state.scores(), "breakdown": state.score_breakdown(),
+                          "winners": [w + 1 for w in state.winners()],
                           "ended_by": state.ended_by, "decisions": len(state.history)})
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 

@@ -10,7 +10,8 @@
   const COLOURS = new Set(["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black",
     "white", "grey", "gray", "cyan", "magenta", "teal", "violet", "gold", "silver", "navy", "lime", "olive",
     "maroon", "indigo", "crimson", "turquoise"]);
-  const LONG_TEXT = 40;     // a property longer than this is clamped to a few lines on the card
+  const LONG_TEXT = 180;    // a card text longer than this shows its first lines on the face, all of it on a tap
+  const MAX_OPTION_FACES = 12;  // a decision with more options than this shows no card faces in its list
   const MANY_CARDS = 10;    // a zone showing more cards than this, none of them to pick, shows names only
   const ARROWS = { north: "↑", south: "↓", east: "→", west: "←", northeast: "↗", northwest: "↖",
     southeast: "↘", southwest: "↙" };
@@ -147,6 +148,13 @@
   }
 
   // ------------------------------------------------------------------ cards
+  // A card's face follows the definition's table.cards: a title, at most three badges, a colour band
+  // by one property's value, the ability's type and its whole text.  Every other property is one
+  // click away (the "i" button, or a tap on a card that is not to be picked): nothing is cut off.
+  const words = (key) => String(key).replace(/_/g, " ");
+  const face = () => (layout.table && layout.table.cards) || { title: "name", badges: [], band: null, colours: {} };
+  const plainFace = (f) => !f.badges.length && !f.band && !f.ability && !f.text && f.title === "name";
+
   function tint(props) {
     for (const value of Object.values(props || {})) {
       const words = Array.isArray(value) ? value : [value];
@@ -155,23 +163,119 @@
     return null;
   }
 
-  function cardEl(name, zone, index, marks) {
+  // The band's colour for a value: the definition's colour for it, the colour it names, or a hue of its own.
+  function bandColour(value) {
+    if (value === undefined || value === null || value === "") return null;
+    const key = Array.isArray(value) ? value.join(", ") : String(value);
+    const given = face().colours || {};
+    if (Object.prototype.hasOwnProperty.call(given, key)) return given[key];
+    if (COLOURS.has(key.toLowerCase())) return key.toLowerCase();
+    let hue = 0;
+    for (const ch of key) hue = (hue * 31 + ch.codePointAt(0)) % 360;
+    return `hsl(${hue} 50% 42%)`;
+  }
+
+  function badgeText(key, value) {
+    if (value === true) return words(key);
+    const shown = Array.isArray(value) ? value.map((v) => format(v)).join("/") : format(value);
+    return `${words(key)} ${shown}`;
+  }
+
+  function propText(key, value) {
+    return value === true ? words(key) : `${words(key)}: ${format(value)}`;
+  }
+
+  function cardEl(name, zone, index, marks, options) {
+    const opts = options || {};
     const props = (last.cards || {})[name] || {};
+    const f = face();
     const c = el("div", "card");
     c.dataset.zone = zone; c.dataset.index = String(index); c.dataset.name = name;
-    const colour = tint(props);
+    const colour = f.band ? bandColour(f.band in props ? props[f.band] : f.band_default) : tint(props);
     if (colour) { c.classList.add("tinted"); c.style.setProperty("--tint", colour); }
-    c.append(el("div", "card-name", name));
-    const list = el("ul", "props");
-    for (const [key, value] of Object.entries(props)) {
-      const text = value === true ? key.replace(/_/g, " ") : `${key.replace(/_/g, " ")}: ${format(value)}`;
-      list.append(el("li", text.length > LONG_TEXT ? "long" : null, text));  // a long text: clamped, whole in the tooltip
+    const title = f.title !== "name" && props[f.title] !== undefined ? format(props[f.title]) : name;
+    c.append(el("div", "card-name", title));
+    if (plainFace(f)) {  // no face given: every property, whole
+      const list = el("ul", "props");
+      for (const [key, value] of Object.entries(props)) list.append(el("li", null, propText(key, value)));
+      if (list.children.length) c.append(list);
+    } else {
+      const badges = el("div", "badges");
+      for (const key of f.badges) if (key in props) badges.append(el("span", "badge", badgeText(key, props[key])));
+      if (badges.children.length) c.append(badges);
+      if (f.ability && props[f.ability]) c.append(el("div", "ability", format(props[f.ability])));
+      if (f.text && props[f.text]) {
+        const text = format(props[f.text]);
+        c.append(el("div", text.length > LONG_TEXT ? "card-text long" : "card-text", text));
+        if (text.length > LONG_TEXT && !opts.noInfo) {  // the face shows its start; the whole text is one tap away
+          const more = el("span", "more", "read all");
+          more.onclick = (e) => { e.stopPropagation(); showCard(name, zone, index, marks); };
+          c.append(more);
+        }
+      }
     }
-    if (list.children.length) { c.append(list); c.title = [...list.children].map((li) => li.textContent).join("\n"); }
+    c.title = [name, ...Object.entries(props).map(([k, v]) => propText(k, v))].join("\n");
     for (const [key, value] of Object.entries(marks || {})) {
       if (value) c.append(el("div", "marks", `${key} ${value}`));
     }
+    if (!opts.noInfo) {
+      const info = el("button", "card-info", "i");
+      info.type = "button";
+      info.title = `read the whole card: ${name}`;
+      info.setAttribute("aria-label", `read the whole card: ${name}`);
+      info.onclick = (e) => { e.stopPropagation(); showCard(name, zone, index, marks); };
+      c.append(info);
+      c.onclick = () => showCard(name, zone, index, marks);  // a card to pick is given its own click by wireCards
+
+    }
     return c;
+  }
+
+  // The band property's value of a card (its default when the card does not say), as text.
+  function bandOf(name) {
+    const f = face();
+    if (!f.band) return "";
+    const props = (last.cards || {})[name] || {};
+    const value = f.band in props ? props[f.band] : f.band_default;
+    return value === undefined || value === null ? "" : String(value);
+  }
+
+  // A zone shown "grouped": its cards in groups by band value (first seen first), in order within
+  // each group; any other zone: as they lie.
+  function groupedOrder(cards, hint) {
+    const order = cards.map((_, i) => i);
+    if (hint.show !== "grouped" || !face().band) return order;
+    const rank = new Map();
+    for (const name of cards) if (!rank.has(bandOf(name))) rank.set(bandOf(name), rank.size);
+    return order.sort((a, b) => rank.get(bandOf(cards[a])) - rank.get(bandOf(cards[b])) || a - b);
+  }
+
+  // The whole card, every property included, in a panel over the page.
+  function showCard(name, zone, index, marks) {
+    let shade = $("card-detail");
+    if (!shade) {
+      shade = el("div", "card-detail");
+      shade.id = "card-detail";
+      shade.onclick = (e) => { if (e.target === shade) shade.hidden = true; };
+      document.addEventListener("keydown", (e) => { if (e.key === "Escape") shade.hidden = true; });
+      document.body.append(shade);
+    }
+    const props = (last.cards || {})[name] || {};
+    const box = el("div", "card-detail-box");
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", name);
+    const big = cardEl(name, zone, index, marks, { noInfo: true });
+    big.classList.add("big");
+    box.append(big);
+    const list = el("dl", "all-props");
+    for (const [key, value] of Object.entries(props)) list.append(el("dt", null, words(key)), el("dd", null, format(value)));
+    if (list.children.length) box.append(list);
+    const close = el("button", "secondary", "Close");
+    close.onclick = () => { shade.hidden = true; };
+    box.append(close);
+    shade.replaceChildren(box);
+    shade.hidden = false;
+    close.focus();
   }
 
   function backEl(count, label) {
@@ -188,13 +292,26 @@
     const box = el("div", `zone vis-${spec.visibility}`);
     box.dataset.zone = label;
     const head = el("div", "zone-head");
-    head.append(el("span", "zone-name", title.replace(/_/g, " ")));
+    head.append(el("span", "zone-name", title));
     const count = entry.cards ? entry.cards.length : entry.count;
     head.append(el("span", "zone-count", plural(count || 0, "card")));
     if (spec.description) head.title = spec.description;
     box.append(head);
-    const row = el("div", compact ? "cards compact" : "cards");
-    if (entry.cards) {
+    const hint = zoneHint(spec.name);
+    const row = el("div", compact ? "cards compact" : hint.show === "stack" ? "cards stack" : "cards");
+    if (entry.cards && hint.show === "stack" && !compact) {  // a pile, bottom to top: the top card drawn first
+      const marks = entry.counters || {};
+      for (let i = entry.cards.length - 1; i >= 0; i--) {
+        const m = {};
+        for (const [k, v] of Object.entries(marks)) m[k] = v[i];
+        const c = cardEl(entry.cards[i], label, i, m);
+        if (i === entry.cards.length - 1) c.classList.add("top-card");
+        if (i === 0) c.classList.add("base-card");  // the base of a pile keeps its text (a card the others are stacked on)
+        row.append(c);
+      }
+      if (entry.cards.length > 1) box.classList.add("is-stack");
+      if (!entry.cards.length) row.append(el("span", "empty", "empty"));
+    } else if (entry.cards) {
       const marks = entry.counters || {};
       const n = entry.cards.length;
       const markOf = (i) => {
@@ -218,18 +335,20 @@
         // decision may pick among them; a long row nobody picks from shows the names only.
         const picking = pickZones().has(label);
         const runs = [];
-        entry.cards.forEach((name, i) => {
-          const m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
+        const order = groupedOrder(entry.cards, hint);
+        order.forEach((i) => {
+          const name = entry.cards[i], m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
           const prev = runs[runs.length - 1];
           if (!picking && prev && prev.key === key) prev.count++;
-          else runs.push({ key, name, index: i, marks: m, count: 1 });
+          else runs.push({ key, name, index: i, marks: m, count: 1, group: bandOf(name) });
         });
         if (!picking && runs.length > MANY_CARDS) row.classList.add("names-only");
-        for (const run of runs) {
+        runs.forEach((run, r) => {
           const c = cardEl(run.name, label, run.index, run.marks);
           if (run.count > 1) { c.append(el("div", "copies", `×${run.count}`)); c.dataset.copies = String(run.count); }
+          if (hint.show === "grouped" && r > 0 && runs[r - 1].group !== run.group) c.classList.add("group-start");
           row.append(c);
-        }
+        });
       }
       if (!entry.cards.length) row.append(el("span", "empty", "empty"));
     } else if ("top" in entry) {
@@ -269,7 +388,7 @@
     const empty = el("div", "empty-zones");
     for (const [label, title, spec] of entries) {
       if (isEmpty(last.view.zones[label])) {
-        const name = el("span", "empty-zone", title.replace(/_/g, " "));
+        const name = el("span", "empty-zone", title);
         name.dataset.zone = label;
         if (spec.description) name.title = spec.description;
         empty.append(name);
@@ -280,37 +399,92 @@
   }
 
   // ------------------------------------------------------------------ the table, the board, the players
+  // Where each zone goes comes from the definition's table.zones (every zone is there, defaults filled
+  // in by the loader): "shared" rows, each player's area, the board, or "box", under the table.  The
+  // page draws what the seat's view holds, wherever it goes: a place never adds or removes a card.
+  function zoneHint(name) {
+    const zones = (layout.table && layout.table.zones) || {};
+    return zones[name] || { at: null, label: words(name), show: "row" };
+  }
+  function zonesAt(at, specs) {
+    const order = Object.keys((layout.table && layout.table.zones) || {});
+    const placed = specs.filter((spec) => (zoneHint(spec.name).at || at) === at);
+    return placed.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  }
+
+  // Variables as the definition's table.variables shows them: only those, under their labels (none
+  // given: every variable under its name).
+  function shownVariables(row, which) {
+    const chosen = layout.table && layout.table.variables ? layout.table.variables[which] : null;
+    const kinds = which === "game" ? layout.game_variables : layout.player_variables;
+    const names = chosen ? Object.keys(chosen).filter((n) => n in row) : Object.keys(row);
+    return names.map((name) => [name, chosen ? chosen[name] : words(name), row[name], kinds[name]]);
+  }
+  function variableEl(label, value, kind) {
+    const v = el("span", "var");
+    v.append(el("span", "var-name", label), el("span", "var-value", format(value, kind)));
+    return v;
+  }
+
   function renderTable() {
     const area = $("table-area");
     area.replaceChildren();
-    const zones = zonesEl(layout.shared.filter((spec) => spec.name in last.view.zones)
-      .map((spec) => [spec.name, spec.name, spec]));
+    const zones = zonesEl(zonesAt("shared", layout.shared).filter((spec) => spec.name in last.view.zones)
+      .map((spec) => [spec.name, zoneHint(spec.name).label, spec]));
     const vars = el("div", "game-vars");
-    for (const [name, value] of Object.entries(last.view.variables)) {
-      const kind = layout.game_variables[name];
-      if (kind === "space") continue;  // drawn on the board
-      const v = el("span", "var");
-      v.append(el("span", "var-name", name.replace(/_/g, " ")), el("span", "var-value", format(value, kind)));
-      vars.append(v);
+    for (const [, label, value, kind] of shownVariables(last.view.variables, "game")) {
+      if (kind !== "space") vars.append(variableEl(label, value, kind));  // a space: drawn on the board
     }
-    const counters = last.view.counters || {};
     if (zones.children.length) { area.append(el("h2", null, "On the table"), zones); }
-    area.append(vars);
-    void counters;
+    if (vars.children.length) area.append(vars);
+    area.append(boxEl());
   }
+
+  // Under the table: the zones placed in the "box" (component boxes, scratch zones), folded away but
+  // never emptied: whatever the seat may see of them is one click away.
+  function boxEl() {
+    const entries = [];
+    for (const spec of zonesAt("box", layout.shared)) if (spec.name in last.view.zones) entries.push([spec.name, zoneHint(spec.name).label, spec]);
+    for (const spec of zonesAt("box", layout.per_player)) {
+      for (let p = 0; p < players; p++) {
+        const label = `${spec.name}(${p + 1})`;
+        if (label in last.view.zones) entries.push([label, `${zoneHint(spec.name).label} (${seatName(p)})`, spec]);
+      }
+    }
+    for (const spec of zonesAt("box", layout.per_space)) {
+      for (const space of (layout.board ? layout.board.spaces : [])) {
+        const label = `${spec.name}(${space})`;
+        if (label in last.view.zones) entries.push([label, `${zoneHint(spec.name).label} (${space})`, spec]);
+      }
+    }
+    const box = el("details", "under-table");
+    box.id = "under-table";
+    if (!entries.length) { box.hidden = true; return box; }
+    if (underTableOpen) box.open = true;
+    box.ontoggle = () => { underTableOpen = box.open; };
+    const cards = entries.reduce((n, [label]) => {
+      const e = last.view.zones[label];
+      return n + (e.cards ? e.cards.length : e.count || 0);
+    }, 0);
+    box.append(el("summary", null, `Under the table: ${plural(entries.length, "zone")}, ${plural(cards, "card")}`));
+    box.append(zonesEl(entries));
+    return box;
+  }
+  let underTableOpen = false;
 
   function spaceEl(space, wide) {
     const cell = el("div", "space");
     cell.dataset.space = space;
     cell.append(el("div", "space-name", space));
     const stack = el("div", "space-zones");
-    for (const spec of layout.per_space) {
+    const onBoard = zonesAt("board", layout.per_space);
+    for (const spec of onBoard) {
       const label = `${spec.name}(${space})`;
       const entry = last.view.zones[label];
       if (!entry) continue;
       const count = entry.cards ? entry.cards.length : entry.count;
-      if (!count && layout.per_space.length > 1) continue;
-      stack.append(zoneEl(label, spec.name, spec, !wide));
+      if (!count && onBoard.length > 1) continue;
+      stack.append(zoneEl(label, zoneHint(spec.name).label, spec, !wide));
     }
     cell.append(stack);
     const counters = last.view.counters || {};
@@ -320,19 +494,17 @@
     }
     const pieces = el("div", "pieces");
     (last.view.player_variables || []).forEach((row, p) => {
-      for (const [name, value] of Object.entries(row)) {
-        if (layout.player_variables[name] === "space" && value === space) {
+      for (const [, label, value, kind] of shownVariables(row, "player")) {
+        if (kind === "space" && value === space) {
           const piece = el("span", "piece", `P${p + 1}`);
           piece.style.setProperty("--hue", SEAT_HUES[p % SEAT_HUES.length]);
-          piece.title = `${seatName(p)}: ${name.replace(/_/g, " ")}`;
+          piece.title = `${seatName(p)}: ${label}`;
           pieces.append(piece);
         }
       }
     });
-    for (const [name, value] of Object.entries(last.view.variables)) {
-      if (layout.game_variables[name] === "space" && value === space) {
-        pieces.append(el("span", "piece marker", name.replace(/_/g, " ")));
-      }
+    for (const [, label, value, kind] of shownVariables(last.view.variables, "game")) {
+      if (kind === "space" && value === space) pieces.append(el("span", "piece marker", label));
     }
     if (pieces.children.length) cell.append(pieces);
     const board = layout.board;
@@ -354,7 +526,7 @@
       : board.shape === "grid" ? "The board (north at the top)" : "The board"));
     if (board.shape === "grid") {
       const grid = el("div", "grid");
-      grid.style.gridTemplateColumns = `repeat(${board.columns}, minmax(7rem, 1fr))`;
+      grid.style.setProperty("--columns", String(board.columns));
       for (let r = 1; r <= board.rows; r++) for (let c = 1; c <= board.columns; c++) grid.append(spaceEl(`r${r}c${c}`));
       area.append(grid);
     } else if (board.shape === "ring") {
@@ -403,13 +575,8 @@
       if (last.view.over && last.view.winners.includes(p)) head.append(el("span", "tag winner", "winner"));
       box.append(head);
       const vars = el("div", "player-vars");
-      const row = last.view.player_variables[p] || {};
-      for (const [name, value] of Object.entries(row)) {
-        const kind = layout.player_variables[name];
-        if (kind === "space") continue;
-        const v = el("span", "var");
-        v.append(el("span", "var-name", name.replace(/_/g, " ")), el("span", "var-value", format(value, kind)));
-        vars.append(v);
+      for (const [, label, value, kind] of shownVariables(last.view.player_variables[p] || {}, "player")) {
+        if (kind !== "space") vars.append(variableEl(label, value, kind));
       }
       for (const [name, entry] of Object.entries(counters)) {
         if (entry.players) {
@@ -424,7 +591,7 @@
         vars.append(v);
       }
       if (vars.children.length) box.append(vars);
-      box.append(zonesEl(layout.per_player.map((spec) => [`${spec.name}(${p + 1})`, spec.name, spec])
+      box.append(zonesEl(zonesAt("player", layout.per_player).map((spec) => [`${spec.name}(${p + 1})`, zoneHint(spec.name).label, spec])
         .filter(([label]) => label in last.view.zones)));
       area.append(box);
     }
@@ -453,32 +620,7 @@
     const view = last.view, d = last.decision;
     if (last.problem) { $("problem").textContent = last.problem; $("problem").hidden = false; }
     else $("problem").hidden = true;
-    if (view.over) {
-      panel.append(el("h2", null, "Game over"));
-      const winners = view.winners.map(seatName);
-      const line = !winners.length ? "Nobody wins." : winners.length === 1 ? `${winners[0]} wins.`
-        : `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} share the victory.`;
-      panel.append(el("p", "result", line));
-      const scores = el("table", "scores");
-      view.scores.forEach((s, p) => {
-        const tr = el("tr", view.winners.includes(p) ? "win" : "");
-        tr.append(el("td", null, seatName(p) + (p === seat ? " (you)" : "")), el("td", null, String(s)));
-        scores.append(tr);
-      });
-      panel.append(scores);
-      const buttons = el("div", "buttons");
-      const log = el("button", "secondary", "Download the game log");
-      log.onclick = () => send({ type: "log" });
-      buttons.append(log);
-      if (seat !== null) {
-        const again = el("button", "primary", "Play again");
-        again.onclick = () => send({ type: "again" });
-        buttons.append(again);
-      }
-      panel.append(buttons);
-      banner(line, "over");
-      return;
-    }
+    if (view.over) { renderEnding(panel); return; }
     if (!d) { panel.append(el("p", null, "…")); return; }
     const waiting = d.waiting_for;
     const mine = seat !== null && waiting.includes(seat) && d.options.length > 0;
@@ -528,8 +670,9 @@
       panel.append(el("p", "hint", "Click a highlighted card, or choose below."));
     }
     const list = el("div", "options");
+    const faces = d.options.length <= MAX_OPTION_FACES && !(d.pick === "several" && withCards.length);
     for (const o of d.options) {
-      const b = el("button", "option", o.label);
+      const b = optionEl(o, faces);
       b.disabled = sent;
       b.onclick = () => act(o.label);
       list.append(b);
@@ -542,6 +685,80 @@
     } else panel.append(list);
   }
 
+  // Whether a card's face says more than its name (else an option naming it needs no face).
+  function informative(name) {
+    const f = face(), props = (last.cards || {})[name] || {};
+    if (plainFace(f)) return Object.keys(props).length > 0;
+    return [...f.badges, f.ability, f.text].some((k) => k && k in props) || (f.band && (f.band in props || f.band_default));
+  }
+
+  // An option's button; one that picks cards shows their faces (a short list only: a long one is
+  // picked on the table, where the cards lie).
+  function optionEl(o, faces) {
+    const b = el("button", "option");
+    b.append(el("span", "option-label", o.label));
+    if (faces && o.cards.length && o.cards.some(informative)) {
+      const row = el("span", "option-cards");
+      o.cards.forEach((name, i) => {
+        const c = cardEl(name, o.zones[i], -1, null, { noInfo: true });
+        c.classList.add("in-option");
+        row.append(c);
+      });
+      b.append(row);
+      b.classList.add("with-cards");
+    }
+    return b;
+  }
+
+  // The end of the game: the winner, and each player's score by the definition's own terms.
+  function renderEnding(panel) {
+    const view = last.view;
+    const winners = view.winners.map(seatName);
+    const line = !winners.length ? "Nobody wins." : winners.length === 1 ? `${winners[0]} wins!`
+      : `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} share the victory!`;
+    const head = el("div", "winner-banner");
+    head.append(el("div", "winner-title", "Game over"), el("div", "result", line));
+    panel.append(head);
+    const terms = (layout.table && layout.table.score) || [];
+    const breakdown = last.breakdown || [];
+    const scores = el("table", "scores");
+    const top = el("tr");
+    top.append(el("th", null, "player"));
+    const shownTerms = terms.length > 1 ? terms : [];  // one term is the score itself
+    for (const [, label] of shownTerms) top.append(el("th", "term", label));
+    top.append(el("th", "total", "score"));
+    scores.append(top);
+    const order = [...view.scores.keys()].sort((a, b) => view.scores[b] - view.scores[a] || a - b);
+    for (const p of order) {
+      const tr = el("tr", view.winners.includes(p) ? "win" : "");
+      tr.dataset.seat = String(p);
+      tr.append(el("td", null, seatName(p) + (p === seat ? " (you)" : "") + (view.winners.includes(p) ? " ★" : "")));
+      for (const [term] of shownTerms) tr.append(el("td", "term", String((breakdown[p] || {})[term] ?? "")));
+      tr.append(el("td", "total", String(view.scores[p])));
+      scores.append(tr);
+    }
+    const wrap = el("div", "scores-wrap");
+    wrap.append(scores);
+    panel.append(wrap);
+    const buttons = el("div", "buttons");
+    const log = el("button", "secondary", "Download the game log");
+    log.onclick = () => send({ type: "log" });
+    buttons.append(log);
+    const asked = last.again || [];
+    if (seat !== null && !asked.includes(seat)) {
+      const again = el("button", "primary", "Play again");
+      again.onclick = () => send({ type: "again" });
+      buttons.append(again);
+    }
+    panel.append(buttons);
+    if (asked.length) {  // a new game starts when every person at the table has asked for one
+      const others = last.humans.filter((p) => !asked.includes(p));
+      panel.append(el("p", "waiting again-votes", (seat !== null && asked.includes(seat) ? "You asked to play again. " : "")
+        + `Waiting for ${others.map(seatName).join(", ")} to agree to play again.`));
+    }
+    banner(line, "over");
+  }
+
   // Cards that a decision's options name become clickable where they lie.
   function wireCards() {
     const d = last.decision;
@@ -550,7 +767,8 @@
     if (!options.length) return;
     const candidates = new Set();
     for (const o of options) o.cards.forEach((name, i) => candidates.add(`${o.zones[i]}\u0000${name}`));
-    for (const c of document.querySelectorAll(".card:not(.back)")) {
+    for (const c of document.querySelectorAll(".card:not(.back):not(.in-option)")) {
+      if (c.closest(".card-detail")) continue;
       const key = `${c.dataset.zone}\u0000${c.dataset.name}`;
       if (!candidates.has(key) || c.closest(".shown")) continue;
       c.classList.add("pickable");

@@ -1,0 +1,150 @@
+"""The table in a real browser: a whole game of each shipped game played by clicking (seat 1, bots at
+the other seats), pictured at 1360 px and on a 390 px phone, where nothing may scroll sideways and the
+decision stays in view; the end shows the winner and each player's score by the definition's terms.
+
+Every WebSocket frame seat 1 receives is kept: no card seat 1 never saw (replaying the game, its views)
+is named in any of them, whatever the definition's ``table:`` hints say about the zones.
+
+The screenshots in docs/img/ are taken here: run with RIBBIT_UPDATE_SCREENSHOTS=1 to refresh them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from test_web_browser import DEFS, Seat, browser, expect, play, saved, screenshot, serve  # noqa: F401 (fixtures)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1360, "height": 900}
+
+# (definition, players, bots, seed, decisions before the mid-game pictures, whether some card stays unseen:
+# a long game of Crazy Eights may show seat 1 every card of the deck, and then there is nothing to leak)
+GAMES = [
+    ("crazy_eights", 2, ["2=random"], 5, 6, False),
+    ("frog_tower", 3, ["2=random", "3=random"], 11, 12, True),
+    ("kaeru", 2, ["2=random"], 3, 10, True),
+    ("top_frog", 2, ["2=random"], 2, 30, True),
+]
+
+
+def overflow(page) -> int:
+    """How far the page scrolls sideways (0: not at all)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def decision_in_view(page) -> bool:
+    box = page.locator("#decision").bounding_box()
+    return box is not None and box["y"] < PHONE["height"] and box["y"] + box["height"] > 0
+
+
+def never_seen(game, players: int, data: dict, seat: int = 0) -> set[str]:
+    """The card names ``seat`` was never shown: in no view of it, at no point of the game (replayed)."""
+    state = game.new_game(players, data["seed"])
+    seen: set[str] = set()
+
+    def look():
+        text = json.dumps([state.view(seat), state.decision_for(seat)])
+        seen.update(name for name in set(game.card_names) if json.dumps(name) in text)
+    look()
+    for player, action in data["history"]:
+        state.apply(player, action)
+        look()
+    return set(game.card_names) - seen
+
+
+def last_state(seat) -> dict:
+    return [m for m in map(json.loads, seat.frames) if m["type"] == "state"][-1]
+
+
+def folded_zones_stay_readable(seat):
+    """The zones the table puts under the table are folded away, not taken away: opened, the section
+    shows every card the seat's view holds of them."""
+    page = seat.page
+    page.locator("#under-table summary").click()
+    view = last_state(seat)["view"]
+    box = view["zones"]["box"]["cards"]  # Top Frog's game box is public
+    assert box
+    shown = set(page.locator('#under-table .card[data-zone="box"]').evaluate_all("cs => cs.map(c => c.dataset.name)"))
+    assert shown == set(box)
+    page.locator("#under-table summary").click()
+
+
+def a_card_reads_whole_on_its_i(seat, zone):
+    """A card's "i" opens the whole card: every property, its text in full."""
+    page = seat.page
+    card = page.locator(f'.zone[data-zone="{zone}"] .card[data-name]').first
+    name = card.get_attribute("data-name")
+    card.locator(".card-info").click()
+    detail = page.locator("#card-detail")
+    expect(detail).to_be_visible()
+    props = last_state(seat)["cards"][name]
+    text = detail.inner_text()
+    for value in props.values():
+        if isinstance(value, str):
+            assert value in text
+    detail.locator("button", has_text="Close").click()
+    expect(detail).to_be_hidden()
+
+
+@pytest.mark.parametrize("name, players, bots, seed, middle, unseen_left", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve, tmp_path, name, players, bots,  # noqa: F811
+                                                                  seed, middle, unseen_left):
+    from interpreter import load_game
+
+    args = ["--players", str(players), "--seed", str(seed)]
+    for bot in bots:
+        args += ["--seat", bot]
+    server = serve(DEFS / f"{name}.yaml", *args)
+    seat = Seat(browser, server.links["player 1"])
+    page = seat.page
+    rng = random.Random(seed)
+    if name == "top_frog":  # the first decision picks a Lily Pad: each option shows the pad's face, its condition
+        faces = page.locator("#decision button.option .option-cards .card-text")
+        expect(faces).to_have_count(2)
+        assert all(re.search(r"Frogs?\b.*: \d+$", text) for text in faces.all_inner_texts())
+    play([seat], rng, until=lambda: len(saved(server)["history"]) >= middle or seat.over())
+    assert not seat.over()
+    screenshot(page, f"{name}_desktop.png", tmp_path)
+    assert overflow(page) <= 0
+    if name == "top_frog":
+        folded_zones_stay_readable(seat)
+        a_card_reads_whole_on_its_i(seat, "river")
+    page.set_viewport_size(PHONE)
+    assert overflow(page) <= 0, f"{name}: the page scrolls sideways at 390 px"
+    assert decision_in_view(page), f"{name}: the decision is not in view on a phone"
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    assert decision_in_view(page), f"{name}: the decision scrolls away on a phone"
+    screenshot(page, f"{name}_phone.png", tmp_path, full_page=False)
+
+    page.set_viewport_size(DESKTOP)
+    play([seat], rng, limit=240, max_actions=5000)
+    data = saved(server)
+    assert data["over"]
+    # the ending: a banner naming the winner, one row per player, the definition's terms when there are several
+    banner = page.locator(".winner-banner").inner_text()
+    assert "wins" in banner or "share the victory" in banner or "Nobody" in banner
+    rows = page.locator("#decision table.scores tr[data-seat]")
+    assert rows.count() == players
+    game = load_game(DEFS / f"{name}.yaml")
+    terms = game.presentation["score"]
+    if len(terms) > 1:
+        headers = page.locator("#decision table.scores th.term").all_inner_texts()
+        assert headers == [label for _, label in terms]
+    assert overflow(page) <= 0
+    page.set_viewport_size(PHONE)
+    assert overflow(page) <= 0, f"{name}: the end of the game scrolls sideways at 390 px"
+    page.set_viewport_size(DESKTOP)
+    if name == "top_frog":
+        screenshot(page, "top_frog_end.png", tmp_path)
+
+    # secrecy: no frame names a card seat 1 never saw, whatever the table hints placed where
+    unseen = never_seen(game, players, data)
+    assert bool(unseen) == unseen_left, "which cards stay unseen changed: pick a game that leaves some"
+    frames = "".join(seat.frames)
+    leaked = sorted(card for card in unseen if json.dumps(card, ensure_ascii=False) in frames)
+    assert not leaked, f"{name}: frames name cards seat 1 never saw: {leaked[:5]}"
+    seat.close()
