@@ -195,7 +195,7 @@ def test_question_mark_explains_the_decision_by_the_rule_that_asks_it():
     out = console()
     assert explain(out, game, state, 0, state.view(0), state.decision_for(0), "?")
     text = out.file.getvalue()
-    assert "procedure take_turn(player p)" in text and '"draw a card" if can_draw()' in text
+    assert "procedure take_turn(player p)" in text and '"draw a card" if may_draw(p)' in text
     assert not explain(out, game, state, 0, state.view(0), state.decision_for(0), "banana")
 
 
