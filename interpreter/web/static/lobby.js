@@ -96,13 +96,14 @@
       params.name = `params${seat}`;
       params.placeholder = "parameters, e.g. iterations=400";
       params.hidden = true;
-      who.onchange = () => {
+      const shown = () => {
         params.hidden = !who.value;
         const bot = data.bots.find((b) => b.name === who.value);
         params.title = bot ? `takes ${bot.parameters}` : "";
       };
+      who.onchange = () => { params.value = ""; shown(); };  // another bot's parameters do not carry over
       if (kept[seat]) { who.value = kept[seat][0]; params.value = kept[seat][1]; }
-      who.onchange();
+      shown();
       label.append(who);
       row.append(label, params);
       box.append(row);
