@@ -224,6 +224,7 @@
     }
     list.append(linkRow("spectators", `${location.origin}/#watch=${answer.table}`));
     $("created").hidden = false;
+    $("created").scrollIntoView({ block: "nearest" });
   }
 
   // ------------------------------------------------------------------ the tables
@@ -236,12 +237,12 @@
       const row = el("tr");
       row.dataset.table = table.id;
       const name = table.variants.length ? `${table.game} (${table.variants.join(", ")})` : table.game;
-      row.append(el("td", null, name), el("td", null, table.players));
+      row.append(el("td", null, name));
       const people = table.seats.filter((s) => s.bot === undefined);
       const taken = people.filter((s) => s.taken).length;
       const bots = table.seats.length - people.length;
-      row.append(el("td", null, `${taken} of ${plural(people.length, "person")} connected` +
-        (bots ? `, ${plural(bots, "bot")}` : "")));
+      row.append(el("td", null, `${table.players}: ${taken} of ${people.length} ` +
+        `${people.length === 1 ? "person" : "people"} here` + (bots ? `, ${plural(bots, "bot")}` : "")));
       const state = table.problem ? "stopped" : table.finished ? "finished" : "playing";
       row.append(el("td", "state", table.game_number > 1 ? `${state} (game ${table.game_number})` : state));
       const watch = el("td");
