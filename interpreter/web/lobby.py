@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from ..agents import AGENTS, describe_params
-from ..errors import DefinitionError, RibbitError, SaveFileError, Location, quote
+from ..errors import DefinitionError, Location, RibbitError, SaveFileError, inert, quote
 from .table import TABLE_SHAPE, Table, _read_json, parse_seat_specs, seats_path, write_atomically
 
 RECORD_FORMAT = "ribbit-lobby-table/1"
@@ -263,6 +263,9 @@ class Lobby:
             except RibbitError as exc:
                 self.problems.append(f"not resumed: {exc}")
                 continue
+            except OSError as exc:  # its seats file could not be rewritten, for example
+                self.problems.append(f"not resumed: {record}: {exc.strerror or exc}")
+                continue
             resumed.append(table)
         return resumed
 
@@ -430,9 +433,13 @@ def routes(lobby: Lobby, server, static, headers: dict, same_origin) -> list:
                 table = await asyncio.to_thread(lobby.create, data)
             except RibbitError as exc:
                 return reply({"type": "error", "message": exc.message}, 400)
+            except Exception as exc:  # noqa: BLE001 - a bug must cost this request, not the server
+                print(f"ribbit serve: unexpected {type(exc).__name__} starting a table: {inert(str(exc))}",
+                      file=sys.stderr)
+                return reply({"type": "error", "message": "the server could not start that table"}, 500)
             server.tables[table.id] = table
-        print(f"ribbit serve: table {table.id} ({table.game.name}, {table.players} players) created", file=sys.stdout,
-              flush=True)
+        print(inert(f"ribbit serve: table {table.id} ({table.game.name}, {table.players} players) started"),
+              file=sys.stdout, flush=True)
         asyncio.create_task(server.advance(table))  # a bot may have the first move
         return reply(created_reply(table))
 
