@@ -243,3 +243,10 @@ def test_serve_starts_a_lobby_for_a_folder_and_refuses_one_game_options(games, c
     assert "--players: a lobby's tables are chosen in the browser" in capsys.readouterr().err
     assert main(["serve", str(games), "--tables", str(games / "selection.yaml")]) == 2
     assert "an input of this run" in capsys.readouterr().err
+
+
+def test_one_game_file_is_a_lobby_of_that_game_and_its_variants(games):
+    catalog = Catalog.scan(games / "selection.yaml")
+    assert list(catalog.offers) == ["selection"] and list(catalog.offers["selection"].variants) == ["head_start"]
+    with pytest.raises(LobbyError, match="this is not one"):
+        Catalog.scan(games / "variants" / "selection" / "head_start.yaml")
