@@ -250,3 +250,15 @@ def test_one_game_file_is_a_lobby_of_that_game_and_its_variants(games):
     assert list(catalog.offers) == ["selection"] and list(catalog.offers["selection"].variants) == ["head_start"]
     with pytest.raises(LobbyError, match="this is not one"):
         Catalog.scan(games / "variants" / "selection" / "head_start.yaml")
+
+
+def test_tables_of_one_choice_share_its_game_and_the_number_of_choices_loaded_is_capped(games, tmp_path):
+    """Each different choice of variants and settings is a game compiled and kept in memory: a cap bounds them."""
+    lobby, app = lobby_app(games, tmp_path / "tables", max_setups=1)
+    with TestClient(app) as client:
+        first = create(client, variants=[["head_start", {"start": "0"}]]).json()["table"]
+        same = create(client, variants=[["head_start", {"start": "0"}]]).json()["table"]
+        refused = create(client, variants=[["head_start", {"start": "2"}]])
+        assert refused.status_code == 400 and "already use 1 different choices" in refused.json()["message"]
+        assert create(client).status_code == 200  # the game as it is loads nothing new
+    assert lobby.tables[first].game is lobby.tables[same].game

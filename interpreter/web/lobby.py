@@ -38,7 +38,7 @@ CREATE_PER_MINUTE = 20  # tables created per minute (a burst of as many), across
 MAX_REQUEST = 16 * 1024  # bytes of a creation request
 MAX_VARIANTS = 16  # variants on one table
 MAX_SETTING = 100  # characters of a variant setting's value
-GAME_CACHE = 32  # loaded games (game and variant choice) kept for new tables
+MAX_SETUPS = 20  # different choices of variants and settings among the tables: each is a game loaded anew
 ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a listing id: a file's stem
 
 
@@ -229,14 +229,14 @@ class Lobby:
     """The tables of a server: created from the browser, listed, saved in ``folder``, resumed at start."""
 
     def __init__(self, catalog: Catalog, folder: str | os.PathLike, max_tables: int = MAX_TABLES,
-                 per_minute: float = CREATE_PER_MINUTE, bot_delay: float = 0.5):
+                 per_minute: float = CREATE_PER_MINUTE, bot_delay: float = 0.5, max_setups: int = MAX_SETUPS):
         self.catalog = catalog
         self.folder = Path(folder)
         self.max_tables, self.per_minute, self.bot_delay = max_tables, per_minute, bot_delay
+        self.max_setups = max_setups
         self.tables: dict[str, Table] = {}
         self.choices: dict[str, Choice] = {}
         self.created: dict[str, float] = {}
-        self.games: dict[tuple, object] = {}  # loaded games by choice, most recently used last
         self.allowance, self.stamp = float(per_minute), time.monotonic()
         self.lock = asyncio.Lock()
         self.problems: list[str] = []
@@ -299,18 +299,19 @@ class Lobby:
 
     # ------------------------------------------------------------ games
     def load(self, choice: Choice):
-        """The game of a choice, loaded by the safe loader (kept for the next table of the same choice)."""
+        """The game of a choice: a table's of the same choice, else loaded by the safe loader."""
         from ..loader import load_game
 
         key = choice.key()
-        game = self.games.pop(key, None)
-        if game is None:
-            offer = self.catalog.offers[choice.game_id]
-            game = offer.game if not choice.variants else load_game(offer.path, variants=choice.refs())
-        self.games[key] = game
-        while len(self.games) > GAME_CACHE:
-            self.games.pop(next(iter(self.games)))
-        return game
+        for table_id, other in self.choices.items():
+            if other.key() == key:
+                return self.tables[table_id].game
+        offer = self.catalog.offers[choice.game_id]
+        return offer.game if not choice.variants else load_game(offer.path, variants=choice.refs())
+
+    def setups(self) -> set:
+        """The different choices with variants among the tables (each holds a game of its own in memory)."""
+        return {choice.key() for choice in self.choices.values() if choice.variants}
 
     # ------------------------------------------------------------ creating
     def take_allowance(self) -> bool:
@@ -344,6 +345,11 @@ class Lobby:
             raise LobbyError(f"this server already hosts {len(self.tables)} tables, its limit; "
                              "ask whoever runs it to make room")
         choice, players, bots = self.check_request(request)
+        setups = self.setups()
+        if choice.variants and choice.key() not in setups and len(setups) >= self.max_setups:
+            raise LobbyError(f"the tables here already use {len(setups)} different choices of variants and "
+                             "settings, the most this server loads at once; choose the same variants and settings "
+                             "as a table that is listed, or none")
         if not self.take_allowance():
             raise LobbyError("too many tables were started in the last minute; try again in a minute")
         try:
