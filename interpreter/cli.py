@@ -643,7 +643,8 @@ def _simulate_with_progress(args, game, console, show: bool):
 
 # ---------------------------------------------------------------- serve (the web extra)
 def add_serve_command(command) -> None:
-    serve = command("serve", "play in the browser: a local web server with one link per seat", run_serve)
+    serve = command("serve", "play in the browser: a local web server with one link per seat (given a folder of "
+                    "definitions, or --tables, a lobby where tables of any of its games are started)", run_serve)
     serve.add_argument("--players", type=whole_number(1), metavar="N", help="number of players (not with --resume)")
     serve.add_argument("--seat", action="append", default=[], metavar="SEAT=BOT",
                        help="a seat (1-based) played by a bot, e.g. 2=random; repeatable; the other seats get links")

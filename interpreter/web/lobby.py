@@ -293,6 +293,7 @@ class Lobby:
         return table
 
     def _add(self, table: Table, choice: Choice, created: float) -> None:
+        """List a table (on the event loop, or before the server starts)."""
         self.tables[table.id] = table
         self.choices[table.id] = choice
         self.created[table.id] = created
@@ -340,7 +341,15 @@ class Lobby:
         return choice, players, bots
 
     def create(self, request) -> Table:
-        """A new table from a browser's request, saved before it is returned; LobbyError if refused."""
+        """A new table from a browser's request, saved and listed; LobbyError if refused."""
+        table, choice, created = self.build(request)
+        self._add(table, choice, created)
+        return table
+
+    def build(self, request) -> tuple[Table, Choice, float]:
+        """A new table from a request, saved but not yet listed (``create`` lists it): the slow part of making
+        a table (loading the game, dealing, writing), which the server runs off its event loop while the
+        listing goes on being read there."""
         if len(self.tables) >= self.max_tables:
             raise LobbyError(f"this server already hosts {len(self.tables)} tables, its limit; "
                              "ask whoever runs it to make room")
@@ -370,8 +379,7 @@ class Lobby:
             write_atomically(self.record_path(table_id), json.dumps(record, indent=1), private=True)
         except OSError as exc:
             raise LobbyError(f"the table cannot be saved on the server: {exc.strerror or exc}") from None
-        self._add(table, choice, created)
-        return table
+        return table, choice, created
 
     # ------------------------------------------------------------ listing
     def listing(self) -> list[dict]:
@@ -436,13 +444,14 @@ def routes(lobby: Lobby, server, static, headers: dict, same_origin) -> list:
             return reply({"type": "error", "message": "send the table as a JSON object"}, 400)
         async with lobby.lock:
             try:
-                table = await asyncio.to_thread(lobby.create, data)
+                table, choice, created = await asyncio.to_thread(lobby.build, data)
             except RibbitError as exc:
                 return reply({"type": "error", "message": exc.message}, 400)
             except Exception as exc:  # noqa: BLE001 - a bug must cost this request, not the server
                 print(f"ribbit serve: unexpected {type(exc).__name__} starting a table: {inert(str(exc))}",
                       file=sys.stderr)
                 return reply({"type": "error", "message": "the server could not start that table"}, 500)
+            lobby._add(table, choice, created)  # here, on the event loop: never while the listing is read
             server.tables[table.id] = table
         print(inert(f"ribbit serve: table {table.id} ({table.game.name}, {table.players} players) started"),
               file=sys.stdout, flush=True)
