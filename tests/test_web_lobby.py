@@ -262,3 +262,22 @@ def test_tables_of_one_choice_share_its_game_and_the_number_of_choices_loaded_is
         assert refused.status_code == 400 and "already use 1 different choices" in refused.json()["message"]
         assert create(client).status_code == 200  # the game as it is loads nothing new
     assert lobby.tables[first].game is lobby.tables[same].game
+
+
+def test_a_tampered_table_record_is_refused_naming_its_file_and_key(games, tmp_path):
+    folder = tmp_path / "tables"
+    lobby, app = lobby_app(games, folder)
+    with TestClient(app) as client:
+        real = create(client).json()["table"]
+    copy = "Copy0fTable_"  # a table's three files under another id: its seats file still names the first
+    for suffix in (".save.json", ".save.json.seats.json", ".table.json"):
+        shutil.copy(folder / f"{real}{suffix}", folder / f"{copy}{suffix}")
+    (folder / "Elsewhere000.table.json").write_text(json.dumps(
+        {"format": "ribbit-lobby-table/1", "game": "../selection", "variants": []}))
+    (folder / "NotATable000.table.json").write_text("[1, 2")
+    again, _ = lobby_app(games, folder)
+    assert list(again.tables) == [real]
+    problems = "\n".join(again.problems)
+    assert f"{copy}.save.json.seats.json: table: the seats file is for table '{real}'" in problems
+    assert "Elsewhere000.table.json: game: there is no game '../selection' here" in problems
+    assert "NotATable000.table.json:1:6: the table record is not valid JSON" in problems
