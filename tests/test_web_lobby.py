@@ -272,6 +272,11 @@ def test_a_tampered_table_record_is_refused_naming_its_file_and_key(games, tmp_p
     copy = "Copy0fTable_"  # a table's three files under another id: its seats file still names the first
     for suffix in (".save.json", ".save.json.seats.json", ".table.json"):
         shutil.copy(folder / f"{real}{suffix}", folder / f"{copy}{suffix}")
+    shared = "zzzzzzShared"  # the same again, its seats file naming it (resumed after the first: files sort by name)
+    for suffix in (".save.json", ".table.json"):
+        shutil.copy(folder / f"{real}{suffix}", folder / f"{shared}{suffix}")
+    seats = json.loads((folder / f"{real}.save.json.seats.json").read_text())
+    (folder / f"{shared}.save.json.seats.json").write_text(json.dumps({**seats, "table": shared}))
     (folder / "Elsewhere000.table.json").write_text(json.dumps(
         {"format": "ribbit-lobby-table/1", "game": "../selection", "variants": []}))
     (folder / "NotATable000.table.json").write_text("[1, 2")
@@ -279,5 +284,6 @@ def test_a_tampered_table_record_is_refused_naming_its_file_and_key(games, tmp_p
     assert list(again.tables) == [real]
     problems = "\n".join(again.problems)
     assert f"{copy}.save.json.seats.json: table: the seats file is for table '{real}'" in problems
+    assert f"{shared}.save.json.seats.json: tokens: a seat's token is also a seat's of another table" in problems
     assert "Elsewhere000.table.json: game: there is no game '../selection' here" in problems
     assert "NotATable000.table.json:1:6: the table record is not valid JSON" in problems

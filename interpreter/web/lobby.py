@@ -288,6 +288,10 @@ class Lobby:
         if table.id != table_id:
             raise SaveFileError(f"the seats file is for table {quote(table.id)}, not {table_id}",
                                 Location(str(seats_path(self.save_path(table_id))), key="table"))
+        taken = {token for other in self.tables.values() for token in other.tokens.values()}
+        if taken & set(table.tokens.values()):
+            raise SaveFileError("a seat's token is also a seat's of another table here; every seat needs its own",
+                                Location(str(seats_path(self.save_path(table_id))), key="tokens"))
         created = data.get("created")
         self._add(table, choice, created if type(created) in (int, float) else 0.0)
         return table
