@@ -180,7 +180,8 @@ def play_one(client, token):
         for _ in range(20):
             message = ws.receive_json()
             if message["type"] == "state" and message["decision"]:
-                ws.send_json({"type": "act", "action": message["decision"]["options"][0]["label"]})
+                ws.send_json({"type": "act", "action": message["decision"]["options"][0]["label"],
+                              "state_id": message.get("state_id")})  # the id of the state it was chosen in
                 break
         for _ in range(20):
             message = ws.receive_json()

@@ -116,7 +116,7 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, un
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at = None  # when the action awaiting its reply was sent
-        options, act_at = [], None  # what the seat may do now, and when it will
+        options, act_at, state_id = [], None, None  # what the seat may do now, when it will, and on what state
         again_sent = False
         while time.monotonic() < until:
             wait = (act_at if act_at is not None else until) - time.monotonic()
@@ -125,7 +125,8 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, un
             except asyncio.TimeoutError:
                 if act_at is not None and time.monotonic() >= act_at and time.monotonic() < until:
                     sent_at, act_at = time.perf_counter(), None
-                    await ws.send(json.dumps({"type": "act", "action": rng.choice(options)["label"]}))
+                    await ws.send(json.dumps({"type": "act", "action": rng.choice(options)["label"],
+                                              "state_id": state_id}))
                     tally["actions"] += 1
                 continue
             received = time.perf_counter()
@@ -148,6 +149,7 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, un
                 continue
             again_sent = False
             options = (message["decision"] or {}).get("options") or []
+            state_id = message.get("state_id")  # servers that refuse stale actions want the id of the state
             if not options:
                 act_at = None
             elif act_at is None:

@@ -459,7 +459,8 @@ def routes(lobby: Lobby, server, static, headers: dict, same_origin) -> list:
             server.tables[table.id] = table
         print(inert(f"ribbit serve: table {table.id} ({table.game.name}, {table.players} players) started"),
               file=sys.stdout, flush=True)
-        asyncio.create_task(server.advance(table))  # a bot may have the first move
+        wake = getattr(server, "wake", None)  # a bot may have the first move; a server that keeps its bots' tasks
+        wake(table) if wake is not None else asyncio.create_task(server.advance(table))
         return reply(created_reply(table))
 
     return [Route("/lobby", page), Route("/api/lobby", listing), Route("/api/tables", create, methods=["POST"])]
