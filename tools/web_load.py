@@ -13,7 +13,8 @@ client per table holds seat 1's link and picks a random legal option whenever it
 is started again, so every table plays for the whole ``--duration``.
 
 **Action latency** is the time from a client sending an action to receiving the server's reply to it: the
-first frame after the action (the state with it applied, or a refusal).  It covers the message's way in,
+first frame after the action (the state with it applied, or a refusal; a refusal as stale, which a
+server that checks state ids may send, is counted apart and is not an error).  It covers the message's way in,
 the engine applying and checking the action, the save written to disk, the views built for every
 connection and the frame's way out.  It is measured while the table's bots are idle (seat 1 acts only when
 it is its turn), so it does not include a bot's thinking.
@@ -136,7 +137,10 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, un
                 tally["latencies"].append(received - sent_at)
                 sent_at = None
             if message["type"] == "error":
-                tally["errors"].append(message["message"])
+                if "the game changed after this page showed it" in message["message"]:  # stale: choose again
+                    tally["stale"] += 1
+                else:
+                    tally["errors"].append(message["message"])
                 continue
             if message["type"] != "state":
                 continue
@@ -157,7 +161,7 @@ async def seat_client(port: int, token: str, rng: random.Random, tally: dict, un
 
 
 async def drive(port: int, tokens: list[str], seed: int, duration: float, think: float) -> dict:
-    tally = {"messages": 0, "actions": 0, "games": 0, "errors": [], "latencies": []}
+    tally = {"messages": 0, "actions": 0, "games": 0, "stale": 0, "errors": [], "latencies": []}
     rng = random.Random(seed)
     until = time.monotonic() + duration
     results = await asyncio.gather(*(seat_client(port, token, random.Random(rng.random()), tally, until, think)
@@ -218,7 +222,7 @@ def main(argv=None) -> int:
         print(f"{tables:>6} {tally['actions']:>8} {tally['games']:>6} {percentile(latencies, .5):>7.1f} "
               f"{percentile(latencies, .95):>7.1f} {max(latencies, default=float('nan')):>7.1f} "
               f"{100 * tally['server_cpu']:>9.0f}% {100 * tally['client_cpu']:>9.0f}% {tally['load']:>5.1f} "
-              f"{tally['rss'] / 1024:>8.0f} {len(tally['errors'])}" +
+              f"{tally['rss'] / 1024:>8.0f} {len(tally['errors'])}" + (f", {tally['stale']} stale" if tally["stale"] else "") +
               (f" (first: {tally['errors'][0]})" if tally["errors"] else ""), flush=True)
         failed = failed or bool(tally["errors"]) or not tally["actions"]
     return 1 if failed else 0
