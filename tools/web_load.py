@@ -19,10 +19,9 @@ the engine applying and checking the action, the save written to disk, the views
 connection and the frame's way out.  It is measured while the table's bots are idle (seat 1 acts only when
 it is its turn), so it does not include a bot's thinking.
 
-The client acts ``--think`` seconds (1 by default) after it may, as a person would.  With a think time
-shorter than ``--bot-delay`` the latency also holds the server's pause after the bots' last move: a
-connection's next message is read only once the bots its previous action set going are done (the pause
-included), which this tool shows with ``--think 0``.
+The client acts ``--think`` seconds (1 by default) after it may, as a person would; ``--think 0`` acts at
+once, which also shows whether a person's action ever waits for the bots' pacing (``--bot-delay``) after
+the bots' last move: it must not.
 
 It prints, per table count, the actions taken, p50/p95/max latency, the server's CPU use (share of one
 core over the run) and the client's, the machine's load average, and the server's resident memory
