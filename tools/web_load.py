@@ -210,7 +210,8 @@ def main(argv=None) -> int:
     args.definition = str(Path(args.definition).resolve())
     counts = [int(n) for n in args.tables.split(",")]
     print(f"{Path(args.definition).name}, {args.players} seats a table (seat 1 a WebSocket client, the others "
-          f"{args.bot} bots, --bot-delay {args.bot_delay}, the client thinks {args.think} s), {args.duration:.0f} s a run, "
+          f"{args.bot} bots, --bot-delay {args.bot_delay}, the client thinks {args.think} s), "
+          f"{args.duration:.0f} s a run, "
           f"{os.cpu_count()} CPUs")
     print(f"{'tables':>6} {'actions':>8} {'games':>6} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'server CPU':>10} "
           f"{'client CPU':>10} {'load':>5} {'RSS MiB':>8} errors")
@@ -221,7 +222,8 @@ def main(argv=None) -> int:
         print(f"{tables:>6} {tally['actions']:>8} {tally['games']:>6} {percentile(latencies, .5):>7.1f} "
               f"{percentile(latencies, .95):>7.1f} {max(latencies, default=float('nan')):>7.1f} "
               f"{100 * tally['server_cpu']:>9.0f}% {100 * tally['client_cpu']:>9.0f}% {tally['load']:>5.1f} "
-              f"{tally['rss'] / 1024:>8.0f} {len(tally['errors'])}" + (f", {tally['stale']} stale" if tally["stale"] else "") +
+              f"{tally['rss'] / 1024:>8.0f} {len(tally['errors'])}" +
+              (f", {tally['stale']} stale" if tally["stale"] else "") +
               (f" (first: {tally['errors'][0]})" if tally["errors"] else ""), flush=True)
         failed = failed or bool(tally["errors"]) or not tally["actions"]
     return 1 if failed else 0

@@ -21,7 +21,6 @@ import json
 import os
 import re
 import secrets
-import stat
 import sys
 import time
 from pathlib import Path
@@ -205,7 +204,7 @@ def _setting_text(value) -> str:
 
 
 def read_bots(seats, players: int) -> dict:
-    """``{"2": "ismcts:iterations=50"}`` (seats from 1) -> the table's bots, by the bot-spec parser of ``ribbit play``."""
+    """``{"2": "ismcts:iterations=50"}`` (seats from 1) -> the table's bots, by the bot parser of ``ribbit play``."""
     from ..agents import make_agent
 
     if type(seats) is not dict or len(seats) > players:
@@ -213,7 +212,8 @@ def read_bots(seats, players: int) -> dict:
     specs = []
     for seat, spec in seats.items():
         if type(seat) is not str or not seat.isdigit() or type(spec) is not str or len(spec) > 200:
-            raise LobbyError("a bot is given as \"SEAT\": \"NAME[:key=value,...]\", e.g. \"2\": \"ismcts:iterations=400\"")
+            raise LobbyError("a bot is given as \"SEAT\": \"NAME[:key=value,...]\", "
+                             "e.g. \"2\": \"ismcts:iterations=400\"")
         specs.append(f"{seat}={spec.strip()}")
     try:
         bots = parse_seat_specs(specs, players)
@@ -255,7 +255,7 @@ class Lobby:
         return self.folder / f"{table_id}.save.json"
 
     def resume_all(self) -> list[Table]:
-        """Every table recorded in the folder, resumed with its links; each one that cannot be is named in ``problems``."""
+        """Every table recorded in the folder, resumed with its links; any that cannot be is named in ``problems``."""
         resumed = []
         for record in sorted(self.folder.glob(f"*{RECORD_SUFFIX}")):
             try:
