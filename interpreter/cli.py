@@ -741,7 +741,8 @@ def _simulate_with_progress(args, game, console, show: bool):
 
 # ---------------------------------------------------------------- serve (the web extra)
 def add_serve_command(command) -> None:
-    serve = command("serve", "play in the browser: a local web server with one link per seat", run_serve)
+    serve = command("serve", "play in the browser: a local web server with one link per seat (given a folder of "
+                    "definitions, or --tables, a lobby where tables of any of its games are started)", run_serve)
     serve.add_argument("--players", type=whole_number(1), metavar="N", help="number of players (not with --resume)")
     serve.add_argument("--seat", action="append", default=[], metavar="SEAT=BOT",
                        help="a seat (1-based) played by a bot, e.g. 2=random; repeatable; the other seats get links")
@@ -757,6 +758,13 @@ def add_serve_command(command) -> None:
                                                          "(from FILE.seats.json, which must be beside it)")
     serve.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                        help="pause between bot moves, so people can follow them (default 0.5)")
+    serve.add_argument("--tables", metavar="DIR",
+                       help="start a lobby (as a folder of definitions does): many tables, started from the browser, "
+                            "saved in and resumed from the folder DIR (default for a folder: ribbit-tables here)")
+    serve.add_argument("--max-tables", type=whole_number(1), default=100, metavar="N",
+                       help="lobby: at most N tables (default 100)")
+    serve.add_argument("--create-per-minute", type=whole_number(1), default=20, metavar="N",
+                       help="lobby: at most N new tables a minute (default 20)")
 
 
 def run_serve(args) -> int:
@@ -767,9 +775,11 @@ def run_serve(args) -> int:
     from .web.app import base_url, bind, run
     from .web.table import Table, parse_seat_specs
 
-    game = load(args)
     if not 0 <= args.bot_delay <= 60:
         raise UsageError(f"--bot-delay {args.bot_delay}: expected a number of seconds from 0 to 60")
+    if Path(args.file).is_dir() or args.tables:
+        return run_lobby(args)
+    game = load(args)
     if args.resume:
         if args.players is not None or args.seat or args.seed is not None:
             raise UsageError("--resume takes the players, seats and seed from the save; "
@@ -779,7 +789,8 @@ def run_serve(args) -> int:
         table = Table.resume(game, args.resume, save, bot_delay=args.bot_delay)
     else:
         if args.players is None:
-            raise UsageError("--players N is needed (or --resume FILE)")
+            raise UsageError("--players N is needed (or --resume FILE; or --tables DIR for a lobby, where "
+                             "tables of this game are started from the browser)")
         check_players(game, args.players)
         try:
             bots = parse_seat_specs(args.seat, args.players)
@@ -820,6 +831,61 @@ def run_serve(args) -> int:
         f"--resume {save} goes on.")
     sys.stdout.flush()
     run([table], sock)
+    return EXIT_OK
+
+
+def run_lobby(args) -> int:
+    """``ribbit serve FOLDER``: a lobby of the folder's games (or of one game), its tables in ``--tables``."""
+    from .web.app import WILDCARDS, base_url, bind, network_address, run
+    from .web.lobby import Catalog, Lobby, LobbyError
+
+    given = [option for option, value in (("--players", args.players), ("--seat", args.seat), ("--seed", args.seed),
+                                          ("--save", args.save), ("--resume", args.resume),
+                                          ("--variant", args.variant)) if value]
+    if given:
+        raise UsageError(f"{', '.join(given)}: a lobby's tables are chosen in the browser (players, bots, variants) "
+                         "and saved in --tables; to host one game from the command line, give a game file and "
+                         "--players N")
+    try:
+        catalog = Catalog.scan(args.file)
+    except LobbyError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    for problem in catalog.problems:
+        say(f"ribbit serve: {problem}", sys.stderr)
+    folder = args.tables or "ribbit-tables"
+    lobby = Lobby(catalog, folder, max_tables=args.max_tables, per_minute=args.create_per_minute,
+                  bot_delay=args.bot_delay)
+    for path in (args.file, *(str(offer.path) for offer in catalog.offers.values())):
+        if same_file(folder, path):
+            raise UsageError(f"--tables {folder}: that is {path}, an input of this run; name another folder")
+    try:
+        lobby.open_folder()
+    except OSError as exc:
+        raise UsageError(f"--tables {folder}: cannot use this folder for the tables: {exc.strerror or exc}") from None
+    tables = lobby.resume_all()
+    for problem in lobby.problems:
+        say(f"ribbit serve: {problem}", sys.stderr)
+    try:
+        sock = bind(args.host, args.port)
+    except (OSError, OverflowError) as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    port = sock.getsockname()[1]
+    address = network_address(args.host)
+    base = base_url(args.host, port, address)
+    names = ", ".join(offer.game.name for offer in catalog.offers.values())
+    say(f"Lobby of {names}: open {base}/lobby to start a table (its seat links are shown there).")
+    if args.host in WILDCARDS:
+        say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
+            if address else "Listening on every interface, but this computer has no network address to put in "
+            "the links: they say 127.0.0.1, which works here only; elsewhere replace it with this computer's "
+            "address.")
+    say(f"Tables are saved after every action in {folder} ({len(tables)} resumed; at most {args.max_tables}). "
+        "Ctrl-C stops; the same command resumes them all, with the same links.")
+    sys.stdout.flush()
+    run(tables, sock, lobby)
     return EXIT_OK
 
 

@@ -359,15 +359,17 @@ def parse(text) -> dict:
     return message
 
 
-def same_origin(ws: WebSocket) -> bool:
-    """Refuse WebSockets opened by pages of other sites (a browser always sends Origin; other clients may omit it)."""
+def same_origin(ws) -> bool:
+    """Refuse WebSockets opened (and lobby requests sent) by pages of other sites (a browser always sends Origin;
+    other clients may omit it)."""
     origin = ws.headers.get("origin")
     if origin is None:
         return True
     return urlsplit(origin).netloc == ws.headers.get("host", "")
 
 
-def make_app(tables) -> Starlette:
+def make_app(tables, lobby=None) -> Starlette:
+    """The app serving ``tables``; with a :class:`~.lobby.Lobby`, also its page (``/lobby``) and requests."""
     server = Server(tables)
     static = static_dir()
 
@@ -389,8 +391,12 @@ def make_app(tables) -> Starlette:
     async def no_icon(request):
         return Response(status_code=204, headers=SECURITY_HEADERS)
 
+    extra = []
+    if lobby is not None:
+        from .lobby import routes as lobby_routes
+        extra = lobby_routes(lobby, server, static, SECURITY_HEADERS, same_origin)
     app = Starlette(routes=[Route("/", index), Route("/favicon.ico", no_icon), WebSocketRoute("/ws", server.websocket),
-                            Mount("/static", StaticFiles(directory=str(static)), name="static")],
+                            *extra, Mount("/static", StaticFiles(directory=str(static)), name="static")],
                     exception_handlers={404: not_found},
                     middleware=[Middleware(BaseHTTPMiddleware, dispatch=with_headers)])
     app.state.server = server
@@ -433,10 +439,10 @@ def base_url(host: str, port: int, address: str | None = None) -> str:
     return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
-def run(tables, sock: socket.socket) -> None:
-    """Serve ``tables`` on ``sock`` until interrupted."""
+def run(tables, sock: socket.socket, lobby=None) -> None:
+    """Serve ``tables`` (and ``lobby``, if given) on ``sock`` until interrupted."""
     import uvicorn
 
-    config = uvicorn.Config(make_app(tables), log_level="warning", access_log=False, ws_max_size=MAX_FRAME,
+    config = uvicorn.Config(make_app(tables, lobby), log_level="warning", access_log=False, ws_max_size=MAX_FRAME,
                             ws_ping_interval=20.0, ws_ping_timeout=20.0, lifespan="off", timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
