@@ -22,23 +22,23 @@ import itertools
 
 from . import rng as RNG
 from . import trace as TR
-from .dsl import option_spaces as OPT
-from .dsl.codegen import SAFE_BUILTINS
-from .dsl.compiler import SUSPEND, GameOver
-from .dsl.runtime import MAX_ACTION_TEXT
-from .failures import failed_at
+from .runtime import option_spaces as OPT
+from .runtime.sandbox import SAFE_BUILTINS
+from .runtime.control import SUSPEND, GameOver
+from .runtime.limits import MAX_ACTION_TEXT
+from .runtime.sandbox import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
-from .game import MAX_SEED_BITS
-from .layout import MAX_LAYOUT_TEXT
+from .rng import MAX_SEED_BITS
 
 SAVE_FORMAT = "ribbit-state/2"
+MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save (see Game.layout_hash)
 # The parts of a save, in the order to_json writes them.
 SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
              "forced_winners", "scenario", "history", "log", "log_seen",
              "counters")
 # Parts a save may lack: "shown" lists [card, [players]] for the cards a 'show' made visible to players
 # (written only when it holds something, so games that never use it save as before); "layout" is the
-# hash of the compiled layout the save was made under (see interpreter.layout), which saves made before
+# hash of the compiled layout the save was made under (see interpreter.dsl.layout_hash), which saves made before
 # it was written lack.  A save is resumed by replaying it whatever its layout, so the layout is checked
 # for its type only.
 OPTIONAL_SAVE_KEYS = ("shown", "layout")
@@ -841,7 +841,7 @@ def _failing_frame(exc, fr, pc):
 
 
 def _located(game, exc, proc, pc):
-    """Where rule code failed (see :mod:`interpreter.failures`): the statement, else the rule running ``pc``."""
+    """Where rule code failed (see :mod:`interpreter.runtime.sandbox`): the statement, else the rule running ``pc``."""
     try:
         return failed_at(game, exc, proc, pc)
     except Exception:  # noqa: BLE001 - never hide the real error behind one in locating it
@@ -956,7 +956,7 @@ def _type_of(value) -> str:
 
 def _show_seen(state, player, zones) -> None:
     """The top cards of zones with ``seen_by`` whose condition holds for ``player`` now, listed as shown."""
-    from .dsl.narration import sees_top
+    from .runtime.visibility import sees_top
 
     g = state.game
     held = {}  # one condition may serve several zones (a zone per player or per space): checked once

@@ -1,7 +1,7 @@
 """Integer actions: option ``i`` of a player is ``legal_actions(player)[i]``, made without the others' texts.
 
 ``legal_action_ids``, ``action_to_string``, ``sample_action_id`` and ``apply_id`` (interpreter/state.py);
-choices of several cards are kept as option spaces and unranked (interpreter/dsl/option_spaces.py).
+choices of several cards are kept as option spaces and unranked (interpreter/runtime/option_spaces.py).
 tests/definitions/large_choice.yaml is one large choice of each form, then the end of the game.
 """
 
@@ -18,8 +18,9 @@ from conftest import REPO_ROOT
 from interpreter import IllegalActionError, RuleError, State, load_game
 from interpreter.state import replay
 from interpreter.agents import RandomAgent
-from interpreter.dsl import decisions, option_spaces, plus
-from interpreter.dsl.runtime import combo_shapes
+from interpreter.dsl import decisions, plus
+from interpreter.runtime import option_spaces
+from interpreter.runtime.selections import combo_shapes
 from interpreter.sim import play_out
 from test_conformance import CONFIGURATIONS, shipped_game
 from test_mechanisms import load

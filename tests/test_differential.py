@@ -261,9 +261,9 @@ def _played(game, calls):
 def test_a_broken_optimisation_is_reported_at_its_first_differing_decision(monkeypatch):
     """Constant folding broken on purpose ('2 * 3' folded to 7): the report names the game, the variant,
     the players, the seed, the decision and the two values."""
-    from interpreter.dsl import runtime
+    from interpreter.dsl import static
 
-    real = runtime.fold_arith
+    real = static.fold_arith
     monkeypatch.setattr("interpreter.dsl.analysis.fold_arith",  # constants are folded by the analysis
                         lambda op, a, b: real(op, a, b) + (op == "*"))
     games = [load_game(DIFFERENTIAL, options=o) for o in (CompileOptions(), CompileOptions(fold=False))]

@@ -389,7 +389,7 @@ def test_a_save_resumes_in_a_fresh_process_that_loaded_another_game_first():
 LAYOUT_CHILD = """
 import json, random, sys
 from interpreter import load_game
-from interpreter.layout import describe
+from interpreter.dsl.layout_hash import describe
 for other in sys.argv[2:]:  # other games first: their rule code is compiled before this one's
     load_game(other)
 game = load_game(sys.argv[1])

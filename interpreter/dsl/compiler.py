@@ -35,7 +35,7 @@ from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
-from .runtime import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
+from ..runtime.control import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 

@@ -20,10 +20,10 @@ import ast
 from . import types as T
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
-from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, jump, return_from, thread_jumps
+from ..runtime.control import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, return_from
 from .statements import Ctx
-from .listeners import active_listeners
-from .units import Jump, Label, Op, Proc, Scope
+from ..runtime.listeners import active_listeners
+from .units import Jump, Label, Op, Proc, Scope, jump, thread_jumps
 
 MAX_DIRECT = 40  # frames deep, at most, that a waiting call runs its callee straight from the caller (see push_call)
 GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
@@ -216,7 +216,7 @@ class ResumableCompiler:
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)
-        listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
+        listeners = self.m.listeners.get(st.event) or ()  # see runtime/listeners.py
         loc = self.location(st)
         name_, kinds = st.event, self.m.events[st.event]
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])

@@ -28,10 +28,8 @@ import hashlib
 import json
 import types
 
-from .dsl.codegen import unparse
-from .dsl.units import Label
-
-MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save
+from .codegen import unparse
+from .units import Label
 
 
 def describe(game) -> dict:
