@@ -13,6 +13,7 @@ from ..runtime.control import SUSPEND
 from ..runtime.decisions import MAX_OPTIONS, asked_twice, decide_one, decide_space, savable_labels
 from ..runtime.limits import over_budget
 from ..runtime.option_spaces import CHOOSE, names_can_collide
+from ..runtime.records import Pending
 from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
@@ -30,8 +31,8 @@ DECIDE_ONE = """
                 DEST = VALUES[0]
             else:
                 fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
-                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
+                s.pending = PENDING(players=[P], labels=[LABELS], values=[VALUES], chosen=[None], dest=DEST_KEY,
+                                    each=False, secret=False, prompt=PROMPT, lazy=None)
                 return SUSPEND
 """
 
@@ -171,7 +172,7 @@ class DecisionCompiler:
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
             RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
-            SPACE=self.K(decide_space), PC=ast.Constant(k)), loc))
+            SPACE=self.K(decide_space), PC=ast.Constant(k), PENDING=self.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
@@ -199,7 +200,7 @@ class DecisionCompiler:
         """ + DECIDE_ONE, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
             LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
             LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
-            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND)), loc))
+            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
 
     def r_AskEach(self, st, scope, code):
         players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]
@@ -238,15 +239,15 @@ class DecisionCompiler:
             DEST = RESULT
             if WHO:
                 fr[1] = NEXT
-                s.pending = {"players": WHO, "labels": LABELS, "values": VALUES, "chosen": CHOSEN,
-                             "dest": DEST_KEY, "each": True, "secret": SECRET, "prompt": PROMPT,
-                             "lazy": SPACES if SPACES.count(None) < len(SPACES) else None}
+                s.pending = PENDING(players=WHO, labels=LABELS, values=VALUES, chosen=CHOSEN, dest=DEST_KEY,
+                                    each=True, secret=SECRET, prompt=PROMPT,
+                                    lazy=SPACES if SPACES.count(None) < len(SPACES) else None)
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
-            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces)), loc))
+            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces), PENDING=self.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
@@ -270,11 +271,11 @@ class DecisionCompiler:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
             code.append(Op(lambda k: shape("""
                 fr[1] = NEXT
-                s.pending = {"players": [PLAYER], "labels": LABELS, "values": VALUES, "chosen": [None], "dest": None,
-                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
+                s.pending = PENDING(players=[PLAYER], labels=LABELS, values=VALUES, chosen=[None], dest=None,
+                                    each=False, secret=False, prompt="choose", lazy=None)
                 return SUSPEND
             """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.K(labels_fixed), VALUES=self.K(values_fixed),
-                SUSPEND=ast.Constant(SUSPEND)), loc))
+                SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
         else:
             code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
@@ -330,11 +331,11 @@ class DecisionCompiler:
                     pc = VALUES[0]
                     continue
                 fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None], "dest": None,
-                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
+                s.pending = PENDING(players=[P], labels=[LABELS], values=[VALUES], chosen=[None], dest=None,
+                                    each=False, secret=False, prompt="choose", lazy=None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError), LOC=self.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND))
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending))
         return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists

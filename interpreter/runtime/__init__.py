@@ -16,4 +16,5 @@ the two modules beneath everything).
 * ``listeners``: which listening cards react to an event.
 * ``visibility``: who may see a card, and log lines written for each audience.
 * ``sandbox``: the builtins generated code sees, and where a failure in it happened.
+* ``records``: the typed records of a game in progress (the pending decision).
 """

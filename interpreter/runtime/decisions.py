@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from .control import SUSPEND
 from .limits import MAX_ACTION_TEXT
+from .records import Pending
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 
@@ -40,8 +41,7 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
         fr[2][dest] = values[0]
         return pc + 1
     fr[1] = pc + 1
-    s.pending = {"players": [player], "labels": [labels], "values": [values], "chosen": [None],
-                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": None}
+    s.pending = Pending([player], [labels], [values], [None], dest, False, False, prompt, None)
     return SUSPEND
 
 
@@ -51,6 +51,5 @@ def decide_space(s, fr, pc, player, space, dest, prompt):
     ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
     """
     fr[1] = pc + 1
-    s.pending = {"players": [player], "labels": [None], "values": [None], "chosen": [None],
-                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": [space]}
+    s.pending = Pending([player], [None], [None], [None], dest, False, False, prompt, [space])
     return SUSPEND
