@@ -75,7 +75,7 @@ class Game:
         self.functions: dict = {}
         self.procedures: dict = {}
         self.procs: list = []  # by id
-        self.codes: list = []  # resumable code by proc id
+        self.codes: list = []  # by proc id: its resumable function f(state, frame, pc)
         self.triggers: dict = {}  # event -> [Proc]
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}

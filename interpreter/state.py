@@ -155,7 +155,7 @@ class State:
                 code = codes[fr[0]]
                 pc = fr[1]
                 while pc >= 0:
-                    pc = code[pc](self, fr, pc)
+                    pc = code(self, fr, pc)
                 if pc == SUSPEND:
                     return
         except GameOver:
@@ -820,7 +820,7 @@ def _pc_at(exc, code, pc):
     """The instruction a procedure's generated function was at when ``exc`` went through it (else ``pc``)."""
     tb = exc.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code is getattr(code[0], "__code__", None):
+        if tb.tb_frame.f_code is getattr(code, "__code__", None):
             return tb.tb_frame.f_locals.get("pc", pc)
         tb = tb.tb_next
     return pc

@@ -86,10 +86,10 @@ def test_a_procedure_that_waits_is_one_function_for_every_pc_of_its_code(tmp_pat
     # take_turn only runs spliced into the flow: the flow's function holds its code, at its lines
     assert game.codes[proc_named(game, "take_turn").id] == NEVER_ENTERED
     code = game.codes[game.main.id]
-    assert len(code) > 1 and all(ins is code[0] for ins in code)
+    assert code is game.main.code and callable(code)
     game.new_game(2, seed=1)  # the flow runs: its code is compiled
-    assert code[0].__code__.co_filename == str(path)
-    assert line_of(COUNTING, 'ask p:\n      "count"') in {line for _, _, line in code[0].__code__.co_lines()}
+    assert code.__code__.co_filename == str(path)
+    assert line_of(COUNTING, 'ask p:\n      "count"') in {line for _, _, line in code.__code__.co_lines()}
 
 
 WAITING_LOOP = """game: Waiting loop

@@ -75,15 +75,14 @@ def counts(state, *names):
 def entries_from_run_loop(game, state_actions):
     """How many times ``State._run`` calls a procedure's function, while ``state_actions`` plays."""
     calls = []
-    for pid, code in enumerate(game.codes):
-        if not code:
+    for pid, fn in enumerate(game.codes):
+        if fn is None:
             continue
-        fn = code[0]
 
         def counted(s, fr, pc, fn=fn, pid=pid):
             calls.append((pid, pc))
             return fn(s, fr, pc)
-        game.codes[pid] = [counted] * len(code)  # a new list: the procedures' own code (what a call runs) is kept
+        game.codes[pid] = counted  # the run loop's table only: the procedures' own code (what a call runs) is kept
     state_actions()
     return calls
 

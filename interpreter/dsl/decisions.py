@@ -417,7 +417,14 @@ class DecisionCompiler:
             if not labels:
                 raise RuleError(f"none of the options is open to player {p + 1}", loc)
             return decide_one(s, fr, pc, p, labels, values, slot, "choose")
-        code.append(ask_built)
+        # the options are made by ask_built (a helper of this menu); it gives the pc to go on at, or SUSPEND
+        code.append(Op(lambda k: shape("""
+            pc = ASK(s, fr, pc)
+            if pc != NEXT:
+                if pc < 0:
+                    return pc
+                continue
+        """, ASK=self.K(ask_built), NEXT=ast.Constant(k + 1)), None))
 
         keys = [entry[1] for entry in entries]
         which, item = self.tmp(), self.tmp()

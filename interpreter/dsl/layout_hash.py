@@ -37,7 +37,7 @@ def describe(game) -> dict:
     seen: set = set()
     procedures = []
     for proc in game.procs:
-        code = [_values(ins, seen) for ins in proc.code]
+        code = _values(proc.code, seen)
         direct = _values(proc.direct, seen) if proc.direct is not None else None
         procedures.append([proc.id, proc.name, list(map(str, proc.where)) if isinstance(proc.where, tuple)
                            else str(proc.where), proc.suspends, code, direct])

@@ -9,8 +9,8 @@ until control passes to another frame (TRANSFER) or a player must decide
 (SUSPEND, the frame's pc set to where it resumes).  A frame is plain data
 ``[procedure id, pc, locals, return slot]`` kept in the state, so a game that
 waits at a decision is still JSON data; the locals live in the frame's env dict
-all along (nothing to spill at a decision).  ``Game.codes[id][pc]`` is that
-function for every pc, so ``State._run`` calls it the same way at any pc.
+all along (nothing to spill at a decision).  ``Game.codes[id]`` (``proc.code``) is that
+function, so ``State._run`` calls it the same way at any pc: ``code(state, frame, pc)``.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ class ResumableCompiler:
             s.frames.append(FRAME)
             if len(s.frames) > MAX_DIRECT:
                 return TRANSFER
-            GOT = PROC.code[0](s, FRAME, 0)
+            GOT = PROC.code(s, FRAME, 0)
             if s.frames[-1] is not fr:
                 if GOT >= 0:  # the callee goes on at GOT: the run loop calls it there
                     FRAME[1] = GOT
@@ -247,8 +247,7 @@ class ResumableCompiler:
         one runs on into the next without a dispatch; a jump sets ``pc`` and goes round the
         ``while True`` again, where comparisons find the group of instructions it lands in.  It
         returns only to hand control to another frame (TRANSFER) or to wait for a player (SUSPEND).
-        Instructions still made as closures (the decisions, 'emit' of handlers that wait) are called
-        from it, their next pc checked.
+        Every instruction is generated code (an :class:`Op`) or a jump.
         """
         at = self.location(proc.body[0]) if proc.body else self.location(None)
         cases = []
@@ -256,17 +255,8 @@ class ResumableCompiler:
             if type(ins) is Jump:
                 body = self.goto(ins.target.pc, k)
                 loc = at
-            elif type(ins) is Op:
-                body, loc = ins.make(k), ins.at or at
             else:
-                body = shape("""
-                    pc = INS(s, fr, pc)
-                    if pc != NEXT:
-                        if pc < 0:
-                            return pc
-                        continue
-                """, INS=self.K(ins), NEXT=ast.Constant(k + 1))
-                loc = at
+                body, loc = ins.make(k), ins.at or at
             line, col = loc.line or at.line or 1, max((loc.column or 1) - 1, 0)
             case = [ast.Assign([name("pc", True)], ast.Constant(k))] + body
             for node in case:
@@ -283,7 +273,7 @@ class ResumableCompiler:
         body = [ast.Assign([name("e", True)], X("fr[2]")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
         fn = self.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
                              filename=at.file)
-        return [fn] * len(code)
+        return fn
 
     def compile_proc(self, proc: Proc, resumable: bool = True):
         """Compile a procedure: its direct function (if it never waits) and, if ``resumable``, its
@@ -343,8 +333,6 @@ def push_handlers(s, env, handlers, abilities, listeners):
     return TRANSFER
 
 
-def _never_entered(s, fr, pc):
+def NEVER_ENTERED(s, fr, pc):
+    """The code of procedures that never run in a frame of their own."""
     raise RuntimeError("a procedure compiled only into its callers ran in a frame of its own")
-
-
-NEVER_ENTERED = [_never_entered]  # the code of procedures that never run in a frame of their own

@@ -28,7 +28,7 @@ class Proc:
         self.returns = returns
         self.suspends = False
         self.direct = None  # f(state, env) -> value, for procedures that never wait
-        self.code: list = []
+        self.code = None  # its resumable function f(s, fr, pc) (resumable.assemble), or resumable.NEVER_ENTERED
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
 
     def where_at(self, pc: int):
