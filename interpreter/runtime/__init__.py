@@ -17,4 +17,5 @@ the two modules beneath everything).
 * ``visibility``: who may see a card, and log lines written for each audience.
 * ``sandbox``: the builtins generated code sees, and where a failure in it happened.
 * ``records``: the typed records of a game in progress (the pending decision).
+* ``scoring``: scores, tie-breaks and modified quantities, as callable records the loader builds.
 """
