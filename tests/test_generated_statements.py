@@ -254,3 +254,35 @@ def test_threads_first_running_a_batch_each_get_its_compiled_code(monkeypatch):
     for t in threads:
         t.join()
     assert sorted(results) == list(range(8))
+
+
+MOVING = """game: Moving
+players: {min: 2, max: 2}
+zones: {deck: {}, hand: {per: player}}
+components:
+  - {name: card, count: 3, zone: deck}
+procedures:
+  take_turn(player p): |
+    move top(deck) to hand(p)
+    ask p:
+      "again":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+    until: size(deck) == 0
+"""
+
+
+def test_moving_one_card_is_a_call_of_the_one_move_card_of_the_runtime(tmp_path):
+    from interpreter.runtime.moves import move_card
+
+    path, game = load(tmp_path, MOVING)
+    assert move_card in game.code.constants
+    for _, tree in game.code.functions:  # the move is not written out again in generated code
+        assert not any(type(node) is ast.Assign and type(node.targets[0]) is ast.Subscript
+                       and ast.unparse(node.targets[0]).startswith("s.loc[") for node in ast.walk(tree))
+    state = game.new_game(2, seed=0)
+    assert [len(state.zones[game.zone_index(z)]) for z in ("deck", "hand(1)", "hand(2)")] == [0, 2, 1]  # ask: one option
+    assert all(state.loc[card] == game.zone_index(zone) for zone in ("hand(1)", "hand(2)")
+               for card in state.zones[game.zone_index(zone)])

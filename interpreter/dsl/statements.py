@@ -32,7 +32,7 @@ from .pyast import expr as X
 from .pyast import locate, local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
 from ..runtime.limits import MAX_INT, not_added, over_budget, too_big
-from ..runtime.moves import move_list, move_zone, shuffle_zone
+from ..runtime.moves import move_card, move_list, move_zone, shuffle_zone
 from ..runtime.visibility import Line, Part
 from .units import CompileError, Label
 
@@ -209,31 +209,15 @@ class StatementCompiler:
         what, kind = self.expr_code(st.what, scope)
         bottom = bool(st.bottom)
         loc = self.K(self.location(st))
-        if kind == "card" or kind == "none":  # move_card (runtime/moves.py), written out: the commonest move
-            c, d, src, top, zone = (self.tmp() for _ in range(5))
+        if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
+            c = self.tmp()
             return shape("""
                 C = WHAT
                 if C is None:
                     raise RE("nothing to move (the card is none: is the zone empty?)", LOC)
-                D = DEST
-                SRC = s.loc[C]
-                TOP = None
-                if SRC >= 0:
-                    ZONE = s.zones[SRC]
-                    if ZONE[-1] == C:
-                        ZONE.pop()
-                        TOP = C
-                    else:
-                        ZONE.remove(C)
-                s.loc[C] = D
-                if s.shown:
-                    s.shown.pop(C, None)
-                PUT
-                if s.trace is not None:
-                    s.traced_move(C, SRC, TOP, D, BOTTOM)
-            """, C=name(c), D=name(d), SRC=name(src), TOP=name(top), ZONE=name(zone), WHAT=what, DEST=dest,
-                RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
-                PUT=shape("s.zones[D].insert(0, C)" if bottom else "s.zones[D].append(C)", C=name(c), D=name(d)))
+                MOVE(s, C, DEST, BOTTOM)
+            """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
+                MOVE=self.K(move_card))
         if kind == "zone":
             return [ast.Expr(X("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
                                  BOTTOM=ast.Constant(bottom), LOC=loc))]
