@@ -10,7 +10,8 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import MAX_OPTIONS, asked_twice, decide_one, decide_space, savable_labels
+from ..runtime.decisions import (MAX_OPTIONS, asked_twice, decide_one, decide_space, one_card_options,
+                                 savable_labels)
 from ..runtime.limits import over_budget
 from ..runtime.option_spaces import CHOOSE, names_can_collide
 from ..runtime.records import Pending
@@ -67,12 +68,7 @@ class DecisionCompiler:
             labels_of = [prefix + name for name in names]  # every card's action text, made once
 
             def build_one_card(s, e):
-                seen = {}
-                for c in values(s, e):
-                    label = labels_of[c]
-                    if label not in seen:
-                        seen[label] = c
-                return list(seen), list(seen.values())
+                return one_card_options(values(s, e), labels_of)
             return build_one_card, elem
 
         def build(s, e):
@@ -177,27 +173,21 @@ class DecisionCompiler:
             code.append(after)
 
     def ask_one_card(self, st, scope, code, player, items):
-        """``ask P to choose one of CARDS``: :meth:`options_builder`'s ``build_one_card`` and ``decide_one``,
-        written out (identical cards are one option, the first of them its value)."""
+        """``ask P to choose one of CARDS``: the options listed by ``one_card_options`` (identical cards are one
+        option, the first of them its value), as :meth:`options_builder` lists them, and ``decide_one`` written out."""
         scope.names[st.name] = "card"
         dest = scope.keys.get(st.name, st.name)
         prefix = f"{st.verb} " if st.verb else ""
         labels_of = [prefix + name for name in self.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-        p, seen, c, label, labels, values = (self.tmp() for _ in range(6))
+        p, labels, values = (self.tmp() for _ in range(3))
         code.append(Op(lambda k: shape("""
             P = PLAYER
-            SEEN = {}
-            for C in ITEMS:
-                LABEL = LABELS_OF[C]
-                if LABEL not in SEEN:
-                    SEEN[LABEL] = C
-            LABELS = list(SEEN)
-            VALUES = list(SEEN.values())
+            LABELS, VALUES = ONE_CARD(ITEMS, LABELS_OF)
             if not LABELS:
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.K(one_card_options), ITEMS=items,
             LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
             LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
             DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))

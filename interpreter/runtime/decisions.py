@@ -22,6 +22,17 @@ def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc)
                         "ask for fewer at a time", loc)
 
 
+def one_card_options(cards, labels_of) -> tuple[list, list]:
+    """(labels, values) of a choice of one of ``cards``: each text once (``labels_of[card]``; identical cards
+    read alike), its value the first card with that text, in the order of ``cards``."""
+    seen = {}
+    for card in cards:
+        label = labels_of[card]
+        if label not in seen:
+            seen[label] = card
+    return list(seen), list(seen.values())
+
+
 def asked_twice(asked, loc):
     """The located error of an 'ask each' that names a player more than once."""
     twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
