@@ -1,8 +1,8 @@
 """A game in progress: plain data plus the loop that runs rules until the next decision.
 
 Everything a state holds is plain data: lists of card ids per zone, dicts of
-variables, the RNG as one int, and the suspended rule code as frames
-``[procedure id, pc, locals, return slot]``.  So ``clone()`` is a handful of
+variables, the RNG as one int, and the suspended rule code as frames (``Frame``
+records of plain data: procedure id, pc, locals, return slot).  So ``clone()`` is a handful of
 list copies, and a game replays bit for bit from (definition, seed, actions).
 A save holds what rebuilds the game and what it shows, never the frames: it
 is loaded by replaying it, and refused unless the replay shows the same.
@@ -26,6 +26,7 @@ from .runtime import option_spaces as OPT
 from .runtime.sandbox import SAFE_BUILTINS
 from .runtime.control import SUSPEND, GameOver
 from .runtime.limits import MAX_ACTION_TEXT
+from .runtime.records import Frame
 from .runtime.sandbox import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, quote
 from .rng import MAX_SEED_BITS
@@ -76,9 +77,9 @@ class State:
         s.pv = {name: [_fresh(value) for _ in range(players)] for name, value in game.pvar_defaults.items()}
         s.rng = game.seed_state(seed)
         s.counters = game.new_counters(players) if game.counters else {}
-        s.frames = [[game.main.id, 0, {}, None]]
+        s.frames = [Frame(game.main.id, 0, {}, None)]
         if scenario is None:
-            s.frames.append([game.setup.id, 0, {}, None])
+            s.frames.append(Frame(game.setup.id, 0, {}, None))
         s.pending = None
         s.over = False
         s.forced_winners = None
@@ -121,7 +122,7 @@ class State:
         c.gv = dict(self.gv)
         c.pv = {k: v[:] for k, v in self.pv.items()}
         c.rng = self.rng
-        c.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
+        c.frames = [f.copy() for f in self.frames]
         p = self.pending
         c.pending = None if p is None else p.copy()
         c.over, c.forced_winners, c.ended_by = self.over, self.forced_winners, self.ended_by
@@ -152,8 +153,8 @@ class State:
         try:
             while frames:
                 fr = frames[-1]
-                code = codes[fr[0]]
-                pc = fr[1]
+                code = codes[fr.pid]
+                pc = fr.pc
                 while pc >= 0:
                     pc = code(self, fr, pc)
                 if pc == SUSPEND:
@@ -164,7 +165,7 @@ class State:
             raise
         except Exception as exc:  # no check foresaw it: name the statement whose code was running
             fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
-            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr.pid], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -366,15 +367,15 @@ class State:
                 p.chosen[i] = [value]
                 if None in p.chosen:
                     return
-                env = self.frames[-1][2]
+                env = self.frames[-1].env
                 result = list(env[p.dest])  # a new list: clones may share the old one
                 for who, done in zip(players, p.chosen):
                     result[who] = done[0]
                 env[p.dest] = result
             elif p.dest is None:  # a menu: the value is where the chosen option's code starts
-                self.frames[-1][1] = value
+                self.frames[-1].pc = value
             else:
-                self.frames[-1][2][p.dest] = value
+                self.frames[-1].env[p.dest] = value
             self.pending = None
             self.steps = self.game.step_limit
             self._run()
@@ -555,7 +556,7 @@ class State:
                 if p.chosen[i] is not None:
                     labels, values = self._options(p, i)
                     own = labels[values.index(p.chosen[i][0])]
-            c.frames[-1][1] -= 1
+            c.frames[-1].pc -= 1
             c.pending = None
             c.steps = g.step_limit
             c._run()

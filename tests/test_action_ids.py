@@ -41,7 +41,7 @@ def large_choice(form: int, game=None) -> State:
 
 def same_position(a: State, b: State) -> bool:
     def position(s):
-        return json.dumps([s.to_json(), s.frames, s.pending and s.pending.to_json(), s.trace])
+        return json.dumps([s.to_json(), [f.to_json() for f in s.frames], s.pending and s.pending.to_json(), s.trace])
     return position(a) == position(b)
 
 
@@ -144,13 +144,13 @@ def test_apply_id_traces_the_choice_as_apply_does():
 ])
 def test_an_illegal_action_id_is_refused_and_changes_nothing(bad, message):
     state = large_choice(1)
-    before = json.dumps([state.to_json(), state.frames, state.pending and state.pending.to_json()])
+    before = json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()])
     with pytest.raises(IllegalActionError) as caught:
         state.apply_id(0, bad)
     assert str(caught.value) == message
     with pytest.raises(IllegalActionError):
         state.action_to_string(0, bad)
-    assert json.dumps([state.to_json(), state.frames, state.pending and state.pending.to_json()]) == before
+    assert json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()]) == before
 
 
 def test_an_action_id_of_a_player_not_asked_or_of_a_finished_game_is_refused():
@@ -169,7 +169,7 @@ def test_an_action_id_of_a_player_not_asked_or_of_a_finished_game_is_refused():
 
 def test_a_rule_that_fails_after_an_action_id_rewinds_the_game(monkeypatch):
     state = large_choice(1)
-    before = json.dumps([state.to_json(), state.frames, state.pending and state.pending.to_json()])
+    before = json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()])
     real = State._run
 
     def failing_once(self):  # the rules that run after the action fail; the replay that rewinds runs them right
@@ -178,7 +178,7 @@ def test_a_rule_that_fails_after_an_action_id_rewinds_the_game(monkeypatch):
     monkeypatch.setattr(State, "_run", failing_once)
     with pytest.raises(RuleError, match="on purpose"):
         state.apply_id(0, 5)
-    assert json.dumps([state.to_json(), state.frames, state.pending and state.pending.to_json()]) == before
+    assert json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()]) == before
     assert state.history == []
 
 

@@ -3,7 +3,8 @@
 The pending decision is one record (runtime/records.py), plain data inside: it is made by one
 constructor wherever the rules stop for a player, copied by a clone so that a choice in one copy is not
 seen in the other, written to plain JSON data exactly, and still read by key by readers written for the
-dict it was (a UI reading ``state.pending["secret"]``).  Scores, tie-breaks and modified quantities are
+dict it was (a UI reading ``state.pending["secret"]``).  A frame of suspended rule code is a record too,
+read by name (``fr.pc``, ``fr.env``), not by position.  Scores, tie-breaks and modified quantities are
 callable records of runtime/scoring.py, built by the loader.
 """
 
@@ -17,7 +18,7 @@ import pytest
 
 from conftest import REPO_ROOT
 from interpreter import load_game
-from interpreter.runtime.records import Pending
+from interpreter.runtime.records import Frame, Pending
 from interpreter.runtime.scoring import Modified, Scored, Summed
 
 SIMULTANEOUS = REPO_ROOT / "tests" / "definitions" / "simultaneous.yaml"
@@ -105,3 +106,18 @@ scoring:
     state.pv["b"][1] = None
     with pytest.raises(RuleError, match=r"the score term 'second' is not a whole number for player 1 \(it is None\)"):
         state.scores()
+
+
+def test_the_frames_of_a_waiting_game_are_frame_records_of_plain_data_and_a_clone_has_its_own_locals():
+    game = load_game(REPO_ROOT / "definitions" / "kaeru.yaml")
+    moves = random.Random(5)
+    state = game.new_game(2, seed=5)
+    for _ in range(12):
+        assert state.frames and all(type(f) is Frame for f in state.frames)
+        data = [f.to_json() for f in state.frames]
+        assert json.loads(json.dumps(data)) == data and [Frame.from_json(d) for d in data] == state.frames
+        assert all(game.codes[f.pid] is game.procs[f.pid].code for f in state.frames)
+        copy = state.clone()
+        assert copy.frames == state.frames and all(a.env is not b.env for a, b in zip(copy.frames, state.frames))
+        player = moves.choice(state.current_players())
+        state.apply(player, moves.choice(state.legal_actions(player)))

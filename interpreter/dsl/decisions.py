@@ -25,15 +25,16 @@ from .units import Label, Op, jump
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once, else the procedure waits until one is chosen (the pending decision).
+# PENDING is runtime.records.Pending, given its fields in order (players, labels, values, chosen, dest,
+# each, secret, prompt, lazy): a positional call costs what the dict it replaced did.
 DECIDE_ONE = """
             if len(LABELS) == 1:
                 if s.trace is not None:
                     s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
                 DEST = VALUES[0]
             else:
-                fr[1] = NEXT
-                s.pending = PENDING(players=[P], labels=[LABELS], values=[VALUES], chosen=[None], dest=DEST_KEY,
-                                    each=False, secret=False, prompt=PROMPT, lazy=None)
+                fr.pc = NEXT
+                s.pending = PENDING([P], [LABELS], [VALUES], [None], DEST_KEY, False, False, PROMPT, None)
                 return SUSPEND
 """
 
@@ -228,16 +229,16 @@ class DecisionCompiler:
                 CHOSEN.append(None)
             DEST = RESULT
             if WHO:
-                fr[1] = NEXT
-                s.pending = PENDING(players=WHO, labels=LABELS, values=VALUES, chosen=CHOSEN, dest=DEST_KEY,
-                                    each=True, secret=SECRET, prompt=PROMPT,
-                                    lazy=SPACES if SPACES.count(None) < len(SPACES) else None)
+                fr.pc = NEXT
+                s.pending = PENDING(WHO, LABELS, VALUES, CHOSEN, DEST_KEY, True, SECRET, PROMPT,
+                                    SPACES if SPACES.count(None) < len(SPACES) else None)
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
-            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces), PENDING=self.K(Pending)), loc))
+            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
+            PENDING=self.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
@@ -260,9 +261,8 @@ class DecisionCompiler:
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
             code.append(Op(lambda k: shape("""
-                fr[1] = NEXT
-                s.pending = PENDING(players=[PLAYER], labels=LABELS, values=VALUES, chosen=[None], dest=None,
-                                    each=False, secret=False, prompt="choose", lazy=None)
+                fr.pc = NEXT
+                s.pending = PENDING([PLAYER], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
             """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.K(labels_fixed), VALUES=self.K(values_fixed),
                 SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
@@ -320,9 +320,8 @@ class DecisionCompiler:
                         s.traced_decision(P, "choose", LABELS, None, 0, True)
                     pc = VALUES[0]
                     continue
-                fr[1] = NEXT
-                s.pending = PENDING(players=[P], labels=[LABELS], values=[VALUES], chosen=[None], dest=None,
-                                    each=False, secret=False, prompt="choose", lazy=None)
+                fr.pc = NEXT
+                s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError), LOC=self.K(loc),
                 NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending))
@@ -364,7 +363,7 @@ class DecisionCompiler:
         at = [self.location(opt) for opt in st.options]
 
         def ask_built(s, fr, pc):
-            e = fr[2]
+            e = fr.env
             p = e[pk] if pk is not None else player(s, e)
             labels, values, same = [], [], {}
             for i, (items, key, elem, cond, parts) in enumerate(entries):

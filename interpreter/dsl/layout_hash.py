@@ -1,7 +1,7 @@
 """The compiled layout of a game, and its hash.
 
 A state's plain data points into the compiled game: zones by index, cards by
-id, and each frame ``[procedure id, pc, locals, return slot]`` names a
+id, and each frame (procedure id, pc, locals, return slot) names a
 procedure by its id, an instruction by its position, and locals by the env
 keys the compiler chose.  The *layout* is all of that: the zones, cards,
 variables and counters in order, and for every procedure its id, name and

@@ -16,6 +16,6 @@ the two modules beneath everything).
 * ``listeners``: which listening cards react to an event.
 * ``visibility``: who may see a card, and log lines written for each audience.
 * ``sandbox``: the builtins generated code sees, and where a failure in it happened.
-* ``records``: the typed records of a game in progress (the pending decision).
+* ``records``: the typed records of a game in progress (the pending decision, a frame).
 * ``scoring``: scores, tie-breaks and modified quantities, as callable records the loader builds.
 """

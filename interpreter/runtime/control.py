@@ -22,7 +22,7 @@ class GameOver(Exception):
 def return_from(s, fr, value):
     """A procedure's return: its frame popped, ``value`` put in the caller's return slot."""
     s.frames.pop()
-    dest = fr[3]
+    dest = fr.ret
     if dest is not None and s.frames:
-        s.frames[-1][2][dest] = value
+        s.frames[-1].env[dest] = value
     return TRANSFER

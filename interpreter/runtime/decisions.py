@@ -49,9 +49,9 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
         if s.trace is not None: s.traced_decision(player, prompt, labels, None if dest is None else values, 0, True)  # noqa: E701
         if dest is None:
             return values[0]
-        fr[2][dest] = values[0]
+        fr.env[dest] = values[0]
         return pc + 1
-    fr[1] = pc + 1
+    fr.pc = pc + 1
     s.pending = Pending([player], [labels], [values], [None], dest, False, False, prompt, None)
     return SUSPEND
 
@@ -61,6 +61,6 @@ def decide_space(s, fr, pc, player, space, dest, prompt):
 
     ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
     """
-    fr[1] = pc + 1
+    fr.pc = pc + 1
     s.pending = Pending([player], [None], [None], [None], dest, False, False, prompt, [space])
     return SUSPEND

@@ -1,4 +1,4 @@
-"""The typed records of a game in progress: the pending decision.
+"""The typed records of a game in progress: the pending decision, and a frame of suspended rule code.
 
 A record holds plain data only (lists, ints, texts, booleans, None), so the state stays
 plain data at every decision point: :meth:`Pending.to_json` is exact, and a clone copies
@@ -34,7 +34,7 @@ class Pending:
         self.dest, self.each, self.secret, self.prompt, self.lazy = dest, each, secret, prompt, lazy
 
     def copy(self) -> "Pending":
-        """A copy for a clone: the record of choices is its own (choosing fills it); options are shared (never changed)."""
+        """A copy for a clone: its own record of choices (choosing fills it); the options are shared (never changed)."""
         return Pending(self.players, self.labels, self.values, self.chosen[:], self.dest, self.each, self.secret,
                        self.prompt, self.lazy)
 
@@ -63,3 +63,38 @@ class Pending:
 
     def __repr__(self) -> str:
         return f"Pending({', '.join(f'{f}={getattr(self, f)!r}' for f in Pending.__slots__)})"
+
+
+class Frame:
+    """A procedure running (or waiting) in the state: the rule code that resumes at a decision.
+
+    * ``pid``: the procedure's id (``Game.codes[pid]`` is its function ``f(state, frame, pc)``);
+    * ``pc``: the instruction it resumes at;
+    * ``env``: its locals (a dict of plain data, keyed by the compiler's env keys);
+    * ``ret``: the env key of the caller's frame that receives its return value (None: dropped).
+    """
+
+    __slots__ = ("pid", "pc", "env", "ret")
+
+    def __init__(self, pid: int, pc: int, env: dict, ret):
+        self.pid, self.pc, self.env, self.ret = pid, pc, env, ret
+
+    def copy(self) -> "Frame":
+        """A copy for a clone: its own locals (their values are shared immutables or copied on change)."""
+        return Frame(self.pid, self.pc, dict(self.env), self.ret)
+
+    def to_json(self) -> list:
+        """As plain data: ``[procedure id, pc, locals, return slot]`` (the list a frame once was)."""
+        return [self.pid, self.pc, self.env, self.ret]
+
+    @classmethod
+    def from_json(cls, data: list) -> "Frame":
+        return cls(*data)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Frame and self.to_json() == other.to_json()
+
+    __hash__ = None  # mutable (its pc and locals change as it runs)
+
+    def __repr__(self) -> str:
+        return f"Frame(pid={self.pid!r}, pc={self.pc!r}, env={self.env!r}, ret={self.ret!r})"
