@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from . import rng as RNG
 from .errors import DefinitionError, Location
+from .rng import MAX_SEED_BITS  # noqa: F401 (re-exported: where callers found it before)
+from .state import State, _type_of
 
 DEFAULT_STEP_LIMIT = 200_000
-MAX_SEED_BITS = 1024  # any seed anyone types or derives fits; bounds what a save file can make us compute
 
 
 @dataclass
@@ -74,7 +75,7 @@ class Game:
         self.functions: dict = {}
         self.procedures: dict = {}
         self.procs: list = []  # by id
-        self.codes: list = []  # resumable code by proc id
+        self.codes: list = []  # by proc id: its resumable function f(state, frame, pc)
         self.triggers: dict = {}  # event -> [Proc]
         self.abilities: dict = {}  # event -> list by card id of Proc|None
         self.quantities: dict = {}
@@ -102,16 +103,15 @@ class Game:
         self.locate = None  # (where, node) -> Location
         self.code = None  # the CodeUnit of the generated functions (dsl/codegen.py), for `ribbit debug --code`
         self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
+        self.hash_layout = None  # f(game) -> the hash of its compiled layout, handed over by the loader
         self._layouts: dict = {}  # player count -> initial (zones, loc)
         self._layout_hash = None  # see layout_hash()
 
     def layout_hash(self) -> str:
         """A hash of the compiled layout (zones, cards, procedure ids, instructions, env keys; see
-        :mod:`interpreter.layout`), computed from the compiled code on first use and kept."""
+        :mod:`interpreter.dsl.layout_hash`), computed from the compiled code on first use and kept."""
         if self._layout_hash is None:
-            from .layout import layout_hash
-
-            self._layout_hash = layout_hash(self)
+            self._layout_hash = self.hash_layout(self)
         return self._layout_hash
 
     # ---------------------------------------------------------------- model queries
@@ -212,8 +212,6 @@ class Game:
         ``trace=True`` records every move, shuffle, decision, event and variable change in
         ``state.trace`` (see :mod:`interpreter.trace` and ``state.trace_for(player)``).
         """
-        from .state import State, _type_of
-
         if type(players) is not int:  # exactly int: not a bool, a float or a look-alike
             raise DefinitionError(f"players must be a whole number (an int), not {_type_of(players)}",
                                   Location(self.file, key="players"))

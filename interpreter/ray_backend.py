@@ -1,6 +1,6 @@
 """The ``ray`` backend of a run of games (``simulate``, ``compare``): chunks as Ray tasks (the optional ``ray`` extra).
 
-A task plays one chunk of consecutive games (``sim.chunks``: tens to hundreds of
+A task plays one chunk of consecutive games (``runs.chunks``: tens to hundreds of
 games, so Ray's per-task cost, a few milliseconds, is spread over all of them) with
 the run's ``play`` function (:func:`interpreter.sim.run_chunks`) and returns only
 what it measured.  The compiled definitions are not sent with the task (they hold
@@ -28,7 +28,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from .errors import RibbitError
-from .sim import SimulationError, available_cpus, chunks, load_definitions
+from .runs import SimulationError, available_cpus, chunks, load_definitions
 
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer
 IN_FLIGHT_PER_CPU = 2  # chunks submitted ahead per CPU: enough to keep every worker busy

@@ -12,6 +12,7 @@ from itertools import repeat, starmap
 import _random  # the C Mersenne Twister behind random.Random: same draws, without its Python-level seeding
 
 MASK = (1 << 64) - 1
+MAX_SEED_BITS = 1024  # any seed anyone types or derives fits; bounds what a save file can make us compute
 GOLDEN = 0x9E3779B97F4A7C15
 
 

@@ -15,7 +15,7 @@ documented in docs/authoring.md, "Checking your rule".
 from __future__ import annotations
 
 from .dsl import types as T
-from .dsl.runtime import MAX_INT
+from .runtime.limits import MAX_INT
 from .errors import DefinitionError, Location, quote
 
 MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred

@@ -22,12 +22,9 @@ from fractions import Fraction
 
 from .agents import build_agents, parse_bot_specs, seat_seed
 from .errors import DefinitionError, Location, RibbitError
+from .runs import SimulationError, available_cpus, chunks, load_definitions  # noqa: F401 (re-exported)
 
 MAX_DECISIONS = 10_000  # the default cap: a bot game still running after this many decisions is stopped
-
-
-class SimulationError(RibbitError):
-    """A game stopped during a simulation (a rule failed, or it never ended)."""
 
 
 # ---------------------------------------------------------------- running statistics
@@ -274,23 +271,6 @@ def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random"
     return stats
 
 
-def chunks(games: int, jobs: int):
-    """Split ``range(games)`` into chunks small enough for a smooth progress bar and fair sharing.
-
-    A generator: a run of a billion games must not hold millions of chunks in memory.
-    """
-    size = max(1, min(200, games // (jobs * 8) or 1))
-    return ((start, min(start + size, games)) for start in range(0, games, size))
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where the system has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
 def worker_count(jobs: int, games: int) -> int:
     """How many worker processes to start: asked for, but no more than the CPUs or the games.
 
@@ -302,18 +282,6 @@ def worker_count(jobs: int, games: int) -> int:
 
 # ---------------------------------------------------------------- where the chunks run
 BACKENDS = ("process", "ray")  # where the games of a run are played (see simulate)
-
-
-def load_definitions(path, variant_lists) -> list:
-    """The definition at ``path`` with each list of variants (in order), each distinct list loaded once."""
-    from .loader import load_game
-
-    loaded = {}
-    for variants in variant_lists:
-        key = tuple(variants)
-        if key not in loaded:
-            loaded[key] = load_game(path, variants=list(variants))
-    return [loaded[tuple(variants)] for variants in variant_lists]
 
 
 def run_chunks(path, variant_lists, loaded, play, games: int, jobs: int = 1, backend: str = "process",

@@ -1,8 +1,8 @@
 """A game in progress: plain data plus the loop that runs rules until the next decision.
 
 Everything a state holds is plain data: lists of card ids per zone, dicts of
-variables, the RNG as one int, and the suspended rule code as frames
-``[procedure id, pc, locals, return slot]``.  So ``clone()`` is a handful of
+variables, the RNG as one int, and the suspended rule code as frames (``Frame``
+records of plain data: procedure id, pc, locals, return slot).  So ``clone()`` is a handful of
 list copies, and a game replays bit for bit from (definition, seed, actions).
 A save holds what rebuilds the game and what it shows, never the frames: it
 is loaded by replaying it, and refused unless the replay shows the same.
@@ -23,23 +23,24 @@ import random
 
 from . import rng as RNG
 from . import trace as TR
-from .dsl import option_spaces as OPT
-from .dsl.codegen import SAFE_BUILTINS
-from .dsl.compiler import SUSPEND, GameOver
-from .dsl.runtime import MAX_ACTION_TEXT
-from .failures import failed_at
+from .runtime import option_spaces as OPT
+from .runtime.sandbox import SAFE_BUILTINS
+from .runtime.control import SUSPEND, GameOver
+from .runtime.limits import MAX_ACTION_TEXT
+from .runtime.records import Frame
+from .runtime.sandbox import failed_at
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, UndoRefusedError, quote
-from .game import MAX_SEED_BITS
-from .layout import MAX_LAYOUT_TEXT
+from .rng import MAX_SEED_BITS
 
 SAVE_FORMAT = "ribbit-state/2"
+MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save (see Game.layout_hash)
 # The parts of a save, in the order to_json writes them.
 SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", "pv", "rng", "pending", "over",
              "forced_winners", "scenario", "history", "log", "log_seen",
              "counters")
 # Parts a save may lack: "shown" lists [card, [players]] for the cards a 'show' made visible to players
 # (written only when it holds something, so games that never use it save as before); "layout" is the
-# hash of the compiled layout the save was made under (see interpreter.layout), which saves made before
+# hash of the compiled layout the save was made under (see interpreter.dsl.layout_hash), which saves made before
 # it was written lack.  A save is resumed by replaying it whatever its layout, so the layout is checked
 # for its type only.
 OPTIONAL_SAVE_KEYS = ("shown", "layout")
@@ -77,9 +78,9 @@ class State:
         s.pv = {name: [_fresh(value) for _ in range(players)] for name, value in game.pvar_defaults.items()}
         s.rng = game.seed_state(seed)
         s.counters = game.new_counters(players) if game.counters else {}
-        s.frames = [[game.main.id, 0, {}, None]]
+        s.frames = [Frame(game.main.id, 0, {}, None)]
         if scenario is None:
-            s.frames.append([game.setup.id, 0, {}, None])
+            s.frames.append(Frame(game.setup.id, 0, {}, None))
         s.pending = None
         s.over = False
         s.forced_winners = None
@@ -122,9 +123,9 @@ class State:
         c.gv = dict(self.gv)
         c.pv = {k: v[:] for k, v in self.pv.items()}
         c.rng = self.rng
-        c.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
+        c.frames = [f.copy() for f in self.frames]
         p = self.pending
-        c.pending = None if p is None else {**p, "chosen": p["chosen"][:]}
+        c.pending = None if p is None else p.copy()
         c.over, c.forced_winners, c.ended_by = self.over, self.forced_winners, self.ended_by
         c.first_player = self.first_player
         c.steps = self.steps
@@ -153,10 +154,10 @@ class State:
         try:
             while frames:
                 fr = frames[-1]
-                code = codes[fr[0]]
-                pc = fr[1]
+                code = codes[fr.pid]
+                pc = fr.pc
                 while pc >= 0:
-                    pc = code[pc](self, fr, pc)
+                    pc = code(self, fr, pc)
                 if pc == SUSPEND:
                     return
         except GameOver:
@@ -165,7 +166,7 @@ class State:
             raise
         except Exception as exc:  # no check foresaw it: name the statement whose code was running
             fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
-            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr[0]], pc)) from exc
+            raise _Unforeseen(_located(self.game, exc, self.game.procs[fr.pid], pc)) from exc
         self.ended_by = ended_by
         frames.clear()
         self.pending = None
@@ -178,9 +179,9 @@ class State:
         p = self.pending
         if p is None:
             return []
-        if not p["each"]:  # one player decides
-            return list(p["players"])
-        return [pl for pl, done in zip(p["players"], p["chosen"]) if done is None]
+        if not p.each:  # one player decides
+            return list(p.players)
+        return [pl for pl, done in zip(p.players, p.chosen) if done is None]
 
     def legal_actions(self, player: int | None = None) -> list[str]:
         """The distinct actions open to ``player`` (default: the first current player)."""
@@ -188,7 +189,7 @@ class State:
         if asked is None:
             return []
         p, i = asked
-        labels = p["labels"][i]
+        labels = p.labels[i]
         return list(labels if labels is not None else self._options(p, i)[0])
 
     def _asked(self, player: int | None):
@@ -205,14 +206,14 @@ class State:
                 return None
             player = waiting[0]
         try:
-            i = p["players"].index(player)
+            i = p.players.index(player)
         except ValueError:
             return None
-        return None if p["chosen"][i] is not None else (p, i)
+        return None if p.chosen[i] is not None else (p, i)
 
     def prompt(self) -> str:
         """What the pending decision is about (e.g. 'take'), for UIs."""
-        return self.pending["prompt"] if self.pending else ""
+        return self.pending.prompt if self.pending else ""
 
     def apply(self, player: int, action: str) -> None:
         """Play ``action`` for ``player``.  Illegal actions raise and change nothing.
@@ -225,14 +226,14 @@ class State:
         if p is None or type(player) is not int or type(action) is not str:
             self._illegal(player, action)
         try:  # one scan each for the seat and the action; a miss explains itself
-            i = p["players"].index(player)
-            if p["chosen"][i] is not None:
+            i = p.players.index(player)
+            if p.chosen[i] is not None:
                 self._illegal(player, action)
-            labels = p["labels"][i]
+            labels = p.labels[i]
             if labels is None:  # an option space (see _options): its labels are made now
                 labels = self._options(p, i)[0]
             j = labels.index(action)
-            value = p["values"][i][j] if p["values"][i] is not None else self._options(p, i)[1][j]
+            value = p.values[i][j] if p.values[i] is not None else self._options(p, i)[1][j]
         except ValueError:
             self._illegal(player, action)
         self._play(p, i, player, action, j, value)
@@ -257,10 +258,10 @@ class State:
         if not isinstance(rng, random.Random):
             _not_a_generator("sample_action_id", rng)
         p = self.pending
-        if p is not None and not p["each"] and type(player) is int and p["players"][0] == player:
+        if p is not None and not p.each and type(player) is int and p.players[0] == player:
             # the common case, straight: one player asked (a one-player decision is never half chosen)
-            space = p["lazy"]
-            return rng.randrange(OPT.count(space[0]) if space else len(p["labels"][0]))
+            space = p.lazy
+            return rng.randrange(OPT.count(space[0]) if space else len(p.labels[0]))
         asked = self._asked(player)
         if asked is not None:
             return rng.randrange(self._count(*asked))
@@ -274,36 +275,36 @@ class State:
         IllegalActionError and changes nothing; a rule that fails rewinds the action, as ``apply``.
         """
         p = self.pending
-        if p is not None and not p["each"] and type(player) is int \
-                and type(action_id) is int and action_id >= 0 and p["players"][0] == player:
-            space = p["lazy"]  # the common case, straight: one player asked
+        if p is not None and not p.each and type(player) is int \
+                and type(action_id) is int and action_id >= 0 and p.players[0] == player:
+            space = p.lazy  # the common case, straight: one player asked
             if space is None:  # the options listed
-                labels = p["labels"][0]
+                labels = p.labels[0]
                 if action_id < len(labels):
                     label = labels[action_id]
                     j = labels.index(label)  # as apply does: the first option with that text
-                    self._play(p, 0, player, label, j, p["values"][0][j])
+                    self._play(p, 0, player, label, j, p.values[0][j])
                     return
             elif space[0] and action_id < OPT.count(space[0]):  # an option space: only this option made
                 label, value = OPT.option(space[0], action_id, self.game.card_names)
                 self._play(p, 0, player, label, action_id, value)
                 return
         try:
-            if type(player) is not int or type(action_id) is not int or action_id < 0:
+            if p is None or type(player) is not int or type(action_id) is not int or action_id < 0:
                 raise ValueError
-            i = p["players"].index(player)
-            if p["chosen"][i] is not None:
+            i = p.players.index(player)
+            if p.chosen[i] is not None:
                 raise ValueError
-            space = p["lazy"] and p["lazy"][i]
+            space = p.lazy and p.lazy[i]
             if space:  # no two options of a space read alike (option_spaces.py): option k is the first with its text
                 if action_id >= OPT.count(space):
                     raise ValueError
                 label, value, j = OPT.label(space, action_id, self.game.card_names), OPT.value(space, action_id), action_id
             else:
-                labels = p["labels"][i]
+                labels = p.labels[i]
                 label = labels[action_id]
                 j = labels.index(label)  # as apply does: the first option with that text
-                value = p["values"][i][j]
+                value = p.values[i][j]
         except (TypeError, ValueError, IndexError):
             self._bad_id(player, action_id)
         self._play(p, i, player, label, j, value)
@@ -329,16 +330,16 @@ class State:
         if type(player) is not int or type(action_id) is not int or not 0 <= action_id < len(self.legal_action_ids(player)):
             self._bad_id(player, action_id)
         p = self.pending
-        i = p["players"].index(player)
-        space = p["lazy"] and p["lazy"][i]
+        i = p.players.index(player)
+        space = p.lazy and p.lazy[i]
         if space:
             return OPT.label(space, action_id, self.game.card_names)
-        return p["labels"][i][action_id]
+        return p.labels[i][action_id]
 
     def _count(self, p, i) -> int:
         """How many options seat ``i`` of the pending decision ``p`` has."""
-        space = p["lazy"] and p["lazy"][i]
-        return OPT.count(space) if space else len(p["labels"][i])
+        space = p.lazy and p.lazy[i]
+        return OPT.count(space) if space else len(p.labels[i])
 
     def _options(self, p, i) -> tuple[list, list]:
         """(labels, values) of seat ``i`` of the pending decision ``p``, made once from its option space if it has one.
@@ -346,12 +347,12 @@ class State:
         Made on demand and kept in ``_made`` (keyed by the decision's list of spaces, which is never
         changed), not in ``pending``: the decision stays what the rules made, whoever asked.
         """
-        space = p["lazy"] and p["lazy"][i]
+        space = p.lazy and p.lazy[i]
         if not space:
-            return p["labels"][i], p["values"][i]
+            return p.labels[i], p.values[i]
         made = self._made
-        if made is None or made[0] is not p["lazy"]:
-            made = self._made = (p["lazy"], {})
+        if made is None or made[0] is not p.lazy:
+            made = self._made = (p.lazy, {})
         got = made[1].get(i)
         if got is None:
             got = made[1][i] = OPT.expand(space, self.game.card_names)
@@ -359,26 +360,26 @@ class State:
 
     def _play(self, p, i, player, action, j, value) -> None:
         """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
-        players = p["players"]
+        players = p.players
         self.history.append([player, action])
         if self.trace is not None:
             labels, values = self._options(p, i)
-            TR.decided(self, player, p["prompt"], labels, None if p["dest"] is None else values, j,
-                       False, p["secret"])
+            TR.decided(self, player, p.prompt, labels, None if p.dest is None else values, j,
+                       False, p.secret)
         try:
-            if p["each"]:
-                p["chosen"][i] = [value]
-                if None in p["chosen"]:
+            if p.each:
+                p.chosen[i] = [value]
+                if None in p.chosen:
                     return
-                env = self.frames[-1][2]
-                result = list(env[p["dest"]])  # a new list: clones may share the old one
-                for who, done in zip(players, p["chosen"]):
+                env = self.frames[-1].env
+                result = list(env[p.dest])  # a new list: clones may share the old one
+                for who, done in zip(players, p.chosen):
                     result[who] = done[0]
-                env[p["dest"]] = result
-            elif p["dest"] is None:  # a menu: the value is where the chosen option's code starts
-                self.frames[-1][1] = value
+                env[p.dest] = result
+            elif p.dest is None:  # a menu: the value is where the chosen option's code starts
+                self.frames[-1].pc = value
             else:
-                self.frames[-1][2][p["dest"]] = value
+                self.frames[-1].env[p.dest] = value
             self.pending = None
             self.steps = self.game.step_limit
             self._run()
@@ -635,16 +636,16 @@ class State:
                 if p != seat:
                     values[p] = _fresh(g.pvar_defaults[name])
         p = c.pending
-        if p is not None and p["each"] and any(who != seat for who in p["players"]):
+        if p is not None and p.each and any(who != seat for who in p.players):
             # ask everyone again, in the new deal (the others' options may be cards the seat cannot see);
             # the decision is the instruction before the one the rule resumes at
             own = None
-            if seat in p["players"]:
-                i = p["players"].index(seat)
-                if p["chosen"][i] is not None:
+            if seat in p.players:
+                i = p.players.index(seat)
+                if p.chosen[i] is not None:
                     labels, values = self._options(p, i)
-                    own = labels[values.index(p["chosen"][i][0])]
-            c.frames[-1][1] -= 1
+                    own = labels[values.index(p.chosen[i][0])]
+            c.frames[-1].pc -= 1
             c.pending = None
             c.steps = g.step_limit
             c._run()
@@ -693,11 +694,11 @@ class State:
         }
         pend = self.pending
         if pend is not None:
-            decision = {"prompt": pend["prompt"], "secret": pend["secret"], "waiting_for": self.current_players(),
-                        "decided": [p for p, d in zip(pend["players"], pend["chosen"]) if d is not None]}
-            if player in pend["players"]:
-                i = pend["players"].index(player)
-                decision["your_options"] = list(self._options(pend, i)[0]) if pend["chosen"][i] is None else []
+            decision = {"prompt": pend.prompt, "secret": pend.secret, "waiting_for": self.current_players(),
+                        "decided": [p for p, d in zip(pend.players, pend.chosen) if d is not None]}
+            if player in pend.players:
+                i = pend.players.index(player)
+                decision["your_options"] = list(self._options(pend, i)[0]) if pend.chosen[i] is None else []
             view["decision"] = decision
         if self.counters:
             _show_counters(self, view)
@@ -724,18 +725,18 @@ class State:
             self._no_such_player(player)
         options = []
         pick = "menu"
-        if player in p["players"]:
-            i = p["players"].index(player)
-            if p["chosen"][i] is None:
+        if player in p.players:
+            i = p.players.index(player)
+            if p.chosen[i] is None:
                 labels, values = self._options(p, i)
-                if p["dest"] is not None:
+                if p.dest is not None:
                     pick = "several" if values and all(type(v) is list for v in values) else "one"
                 for label, value in zip(labels, values):
-                    cards, zones = self._cards_of_option(player, label, value) if p["dest"] is not None else ([], [])
+                    cards, zones = self._cards_of_option(player, label, value) if p.dest is not None else ([], [])
                     options.append({"label": label, "cards": cards, "zones": zones})
-        return {"prompt": p["prompt"], "secret": p["secret"], "simultaneous": p["each"],
+        return {"prompt": p.prompt, "secret": p.secret, "simultaneous": p.each,
                 "waiting_for": self.current_players(),
-                "decided": [who for who, done in zip(p["players"], p["chosen"]) if done is not None],
+                "decided": [who for who, done in zip(p.players, p.chosen) if done is not None],
                 "pick": pick, "options": options}
 
     def _cards_of_option(self, player, label, value):
@@ -821,9 +822,9 @@ class State:
         loaded by replaying its history, so positions inside the compiled rules never travel.
         """
         p = self.pending
-        pending = None if p is None else {key: p[key] for key in SAVED_DECISION_KEYS}
-        if pending is not None and p["lazy"]:  # a save lists every option, as legal_actions does
-            pending["labels"] = [self._options(p, i)[0] for i in range(len(p["players"]))]
+        pending = None if p is None else {key: getattr(p, key) for key in SAVED_DECISION_KEYS}
+        if pending is not None and p.lazy:  # a save lists every option, as legal_actions does
+            pending["labels"] = [self._options(p, i)[0] for i in range(len(p.players))]
         data = _copy({
             "format": SAVE_FORMAT, "game": self.game.name, "fingerprint": fingerprint(self.game),
             "layout": self.game.layout_hash(), "players": self.n, "seed": self.seed, "zones": self.zones, "gv": self.gv, "pv": self.pv,
@@ -909,7 +910,7 @@ def _pc_at(exc, code, pc):
     """The instruction a procedure's generated function was at when ``exc`` went through it (else ``pc``)."""
     tb = exc.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code is getattr(code[0], "__code__", None):
+        if tb.tb_frame.f_code is getattr(code, "__code__", None):
             return tb.tb_frame.f_locals.get("pc", pc)
         tb = tb.tb_next
     return pc
@@ -930,7 +931,7 @@ def _failing_frame(exc, fr, pc):
 
 
 def _located(game, exc, proc, pc):
-    """Where rule code failed (see :mod:`interpreter.failures`): the statement, else the rule running ``pc``."""
+    """Where rule code failed (see :mod:`interpreter.runtime.sandbox`): the statement, else the rule running ``pc``."""
     try:
         return failed_at(game, exc, proc, pc)
     except Exception:  # noqa: BLE001 - never hide the real error behind one in locating it
@@ -1066,7 +1067,7 @@ def _seen_cards(state, player) -> set:
 
 def _show_seen(state, player, zones) -> None:
     """The top cards of zones with ``seen_by`` whose condition holds for ``player`` now, listed as shown."""
-    from .dsl.narration import sees_top
+    from .runtime.visibility import sees_top
 
     g = state.game
     held = {}  # one condition may serve several zones (a zone per player or per space): checked once

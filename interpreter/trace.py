@@ -4,7 +4,7 @@ Off by default (``state.trace is None``): the rules then pay one ``is not None``
 test per move, shuffle or event and nothing else.  On (``game.new_game(...,
 trace=True)``), ``state.trace`` is a list of plain dicts, one per thing that
 happened, each saying what it reveals to whom by the rules of ``State.view``
-and narration (:func:`interpreter.dsl.narration.can_see`):
+and narration (:func:`interpreter.runtime.visibility.can_see`):
 
 ``{"type": "move", "card": "ace", "from": "deck", "to": "hand(1)", "at": "top", "seen_by": {"card": [1]}}``
 
@@ -26,6 +26,8 @@ two changes of one variable with nothing recorded in between are one record.
 
 from __future__ import annotations
 
+from .runtime.visibility import can_see, cards_of, sees_top, visibility_table, zone_shows
+
 REDACTED = {"card": "a card", "list:card": "some cards"}
 HIDDEN = "(hidden)"
 SECRET = "(secret)"
@@ -46,8 +48,6 @@ def _snapshot(s):
 def _table(g):
     table = g.__dict__.get("_trace_table")
     if table is None:
-        from .dsl.narration import visibility_table
-
         table = g._trace_table = visibility_table(g)
     return table
 
@@ -74,8 +74,6 @@ def moved(s, cards, src, top, dest, bottom) -> None:
 
     A reader sees the card if they saw it where it was (by ``src``'s visibility) or see it where it is now.
     """
-    from .dsl.narration import can_see, sees_top, zone_shows
-
     g, table = s.game, _table(s.game)
     seen = table[2][src] if len(table) > 2 and src >= 0 else None  # seen_by of the source: its top card was seen
     for card in cards:
@@ -92,8 +90,6 @@ def moved(s, cards, src, top, dest, bottom) -> None:
 
 def shown(s, cards, players) -> None:
     """``cards`` were shown to ``players`` ('show'): they and whoever sees all the cards anyway read which."""
-    from .dsl.narration import can_see
-
     table = _table(s.game)
     sees = [all(can_see(s, c, v, table) for c in cards) for v in _viewers(s)]
     record = {"type": "show", "cards": [s.game.card_names[c] for c in cards], "to": [p + 1 for p in players]}
@@ -113,8 +109,6 @@ def decided(s, player, prompt, labels, values, index, automatic, secret=False) -
     Everyone reads the chosen option's text, as ``ribbit play`` shows it, except: a secret choice
     only its chooser; and a choice of cards only those who see every card chosen (and the chooser).
     """
-    from .dsl.narration import can_see
-
     label, table = labels[index], _table(s.game)
     cards = _cards_named(s.game, label, values[index]) if values is not None else []
     sees = [v == player or (not secret and all(can_see(s, c, v, table) for c in cards)) for v in _viewers(s)]
@@ -140,8 +134,6 @@ def _cards_named(g, label: str, value) -> list:
 
 def emitted(s, name, kinds, env) -> None:
     """Event ``name`` with arguments ``env`` (``kinds``: (parameter, kind) pairs); ``env`` None if not computed."""
-    from .dsl.narration import can_see, cards_of
-
     g, table = s.game, _table(s.game)
     record = {"type": "event", "name": name}
     if env is None:
@@ -210,8 +202,6 @@ def changed(s) -> None:
 
 
 def _counters_changed(s, before) -> None:
-    from .dsl.narration import can_see
-
     g, table = s.game, _table(s.game)
     for name, rows in s.counters.items():
         for holder, row in rows.items():

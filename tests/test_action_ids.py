@@ -1,7 +1,7 @@
 """Integer actions: option ``i`` of a player is ``legal_actions(player)[i]``, made without the others' texts.
 
 ``legal_action_ids``, ``action_to_string``, ``sample_action_id`` and ``apply_id`` (interpreter/state.py);
-choices of several cards are kept as option spaces and unranked (interpreter/dsl/option_spaces.py).
+choices of several cards are kept as option spaces and unranked (interpreter/runtime/option_spaces.py).
 tests/definitions/large_choice.yaml is one large choice of each form, then the end of the game.
 """
 
@@ -18,8 +18,9 @@ from conftest import REPO_ROOT
 from interpreter import IllegalActionError, RuleError, State, load_game
 from interpreter.state import replay
 from interpreter.agents import RandomAgent
-from interpreter.dsl import decisions, option_spaces, plus
-from interpreter.dsl.runtime import combo_shapes
+from interpreter.dsl import decisions, plus
+from interpreter.runtime import option_spaces
+from interpreter.runtime.selections import combo_shapes
 from interpreter.sim import play_out
 from test_conformance import CONFIGURATIONS, shipped_game
 from test_mechanisms import load
@@ -39,8 +40,9 @@ def large_choice(form: int, game=None) -> State:
 
 
 def same_position(a: State, b: State) -> bool:
-    return json.dumps([a.to_json(), a.frames, a.pending, a.trace]) == json.dumps([b.to_json(), b.frames, b.pending,
-                                                                                  b.trace])
+    def position(s):
+        return json.dumps([s.to_json(), [f.to_json() for f in s.frames], s.pending and s.pending.to_json(), s.trace])
+    return position(a) == position(b)
 
 
 # ---------------------------------------------------------------- numbering an option space
@@ -64,11 +66,11 @@ def test_a_huge_selection_is_numbered_in_the_order_of_the_large_listing():
 @pytest.mark.parametrize("form", FORMS, ids=FORMS.values())
 def test_a_large_choice_lists_no_option_until_asked_and_stays_plain_data(form):
     state = large_choice(form)
-    pending = json.dumps(state.pending)
+    pending = json.dumps(state.pending.to_json())
     assert state.pending["labels"] == [None] and state.pending["values"] == [None]  # nothing listed
     assert state.pending["lazy"][0][0] == ("choose" if form < 3 else "plus")
     legal = state.legal_actions(0)
-    assert json.dumps(state.pending) == pending  # asking changes nothing the rules made
+    assert json.dumps(state.pending.to_json()) == pending  # asking changes nothing the rules made
     assert state.legal_action_ids(0) == range(len(legal)) and state.legal_action_ids(1) == range(0)
     assert [state.action_to_string(0, i) for i in state.legal_action_ids(0)] == legal
     assert state.to_json()["pending"]["labels"] == [legal]  # a save lists them, as before
@@ -142,13 +144,13 @@ def test_apply_id_traces_the_choice_as_apply_does():
 ])
 def test_an_illegal_action_id_is_refused_and_changes_nothing(bad, message):
     state = large_choice(1)
-    before = json.dumps([state.to_json(), state.frames, state.pending])
+    before = json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()])
     with pytest.raises(IllegalActionError) as caught:
         state.apply_id(0, bad)
     assert str(caught.value) == message
     with pytest.raises(IllegalActionError):
         state.action_to_string(0, bad)
-    assert json.dumps([state.to_json(), state.frames, state.pending]) == before
+    assert json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()]) == before
 
 
 def test_an_action_id_of_a_player_not_asked_or_of_a_finished_game_is_refused():
@@ -167,7 +169,7 @@ def test_an_action_id_of_a_player_not_asked_or_of_a_finished_game_is_refused():
 
 def test_a_rule_that_fails_after_an_action_id_rewinds_the_game(monkeypatch):
     state = large_choice(1)
-    before = json.dumps([state.to_json(), state.frames, state.pending])
+    before = json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()])
     real = State._run
 
     def failing_once(self):  # the rules that run after the action fail; the replay that rewinds runs them right
@@ -176,7 +178,7 @@ def test_a_rule_that_fails_after_an_action_id_rewinds_the_game(monkeypatch):
     monkeypatch.setattr(State, "_run", failing_once)
     with pytest.raises(RuleError, match="on purpose"):
         state.apply_id(0, 5)
-    assert json.dumps([state.to_json(), state.frames, state.pending]) == before
+    assert json.dumps([state.to_json(), [f.to_json() for f in state.frames], state.pending and state.pending.to_json()]) == before
     assert state.history == []
 
 

@@ -201,7 +201,7 @@ def test_the_analysis_notes_whether_an_expression_reads_the_state(compiler, text
 
 
 def test_an_each_is_tabulated_per_card_when_its_condition_reads_nothing_of_the_state(compiler):
-    from interpreter.dsl import expr_runtime as X
+    from interpreter.runtime import values as X
 
     _, c = compiler
     scope = Scope({}, None)

@@ -1122,7 +1122,7 @@ def test_an_unforeseen_error_in_generated_code_is_located_at_the_line_its_code_w
     import ast
 
     from interpreter.dsl.codegen import CodeUnit
-    from interpreter.failures import failed_at
+    from interpreter.runtime.sandbox import failed_at
 
     game = load_game(write(tmp_path, TINY_DUEL))
     line, column = position(TINY_DUEL, "p.points += card.value")

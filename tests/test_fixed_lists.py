@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import CompileOptions, RuleError, load_game
-from interpreter.dsl import expr_runtime as X
+from interpreter.runtime import values as X
 
 GAME = """\
 game: Token ring

@@ -86,10 +86,10 @@ def test_a_procedure_that_waits_is_one_function_for_every_pc_of_its_code(tmp_pat
     # take_turn only runs spliced into the flow: the flow's function holds its code, at its lines
     assert game.codes[proc_named(game, "take_turn").id] == NEVER_ENTERED
     code = game.codes[game.main.id]
-    assert len(code) > 1 and all(ins is code[0] for ins in code)
+    assert code is game.main.code and callable(code)
     game.new_game(2, seed=1)  # the flow runs: its code is compiled
-    assert code[0].__code__.co_filename == str(path)
-    assert line_of(COUNTING, 'ask p:\n      "count"') in {line for _, _, line in code[0].__code__.co_lines()}
+    assert code.__code__.co_filename == str(path)
+    assert line_of(COUNTING, 'ask p:\n      "count"') in {line for _, _, line in code.__code__.co_lines()}
 
 
 WAITING_LOOP = """game: Waiting loop
@@ -254,3 +254,35 @@ def test_threads_first_running_a_batch_each_get_its_compiled_code(monkeypatch):
     for t in threads:
         t.join()
     assert sorted(results) == list(range(8))
+
+
+MOVING = """game: Moving
+players: {min: 2, max: 2}
+zones: {deck: {}, hand: {per: player}}
+components:
+  - {name: card, count: 3, zone: deck}
+procedures:
+  take_turn(player p): |
+    move top(deck) to hand(p)
+    ask p:
+      "again":
+        pass
+flow:
+  - phase: play
+    turn: take_turn
+    until: size(deck) == 0
+"""
+
+
+def test_moving_one_card_is_a_call_of_the_one_move_card_of_the_runtime(tmp_path):
+    from interpreter.runtime.moves import move_card
+
+    path, game = load(tmp_path, MOVING)
+    assert move_card in game.code.constants
+    for _, tree in game.code.functions:  # the move is not written out again in generated code
+        assert not any(type(node) is ast.Assign and type(node.targets[0]) is ast.Subscript
+                       and ast.unparse(node.targets[0]).startswith("s.loc[") for node in ast.walk(tree))
+    state = game.new_game(2, seed=0)
+    assert [len(state.zones[game.zone_index(z)]) for z in ("deck", "hand(1)", "hand(2)")] == [0, 2, 1]  # ask: one option
+    assert all(state.loc[card] == game.zone_index(zone) for zone in ("hand(1)", "hand(2)")
+               for card in state.zones[game.zone_index(zone)])

@@ -124,7 +124,7 @@ def test_secret_choices_may_be_made_in_any_order():
             state.apply(p, picks[p])
         assert state.log == ["player 2 wins the round with ten."]
         assert state.pv["points"] == [0, 1, 0]
-        outcomes.add(json.dumps([state.zones, state.loc, state.frames, state.pending]))
+        outcomes.add(json.dumps([state.zones, state.loc, [f.to_json() for f in state.frames], state.pending and state.pending.to_json()]))
     assert len(outcomes) == 1  # the same position whatever the order
 
 

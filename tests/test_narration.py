@@ -17,7 +17,7 @@ import pytest
 from conftest import REPO_ROOT
 from interpreter import DefinitionError, RuleError, SaveFileError, State, load_game
 from interpreter.cli import main
-from interpreter.dsl.narration import Line, Part
+from interpreter.runtime.visibility import Line, Part
 from invariants import check_cards, random_playout, seen_cards, with_cards_permuted
 from test_conformance import CONFIGURATIONS, shipped_game
 

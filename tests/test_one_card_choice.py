@@ -1,8 +1,9 @@
-"""``ask P to choose one of CARDS``, the commonest decision, is listed by the procedure's own generated code.
+"""``ask P to choose one of CARDS``, the commonest decision, is listed by one helper, called from generated code.
 
 Identical cards (the same name) are one option, whose value is the first of them in the list; a single
-option is taken without asking; no option is a located error.  These hold with or without the option
-builder (``decisions.options_builder``), which the generated code no longer calls for this choice.
+option is taken without asking; no option is a located error.  The procedure's generated code calls the
+runtime's ``one_card_options`` itself (no option builder in between); ``ask each`` of one card, whose options
+an option builder (``decisions.options_builder``) makes, lists them with the same helper.
 """
 
 from __future__ import annotations
@@ -73,6 +74,19 @@ def test_no_option_is_a_located_rule_error(tmp_path):
 
 
 def test_the_choice_is_listed_by_generated_code_without_an_option_builder(tmp_path):
+    from interpreter.runtime.decisions import one_card_options
+
     game = load(tmp_path)
     builders = [k for k in game.code.constants if getattr(k, "__name__", "") == "build_one_card"]
-    assert builders == []
+    assert builders == [] and one_card_options in game.code.constants
+
+
+def test_ask_each_of_one_card_lists_the_options_alike(tmp_path):
+    """The same table, asked of everyone at once: the same options, in the same order, the same values."""
+    game = load(tmp_path, GAME.replace('ask p to choose one of table as picked "take"\n    move picked to hand(p)',
+                                       'ask each q in [p] to choose one of table as picked "take"\n'
+                                       '    move picked[p] to hand(p)'))
+    state = game.new_game(2, seed=1)
+    assert state.pending.each and state.legal_actions(0) == ["take ace", "take king", "take queen"]
+    state.apply(0, "take queen")
+    assert state.zones[game.zone_index("hand(1)")] == [3]

@@ -389,7 +389,7 @@ def test_a_save_resumes_in_a_fresh_process_that_loaded_another_game_first():
 LAYOUT_CHILD = """
 import json, random, sys
 from interpreter import load_game
-from interpreter.layout import describe
+from interpreter.dsl.layout_hash import describe
 for other in sys.argv[2:]:  # other games first: their rule code is compiled before this one's
     load_game(other)
 game = load_game(sys.argv[1])
@@ -397,7 +397,7 @@ moves, state = random.Random(8), game.new_game(3, 8)
 for _ in range(15):
     player = moves.choice(state.current_players())
     state.apply(player, moves.choice(state.legal_actions(player)))
-print(json.dumps({"hash": game.layout_hash(), "layout": describe(game), "frames": state.frames}))
+print(json.dumps({"hash": game.layout_hash(), "layout": describe(game), "frames": [frame.to_json() for frame in state.frames]}))
 """
 
 
@@ -448,8 +448,8 @@ def test_a_save_of_the_same_rules_with_another_compiled_layout_resumes_by_replay
     renumbered_env_keys(monkeypatch)
     other = load_game(FROG_TOWER)  # the same rules, laid out differently: the save's frames would not fit
     assert data["layout"] != other.layout_hash()
-    assert {key for frame in state.frames for key in frame[2]} != \
-        {key for frame in State.from_json(other, data).frames for key in frame[2]}
+    assert {key for frame in state.frames for key in frame.env} != \
+        {key for frame in State.from_json(other, data).frames for key in frame.env}
     for save in (data, dict(data, layout="made by another Ribbit"), {k: v for k, v in data.items() if k != "layout"}):
         loaded = State.from_json(other, save)
         assert without_layout(loaded) == without_layout(state)

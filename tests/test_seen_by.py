@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import DefinitionError, DSLTypeError, load_game
-from interpreter.dsl import narration as N
+from interpreter.runtime import visibility as N
 from invariants import check_cards, check_views, random_playout, snapshot, with_cards_permuted
 
 DEFINITION = Path(__file__).parent / "definitions" / "seen_by.yaml"

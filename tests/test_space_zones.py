@@ -1,5 +1,5 @@
 """A per-space zone of a space value (``pile(sp)``) is a dict lookup in the generated code, with no
-helper call; a value that is not a space is still a located error there (expr_runtime.SpaceIndex)."""
+helper call; a value that is not a space is still a located error there (runtime/values.py, SpaceIndex)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from interpreter import RuleError, load_game
-from interpreter.dsl import expr_runtime as X
+from interpreter.runtime import values as X
 
 GAME = """\
 game: Token ring

@@ -237,7 +237,8 @@ def test_a_choice_whose_option_text_a_save_could_not_hold_is_refused_before_any_
 def test_one_option_is_unranked_in_the_order_of_the_listing_with_full_or_windowed_tables(monkeypatch, windowed):
     import random
 
-    from interpreter.dsl import option_spaces, runtime
+    from interpreter.runtime import option_spaces
+    from interpreter.runtime import selections as runtime
     monkeypatch.setattr(option_spaces, "BIG_TABLE", 0 if windowed else 10 ** 9)
     rng = random.Random(7)
     for _ in range(200):
@@ -248,7 +249,7 @@ def test_one_option_is_unranked_in_the_order_of_the_listing_with_full_or_windowe
 
 
 def test_a_large_listing_of_ways_to_pick_is_not_kept_in_memory():
-    from interpreter.dsl import runtime
+    from interpreter.runtime import selections as runtime
 
     kept = runtime._kept_combo_shapes.cache_info
     before = kept()

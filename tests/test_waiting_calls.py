@@ -75,15 +75,14 @@ def counts(state, *names):
 def entries_from_run_loop(game, state_actions):
     """How many times ``State._run`` calls a procedure's function, while ``state_actions`` plays."""
     calls = []
-    for pid, code in enumerate(game.codes):
-        if not code:
+    for pid, fn in enumerate(game.codes):
+        if fn is None:
             continue
-        fn = code[0]
 
         def counted(s, fr, pc, fn=fn, pid=pid):
             calls.append((pid, pc))
             return fn(s, fr, pc)
-        game.codes[pid] = [counted] * len(code)  # a new list: the procedures' own code (what a call runs) is kept
+        game.codes[pid] = counted  # the run loop's table only: the procedures' own code (what a call runs) is kept
     state_actions()
     return calls
 
@@ -117,11 +116,11 @@ def test_a_callee_that_waits_suspends_the_game_with_its_own_frame_and_the_caller
     for _ in range(4):  # seats alternate; the third card in a hand makes 'tally' ask
         state.apply(state.current_players()[0], "go on")
     tally = game.procedures["tally"].id
-    assert state.prompt() == "drop" and state.frames[-1][0] == tally  # the decision waits in tally's frame
+    assert state.prompt() == "drop" and state.frames[-1].pid == tally  # the decision waits in tally's frame
     assert counts(state) == {"calls": 5, "after": 4}
     state.apply(state.current_players()[0], state.legal_actions()[0])
     assert counts(state) == {"calls": 5, "after": 5} and state.prompt() == "choose"  # back in the caller, after the call
-    assert [f[0] for f in state.frames].count(tally) == 0
+    assert [f.pid for f in state.frames].count(tally) == 0
 
 
 def test_the_same_games_with_and_without_splicing(tmp_path):
@@ -179,11 +178,11 @@ def test_recursive_waiting_calls_nest_frames_beyond_the_direct_limit(tmp_path, d
     game = load_game(write(tmp_path, DEEP.replace("DEPTH", str(depth))), options=CompileOptions(splice=False))
     state = game.new_game(2, seed=1)
     dive = game.procedures["dive"].id
-    assert [f[0] for f in state.frames].count(dive) == depth + 1  # one frame per call, the decision in the last
+    assert [f.pid for f in state.frames].count(dive) == depth + 1  # one frame per call, the decision in the last
     assert counts(state, "depth", "back") == {"depth": depth + 1, "back": 0}
     state.apply(0, "take red")
     assert counts(state, "depth", "back") == {"depth": 2 * (depth + 1), "back": depth + 1}  # every call came back, the next turn dived
-    assert [f[0] for f in state.frames].count(dive) == depth + 1
+    assert [f.pid for f in state.frames].count(dive) == depth + 1
 
 
 def test_an_unforeseen_error_in_a_called_waiting_procedure_is_located_in_it(tmp_path):

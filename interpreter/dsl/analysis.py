@@ -50,12 +50,13 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from . import expr_runtime as X
+from ..runtime import values as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
 from .pyast import StateReads, local_key
-from .runtime import MAX_INT, fold_arith, is_cheap
+from ..runtime.limits import MAX_INT
+from .static import fold_arith, is_cheap
 from .stmt_analysis import StatementAnalysis
 from .units import CompileError, Scope
 

@@ -4,7 +4,7 @@ A builtin receives its lowered arguments as ``(tree, kind, node)`` triples (a
 Python ``ast`` expression over ``s`` and ``e``, see lower_expr.py) and returns
 ``(tree, kind)``: it checks the argument kinds once, at load, and builds code
 that does only the work at run time, inline or through one call of a run-time
-helper of :mod:`interpreter.dsl.expr_runtime`.  Everything here is
+helper of :mod:`interpreter.runtime.values`.  Everything here is
 game-agnostic: zones, cards, players and board spaces, never a game's words.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from . import expr_runtime as X
+from ..runtime import values as X
 from . import types as T
 from .pyast import py, simple
 

@@ -26,7 +26,6 @@ constants and turned into a function over the unit's namespace.
 from __future__ import annotations
 
 import ast
-import builtins
 import functools
 import itertools
 import re
@@ -34,12 +33,7 @@ import threading
 import types
 
 from ..errors import DefinitionError, Location
-
-SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
-    "abs", "all", "any", "bool", "dict", "enumerate", "int", "isinstance", "iter", "len", "list", "max",
-    "min", "next", "range", "reversed", "set", "sorted", "str", "sum", "tuple", "type", "zip",
-    "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
-)}
+from ..runtime.sandbox import SAFE_BUILTINS
 
 _NODE = ast.AST
 _BACKEND_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}\Z")  # names the backend picks; never author text
@@ -131,7 +125,7 @@ class CodeUnit:
             fn.generated_tree = fdef
             return fn
         fn = types.FunctionType(_stub(tuple(args)), self.namespace, fname)
-        fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
+        fn.generated_tree = fdef  # what it is, compiled or not yet (dsl/layout_hash.py describes it by this)
 
         def first_call():
             fn.__code__ = self._compiled(fdef, line, filename)
@@ -196,7 +190,7 @@ class CodeUnit:
         the key path of the rule it is made from, for errors)."""
         fdef = self._definition(name, body, args, line, where)
         fn = into if into is not None else self.stub(fdef.name)
-        fn.generated_tree = fdef  # what it is, compiled or not yet (interpreter.layout describes it by this)
+        fn.generated_tree = fdef  # what it is, compiled or not yet (dsl/layout_hash.py describes it by this)
         self._waiting.append((fdef, fn, filename or self.filename))
         self.functions.append((what or name, fdef))
         return fn

@@ -8,7 +8,7 @@ statements are lowered in ``statements.py``):
   lowered into them as Python expressions (``lower_expr.py``);
 * **resumable functions** for procedures that may wait: one function
   ``f(state, frame, pc) -> TRANSFER | SUSPEND`` per procedure, a state machine
-  over a plain-data frame ``[procedure id, pc, locals, return slot]`` stored in
+  over a frame of plain data (``runtime.records.Frame``: procedure id, pc, locals, return slot) stored in
   the state, so a game suspended at a decision is still JSON-serialisable and
   clones cheaply (``resumable.py``).  Procedures never entered in a frame of
   their own get a one-instruction stub instead.
@@ -35,7 +35,7 @@ from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
-from .runtime import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
+from ..runtime.control import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
 from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 

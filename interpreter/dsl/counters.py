@@ -53,7 +53,7 @@ class CounterCompiler:
         """``marks(x)``: how many x has (lowered to ``s.counters[name][holder][index]``)."""
         import ast
 
-        from . import expr_runtime as X
+        from ..runtime import values as X
         from .pyast import py, simple
 
         spec = self.m.counters[node.func]

@@ -9,29 +9,32 @@ from __future__ import annotations
 import ast
 
 from ..errors import RuleError
+from ..runtime.control import SUSPEND
+from ..runtime.decisions import (MAX_OPTIONS, asked_twice, decide_one, decide_space, one_card_options,
+                                 savable_labels)
+from ..runtime.limits import over_budget
+from ..runtime.option_spaces import CHOOSE, names_can_collide
+from ..runtime.records import Pending
+from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
-from .runtime import (MAX_ACTION_TEXT, SUSPEND, Poisoned, over_budget, combo_shapes, count_any_shapes, count_shapes,
-                      jump)
-from .option_spaces import CHOOSE, names_can_collide
 from .plus import plus_options, split_each, split_one
 from .pyast import local, name, shape
-from .units import Label, Op
-
-MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
-
+from .static import Poisoned
+from .units import Label, Op, jump
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once, else the procedure waits until one is chosen (the pending decision).
+# PENDING is runtime.records.Pending, given its fields in order (players, labels, values, chosen, dest,
+# each, secret, prompt, lazy): a positional call costs what the dict it replaced did.
 DECIDE_ONE = """
             if len(LABELS) == 1:
                 if s.trace is not None:
                     s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
                 DEST = VALUES[0]
             else:
-                fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None],
-                             "dest": DEST_KEY, "each": False, "secret": False, "prompt": PROMPT, "lazy": None}
+                fr.pc = NEXT
+                s.pending = PENDING([P], [LABELS], [VALUES], [None], DEST_KEY, False, False, PROMPT, None)
                 return SUSPEND
 """
 
@@ -43,7 +46,7 @@ class DecisionCompiler:
         """Compile what a player chooses among: returns f(s, e) -> (labels, values).
 
         A choice of several cards with two options or more returns (None, option space) instead:
-        its options are counted, not listed (see option_spaces.py).  ``listed``: the list, already
+        its options are counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
         lowered by :meth:`list_code` (tree, kind).
         """
         values, kind = (self.function_of(listed[0], options_node), listed[1]) if listed is not None \
@@ -52,7 +55,7 @@ class DecisionCompiler:
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
-        # Several cards at once: kept as an option space (option_spaces.py), each option made on demand,
+        # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
         if count == "one":
@@ -66,12 +69,7 @@ class DecisionCompiler:
             labels_of = [prefix + name for name in names]  # every card's action text, made once
 
             def build_one_card(s, e):
-                seen = {}
-                for c in values(s, e):
-                    label = labels_of[c]
-                    if label not in seen:
-                        seen[label] = c
-                return list(seen), list(seen.values())
+                return one_card_options(values(s, e), labels_of)
             return build_one_card, elem
 
         def build(s, e):
@@ -171,35 +169,29 @@ class DecisionCompiler:
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
             RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
-            SPACE=self.K(decide_space), PC=ast.Constant(k)), loc))
+            SPACE=self.K(decide_space), PC=ast.Constant(k), PENDING=self.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
     def ask_one_card(self, st, scope, code, player, items):
-        """``ask P to choose one of CARDS``: :meth:`options_builder`'s ``build_one_card`` and ``decide_one``,
-        written out (identical cards are one option, the first of them its value)."""
+        """``ask P to choose one of CARDS``: the options listed by ``one_card_options`` (identical cards are one
+        option, the first of them its value), as :meth:`options_builder` lists them, and ``decide_one`` written out."""
         scope.names[st.name] = "card"
         dest = scope.keys.get(st.name, st.name)
         prefix = f"{st.verb} " if st.verb else ""
         labels_of = [prefix + name for name in self.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.location(st)
-        p, seen, c, label, labels, values = (self.tmp() for _ in range(6))
+        p, labels, values = (self.tmp() for _ in range(3))
         code.append(Op(lambda k: shape("""
             P = PLAYER
-            SEEN = {}
-            for C in ITEMS:
-                LABEL = LABELS_OF[C]
-                if LABEL not in SEEN:
-                    SEEN[LABEL] = C
-            LABELS = list(SEEN)
-            VALUES = list(SEEN.values())
+            LABELS, VALUES = ONE_CARD(ITEMS, LABELS_OF)
             if not LABELS:
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, SEEN=name(seen), C=name(c), ITEMS=items, LABEL=name(label),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.K(one_card_options), ITEMS=items,
             LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
             LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
-            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND)), loc))
+            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
 
     def r_AskEach(self, st, scope, code):
         players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]
@@ -237,16 +229,16 @@ class DecisionCompiler:
                 CHOSEN.append(None)
             DEST = RESULT
             if WHO:
-                fr[1] = NEXT
-                s.pending = {"players": WHO, "labels": LABELS, "values": VALUES, "chosen": CHOSEN,
-                             "dest": DEST_KEY, "each": True, "secret": SECRET, "prompt": PROMPT,
-                             "lazy": SPACES if SPACES.count(None) < len(SPACES) else None}
+                fr.pc = NEXT
+                s.pending = PENDING(WHO, LABELS, VALUES, CHOSEN, DEST_KEY, True, SECRET, PROMPT,
+                                    SPACES if SPACES.count(None) < len(SPACES) else None)
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
-            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces)), loc))
+            SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
+            PENDING=self.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
@@ -269,12 +261,11 @@ class DecisionCompiler:
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
             code.append(Op(lambda k: shape("""
-                fr[1] = NEXT
-                s.pending = {"players": [PLAYER], "labels": LABELS, "values": VALUES, "chosen": [None], "dest": None,
-                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
+                fr.pc = NEXT
+                s.pending = PENDING([PLAYER], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
             """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.K(labels_fixed), VALUES=self.K(values_fixed),
-                SUSPEND=ast.Constant(SUSPEND)), loc))
+                SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
         else:
             code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
@@ -329,12 +320,11 @@ class DecisionCompiler:
                         s.traced_decision(P, "choose", LABELS, None, 0, True)
                     pc = VALUES[0]
                     continue
-                fr[1] = NEXT
-                s.pending = {"players": [P], "labels": [LABELS], "values": [VALUES], "chosen": [None], "dest": None,
-                             "each": False, "secret": False, "prompt": "choose", "lazy": None}
+                fr.pc = NEXT
+                s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError), LOC=self.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND))
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending))
         return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists
@@ -373,7 +363,7 @@ class DecisionCompiler:
         at = [self.location(opt) for opt in st.options]
 
         def ask_built(s, fr, pc):
-            e = fr[2]
+            e = fr.env
             p = e[pk] if pk is not None else player(s, e)
             labels, values, same = [], [], {}
             for i, (items, key, elem, cond, parts) in enumerate(entries):
@@ -416,7 +406,14 @@ class DecisionCompiler:
             if not labels:
                 raise RuleError(f"none of the options is open to player {p + 1}", loc)
             return decide_one(s, fr, pc, p, labels, values, slot, "choose")
-        code.append(ask_built)
+        # the options are made by ask_built (a helper of this menu); it gives the pc to go on at, or SUSPEND
+        code.append(Op(lambda k: shape("""
+            pc = ASK(s, fr, pc)
+            if pc != NEXT:
+                if pc < 0:
+                    return pc
+                continue
+        """, ASK=self.K(ask_built), NEXT=ast.Constant(k + 1)), None))
 
         keys = [entry[1] for entry in entries]
         which, item = self.tmp(), self.tmp()
@@ -454,48 +451,3 @@ class DecisionCompiler:
         return parts
 
 
-def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
-    """Refuse, before any text is made, a choice of ``k`` items from groups named ``keys`` holding ``caps``
-    items each whose option text could be longer than a save keeps for one action.  The bound is the
-    longest ``min(k, groups)`` entries ("name" or "N x name", and a separator each) after ``prefix``."""
-    entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
-    longest = len(prefix) + sum(entries[len(entries) - min(k, len(entries)):] if k > 0 else ())
-    if longest > MAX_ACTION_TEXT:
-        raise RuleError(f"an option of this choice ({what}) could list {longest:,} characters of cards, more "
-                        f"than the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
-                        "ask for fewer at a time", loc)
-
-
-def asked_twice(asked, loc):
-    """The located error of an 'ask each' that names a player more than once."""
-    twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
-    return RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
-                     "each player makes one choice (use distinct(...) on the list)", loc)
-
-
-def decide_one(s, fr, pc, player, labels, values, dest, prompt):
-    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen.
-
-    ``dest`` is the local that receives the choice; None for a menu, whose values are code positions.
-    """
-    if len(labels) == 1:
-        if s.trace is not None: s.traced_decision(player, prompt, labels, None if dest is None else values, 0, True)  # noqa: E701
-        if dest is None:
-            return values[0]
-        fr[2][dest] = values[0]
-        return pc + 1
-    fr[1] = pc + 1
-    s.pending = {"players": [player], "labels": [labels], "values": [values], "chosen": [None],
-                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": None}
-    return SUSPEND
-
-
-def decide_space(s, fr, pc, player, space, dest, prompt):
-    """A one-player decision among the options of an option space (two or more; see option_spaces.py).
-
-    ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
-    """
-    fr[1] = pc + 1
-    s.pending = {"players": [player], "labels": [None], "values": [None], "chosen": [None],
-                 "dest": dest, "each": False, "secret": False, "prompt": prompt, "lazy": [space]}
-    return SUSPEND

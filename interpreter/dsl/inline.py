@@ -17,7 +17,7 @@ import ast
 from ..errors import RuleError
 from . import ast as A
 from .pyast import local, local_key, name, shape
-from .runtime import ENDLESS_RECURSION, TOO_LONG_CALLS
+from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS
 from .units import CompileError, Scope
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size

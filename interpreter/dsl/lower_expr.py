@@ -4,7 +4,7 @@
 the expression's kind.  A local read is ``e['c']``, a card property of a local
 ``K[3][e['c']]`` (guarded against a none card), a comparison with a number
 ``... < 3``; work that needs a ``try`` or a loop in C is one call of a run-time
-helper of :mod:`interpreter.dsl.expr_runtime`, passed the author's location for
+helper of :mod:`interpreter.runtime.values`, passed the author's location for
 its errors.  :meth:`ExpressionCompiler.expr` compiles the same tree into a
 function ``f(s, e)`` (one per expression, named after the definition's file and
 line) for code that is not generated yet.
@@ -30,12 +30,13 @@ import ast
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
-from . import expr_runtime as X
+from ..runtime import values as X
 from . import types as T
 from .builtins import BUILTINS, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
-from .runtime import LOAD_STEPS, TOO_LONG_CALLS, is_cheap, Poisoned
+from ..runtime.control import TOO_LONG_CALLS
+from .static import LOAD_STEPS, is_cheap, Poisoned
 from .units import Func, Scope
 
 

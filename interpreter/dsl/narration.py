@@ -25,15 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import RibbitError, RuleError
 from . import ast as A
 from . import types as T
 from .inline import statements
-from .runtime import MAX_TEXT, over_budget
 from .units import CompileError
 
-REDACTED = {"card": "a card", "list:card": "some cards"}
-HIDDEN = "(hidden)"
 RANDOM_BUILTINS = ("random", "roll")
 MAX_EXPANSION = 2000  # nodes looked at for one interpolation: beyond that, it is treated as hidden
 # Builtins that reveal of a zone only its size (public) or the cards they return (checked themselves).
@@ -44,7 +40,6 @@ class Opaque(Exception):
     """What an interpolation reveals cannot be told at load: it is shown to nobody but the referee."""
 
 
-# ==================================================================== load time
 def assignments(body) -> dict:
     """Local name -> the expressions assigned to it anywhere in ``body`` (flow-insensitive, so loops are covered)."""
     defs: dict = {}
@@ -225,140 +220,3 @@ class Dependencies:
         return False
 
 
-# ==================================================================== run time
-def visibility_table(game) -> tuple:
-    """Per zone index: its visibility and owner, read by :func:`can_see`; and, only when some
-    zone has ``seen_by``, per zone index its (how many top cards, condition) or None."""
-    table = tuple(s.visibility for s in game.zone_spec), tuple(game.zone_owner)
-    return table if game.seen_zone is None else table + (game.seen_zone,)
-
-
-def can_see(s, card, viewer, table) -> bool:
-    """May ``viewer`` see ``card`` now (the rules of ``State.view``)?"""
-    zone = s.loc[card]
-    if zone < 0:
-        return False
-    if s.shown and viewer in s.shown.get(card, ()):  # shown to the viewer ('show', until it moves)
-        return True
-    cards = s.zones[zone]
-    if zone_shows(s, zone, cards[-1] == card, viewer, table):
-        return True
-    if len(table) > 2 and table[2][zone] is not None and viewer is not None:  # seen_by, while it holds
-        top, cond = table[2][zone]
-        return card in cards[-top:] and sees_top(s, cond, viewer)
-    return False
-
-
-def sees_top(s, cond, viewer) -> bool:
-    """Does a zone's ``seen_by`` condition hold for ``viewer`` now?  Reading it changes nothing (the
-    random state and the step budget are put back), and a condition that cannot be computed now
-    (an error, or the budget spent) shows nothing."""
-    rng, steps = s.rng, s.steps
-    try:
-        return bool(cond(s, {"p": viewer}))
-    except (RibbitError, LookupError, TypeError, ValueError, ArithmeticError):
-        return False
-    finally:
-        s.rng, s.steps = rng, steps
-
-
-def zone_shows(s, zone, on_top, viewer, table) -> bool:
-    """Does zone ``zone`` show ``viewer`` a card of it (``on_top``: the card is its top card)?"""
-    vis = table[0][zone]
-    if vis == "public":
-        return True
-    if vis == "owner":
-        return viewer is not None and table[1][zone] == viewer
-    if vis == "top":
-        return on_top
-    return False
-
-
-def cards_of(s, value, kind) -> list:
-    if kind == "card":
-        return [] if value is None else [value]
-    if kind == "list:card":
-        return [c for c in value if c is not None]
-    if kind == "zone":
-        return s.zones[value]
-    return [c for z in value for c in s.zones[z]]  # list:zone
-
-
-class Part:
-    """One ``{expression}`` of a log text: how to compute it, and what it may reveal."""
-
-    __slots__ = ("fn", "kind", "checks", "private", "opaque", "redacted")
-
-    def __init__(self, fn, kind, checks=(), private=(), opaque=False):
-        self.fn, self.kind = fn, kind
-        self.checks, self.private, self.opaque = tuple(checks), tuple(private), opaque
-        self.redacted = REDACTED.get(kind, HIDDEN)
-
-    def audience(self, s, e, table) -> list:
-        """For each player then the spectator: may they read this part in the clear?"""
-        viewers = s.players + [None]
-        if self.opaque:
-            return [False] * len(viewers)
-        try:
-            cards = [c for fn, kind in self.checks for c in cards_of(s, fn(s, e), kind)]
-            owners = [fn(s, e) for fn in self.private]
-        except (RibbitError, LookupError, TypeError, ValueError):  # cannot be computed now: reveal nothing
-            return [False] * len(viewers)
-        return [all(v == o for o in owners) and all(can_see(s, c, v, table) for c in cards) for v in viewers]
-
-
-class Line:
-    """A compiled ``log`` statement: writes the omniscient text and, where it differs, each audience's text."""
-
-    def __init__(self, parts, to=None, to_kind=None, loc=None):
-        self.parts = parts  # literal strings and Parts
-        self.to, self.to_kind = to, to_kind
-        self.loc = loc  # of the log statement, for the budget's errors
-        self.table = None
-        self.secret = any(isinstance(p, Part) and (p.checks or p.private or p.opaque) for p in parts)
-
-    def write(self, s, e) -> None:
-        omniscient, seen = self.render(s, e)
-        s.log.append(omniscient)
-        if seen is not None:
-            s.log_seen.append([len(s.log) - 1, seen])
-        if s.trace is not None:
-            s.traced_log(omniscient, seen)
-
-    def render(self, s, e):
-        """(omniscient text, per-audience texts or None when everyone reads the omniscient text)."""
-        describe, values = s.game.describe, []
-        for p in self.parts:
-            if type(p) is str:
-                values.append(p)
-                continue
-            value = p.fn(s, e)
-            if value.__class__ is list:  # a step per item described, paid before the text is made
-                s.steps -= len(value)
-                if s.steps < 0:
-                    raise over_budget(s, self.loc)
-            values.append(describe(value, p.kind))
-        omniscient = "".join(values)
-        if len(omniscient) > MAX_TEXT:
-            raise RuleError(f"this log line would be {len(omniscient):,} characters long; a line is at most "
-                            f"{MAX_TEXT:,} (log a count, or fewer items)", self.loc)
-        s.steps -= 1 + len(omniscient) // 100  # a step per 100 characters logged
-        if s.steps < 0:
-            raise over_budget(s, self.loc)
-        if self.to is not None:
-            who = self.to(s, e)
-            who = set(who) if self.to_kind != "player" else {who}
-            return omniscient, [omniscient if p in who else None for p in s.players] + [None]
-        if not self.secret:
-            return omniscient, None
-        g, table = s.game, self.table
-        if table is None:  # compiled lines belong to one game: its zones' visibility is read once
-            table = self.table = visibility_table(g)
-        texts = [list(values) for _ in range(s.n + 1)]
-        for i, p in enumerate(self.parts):
-            if type(p) is not str and (p.checks or p.private or p.opaque):
-                for text, clear in zip(texts, p.audience(s, e, table)):
-                    if not clear:
-                        text[i] = p.redacted
-        seen = ["".join(t) for t in texts]
-        return omniscient, None if all(t == omniscient for t in seen) else seen

@@ -4,7 +4,7 @@ Each option is one distinct card of X (identical cards are one option) with any
 distinct selection of the cards of Y other than that very card; it reads
 ``"<one> + <others>"`` ("first + second, 2 x third"), or just ``"<one>"`` when
 nothing else is taken.  The options are counted before any is listed (the
-decision cap of ``decisions.MAX_OPTIONS``).  A chosen option's value is the flat
+decision cap of ``runtime.decisions.MAX_OPTIONS``).  A chosen option's value is the flat
 list ``[one, other, ...]`` of cards (plain data: it travels in the pending
 decision and the trace redacts it like any list of chosen cards); the
 instruction after the decision splits it into the two names.
@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 
 from ..errors import RuleError
-from .option_spaces import PLUS, SEPARATOR, names_can_collide
+from ..runtime.decisions import MAX_OPTIONS, savable_labels
+from ..runtime.option_spaces import PLUS, SEPARATOR, names_can_collide
 from .pyast import local, name, shape
-from .runtime import combo_shapes, count_any_shapes
+from ..runtime.selections import combo_shapes, count_any_shapes
 from .units import Op
 
 
@@ -25,9 +26,8 @@ def plus_options(compiler, st, scope):
     """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``.
 
     With two options or more and card names that cannot make two options read alike, it returns
-    (None, option space) instead: the options are counted, not listed (option_spaces.py).
+    (None, option space) instead: the options are counted, not listed (runtime/option_spaces.py).
     """
-    from .decisions import MAX_OPTIONS, savable_labels
 
     # (one of the first list, two names, lists of cards: checked by the statement analysis)
     ones, k1 = compiler.as_list(st.options, scope, "what one is chosen of")

@@ -6,11 +6,11 @@ of the control statements around waiting code, calls that push a frame, and
 decisions.  :meth:`ResumableCompiler.assemble` then makes the list one generated
 function ``f(state, frame, pc)``: a state machine that starts at ``pc`` and runs
 until control passes to another frame (TRANSFER) or a player must decide
-(SUSPEND, the frame's pc set to where it resumes).  A frame is plain data
-``[procedure id, pc, locals, return slot]`` kept in the state, so a game that
-waits at a decision is still JSON data; the locals live in the frame's env dict
-all along (nothing to spill at a decision).  ``Game.codes[id][pc]`` is that
-function for every pc, so ``State._run`` calls it the same way at any pc.
+(SUSPEND, the frame's pc set to where it resumes).  A frame (``runtime.records.Frame``:
+procedure id, pc, locals, return slot) is plain data kept in the state, so a game that
+waits at a decision is still plain data; the locals live in the frame's env dict
+all along (nothing to spill at a decision).  ``Game.codes[id]`` (``proc.code``) is that
+function, so ``State._run`` calls it the same way at any pc: ``code(state, frame, pc)``.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ import ast
 from . import types as T
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
-from .runtime import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, jump, return_from, thread_jumps
+from ..runtime.control import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, return_from
 from .statements import Ctx
-from .listeners import active_listeners
-from .units import Jump, Label, Op, Proc, Scope
+from ..runtime.listeners import active_listeners
+from ..runtime.records import Frame
+from .units import Jump, Label, Op, Proc, Scope, jump, thread_jumps
 
 MAX_DIRECT = 40  # frames deep, at most, that a waiting call runs its callee straight from the caller (see push_call)
 GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
@@ -196,27 +197,27 @@ class ResumableCompiler:
         loc = self.location(call)
         frame, got = self.tmp(), self.tmp()
         return Op(lambda k: self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
-            fr[1] = NEXT
-            FRAME = [PID, 0, ENV, DEST]
+            fr.pc = NEXT
+            FRAME = NEW_FRAME(PID, 0, ENV, DEST)
             s.frames.append(FRAME)
             if len(s.frames) > MAX_DIRECT:
                 return TRANSFER
-            GOT = PROC.code[0](s, FRAME, 0)
+            GOT = PROC.code(s, FRAME, 0)
             if s.frames[-1] is not fr:
                 if GOT >= 0:  # the callee goes on at GOT: the run loop calls it there
-                    FRAME[1] = GOT
+                    FRAME.pc = GOT
                     return TRANSFER
                 return GOT
         """, NEXT=ast.Constant(k + 1), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
             TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.K(proc),
-            MAX_DIRECT=ast.Constant(MAX_DIRECT)), loc)
+            MAX_DIRECT=ast.Constant(MAX_DIRECT), NEW_FRAME=self.K(Frame)), loc)
 
     def r_Emit(self, st, scope, code):
         """One frame per handler, run in order (each may wait for players): triggers, the card's ability, listeners."""
         args = self.emit_args(st, scope)
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)
-        listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
+        listeners = self.m.listeners.get(st.event) or ()  # see runtime/listeners.py
         loc = self.location(st)
         name_, kinds = st.event, self.m.events[st.event]
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
@@ -226,7 +227,7 @@ class ResumableCompiler:
             ENV = ARGS
             if s.trace is not None:
                 s.traced_event(NAME, KINDS, ENV)
-            fr[1] = NEXT
+            fr.pc = NEXT
             return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
         """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), NEXT=ast.Constant(k + 1),
             PUSH=self.K(push_handlers), HANDLERS=self.K(handlers), ABILITIES=self.K(abilities),
@@ -247,8 +248,7 @@ class ResumableCompiler:
         one runs on into the next without a dispatch; a jump sets ``pc`` and goes round the
         ``while True`` again, where comparisons find the group of instructions it lands in.  It
         returns only to hand control to another frame (TRANSFER) or to wait for a player (SUSPEND).
-        Instructions still made as closures (the decisions, 'emit' of handlers that wait) are called
-        from it, their next pc checked.
+        Every instruction is generated code (an :class:`Op`) or a jump.
         """
         at = self.location(proc.body[0]) if proc.body else self.location(None)
         cases = []
@@ -256,17 +256,8 @@ class ResumableCompiler:
             if type(ins) is Jump:
                 body = self.goto(ins.target.pc, k)
                 loc = at
-            elif type(ins) is Op:
-                body, loc = ins.make(k), ins.at or at
             else:
-                body = shape("""
-                    pc = INS(s, fr, pc)
-                    if pc != NEXT:
-                        if pc < 0:
-                            return pc
-                        continue
-                """, INS=self.K(ins), NEXT=ast.Constant(k + 1))
-                loc = at
+                body, loc = ins.make(k), ins.at or at
             line, col = loc.line or at.line or 1, max((loc.column or 1) - 1, 0)
             case = [ast.Assign([name("pc", True)], ast.Constant(k))] + body
             for node in case:
@@ -280,10 +271,10 @@ class ResumableCompiler:
                 return [cases[k] for k in ks] + self.goto(ks[-1] + 1)
             mid = (lo + hi) // 2
             return [ast.If(X("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
-        body = [ast.Assign([name("e", True)], X("fr[2]")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
+        body = [ast.Assign([name("e", True)], X("fr.env")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
         fn = self.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
                              filename=at.file)
-        return [fn] * len(code)
+        return fn
 
     def compile_proc(self, proc: Proc, resumable: bool = True):
         """Compile a procedure: its direct function (if it never waits) and, if ``resumable``, its
@@ -339,12 +330,10 @@ def push_handlers(s, env, handlers, abilities, listeners):
     if listeners:
         todo.extend((proc.id, listener_env) for proc, listener_env in active_listeners(s, env, listeners))
     for pid, frame_env in reversed(todo):
-        s.frames.append([pid, 0, dict(frame_env), None])
+        s.frames.append(Frame(pid, 0, dict(frame_env), None))
     return TRANSFER
 
 
-def _never_entered(s, fr, pc):
+def NEVER_ENTERED(s, fr, pc):
+    """The code of procedures that never run in a frame of their own."""
     raise RuntimeError("a procedure compiled only into its callers ran in a frame of its own")
-
-
-NEVER_ENTERED = [_never_entered]  # the code of procedures that never run in a frame of their own

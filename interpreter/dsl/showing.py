@@ -8,7 +8,7 @@ Showing a card again adds to the players who see it.  Spectators are never shown
 
 from __future__ import annotations
 
-from .runtime import over_budget
+from ..runtime.limits import over_budget
 
 
 class ShowCompiler:

@@ -16,7 +16,7 @@ is said by a :class:`Ctx`:
   jump to its exit/head.
 
 The step budget and the limits (loops, calls, recursion, numbers, texts) are
-checked exactly where the rules say (see ``runtime.py``).
+checked exactly where the rules say (see ``runtime/moves.py``).
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ import ast
 from ..errors import RuleError
 from . import ast as A
 from . import types as T
-from .listeners import active_listeners
-from .narration import Dependencies, Line, Opaque, Part, assignments
+from ..runtime.listeners import active_listeners
+from .narration import Dependencies, Opaque, assignments
 from .pyast import expr as X
 from .pyast import locate, local, name, shape
-from .runtime import (ENDLESS_RECURSION, MAX_INT, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver,
-                      move_list, move_zone, not_added, over_budget, return_from, shuffle_zone, too_big)
+from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
+from ..runtime.limits import MAX_INT, not_added, over_budget, too_big
+from ..runtime.moves import move_card, move_list, move_zone, shuffle_zone
+from ..runtime.visibility import Line, Part
 from .units import CompileError, Label
 
 class Ctx:
@@ -207,31 +209,15 @@ class StatementCompiler:
         what, kind = self.expr_code(st.what, scope)
         bottom = bool(st.bottom)
         loc = self.K(self.location(st))
-        if kind == "card" or kind == "none":  # move_card (runtime.py), written out: the commonest move
-            c, d, src, top, zone = (self.tmp() for _ in range(5))
+        if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
+            c = self.tmp()
             return shape("""
                 C = WHAT
                 if C is None:
                     raise RE("nothing to move (the card is none: is the zone empty?)", LOC)
-                D = DEST
-                SRC = s.loc[C]
-                TOP = None
-                if SRC >= 0:
-                    ZONE = s.zones[SRC]
-                    if ZONE[-1] == C:
-                        ZONE.pop()
-                        TOP = C
-                    else:
-                        ZONE.remove(C)
-                s.loc[C] = D
-                if s.shown:
-                    s.shown.pop(C, None)
-                PUT
-                if s.trace is not None:
-                    s.traced_move(C, SRC, TOP, D, BOTTOM)
-            """, C=name(c), D=name(d), SRC=name(src), TOP=name(top), ZONE=name(zone), WHAT=what, DEST=dest,
-                RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
-                PUT=shape("s.zones[D].insert(0, C)" if bottom else "s.zones[D].append(C)", C=name(c), D=name(d)))
+                MOVE(s, C, DEST, BOTTOM)
+            """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
+                MOVE=self.K(move_card))
         if kind == "zone":
             return [ast.Expr(X("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
                                  BOTTOM=ast.Constant(bottom), LOC=loc))]
@@ -257,7 +243,7 @@ class StatementCompiler:
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
         handlers = self.m.triggers_for(st.event)
         abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
-        listeners = self.m.listeners.get(st.event) or ()  # see listeners.py
+        listeners = self.m.listeners.get(st.event) or ()  # see runtime/listeners.py
         name_, kinds = st.event, self.m.events[st.event]
         if not handlers and abilities is None and not listeners:
             # nothing happens: only a trace hears it, and working its arguments out changes nothing

@@ -29,7 +29,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .inline import statements
-from .runtime import MAX_LOG_PARTS
+from ..runtime.limits import MAX_LOG_PARTS
 from .units import Scope, suggest
 
 

@@ -9,6 +9,8 @@ author from passing a card where a player is expected.
 
 from __future__ import annotations
 
+from ..runtime.limits import MAX_INT, MAX_TEXT
+
 ANY = "any"
 
 # Names an author may write in a signature such as ``flip(player p) -> card``.
@@ -170,8 +172,6 @@ def constant_problem(value, path: tuple = ()):
     checked here too (numbers of at most 18 digits, texts of at most 10,000 characters),
     one check for the file's constants and for the values a variant's settings give.
     """
-    from .runtime import MAX_INT, MAX_TEXT  # (the runtime imports this module)
-
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -28,7 +28,7 @@ class Proc:
         self.returns = returns
         self.suspends = False
         self.direct = None  # f(state, env) -> value, for procedures that never wait
-        self.code: list = []
+        self.code = None  # its resumable function f(s, fr, pc) (resumable.assemble), or resumable.NEVER_ENTERED
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
 
     def where_at(self, pc: int):
@@ -101,3 +101,21 @@ class Jump:
 
     def __init__(self, target: Label):
         self.target = target
+
+
+def jump(label):
+    """An instruction that goes on at ``label``."""
+    return Jump(label)
+
+
+def thread_jumps(code):
+    """Point every jump that lands on another jump straight at the final target (one step less at run time)."""
+    for ins in code:
+        label = getattr(ins, "target", None)
+        if label is None:
+            continue
+        for _ in range(len(code)):
+            nxt = getattr(code[label.pc], "target", None)
+            if nxt is None or nxt is label:
+                break
+            label.pc = nxt.pc

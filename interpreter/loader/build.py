@@ -18,10 +18,12 @@ from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.inline import loose_signal
+from ..dsl.layout_hash import layout_hash
 from ..dsl.options import ALL_ON
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .presentation import build_presentation
+from ..runtime.scoring import Modified, Scored, Summed
 from .source import Source, format_path
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
@@ -48,6 +50,7 @@ class Builder:
         self.g.locate = self.locate
         self.g.place = self.place
         self.g.compile_options = options if options is not None else ALL_ON  # see dsl/options.py
+        self.g.hash_layout = layout_hash
         self.compiler = None
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
@@ -713,7 +716,7 @@ class Builder:
                         self.compile_error(exc, path + ("if",))
                     self.check_kind(ck, "bool", path + ("if",))
                 mods.append((list(ids), add, cond))
-            q.compute = _quantity(base, mods)
+            q.compute = Modified(base, mods) if mods else base
 
     def build_flow(self):
         """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
@@ -868,9 +871,9 @@ class Builder:
                 node = self.parse_expr(text, where)
                 self.check_expr(node, [("p", "player")], where, "int")
                 c.where = where
-                fns.append(_scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where),
-                                   "the score" if name is None else f"the score term {quote(name)}"))
-            g.score_fn = fns[0] if len(fns) == 1 else _sum_of(fns)
+                fns.append(Scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where),
+                                  "the score" if name is None else f"the score term {quote(name)}"))
+            g.score_fn = fns[0] if len(fns) == 1 else Summed(fns)
             g.score_terms = [("score" if name is None else str(name), fn) for name, fn in zip(terms, fns)]
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
@@ -878,61 +881,13 @@ class Builder:
             node = self.parse_expr(text, where)
             self.check_expr(node, [("p", "player")], where, "int")
             c.where = where
-            fn = _scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where), f"tie-break {i + 1}")
+            fn = Scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where), f"tie-break {i + 1}")
             g.tiebreaks.append((1 if direction == "highest" else -1, fn))
 
 
 def _guarded(stmt, cond, args):
     """A statement, run only when the hidden condition function ``cond`` holds (always when None)."""
     return stmt if cond is None else A.If(((A.Call(cond, args), (stmt,)),), ())
-
-
-def _scored(fn, loc, what):
-    """A scoring expression that fails, or yields no whole number, as a RuleError at its place in the YAML.
-
-    Scores are read after the last action (by ``scores()``, ``winners()``, a view), outside the
-    guard ``apply`` puts around rules, so a failure here must explain itself just the same.
-    """
-    def score(s, e):
-        try:
-            value = fn(s, e)
-        except E.RibbitError:
-            raise
-        except RecursionError:
-            raise E.RuleError(f"{what} nests too deeply (endless recursion?)", loc) from None
-        except Exception as exc:
-            raise E.RuleError(f"{what} failed for player {e['p']} ({type(exc).__name__}: "
-                              f"{E.shorten(str(exc))})", loc) from None
-        if type(value) is not int and type(value) is not bool:
-            raise E.RuleError(f"{what} is not a whole number for player {e['p']} (it is {E.quote(value)})", loc)
-        return value
-    return score
-
-
-def _sum_of(terms):
-    """A score made of several terms: their sum."""
-    def score(s, e):
-        return sum(term(s, e) for term in terms)
-    return score
-
-
-def _quantity(base, mods):
-    """A quantity's value: its base plus every active modifier on a card in play."""
-    if not mods:
-        return base
-
-    def compute(s, e):
-        value = base(s, e)
-        loc = s.loc
-        for ids, add, cond in mods:
-            for card in ids:
-                if loc[card] < 0:
-                    continue
-                e["card"] = card
-                if cond is None or cond(s, e):
-                    value += add(s, e)
-        return value
-    return compute
 
 
 def _fill(parts, at) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 
-from .runtime import combo_shapes
+from .selections import combo_shapes
 
 CHOOSE, PLUS = "choose", "plus"
 SEPARATOR = " + "  # between the one card and the others of a 'plus' option

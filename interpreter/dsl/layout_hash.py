@@ -1,7 +1,7 @@
 """The compiled layout of a game, and its hash.
 
 A state's plain data points into the compiled game: zones by index, cards by
-id, and each frame ``[procedure id, pc, locals, return slot]`` names a
+id, and each frame (procedure id, pc, locals, return slot) names a
 procedure by its id, an instruction by its position, and locals by the env
 keys the compiler chose.  The *layout* is all of that: the zones, cards,
 variables and counters in order, and for every procedure its id, name and
@@ -28,10 +28,8 @@ import hashlib
 import json
 import types
 
-from .dsl.codegen import unparse
-from .dsl.units import Label
-
-MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save
+from .codegen import unparse
+from .units import Label
 
 
 def describe(game) -> dict:
@@ -39,7 +37,7 @@ def describe(game) -> dict:
     seen: set = set()
     procedures = []
     for proc in game.procs:
-        code = [_values(ins, seen) for ins in proc.code]
+        code = _values(proc.code, seen)
         direct = _values(proc.direct, seen) if proc.direct is not None else None
         procedures.append([proc.id, proc.name, list(map(str, proc.where)) if isinstance(proc.where, tuple)
                            else str(proc.where), proc.suspends, code, direct])

@@ -16,7 +16,7 @@ from itertools import chain, compress
 
 from .. import rng as RNG
 from ..errors import RuleError
-from .runtime import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, too_big
+from .limits import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, too_big
 
 
 # ---------------------------------------------------------------- the step budget

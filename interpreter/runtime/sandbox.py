@@ -1,4 +1,8 @@
-"""Where a rule failed, for a Python error no check foresaw (a bug in Ribbit, or a case its checks miss).
+"""The sandbox of generated code: the builtins it sees, and where a rule failed when it raised.
+
+Generated functions see :data:`SAFE_BUILTINS` only (no ``open``, ``__import__``, ``eval``, ``getattr``).
+
+A Python error no check foresaw (a bug in Ribbit, or a case its checks miss) is located here.
 
 Nothing is recorded while rules run: the error's own traceback says where it
 happened.  Rule code is generated code (:mod:`interpreter.dsl.codegen`), which
@@ -11,10 +15,16 @@ whose instruction was running.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import replace
 
-from .dsl.codegen import SAFE_BUILTINS
-from .errors import Location
+from ..errors import Location
+
+SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
+    "abs", "all", "any", "bool", "dict", "enumerate", "int", "isinstance", "iter", "len", "list", "max",
+    "min", "next", "range", "reversed", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+    "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
+)}
 
 
 def failed_at(game, exc: BaseException, proc, pc: int) -> Location:

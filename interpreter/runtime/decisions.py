@@ -1,0 +1,66 @@
+"""What a decision does at run time: wait for a player (the pending decision), and the limits on its options."""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from .control import SUSPEND
+from .limits import MAX_ACTION_TEXT
+from .records import Pending
+
+MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
+
+
+def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
+    """Refuse, before any text is made, a choice of ``k`` items from groups named ``keys`` holding ``caps``
+    items each whose option text could be longer than a save keeps for one action.  The bound is the
+    longest ``min(k, groups)`` entries ("name" or "N x name", and a separator each) after ``prefix``."""
+    entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
+    longest = len(prefix) + sum(entries[len(entries) - min(k, len(entries)):] if k > 0 else ())
+    if longest > MAX_ACTION_TEXT:
+        raise RuleError(f"an option of this choice ({what}) could list {longest:,} characters of cards, more "
+                        f"than the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); "
+                        "ask for fewer at a time", loc)
+
+
+def one_card_options(cards, labels_of) -> tuple[list, list]:
+    """(labels, values) of a choice of one of ``cards``: each text once (``labels_of[card]``; identical cards
+    read alike), its value the first card with that text, in the order of ``cards``."""
+    seen = {}
+    for card in cards:
+        label = labels_of[card]
+        if label not in seen:
+            seen[label] = card
+    return list(seen), list(seen.values())
+
+
+def asked_twice(asked, loc):
+    """The located error of an 'ask each' that names a player more than once."""
+    twice = sorted({p + 1 for p in asked if asked.count(p) > 1})
+    return RuleError(f"'ask each' names player {', '.join(map(str, twice))} more than once; "
+                     "each player makes one choice (use distinct(...) on the list)", loc)
+
+
+def decide_one(s, fr, pc, player, labels, values, dest, prompt):
+    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen.
+
+    ``dest`` is the local that receives the choice; None for a menu, whose values are code positions.
+    """
+    if len(labels) == 1:
+        if s.trace is not None: s.traced_decision(player, prompt, labels, None if dest is None else values, 0, True)  # noqa: E701
+        if dest is None:
+            return values[0]
+        fr.env[dest] = values[0]
+        return pc + 1
+    fr.pc = pc + 1
+    s.pending = Pending([player], [labels], [values], [None], dest, False, False, prompt, None)
+    return SUSPEND
+
+
+def decide_space(s, fr, pc, player, space, dest, prompt):
+    """A one-player decision among the options of an option space (two or more; see option_spaces.py).
+
+    ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
+    """
+    fr.pc = pc + 1
+    s.pending = Pending([player], [None], [None], [None], dest, False, False, prompt, [space])
+    return SUSPEND
