@@ -481,3 +481,14 @@ def test_at_a_secret_decision_the_parallel_observations_show_no_pick_before_ever
         view = env.state.view(env.seat[agent])
         assert view["decision"]["decided"] == []
         assert np.array_equal(observations[agent]["observation"], env.encoder.encode(view))
+
+
+def test_games_are_played_without_narration_unless_it_is_asked_for():
+    quiet, told = make_env("kaeru.yaml"), make_env("kaeru.yaml", narration=True)
+    for env in (quiet, told):
+        env.reset(seed=1)
+        env.step(0)
+    assert quiet.state.narration(0) == [] and told.state.narration(0) != []
+    assert quiet.state.history == told.state.history
+    with pytest.raises(DefinitionError, match="narration must be True or False, not str 'yes'"):
+        make_parallel("kaeru.yaml", narration="yes")

@@ -46,6 +46,7 @@ class ViewEncoder:
     """Encodes views of one definition at one player count as float32 arrays of length ``size``."""
 
     def __init__(self, game, players: int):
+        game = game.for_players(players)  # a board per player count: the zones and spaces of this count's
         self.game, self.players = game, players
         self.names = sorted(set(game.card_names))
         self.name_index = {name: i for i, name in enumerate(self.names)}
@@ -98,11 +99,21 @@ class ViewEncoder:
         """Where each zone's and each variable's numbers start, so ``encode`` only looks them up."""
         starts = iter(start for _, start, _ in self.parts[1:])
         self._zone_at = [(label, next(starts), has_top) for label, has_top in self.zones]
-        self._gvar_at = [(name, next(starts)) for name in self.gvars]
-        self._pvar_at = [(name, next(starts)) for name in self.pvars]
+        self._gvar_at = [(name, next(starts), self.game.gvars[name]) for name in self.gvars]
+        self._pvar_at = [(name, next(starts), self.game.pvars[name]) for name in self.pvars]
         self._counter_at = [(name, where, length, next(starts)) for name, where, length in self.counters]
         self._decision_at = next(starts)
         self._over_at = next(starts)
+        # every number but the names' counts, in the order encode lists them
+        fixed = list(range(self.players))
+        for _, start, has_top in self._zone_at:
+            fixed += [start, start + 1] if has_top else [start]
+        fixed += [start for _, start, _ in self._gvar_at]
+        fixed += [start + p for _, start, _ in self._pvar_at for p in range(self.players)]
+        fixed += [start + i for _, _, length, start in self._counter_at for i in range(length)]
+        fixed += range(self._decision_at, self._decision_at + 2 * self.players + 1)
+        self._fixed_at = np.array(fixed + [self._over_at], np.intp)
+        self._no_counter = {"spaces": [0] * len(self.spaces), "players": [0] * self.players}
 
     def value(self, value, kind: str | None = None) -> float:
         """One variable's value as a number (see the module docstring)."""
@@ -124,11 +135,10 @@ class ViewEncoder:
 
     def encode(self, view: dict) -> np.ndarray:
         """The vector of ``view`` (a ``state.view(seat)`` of this definition and player count)."""
-        out = np.zeros(self.size, np.float32)
-        n, index = self.players, self.name_index
+        n, index, value = self.players, self.name_index, self.value
+        fixed = [0] * n  # every number but the names' counts, in the order of _fixed_at
         if view.get("you") is not None:
-            out[view["you"]] = 1.0
-        at, values = [], []  # single numbers: where and what
+            fixed[view["you"]] = 1
         seen = []  # one position per visible card: the counts of names are a bincount of it
         zones = view["zones"]
         for label, start, has_top in self._zone_at:
@@ -136,56 +146,48 @@ class ViewEncoder:
             cards = zone.get("cards")
             names = start + 2 if has_top else start + 1
             if cards is not None:
-                at.append(start)
-                values.append(len(cards))
+                fixed.append(len(cards))
                 if cards:
                     seen += [names + index[name] for name in cards]
-                    if has_top:
-                        at.append(start + 1)
-                        values.append(index[cards[-1]] + 1)
+                    top = cards[-1]
+                else:
+                    top = None
             else:
-                at.append(start)
-                values.append(zone.get("count", 0))
+                fixed.append(zone["count"])
                 top = zone.get("top")
                 if top is not None:
                     seen.append(names + index[top])
-                    if has_top:
-                        at.append(start + 1)
-                        values.append(index[top] + 1)
+            if has_top:
+                fixed.append(0 if top is None else index[top] + 1)
             shown = zone.get("shown")
             if shown:
                 seen += [names + index[item["card"]] for item in shown]
-        game, variables = self.game, view["variables"]
-        for name, start in self._gvar_at:
-            at.append(start)
-            values.append(self.value(variables.get(name), game.gvars[name]))
+        variables = view["variables"]
+        for name, _, kind in self._gvar_at:
+            v = variables.get(name)
+            fixed.append(v if type(v) is int and kind != "player" and -LIMIT <= v <= LIMIT else value(v, kind))
         rows = view["player_variables"]
-        for name, start in self._pvar_at:
-            kind = game.pvars[name]
+        for name, _, kind in self._pvar_at:
             for p in range(n):
-                at.append(start + p)
-                values.append(self.value(rows[p].get(name), kind))
-        counters = view.get("counters", {})
-        for name, where, length, start in self._counter_at:
-            held = counters.get(name, {}).get(where)
-            if not held:
-                continue
-            if where == "spaces":
-                row = [held.get(space, 0) for space in self.spaces]
-            else:
-                row = held
-            at.extend(range(start, start + length))
-            values.extend(_clip(v) for v in row)
+                v = rows[p].get(name)
+                fixed.append(v if type(v) is int and kind != "player" and -LIMIT <= v <= LIMIT else value(v, kind))
+        if self._counter_at:
+            counters = view.get("counters", {})
+            for name, where, _, _ in self._counter_at:
+                held = counters.get(name, {}).get(where) or self._no_counter[where]
+                if where == "spaces" and held is not self._no_counter[where]:
+                    held = [held.get(space, 0) for space in self.spaces]
+                fixed += [_clip(v) for v in held]
         decision = view.get("decision")
+        marks = [0] * (2 * n + 1)
         if decision is not None:
-            start = self._decision_at
-            at += [start + p for p in decision["waiting_for"]] + [start + n + p for p in decision["decided"]]
-            values += [1.0] * (len(decision["waiting_for"]) + len(decision["decided"]))
-            at.append(start + 2 * n)
-            values.append(float(bool(decision["secret"])))
-        at.append(self._over_at)
-        values.append(float(bool(view["over"])))
-        out[at] = values
-        if seen:
-            out += np.bincount(seen, minlength=self.size).astype(np.float32)
+            for p in decision["waiting_for"]:
+                marks[p] = 1
+            for p in decision["decided"]:
+                marks[n + p] = 1
+            marks[2 * n] = 1 if decision["secret"] else 0
+        fixed += marks
+        fixed.append(1 if view["over"] else 0)
+        out = np.bincount(seen, minlength=self.size).astype(np.float32) if seen else np.zeros(self.size, np.float32)
+        out[self._fixed_at] = fixed
         return out

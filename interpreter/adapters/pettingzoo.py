@@ -46,6 +46,8 @@ Both environments:
   int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes
   ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`, NumPy; ``env.encoder.parts`` names
   its slices and its docstring says which never change), so it holds no hidden information.
+* **Narration**: games are played without it (``log=False``, as ``ribbit simulate`` plays them:
+  it costs time and no observation uses it); ``narration=True`` keeps it, for ``env.state.narration(seat)``.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
 * **Truncation**: a game still running after ``max_decisions`` decisions is truncated
   for every agent (``state.abandon()``), as ``ribbit simulate`` stops it.
@@ -67,7 +69,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from ..errors import IllegalActionError, quote
+from ..errors import DefinitionError, IllegalActionError, Location, quote
 from ..state import _type_of
 from . import ActionIndexError, action_index, check_action_count, check_sizes, probe_max_actions
 from .encoding import LIMIT, ViewEncoder
@@ -79,13 +81,18 @@ DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and 
 class _RibbitEnvironment:
     """What both environments share: sizes, spaces, agents, deals and observations."""
 
-    def _prepare(self, game, players: int, max_actions: int | None, max_decisions: int, render_mode: str | None):
+    def _prepare(self, game, players: int, max_actions: int | None, max_decisions: int, render_mode: str | None,
+                 narration: bool):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, max_actions=max_actions, max_decisions=max_decisions)
         self.game, self.players = game, players
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.max_decisions = max_decisions
         self.render_mode = render_mode
+        if type(narration) is not bool:
+            raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
+                                  Location(game.file, key="narration"))
+        self.narration = narration  # the games' narration (state.narration): off unless asked, as in simulate
         self.encoder = ViewEncoder(game, players)
         self.possible_agents = [f"player_{seat + 1}" for seat in range(players)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -122,8 +129,8 @@ class _RibbitEnvironment:
         if seed is None:
             if self._deals is None:
                 self._deals = random.Random()  # never seeded: the operating system's entropy
-            return self.game.new_game(self.players, self._deals.getrandbits(DEAL_BITS))
-        state = self.game.new_game(self.players, seed)  # refuses a seed that is not an int first
+            return self.game.new_game(self.players, self._deals.getrandbits(DEAL_BITS), log=self.narration)
+        state = self.game.new_game(self.players, seed, log=self.narration)  # refuses a seed that is not an int
         self._deals = random.Random(seed)
         return state
 
@@ -168,9 +175,9 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
     metadata = {"name": "ribbit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game, players: int, max_actions: int | None = None, max_decisions: int = MAX_DECISIONS,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, narration: bool = False):
         super().__init__()
-        self._prepare(game, players, max_actions, max_decisions, render_mode)
+        self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new game: dealt with ``seed`` as ``ribbit play --seed`` deals it, or a fresh deal without one."""
@@ -245,8 +252,8 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
     metadata = {"name": "ribbit_parallel_v0", "render_modes": ["ansi"]}
 
     def __init__(self, game, players: int, max_actions: int | None = None, max_decisions: int = MAX_DECISIONS,
-                 render_mode: str | None = None):
-        self._prepare(game, players, max_actions, max_decisions, render_mode)
+                 render_mode: str | None = None, narration: bool = False):
+        self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
         self.agents = []
         self.acting = []  # the agents that act at the next step
 
