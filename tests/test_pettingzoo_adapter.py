@@ -492,3 +492,13 @@ def test_games_are_played_without_narration_unless_it_is_asked_for():
     assert quiet.state.history == told.state.history
     with pytest.raises(DefinitionError, match="narration must be True or False, not str 'yes'"):
         make_parallel("kaeru.yaml", narration="yes")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_encoder_has_a_place_for_every_zone_and_space_of_the_view_at_each_player_count(players):
+    game = load_game(DEFINITIONS / "top_frog.yaml")  # a board per player count: more cells and spaces with more players
+    encoder = ViewEncoder(game, players)
+    view = game.new_game(players, 0, log=False).view(0)
+    assert {label for label, _ in encoder.zones} == set(view["zones"])
+    for name, where, length in encoder.counters:
+        assert length == len(view["counters"][name][where])
