@@ -258,12 +258,14 @@ def readme_examples(marker: str) -> list[str]:
     return [block for block in blocks if marker in block]
 
 
-def test_the_readme_example_runs(monkeypatch):
+def test_the_readme_examples_run(monkeypatch):
     monkeypatch.chdir(DEFINITIONS.parent)
-    (example,) = readme_examples("adapters.pettingzoo")
-    scope = {}
-    exec(compile(example, "README.md", "exec"), scope)
-    assert scope["env"].agents == [] and scope["env"].state.is_terminal()
+    examples = readme_examples("adapters.pettingzoo")
+    assert len(examples) == 2  # the AEC environment and the parallel one
+    for example in examples:
+        scope = {}
+        exec(compile(example, "README.md", "exec"), scope)
+        assert scope["env"].agents == [] and scope["env"].state.is_terminal()
 
 
 # ==================================================================== deals

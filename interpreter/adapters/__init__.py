@@ -1,6 +1,6 @@
 """Adapters to game-AI libraries (optional extras, imported only when used).
 
-* :mod:`interpreter.adapters.pettingzoo` — a PettingZoo AEC environment for any definition
+* :mod:`interpreter.adapters.pettingzoo` — PettingZoo AEC and parallel environments for any definition
   (``pip install -e '.[pettingzoo]'``);
 * :mod:`interpreter.adapters.openspiel` — an OpenSpiel Python game for any definition
   (``pip install -e '.[openspiel]'``).
