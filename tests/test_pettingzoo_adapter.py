@@ -504,3 +504,22 @@ def test_the_encoder_has_a_place_for_every_zone_and_space_of_the_view_at_each_pl
     assert {label for label, _ in encoder.zones} == set(view["zones"])
     for name, where, length in encoder.counters:
         assert length == len(view["counters"][name][where])
+
+
+def test_a_parallel_step_that_fails_after_one_seat_s_action_was_played_leaves_the_game_as_before():
+    env = make_parallel(SIMULTANEOUS, players=3)
+    env.reset(seed=1)
+    before, state, calls = env.state.to_json(), env.state, []
+
+    def failing_on_the_second(seat, action):  # a rule that fails while the second seat's pick resolves
+        calls.append(seat)
+        if len(calls) == 2:
+            raise RuntimeError("a rule failed")
+        type(state).apply(state, seat, action)
+
+    state.apply = failing_on_the_second
+    with pytest.raises(RuntimeError, match="a rule failed"):
+        env.step({agent: 0 for agent in env.acting})
+    assert calls == [0, 1] and env.state.to_json() == before
+    env.step({agent: 0 for agent in env.acting})
+    assert len(env.state.history) == 3

@@ -224,10 +224,9 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        legal = self.state.legal_actions(seat)
-        index = action_index(action, len(legal), agent)
+        index = action_index(action, len(self.state.legal_action_ids(seat)), agent)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(seat, legal[index])
+        self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = {name: 0.0 for name in self.agents}
         ended = self._ended()
         if ended == "terminated":
@@ -308,10 +307,18 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
 
         ``actions`` maps agents to action numbers; an agent not asked to act may be left out or
         given ``None`` or ``0`` (its no-op).  A missing or wrong action of an acting agent, an agent
-        that has left or does not exist is refused before anything is played.
+        that has left or does not exist is refused before anything is played; an error while the
+        actions are played (a rule failing) leaves the game as it was before the step.
         """
-        for seat, action in self._chosen(actions):
-            self.state.apply(seat, action)
+        chosen = self._chosen(actions)
+        backup = self.state.clone() if len(chosen) > 1 else None
+        try:
+            for seat, action in chosen:
+                self.state.apply(seat, action)
+        except Exception:  # an action refused or a rule failing after another seat's was played: undo the step
+            if backup is not None:
+                self.state = backup
+            raise
         ended = self._ended()
         live = list(self.agents)
         returns = self.state.returns() if ended == "terminated" else None
