@@ -18,7 +18,7 @@ pytest.importorskip("gymnasium", reason="gymnasium is not installed: pip install
 
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
-from interpreter import DefinitionError, IllegalActionError, RibbitError, load_game, replay  # noqa: E402
+from interpreter import DefinitionError, IllegalActionError, RibbitError, State, load_game, replay  # noqa: E402
 from interpreter.adapters import ActionIndexError, TooManyActionsError, probe_max_actions  # noqa: E402
 from interpreter.adapters.encoding import ViewEncoder  # noqa: E402
 from interpreter.adapters.pettingzoo import RibbitEnv, RibbitParallelEnv  # noqa: E402
@@ -506,20 +506,21 @@ def test_the_encoder_has_a_place_for_every_zone_and_space_of_the_view_at_each_pl
         assert length == len(view["counters"][name][where])
 
 
-def test_a_parallel_step_that_fails_after_one_seat_s_action_was_played_leaves_the_game_as_before():
+def test_a_parallel_step_that_fails_after_one_seat_s_action_was_played_leaves_the_game_as_before(monkeypatch):
     env = make_parallel(SIMULTANEOUS, players=3)
     env.reset(seed=1)
-    before, state, calls = env.state.to_json(), env.state, []
+    before, calls, apply = env.state.to_json(), [], State.apply
 
-    def failing_on_the_second(seat, action):  # a rule that fails while the second seat's pick resolves
+    def failing_on_the_second(state, seat, action):  # a rule that fails while the second seat's pick resolves
         calls.append(seat)
         if len(calls) == 2:
             raise RuntimeError("a rule failed")
-        type(state).apply(state, seat, action)
+        apply(state, seat, action)
 
-    state.apply = failing_on_the_second
+    monkeypatch.setattr(State, "apply", failing_on_the_second)
     with pytest.raises(RuntimeError, match="a rule failed"):
         env.step({agent: 0 for agent in env.acting})
+    monkeypatch.undo()
     assert calls == [0, 1] and env.state.to_json() == before
     env.step({agent: 0 for agent in env.acting})
     assert len(env.state.history) == 3
