@@ -98,7 +98,12 @@ class ViewEncoder:
     def _plan(self) -> None:
         """Where each zone's and each variable's numbers start, so ``encode`` only looks them up."""
         starts = iter(start for _, start, _ in self.parts[1:])
-        self._zone_at = [(label, next(starts), has_top) for label, has_top in self.zones]
+        self._zone_at = []  # (label, start, has a top slot, position of each name's count, 1 + index of each name)
+        for label, has_top in self.zones:
+            start = next(starts)
+            names = start + 2 if has_top else start + 1
+            self._zone_at.append((label, start, has_top, {name: names + i for name, i in self.name_index.items()}))
+        self._top_value = {name: i + 1 for name, i in self.name_index.items()}
         self._gvar_at = [(name, next(starts), self.game.gvars[name]) for name in self.gvars]
         self._pvar_at = [(name, next(starts), self.game.pvars[name]) for name in self.pvars]
         self._counter_at = [(name, where, length, next(starts)) for name, where, length in self.counters]
@@ -106,7 +111,7 @@ class ViewEncoder:
         self._over_at = next(starts)
         # every number but the names' counts, in the order encode lists them
         fixed = list(range(self.players))
-        for _, start, has_top in self._zone_at:
+        for _, start, has_top, _ in self._zone_at:
             fixed += [start, start + 1] if has_top else [start]
         fixed += [start for _, start, _ in self._gvar_at]
         fixed += [start + p for _, start, _ in self._pvar_at for p in range(self.players)]
@@ -135,33 +140,29 @@ class ViewEncoder:
 
     def encode(self, view: dict) -> np.ndarray:
         """The vector of ``view`` (a ``state.view(seat)`` of this definition and player count)."""
-        n, index, value = self.players, self.name_index, self.value
+        n, value = self.players, self.value
         fixed = [0] * n  # every number but the names' counts, in the order of _fixed_at
         if view.get("you") is not None:
             fixed[view["you"]] = 1
         seen = []  # one position per visible card: the counts of names are a bincount of it
-        zones = view["zones"]
-        for label, start, has_top in self._zone_at:
+        zones, top_value = view["zones"], self._top_value
+        for label, _, has_top, position in self._zone_at:
             zone = zones[label]
             cards = zone.get("cards")
-            names = start + 2 if has_top else start + 1
             if cards is not None:
                 fixed.append(len(cards))
-                if cards:
-                    seen += [names + index[name] for name in cards]
-                    top = cards[-1]
-                else:
-                    top = None
+                seen += map(position.__getitem__, cards)
+                top = cards[-1] if cards else None
             else:
                 fixed.append(zone["count"])
                 top = zone.get("top")
                 if top is not None:
-                    seen.append(names + index[top])
+                    seen.append(position[top])
             if has_top:
-                fixed.append(0 if top is None else index[top] + 1)
+                fixed.append(0 if top is None else top_value[top])
             shown = zone.get("shown")
             if shown:
-                seen += [names + index[item["card"]] for item in shown]
+                seen += [position[item["card"]] for item in shown]
         variables = view["variables"]
         for name, _, kind in self._gvar_at:
             v = variables.get(name)
