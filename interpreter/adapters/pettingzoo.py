@@ -255,6 +255,7 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
         self.agents = []
         self.acting = []  # the agents that act at the next step
+        self._offered = {}  # the texts of each acting agent's legal actions, as its info gave them
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """A new game (dealt as :meth:`RibbitEnv.reset` deals it): ``(observations, infos)`` of every agent."""
@@ -266,11 +267,12 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         """Every live agent's observation and info; notes who acts next."""
         waiting = set(self.state.current_players())
         self.acting = [agent for agent in self.agents if self.seat[agent] in waiting]
+        self._offered = {}
         observations, infos = {}, {}
         for agent in self.agents:
             seat = self.seat[agent]
             if agent in self.acting:
-                legal = self._legal(seat)
+                legal = self._offered[agent] = self._legal(seat)
                 observations[agent] = self._observation(seat, len(legal))
                 infos[agent] = {"legal_actions": legal}
             else:
@@ -294,8 +296,7 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
                 action_index(action, 1, f"{agent} (not asked to act now; 0 is its no-op)")
         chosen = []
         for agent in self.acting:
-            seat = self.seat[agent]
-            legal = self.state.legal_actions(seat)
+            seat, legal = self.seat[agent], self._offered[agent]
             if actions.get(agent) is None:
                 raise ActionIndexError(f"{agent} must act now (one of its {len(legal)} legal actions, 0 to "
                                        f"{len(legal) - 1}); the acting agents are {', '.join(self.acting)}")
