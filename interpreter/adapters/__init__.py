@@ -29,8 +29,8 @@ def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed
     No definition states how many options a decision can offer (a choice of "one card plus any
     number of others" grows with the hand), so this plays random games (seeded, so the size is
     reproducible) and keeps a margin: ``games`` games, or fewer once ``decisions`` decisions are
-    taken (each game started is played to its end), so a game of hundreds of decisions (Top
-    Frog) sizes its environment in about a second rather than many.  It counts options with
+    taken (each game started is played to its end), so a definition whose games last hundreds of
+    decisions sizes its environment in about a second rather than many.  It counts options with
     ``legal_action_ids`` and plays with ``apply_id``: no option's text is made.  A decision that
     offers more still fails with a message that names it; pass ``max_actions`` to the adapter to
     set the size yourself.

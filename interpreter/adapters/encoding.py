@@ -20,12 +20,13 @@ players (``ViewEncoder.parts`` names every slice, ``ViewEncoder.part(name)`` fin
 Values are clipped to ±2**24, where float32 still holds every whole number exactly.
 
 **Constant parts.**  The layout is the definition's, not one game's, so some numbers never
-change in a given game: the ``names`` of a card name that no rule ever moves into a zone
-(Top Frog's hats never reach a hand: most of its ``names`` entries are such zeros), the
-counts of zones a game never uses.  Which ones they are is a property of the rules that no
-definition states, so they are kept (finding them by playing games would be slow and could
-drop a number that a rare game does change); a learner that wants a smaller input can drop
-the columns it finds constant in its own data, and ``parts`` says what each one means.
+change in a given game: the ``names`` of a card name that no rule ever moves into a zone (a
+card kept for one part of a game never reaches a hand: in a game of many such cards most
+``names`` entries are such zeros), the counts of zones a game never uses.  Which ones they
+are is a property of the rules that no definition states, so they are kept (finding them by
+playing games would be slow and could drop a number that a rare game does change); a learner
+that wants a smaller input can drop the columns it finds constant in its own data, and
+``parts`` says what each one means.
 
 Encoding is a few Python steps per zone and per visible card, then NumPy: no per-number
 Python work (that loop cost 75% of a PettingZoo step before).

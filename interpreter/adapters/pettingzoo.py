@@ -17,7 +17,7 @@ Agents are ``"player_1"`` ... ``"player_N"`` (seats).
   observation shows another seat's pick (only that it has decided) until the decision
   resolves: exactly as ``state.view`` shows it.
 * **Parallel** (:class:`RibbitParallelEnv`, ``parallel_env(...)``), for games where several seats
-  decide at once (Top Frog, Frog Tower's crayfish variant): each ``step(actions)`` is one decision
+  decide at once (a secret simultaneous choice): each ``step(actions)`` is one decision
   of every seat the game waits for now (``state.current_players()``): all of them at a
   simultaneous decision, the one seat at any other.  Each acting agent's ``action_mask`` marks
   its legal actions; an agent the game does not wait for gets a mask that allows only action
