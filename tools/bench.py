@@ -21,6 +21,10 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
   * `ribbit compare` of three configurations (Frog Tower, 3 players): wall time for
     2,000 games each, and peak memory at 500 and 2,000 games (flat: running sums only).
 
+  * PettingZoo steps per second against the integer API, side by side (Frog Tower 3 players, Top Frog
+    4 players; with the ``pettingzoo`` extra): the same random games through ``RibbitEnv`` (a step is
+    ``env.last()`` + ``env.step``: a view, its encoding, the action's mask and texts) and through
+    ``sample_action_id`` + ``apply_id``, alternated; and how long the Top Frog environment takes to build;
   * parallel simulate: ``--jobs 1`` against ``--jobs 2`` (speed-up, best and median of
     alternated runs; on a busy machine only the best means much), and with ``--ray``
     the ray backend on a local Ray instance (start-up, and the cost per game).
@@ -239,6 +243,47 @@ def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
           f"{(best - min(two)) / games * 1e3:+.3f} ms per game against --jobs 2")
 
 
+PETTINGZOO_GAMES = (("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players, games per run
+
+
+def bench_pettingzoo(repeats: int) -> None:
+    """PettingZoo AEC steps/s against the integer API's decisions/s on the same seeds (best of alternated runs)."""
+    try:
+        from interpreter.adapters.pettingzoo import RibbitEnv
+    except ImportError:
+        print("\nPettingZoo steps/s vs the integer API: skipped (pip install -e '.[pettingzoo]')")
+        return
+    print(f"\nPettingZoo steps/s vs the integer API (random games, best of {repeats} alternated runs):")
+    for name, players, games in PETTINGZOO_GAMES:
+        game = load_game(ROOT / GAMES[name][0])
+        start = time.perf_counter()
+        env = RibbitEnv(game, players)
+        built = time.perf_counter() - start
+
+        def through_env():
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                env.reset(seed=seed)
+                for _ in env.agent_iter():
+                    observation, _, terminated, truncated, _ = env.last()
+                    if terminated or truncated:
+                        env.step(None)
+                        continue
+                    env.step(rng.randrange(int(observation["action_mask"].sum())))
+                    steps += 1
+            return steps
+
+        steps, decisions = through_env(), random_games(game, players, games)
+        env_times, api_times = [], []
+        for _ in range(repeats):
+            env_times.append(median_time(through_env, 1))
+            api_times.append(median_time(lambda: random_games(game, players, games), 1))
+        env_rate, api_rate = steps / min(env_times), decisions / min(api_times)
+        print(f"  {name:12s} {players}p  env {env_rate:8.0f} steps/s   integer API {api_rate:8.0f} decisions/s   "
+              f"env is {api_rate / env_rate:.1f}x slower   (env built in {built:.2f} s, "
+              f"observation {env.encoder.size} numbers)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke check)")
@@ -246,6 +291,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-compare", action="store_true", help="skip the `ribbit compare` runs")
 
     parser.add_argument("--no-parallel", action="store_true", help="skip --jobs 1 vs --jobs 2")
+    parser.add_argument("--no-pettingzoo", action="store_true", help="skip PettingZoo steps/s vs the integer API")
     parser.add_argument("--ray", action="store_true", help="also time the ray backend on a local Ray instance")
     parser.add_argument("--parallel-only", action="store_true",
                         help="only --jobs 1 vs --jobs 2 (and --ray): a short run to catch a quiet moment")
@@ -283,6 +329,9 @@ def main(argv=None) -> int:
         rate = bench_bot(frog_tower, 3, name, params, bot_positions(frog_tower, 3, count))
         label = name + "".join(f" {k}={v}" for k, v in params.items())
         print(f"  {label:24s} {rate:10.1f} decisions/s  ({count} decisions)")
+
+    if not args.no_pettingzoo:
+        bench_pettingzoo(repeats)
 
     if not args.no_parallel:
         bench_parallel(500 if args.quick else 2000, repeats, ray=args.ray)

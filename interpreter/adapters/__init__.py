@@ -1,6 +1,6 @@
 """Adapters to game-AI libraries (optional extras, imported only when used).
 
-* :mod:`interpreter.adapters.pettingzoo` — a PettingZoo AEC environment for any definition
+* :mod:`interpreter.adapters.pettingzoo` — PettingZoo AEC and parallel environments for any definition
   (``pip install -e '.[pettingzoo]'``);
 * :mod:`interpreter.adapters.openspiel` — an OpenSpiel Python game for any definition
   (``pip install -e '.[openspiel]'``).
@@ -18,26 +18,35 @@ from ..errors import DefinitionError, IllegalActionError, Location, RibbitError,
 from ..state import _type_of
 
 MAX_SIZE = 10 ** 9  # max_decisions, seeds: far beyond any game, far below what would exhaust memory
-DEFAULT_PROBE_GAMES = 50  # random games played to size the action space when no max_actions is given
+DEFAULT_PROBE_GAMES = 50  # random games played to size the action space when no max_actions is given ...
+DEFAULT_PROBE_DECISIONS = 4_000  # ... or fewer, once this many decisions are taken (a long game costs as much as many short)
 
 
-def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed: int = 0) -> int:
+def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed: int = 0,
+                      decisions: int = DEFAULT_PROBE_DECISIONS) -> int:
     """An action-space size for ``game``: a power of two at least twice the most legal actions seen.
 
     No definition states how many options a decision can offer (a choice of "one card plus any
-    number of others" grows with the hand), so this plays ``games`` random games (seeded, so
-    the size is reproducible) and keeps a margin.  A decision that offers more still fails
-    with a message that names it; pass ``max_actions`` to the adapter to set the size yourself.
+    number of others" grows with the hand), so this plays random games (seeded, so the size is
+    reproducible) and keeps a margin: ``games`` games, or fewer once ``decisions`` decisions are
+    taken (each game started is played to its end), so a definition whose games last hundreds of
+    decisions sizes its environment in about a second rather than many.  It counts options with
+    ``legal_action_ids`` and plays with ``apply_id``: no option's text is made.  A decision that
+    offers more still fails with a message that names it; pass ``max_actions`` to the adapter to
+    set the size yourself.
     """
-    most = 1
+    most, taken = 1, 0
     for index in range(games):
+        if taken >= decisions:
+            break
         state = game.new_game(players, seed + index, log=False)
         rng = random.Random(seed + index)
         while not state.is_terminal() and len(state.history) < 10_000:
             seat = state.current_players()[0]
-            legal = state.legal_actions(seat)
-            most = max(most, len(legal))
-            state.apply(seat, legal[rng.randrange(len(legal))])
+            count = len(state.legal_action_ids(seat))
+            most = max(most, count)
+            state.apply_id(seat, rng.randrange(count))
+            taken += 1
     size = 8
     while size < 2 * most:
         size *= 2

@@ -1,7 +1,7 @@
-"""A PettingZoo AEC environment for any Ribbit definition (``pip install -e '.[pettingzoo]'``).
+"""PettingZoo environments for any Ribbit definition (``pip install -e '.[pettingzoo]'``).
 
     from interpreter import load_game
-    from interpreter.adapters.pettingzoo import RibbitEnv
+    from interpreter.adapters.pettingzoo import RibbitEnv, RibbitParallelEnv
 
     env = RibbitEnv(load_game("definitions/GAME.yaml"), players=2)
     env.reset(seed=3)                                    # the deal of `ribbit play --seed 3`
@@ -10,63 +10,89 @@
         action = None if terminated or truncated else env.action_space(agent).sample(observation["action_mask"])
         env.step(action)                                 # info["legal_actions"][action] is its text
 
-Agents are ``"player_1"`` ... ``"player_N"`` (seats).  The agent to act is the first
-seat the game waits for.  At a simultaneous secret decision every seat it waits for acts
-in turn, one after another, and no observation shows another seat's pick (only that it
-has decided) until the decision resolves: exactly as ``state.view`` shows it.
+Agents are ``"player_1"`` ... ``"player_N"`` (seats).
 
+* **AEC** (:class:`RibbitEnv`): the agent to act is the first seat the game waits for.  At a
+  simultaneous secret decision every seat it waits for acts in turn, one after another, and no
+  observation shows another seat's pick (only that it has decided) until the decision
+  resolves: exactly as ``state.view`` shows it.
+* **Parallel** (:class:`RibbitParallelEnv`, ``parallel_env(...)``), for games where several seats
+  decide at once (a secret simultaneous choice): each ``step(actions)`` is one decision
+  of every seat the game waits for now (``state.current_players()``): all of them at a
+  simultaneous decision, the one seat at any other.  Each acting agent's ``action_mask`` marks
+  its legal actions; an agent the game does not wait for gets a mask that allows only action
+  ``0``, a no-op (its entry in ``actions`` may be ``0``, ``None`` or left out; anything else is
+  refused), so a policy always has one valid action and a training loop needs no special case.
+  ``info["legal_actions"]`` is given to the acting agents only.  The acting agents' actions are
+  checked first (nothing is played if one is wrong or missing), then applied in seat order:
+  observations are made before the step, so no agent's pick depends on, or shows, another's.
+  It works for any definition (a game without simultaneous decisions has one agent acting per
+  step).
+
+Both environments:
+
+* **Deals**: ``reset(seed=s)`` deals the game of ``ribbit play --seed s``; ``reset()`` without a
+  seed deals a fresh game: its seed is drawn from a generator seeded by the last seed given
+  (so ``reset(seed=s)`` followed by ``reset()``s is a reproducible sequence of deals, as
+  PettingZoo's ``seed_test`` checks), or from the operating system's entropy if no seed was
+  ever given.  ``env.state.seed`` is the seed of the game being played.
 * **Actions**: ``Discrete(max_actions)``; action ``i`` is the ``i``-th of
-  ``state.legal_actions(seat)`` at the current decision, and the observation's
-  ``action_mask`` marks the first ``len(legal_actions)`` as legal.  The size is
-  ``max_actions`` if given, else sized from random games of the definition (see
-  :func:`interpreter.adapters.probe_max_actions`): a definition does not state how many
-  options a decision can offer.  The texts are in ``info["legal_actions"]`` of the agent
-  to act.
+  ``state.legal_actions(seat)`` at the current decision (no fixed identities: ``0`` means
+  "the first option now"), and the observation's ``action_mask`` marks the first
+  ``len(legal_actions)`` as legal.  The size is ``max_actions`` if given, else sized from
+  random games of the definition (see :func:`interpreter.adapters.probe_max_actions`): a
+  definition does not state how many options a decision can offer.
 * **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(max_actions,) of
-  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`),
-  so it holds no hidden information.
+  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes
+  ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`, NumPy; ``env.encoder.parts`` names
+  its slices and its docstring says which never change), so it holds no hidden information.
+* **Narration**: games are played without it (``log=False``, as ``ribbit simulate`` plays them:
+  it costs time and no observation uses it); ``narration=True`` keeps it, for ``env.state.narration(seat)``.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
 * **Truncation**: a game still running after ``max_decisions`` decisions is truncated
   for every agent (``state.abandon()``), as ``ribbit simulate`` stops it.
 * **Errors**: a call the environment cannot take raises Ribbit's own error and changes nothing:
-  ``step`` with anything but an action's number (``"0"``, ``0.0``, ``True``, ``1.9``, out of range),
-  with an action for an agent whose game is over (``None`` is the AEC way to step it), before
-  ``reset()`` or after every agent has left is an :class:`interpreter.adapters.ActionIndexError`
-  (an ``IllegalActionError`` and a ``ValueError``); an agent the game does not have is an
-  ``IllegalActionError``; ``max_actions`` and ``max_decisions`` that are not ints from 1 are a
-  ``DefinitionError``.
+  an action that is not a legal action's number (``"0"``, ``0.0``, ``True``, ``1.9``, out of
+  range), an action for an agent whose game is over (``None`` is the AEC way to step it), a
+  parallel step without an action for an acting agent, a step before ``reset()`` or after every
+  agent has left is an :class:`interpreter.adapters.ActionIndexError` (an ``IllegalActionError``
+  and a ``ValueError``); an agent the game does not have is an ``IllegalActionError``;
+  ``max_actions`` and ``max_decisions`` that are not ints from 1 are a ``DefinitionError``.
 """
 
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
-from ..errors import IllegalActionError, quote
+from ..errors import DefinitionError, IllegalActionError, Location, quote
 from ..state import _type_of
 from . import ActionIndexError, action_index, check_action_count, check_sizes, probe_max_actions
 from .encoding import LIMIT, ViewEncoder
 
 MAX_DECISIONS = 10_000
+DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and far below the seeds new_game takes
 
 
-class RibbitEnv(AECEnv):
-    """One Ribbit definition at a fixed player count, as a PettingZoo AEC environment."""
+class _RibbitEnvironment:
+    """What both environments share: sizes, spaces, agents, deals and observations."""
 
-    metadata = {"name": "ribbit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
-
-    def __init__(self, game, players: int, max_actions: int | None = None, max_decisions: int = MAX_DECISIONS,
-                 render_mode: str | None = None):
-        super().__init__()
+    def _prepare(self, game, players: int, max_actions: int | None, max_decisions: int, render_mode: str | None,
+                 narration: bool):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, max_actions=max_actions, max_decisions=max_decisions)
         self.game, self.players = game, players
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.max_decisions = max_decisions
         self.render_mode = render_mode
+        if type(narration) is not bool:
+            raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
+                                  Location(game.file, key="narration"))
+        self.narration = narration  # the games' narration (state.narration): off unless asked, as in simulate
         self.encoder = ViewEncoder(game, players)
         self.possible_agents = [f"player_{seat + 1}" for seat in range(players)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -77,6 +103,7 @@ class RibbitEnv(AECEnv):
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.max_actions) for agent in self.possible_agents}
         self.state = None
+        self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
         return self.observation_spaces[self._known(agent)]
@@ -91,16 +118,70 @@ class RibbitEnv(AECEnv):
                                      f"{', '.join(self.possible_agents)}")
         return agent
 
-    # ---------------------------------------------------------------- AEC API
-    def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new game dealt with ``seed`` (default 0), as ``ribbit play --seed`` deals it.
+    def _deal(self, seed):
+        """A new game: dealt with ``seed``, or with a fresh seed when it is None (see the module docstring).
 
         A seed is an int (a NumPy integer too); anything else is refused by ``new_game``
         (a DefinitionError), not rounded or parsed ("3", 1.5).
         """
         if isinstance(seed, np.integer):
             seed = int(seed)
-        self.state = self.game.new_game(self.players, 0 if seed is None else seed)
+        if seed is None:
+            if self._deals is None:
+                self._deals = random.Random()  # never seeded: the operating system's entropy
+            return self.game.new_game(self.players, self._deals.getrandbits(DEAL_BITS), log=self.narration)
+        state = self.game.new_game(self.players, seed, log=self.narration)  # refuses a seed that is not an int
+        self._deals = random.Random(seed)
+        return state
+
+    def legal_actions(self, agent) -> list[str]:
+        """The texts of ``agent``'s legal actions now (index ``i`` is action ``i``)."""
+        return self.state.legal_actions(self.seat[self._known(agent)])
+
+    def _observation(self, seat: int, legal: int) -> dict:
+        """``seat``'s view, encoded, with a mask allowing its first ``legal`` actions."""
+        mask = np.zeros(self.max_actions, np.int8)
+        mask[:legal] = 1
+        return {"observation": self.encoder.encode(self.state.view(seat)), "action_mask": mask}
+
+    def _legal(self, seat: int) -> list[str]:
+        """``seat``'s legal actions now, checked against the action space."""
+        legal = self.state.legal_actions(seat)
+        check_action_count(legal, self.max_actions, self.state.prompt())
+        return legal
+
+    def _ended(self) -> str | None:
+        """"terminated" or "truncated" if the game is over now (a game too long is abandoned), else None."""
+        if self.state.is_terminal():
+            return "terminated"
+        if len(self.state.history) >= self.max_decisions:
+            self.state.abandon()
+            return "truncated"
+        return None
+
+    def render(self):
+        """``render_mode="ansi"``: the spectator's view as JSON text."""
+        if self.render_mode == "ansi" and self.state is not None:
+            return json.dumps(self.state.view(None), indent=1)
+        return None
+
+    def close(self):
+        pass
+
+
+class RibbitEnv(_RibbitEnvironment, AECEnv):
+    """One Ribbit definition at a fixed player count, as a PettingZoo AEC environment."""
+
+    metadata = {"name": "ribbit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game, players: int, max_actions: int | None = None, max_decisions: int = MAX_DECISIONS,
+                 render_mode: str | None = None, narration: bool = False):
+        super().__init__()
+        self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """A new game: dealt with ``seed`` as ``ribbit play --seed`` deals it, or a fresh deal without one."""
+        self.state = self._deal(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -114,20 +195,11 @@ class RibbitEnv(AECEnv):
         for agent in self.agents:
             self.infos[agent] = {}
         if not self.state.is_terminal():
-            legal = self.state.legal_actions(seat)
-            check_action_count(legal, self.max_actions, self.state.prompt())
-            self.infos[self.agent_selection] = {"legal_actions": legal}
-
-    def legal_actions(self, agent) -> list[str]:
-        """The texts of ``agent``'s legal actions now (index ``i`` is action ``i``)."""
-        return self.state.legal_actions(self.seat[self._known(agent)])
+            self.infos[self.agent_selection] = {"legal_actions": self._legal(seat)}
 
     def observe(self, agent):
         seat = self.seat[self._known(agent)]
-        mask = np.zeros(self.max_actions, np.int8)
-        mask[:len(self.state.legal_actions(seat))] = 1
-        return {"observation": np.asarray(self.encoder.encode(self.state.view(seat)), np.float32),
-                "action_mask": mask}
+        return self._observation(seat, len(self.state.legal_action_ids(seat)))
 
     def step(self, action):
         """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
@@ -152,36 +224,119 @@ class RibbitEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        legal = self.state.legal_actions(seat)
-        index = action_index(action, len(legal), agent)
+        index = action_index(action, len(self.state.legal_action_ids(seat)), agent)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(seat, legal[index])
+        self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = {name: 0.0 for name in self.agents}
-        if self.state.is_terminal():
+        ended = self._ended()
+        if ended == "terminated":
             returns = self.state.returns()
             for name in self.agents:
                 self.rewards[name] = float(returns[self.seat[name]])
                 self.terminations[name] = True
-            self._select((seat + 1) % self.players)
-        elif len(self.state.history) >= self.max_decisions:
-            self.state.abandon()
+        elif ended == "truncated":
             for name in self.agents:
                 self.truncations[name] = True
-            self._select((seat + 1) % self.players)
-        else:
-            self._select(self.state.current_players()[0])
+        self._select((seat + 1) % self.players if ended else self.state.current_players()[0])
         self._accumulate_rewards()
 
-    def render(self):
-        """``render_mode="ansi"``: the spectator's view as JSON text."""
-        if self.render_mode == "ansi" and self.state is not None:
-            return json.dumps(self.state.view(None), indent=1)
-        return None
 
-    def close(self):
-        pass
+class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
+    """One Ribbit definition at a fixed player count, as a PettingZoo parallel environment.
+
+    Each step is one decision of every seat the game waits for now; the others' only action is
+    the no-op ``0`` (see the module docstring).
+    """
+
+    metadata = {"name": "ribbit_parallel_v0", "render_modes": ["ansi"]}
+
+    def __init__(self, game, players: int, max_actions: int | None = None, max_decisions: int = MAX_DECISIONS,
+                 render_mode: str | None = None, narration: bool = False):
+        self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
+        self.agents = []
+        self.acting = []  # the agents that act at the next step
+        self._offered = {}  # the texts of each acting agent's legal actions, as its info gave them
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """A new game (dealt as :meth:`RibbitEnv.reset` deals it): ``(observations, infos)`` of every agent."""
+        self.state = self._deal(seed)
+        self.agents = list(self.possible_agents)
+        return self._observe_all()
+
+    def _observe_all(self) -> tuple[dict, dict]:
+        """Every live agent's observation and info; notes who acts next."""
+        waiting = set(self.state.current_players())
+        self.acting = [agent for agent in self.agents if self.seat[agent] in waiting]
+        self._offered = {}
+        observations, infos = {}, {}
+        for agent in self.agents:
+            seat = self.seat[agent]
+            if agent in self.acting:
+                legal = self._offered[agent] = self._legal(seat)
+                observations[agent] = self._observation(seat, len(legal))
+                infos[agent] = {"legal_actions": legal}
+            else:
+                observations[agent] = self._observation(seat, 0 if self.state.is_terminal() else 1)
+                infos[agent] = {}
+        return observations, infos
+
+    def _chosen(self, actions) -> list[tuple[int, str]]:
+        """(seat, text) of each acting agent's action, all checked before any is played."""
+        if self.state is None:
+            raise ActionIndexError("reset() must be called before step()")
+        if not self.agents:
+            raise ActionIndexError("the game is over and every agent has left; call reset() for a new game")
+        if not isinstance(actions, dict):
+            raise ActionIndexError(f"step takes a dict of actions by agent ({', '.join(self.acting)} "
+                                   f"to act now), not {_type_of(actions)}")
+        for agent, action in actions.items():
+            if self._known(agent) not in self.agents:
+                raise ActionIndexError(f"{agent}'s game is over: it has left and takes no action")
+            if agent not in self.acting and action is not None:  # only its no-op, 0
+                action_index(action, 1, f"{agent} (not asked to act now; 0 is its no-op)")
+        chosen = []
+        for agent in self.acting:
+            seat, legal = self.seat[agent], self._offered[agent]
+            if actions.get(agent) is None:
+                raise ActionIndexError(f"{agent} must act now (one of its {len(legal)} legal actions, 0 to "
+                                       f"{len(legal) - 1}); the acting agents are {', '.join(self.acting)}")
+            chosen.append((seat, legal[action_index(actions[agent], len(legal), agent)]))
+        return chosen
+
+    def step(self, actions):
+        """Play every acting agent's action: ``(observations, rewards, terminations, truncations, infos)``.
+
+        ``actions`` maps agents to action numbers; an agent not asked to act may be left out or
+        given ``None`` or ``0`` (its no-op).  A missing or wrong action of an acting agent, an agent
+        that has left or does not exist is refused before anything is played; an error while the
+        actions are played (a rule failing) leaves the game as it was before the step.
+        """
+        chosen = self._chosen(actions)
+        backup = self.state.clone() if len(chosen) > 1 else None
+        try:
+            for seat, action in chosen:
+                self.state.apply(seat, action)
+        except Exception:  # an action refused or a rule failing after another seat's was played: undo the step
+            if backup is not None:
+                self.state = backup
+            raise
+        ended = self._ended()
+        live = list(self.agents)
+        returns = self.state.returns() if ended == "terminated" else None
+        rewards = {agent: float(returns[self.seat[agent]]) if returns else 0.0 for agent in live}
+        terminations = {agent: ended == "terminated" for agent in live}
+        truncations = {agent: ended == "truncated" for agent in live}
+        observations, infos = self._observe_all()
+        if ended:
+            self.agents, self.acting = [], []
+        return observations, rewards, terminations, truncations, infos
 
 
 def env(game, players: int, **options) -> RibbitEnv:
     """PettingZoo's usual constructor name."""
     return RibbitEnv(game, players, **options)
+
+
+def parallel_env(game, players: int, **options) -> RibbitParallelEnv:
+    """PettingZoo's usual constructor name for the parallel environment."""
+    return RibbitParallelEnv(game, players, **options)
