@@ -150,7 +150,12 @@ def b_product(c, args):
     any(each combo in product(each c in pile: c.values): sum(combo) <= 12).  Each
     combination made costs one step of the budget, counted before any is made.
     """
-    _need(args, 1, 1, "product")
+    _need(args, 1, 8, "product")
+    if len(args) > 1:  # product(xs, ys): pairs (tuples), each value keeping its own kind
+        lists = [_as_list(arg, "product", i + 1) for i, arg in enumerate(args)]
+        item = T.tuple_of([T.element(kind) for _, kind in lists])
+        return c.helper(X.product, S(), ast.List([tree for tree, _ in lists], ast.Load()), c.loc(args[0][2])), \
+            T.list_of(item)
     tree, kind = _as_list(args[0], "product")
     inner = T.element(kind)
     if inner == "zone":

@@ -48,16 +48,17 @@ def assignments(body) -> dict:
             defs.setdefault(st.name, []).append(st.value)
         elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
             defs.setdefault(st.target.name, []).append(st.value)
-        elif isinstance(st, A.For):
-            defs.setdefault(st.var, []).append(st.iterable)
+        elif isinstance(st, A.For):  # each part of a pair may read what the list does
+            for n in A.names_of(st.var):
+                defs.setdefault(n, []).append(st.iterable)
         elif isinstance(st, (A.Ask, A.AskEach)):
             defs.setdefault(st.name, []).append(st.options)
             if st.rest_name is not None:
                 defs.setdefault(st.rest_name, []).append(st.rest)
         elif isinstance(st, A.AskMenu):
             for opt in st.options:
-                if opt.var is not None:
-                    defs.setdefault(opt.var, []).append(opt.items)
+                for n in A.names_of(opt.var):
+                    defs.setdefault(n, []).append(opt.items)
     return defs
 
 
