@@ -12,7 +12,7 @@ from ..errors import RuleError
 from ..runtime.control import SUSPEND
 from ..runtime.decisions import (MAX_OPTIONS, asked_twice, bind_parts, decide_one, decide_space, one_card_options,
                                  savable_labels)
-from ..runtime.limits import over_budget
+from ..runtime.limits import MAX_ACTION_TEXT, over_budget
 from ..runtime.option_spaces import CHOOSE, names_can_collide
 from ..runtime.records import Pending
 from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
@@ -404,6 +404,10 @@ class DecisionCompiler:
                     if not label:
                         raise RuleError("an option of this decision reads '' (an empty text); players "
                                         "could not name it", at[i])
+                    if len(label) > MAX_ACTION_TEXT:  # a pair's two texts may each be long
+                        raise RuleError(f"an option of this decision reads {len(label):,} characters, more than "
+                                        f"the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's "
+                                        "text); show less of the item in the text", at[i])
                     same[label] = ident
                     labels.append(label)
                     values.append((i, x))

@@ -291,12 +291,12 @@ class StatementAnalysis:
         items = T.tuple_items(elem)
         if items is None:
             raise self.err(f"'{what} {names} in' takes each item apart into {len(var)} values, so it needs a list "
-                           f"of pairs (or tuples) whose size is known, such as product(xs, ys); this list holds "
-                           f"items of kind {T.describe(elem)}", node)
+                           f"of pairs (or tuples) of a size known at load, such as product(xs, ys); this is "
+                           f"{T.describe(T.list_of(elem))}", node)
         if len(items) != len(var):
             raise self.err(f"'{what} {names} in' takes each item apart into {len(var)} values, but each item "
-                           f"of this list is {T.describe(elem)}: {len(items)} values; write "
-                           f"'{what} {', '.join(f'x{i + 1}' for i in range(len(items)))} in'", node)
+                           f"of this list is {T.describe(elem)}, {len(items)} values: name {len(items)} variables",
+                           node)
         reserved = self.reserved_names()
         for name in var:
             if name in reserved:
