@@ -154,6 +154,38 @@ def test_taking_an_item_apart_into_the_wrong_names_is_a_load_error_at_the_for(tm
     assert "Traceback" not in text
 
 
+# ---------------------------------------------------------------- a pair chosen as any item
+CHOOSE_PAIR = ('      "draw" if size(pond) > 0:\n        move top(pond) to hand(p)\n',
+               '      "draw" if size(pond) > 0:\n'
+               '        ask p to choose one of product([each o in players where o != p], ranks) as pick "name"\n'
+               '        let named = pick[1]\n'
+               '        log "{p} names {pick[0]} and {named}s."\n'
+               '        move top(pond) to hand(p)\n')
+
+
+def test_a_pair_chosen_as_an_item_reads_as_its_parts_and_each_part_is_read_by_its_number(tmp_path):
+    game = load_game(variant(tmp_path, *CHOOSE_PAIR))
+    state = position(game, 3, [["apple", "pear"], ["pear"], ["apple", "plum", "plum"]], ["pear", "plum"])
+    state.apply(0, "draw")
+    offered = [f"name player {q}, {r}" for q in (2, 3) for r in RANKS]
+    assert state.legal_actions(0) == offered
+    resumed = State.from_json(game, json.loads(json.dumps(state.to_json())))  # mid-choice: the options are pairs
+    assert resumed.legal_actions(0) == offered
+    for copy in (state, resumed):
+        copy.apply(0, "name player 3, plum")
+        assert "player 1 names player 3 and plums." in copy.log
+        assert zone(copy, "hand(1)") == ["apple", "pear", "plum"]
+
+
+@pytest.mark.parametrize("index", ["2", "p.books_made"])
+def test_a_part_of_a_pair_is_read_by_a_number_in_range_written_in_the_rule(tmp_path, index):
+    old, new = CHOOSE_PAIR
+    with pytest.raises(DefinitionError) as info:
+        load_game(variant(tmp_path, old, new.replace("pick[1]", f"pick[{index}]")))
+    assert f"pairs.yaml:{line_of(old) + 2}:26: " in str(info.value)  # at the number
+    assert "a part of a pair (a player, a text) is read by a number from 0 to 1 written in the rule" in str(info.value)
+
+
 # ---------------------------------------------------------------- saves
 def test_a_save_in_the_middle_of_a_menu_over_pairs_resumes_with_the_same_pairs(game):
     state = position(game, 3, [["apple", "pear"], ["pear"], ["apple", "plum", "plum"]], ["pear", "plum"])
