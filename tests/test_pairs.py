@@ -105,7 +105,16 @@ def test_asking_a_player_without_the_rank_goes_fishing_and_leaves_them_alone(gam
     assert zone(state, "hand(3)") == ["apple", "plum", "plum"]
     assert zone(state, "hand(1)") == ["apple", "pear", "plum"]  # the pond's top card
     assert zone(state, "hand(2)") == ["pear"]
-    assert "player 3 says: go fish." in state.log
+    assert "player 3 says: go fish (pears)." in state.log
+
+
+def test_narration_shows_each_part_of_a_pair_as_what_it_was_taken_from_shows_it(game):
+    # q comes from the list of players (public), r from the asker's hand (hidden from the others)
+    state = position(game, 3, [["apple", "pear"], ["pear"], ["apple", "plum", "plum"]], ["pear", "plum"])
+    state.apply(0, "ask player 3 for pears")
+    assert state.narration(0) == ["player 3 says: go fish (pears)."]
+    for reader in (1, 2, None):
+        assert state.narration(reader) == ["player 3 says: go fish ((hidden)s)."]
 
 
 # ---------------------------------------------------------------- an empty product
@@ -149,7 +158,8 @@ def test_taking_an_item_apart_into_the_wrong_names_is_a_load_error_at_the_for(tm
         load_game(variant(tmp_path, old, new))
     text = str(info.value)
     where = f":{line_of(old) + where[0]}:{where[1]}:"
-    assert f"pairs.yaml{where} procedures.take_turn(player p): " in text
+    procedure = "lay_books()" if old == BOOK_LOOP else "take_turn(player p)"
+    assert f"pairs.yaml{where} procedures.{procedure}: " in text
     assert message in text
     assert "Traceback" not in text
 
