@@ -131,6 +131,15 @@ def test_a_loop_over_an_empty_product_runs_its_body_no_time(tmp_path):
     assert zone(state, "books(1)") == []
 
 
+def test_pairs_too_many_for_the_step_budget_are_a_located_error_before_any_is_made(tmp_path):
+    path = variant(tmp_path, "  shuffle pond\n", "  for a, b in product(range(1000), range(1000)):\n    pass\n"
+                   "  shuffle pond\n")
+    with pytest.raises(RuleError) as info:
+        load_game(path).new_game(2, 0)
+    assert f"pairs.yaml:{line_of('  shuffle pond')}:23: " in str(info.value)  # the for's line, at the lists
+    assert "product() would make more than" in str(info.value)
+
+
 # ---------------------------------------------------------------- destructuring is checked at load
 @pytest.mark.parametrize("old, new, where, message", [
     (BOOK_LOOP, "    for q, r, x in product(players, ranks):", (0, 5),
