@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import rng as RNG
 from .errors import DefinitionError, Location
+from .runtime.kinds import tuple_items
 from .rng import MAX_SEED_BITS  # noqa: F401 (re-exported: where callers found it before)
 from .state import State, _type_of
 
@@ -140,6 +141,8 @@ class Game:
         if kind.startswith("list:"):
             inner = kind[5:]
             return ", ".join(self.describe_value(v, inner) for v in value) or "nothing"
+        if kind.startswith("tuple:"):  # a pair, as "player 2, 7" (see types.tuple_items)
+            return ", ".join(self.describe_value(v, k) for v, k in zip(value, tuple_items(kind)))
         if kind == "bool":
             return "yes" if value else "no"
         return str(value)

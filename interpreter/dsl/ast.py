@@ -209,12 +209,13 @@ class AskEach(Node):
 @dataclass(frozen=True)
 class MenuOption(Node):
     """One entry of a menu: ``"label" [if COND]: body``, or one entry per item:
-    ``"label {x}" for x in LIST [if COND]: body`` (``var`` and ``items`` set)."""
+    ``"label {x}" for x in LIST [if COND]: body`` (``var`` and ``items`` set); ``for q, r in PAIRS``
+    takes each item apart (``var`` is then the tuple of names, see :func:`names_of`)."""
 
     label: str
     condition: Node | None
     body: tuple
-    var: str | None = None
+    var: str | tuple | None = None
     items: Node | None = None
 
 
@@ -238,7 +239,7 @@ class While(Node):
 
 @dataclass(frozen=True)
 class For(Node):
-    var: str
+    var: str | tuple  # a tuple of names: ``for q, r in PAIRS`` takes each item apart
     iterable: Node
     body: tuple
 
@@ -247,6 +248,13 @@ class For(Node):
 class Repeat(Node):
     times: Node
     body: tuple
+
+
+def names_of(var) -> tuple:
+    """The names a loop or a menu entry binds: its one variable, or the names a tuple is taken apart into."""
+    if var is None:
+        return ()
+    return (var,) if isinstance(var, str) else var
 
 
 # ----------------------------------------------------------------- walking a tree

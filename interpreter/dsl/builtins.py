@@ -146,11 +146,19 @@ def b_abs(c, args):
 def b_product(c, args):
     """product(list of lists): every way to pick one item from each list, first list slowest.
 
+    product(xs, ys, ...) of 2 to 8 lists gives pairs (tuples) instead, each part keeping its list's
+    kind, for ``for q, r in product(players, ranks)``; the same helper makes them (lists at run time).
+
     For "some choice of one value per card meets a condition":
     any(each combo in product(each c in pile: c.values): sum(combo) <= 12).  Each
     combination made costs one step of the budget, counted before any is made.
     """
-    _need(args, 1, 1, "product")
+    _need(args, 1, 8, "product")
+    if len(args) > 1:  # product(xs, ys): pairs (tuples), each value keeping its own kind
+        lists = [_as_list(arg, "product", i + 1) for i, arg in enumerate(args)]
+        item = T.tuple_of([T.element(kind) for _, kind in lists])
+        return c.helper(X.product, S(), ast.List([tree for tree, _ in lists], ast.Load()), c.loc(args[0][2])), \
+            T.list_of(item)
     tree, kind = _as_list(args[0], "product")
     inner = T.element(kind)
     if inner == "zone":
@@ -160,7 +168,8 @@ def b_product(c, args):
         item = T.element(inner)
     else:
         raise BuiltinError(f"product() picks one item from each of several lists; give it a list of lists, "
-                           f"e.g. product(each c in pile: c.values), not {T.describe(kind)}", args[0][2])
+                           f"e.g. product(each c in pile: c.values), or several lists for pairs: product(xs, ys); "
+                           f"not {T.describe(kind)}", args[0][2])
     return c.helper(X.product, S(), tree, c.loc(args[0][2])), T.list_of(T.list_of(item))
 
 

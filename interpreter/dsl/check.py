@@ -135,6 +135,13 @@ class ExpressionChecker:
             if not T.fits(key_kind, "int") and not T.fits(key_kind, "player"):
                 raise self.err(f"a list is indexed by a number or a player, not {T.describe(key_kind)}", node.key)
             return ("zone", "card") if kind == "zone" else ("list", T.element(kind))
+        items = T.tuple_items(kind)
+        if items is not None:  # pick[0], pick[1]: a part of a pair, by a number written in the rule
+            at = node.key.value if isinstance(node.key, A.Const) and type(node.key.value) is int else None
+            if at is None or not 0 <= at < len(items):
+                raise self.err(f"a part of {T.describe(kind)} is read by a number from 0 to {len(items) - 1} "
+                               f"written in the rule (or take it apart: 'for a, b in [pair]')", node.key)
+            return "list", items[at]
         raise self.err(f"cannot index {T.describe(kind)}", node)
 
     def check_list(self, items, kinds) -> str:

@@ -10,9 +10,9 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import (MAX_OPTIONS, asked_twice, decide_one, decide_space, one_card_options,
+from ..runtime.decisions import (MAX_OPTIONS, asked_twice, bind_parts, decide_one, decide_space, one_card_options,
                                  savable_labels)
-from ..runtime.limits import over_budget
+from ..runtime.limits import MAX_ACTION_TEXT, over_budget
 from ..runtime.option_spaces import CHOOSE, names_can_collide
 from ..runtime.records import Pending
 from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
@@ -348,13 +348,16 @@ class DecisionCompiler:
                 continue
             items, kind = self.as_list(opt.items, scope, "what a menu entry goes through")
             elem = T.element(kind)
-            scope.names[opt.var] = elem
-            key = scope.keys.get(opt.var, opt.var)
+            scope.names.update(T.unpacked(opt.var, elem))
+            key = scope.keys.get(opt.var, opt.var) if isinstance(opt.var, str) else \
+                tuple(scope.keys.get(n, n) for n in opt.var)  # "ask {q} for {r}" for q, r in pairs
             cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                 if opt.condition else None
             parts = self.label_template(opt, scope)
             if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
-                parts = ([opt.label + " "] if opt.label else []) + [(lambda s, e, key=key: e[key], elem)]
+                whole = (lambda s, e, key=key: e[key]) if key.__class__ is str else \
+                    (lambda s, e, key=key: [e[k] for k in key])
+                parts = ([opt.label + " "] if opt.label else []) + [(whole, elem)]
             entries.append((items, key, elem, cond, parts))
         loc = self.location(st)
         slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
@@ -383,7 +386,10 @@ class DecisionCompiler:
                 if s.steps < 0:
                     raise over_budget(s, loc)
                 for x in xs:
-                    e[key] = x
+                    if key.__class__ is str:
+                        e[key] = x
+                    else:
+                        bind_parts(e, key, x)
                     if cond is not None and not cond(s, e):
                         continue
                     label = "".join(part if part.__class__ is str else describe(part[0](s, e), part[1])
@@ -398,6 +404,10 @@ class DecisionCompiler:
                     if not label:
                         raise RuleError("an option of this decision reads '' (an empty text); players "
                                         "could not name it", at[i])
+                    if len(label) > MAX_ACTION_TEXT:  # a pair's two texts may each be long
+                        raise RuleError(f"an option of this decision reads {len(label):,} characters, more than "
+                                        f"the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's "
+                                        "text); show less of the item in the text", at[i])
                     same[label] = ident
                     labels.append(label)
                     values.append((i, x))
@@ -417,8 +427,18 @@ class DecisionCompiler:
 
         keys = [entry[1] for entry in entries]
         which, item = self.tmp(), self.tmp()
-        # after the choice: the entry's variable gets the item, and its code runs
-        code.append(Op(lambda k: shape("""
+        # after the choice: the entry's variable gets the item (its variables its parts), and its code runs
+        if any(key.__class__ is tuple for key in keys):
+            code.append(Op(lambda k: shape("""
+                I, X = e.pop(SLOT)
+                if KEYS[I] is not None:
+                    UNPACK(e, KEYS[I], X)
+                pc = PCS[I]
+                continue
+            """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys), UNPACK=self.K(bind_parts),
+                PCS=self.K([target.pc for target in targets])), loc))
+        else:
+            code.append(Op(lambda k: shape("""
             I, X = e.pop(SLOT)
             if KEYS[I] is not None:
                 e[KEYS[I]] = X

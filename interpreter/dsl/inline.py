@@ -127,11 +127,11 @@ def bound_names(stmts) -> set:
         if isinstance(st, A.Let):
             out.add(st.name)
         elif isinstance(st, A.For):
-            out.add(st.var)
+            out.update(A.names_of(st.var))
         elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
             out.add(st.target.name)
         elif isinstance(st, A.AskMenu):
-            out.update(opt.var for opt in st.options if opt.var is not None)
+            out.update(n for opt in st.options for n in A.names_of(opt.var))
     return out
 
 
@@ -149,9 +149,9 @@ def bindings_are_definite(stmts) -> bool:
     for st in statements(stmts):
         if isinstance(st, A.Let) and not any(st is top_st for top_st in stmts) and st.name not in top:
             return False
-        if isinstance(st, A.For) and st.var not in top:
+        if isinstance(st, A.For) and any(n not in top for n in A.names_of(st.var)):
             return False
-        if isinstance(st, A.AskMenu) and any(opt.var is not None and opt.var not in top for opt in st.options):
+        if isinstance(st, A.AskMenu) and any(n not in top for opt in st.options for n in A.names_of(opt.var)):
             return False
     return True
 

@@ -49,16 +49,28 @@ def assignments(body) -> dict:
         elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
             defs.setdefault(st.target.name, []).append(st.value)
         elif isinstance(st, A.For):
-            defs.setdefault(st.var, []).append(st.iterable)
+            for n, source in _parts(st.var, st.iterable):
+                defs.setdefault(n, []).append(source)
         elif isinstance(st, (A.Ask, A.AskEach)):
             defs.setdefault(st.name, []).append(st.options)
             if st.rest_name is not None:
                 defs.setdefault(st.rest_name, []).append(st.rest)
         elif isinstance(st, A.AskMenu):
             for opt in st.options:
-                if opt.var is not None:
-                    defs.setdefault(opt.var, []).append(opt.items)
+                for n, source in _parts(opt.var, opt.items):
+                    defs.setdefault(n, []).append(source)
     return defs
+
+
+def _parts(var, items) -> list:
+    """(name, what it is taken from) for a loop's or menu entry's variables: with ``for q, r in product(xs, ys)``
+    q reads only xs and r only ys; any other list of pairs may give each part anything the list reads.
+    (Taking items apart compiles only for a list of tuples, which only the builtin product() makes: a zone
+    or quantity named 'product' gives none.)"""
+    names = A.names_of(var)
+    if len(names) > 1 and isinstance(items, A.Call) and items.func == "product" and len(items.args) == len(names):
+        return list(zip(names, items.args))
+    return [(n, items) for n in names]
 
 
 def substitute(node, mapping: dict, numbers):

@@ -578,7 +578,7 @@ class _ToAst:
 
     def option(self, meta, c):
         label, var, items, condition, body = c
-        return A.MenuOption(_string(label), condition, body, str(var) if var is not None else None, items,
+        return A.MenuOption(_string(label), condition, body, var, items,
                             **_pos(meta))
 
     def if_(self, meta, c):
@@ -606,7 +606,11 @@ class _ToAst:
         return A.While(None, c[0], **_pos(meta))
 
     def for_(self, meta, c):
-        return A.For(str(c[0]), c[1], c[2], **_pos(meta))
+        return A.For(c[0], c[1], c[2], **_pos(meta))
+
+    def names(self, meta, c):
+        """One loop variable (a name), or the names a tuple is taken apart into (a tuple of them)."""
+        return str(c[0]) if len(c) == 1 else tuple(str(n) for n in c)
 
     def repeat(self, meta, c):
         return A.Repeat(c[0], c[-1], **_pos(meta))

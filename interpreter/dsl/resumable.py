@@ -121,9 +121,11 @@ class ResumableCompiler:
 
     def r_For(self, st, scope, code):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names[st.var] = T.element(kind)
+        scope.names.update(T.unpacked(st.var, T.element(kind)))
         n = next(scope.counter)
-        lst, idx, var = f"$for{n}", f"$i{n}", scope.keys.get(st.var, st.var)
+        lst, idx = f"$for{n}", f"$i{n}"
+        var = local(scope.keys.get(st.var, st.var)) if isinstance(st.var, str) else \
+            ast.Tuple([local(scope.keys.get(n_, n_), True) for n_ in st.var], ast.Store())  # for q, r in pairs
         loc = self.location(st)
         xs = self.tmp()
         start = shape("XS = LST = list(ITEMS)", XS=name(xs, True), LST=local(lst, True), ITEMS=items) \
@@ -142,7 +144,7 @@ class ResumableCompiler:
                     EXIT
                 IDX = I
                 VAR = LST[I]
-            """, I=name(i), IDX=local(idx), LST=local(lst), EXIT=self.goto(exit_.pc), VAR=local(var)) \
+            """, I=name(i), IDX=local(idx), LST=local(lst), EXIT=self.goto(exit_.pc), VAR=var) \
                 + self.goto(body.pc, k)
         code.append(Op(step, loc))
         scope.loops.append((head, exit_))

@@ -417,14 +417,16 @@ class StatementCompiler:
 
     def s_For(self, st, scope, ctx):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names[st.var] = T.element(kind)
+        scope.names.update(T.unpacked(st.var, T.element(kind)))
         body = self.looped(st.body, scope, ctx)
-        var = scope.keys.get(st.var, st.var)
+        var = scope.keys.get(st.var, st.var) if isinstance(st.var, str) else None
+        target = local(var, True) if var is not None else \
+            ast.Tuple([local(scope.keys.get(n, n), True) for n in st.var], ast.Store())  # for q, r in pairs
         xs = self.tmp()
         return shape("""
             XS = list(ITEMS)
         """, XS=name(xs), ITEMS=items) + self.budget(X("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.location(st)) \
-            + [ast.For(local(var, True), name(xs), body or [ast.Pass()], [])]  # one step per iteration, paid first
+            + [ast.For(target, name(xs), body or [ast.Pass()], [])]  # one step per iteration, paid first
 
     def s_Repeat(self, st, scope, ctx):
         times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]

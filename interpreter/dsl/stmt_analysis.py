@@ -280,8 +280,32 @@ class StatementAnalysis:
         self.st_block(st.body, scope, notes)
         return StmtNote(waits=self.waits_at(st))
 
+    def st_unpack(self, var, elem, node, what):
+        """Bind a loop's or a menu entry's variables to an item of kind ``elem``; ``q, r`` takes a pair apart,
+        so the item must be a tuple of exactly that many values, known at load."""
+        if isinstance(var, str):
+            return
+        names = ", ".join(var)
+        if len(set(var)) < len(var):
+            raise self.err(f"'{what} {names} in' names a variable twice; give each part its own name", node)
+        items = T.tuple_items(elem)
+        if items is None:
+            raise self.err(f"'{what} {names} in' takes each item apart into {len(var)} values, so it needs a list "
+                           f"of pairs (or tuples) of a size known at load, such as product(xs, ys); this is "
+                           f"{T.describe(T.list_of(elem))}", node)
+        if len(items) != len(var):
+            raise self.err(f"'{what} {names} in' takes each item apart into {len(var)} values, but each item "
+                           f"of this list is {T.describe(elem)}, {len(items)} values: name {len(items)} variables",
+                           node)
+        reserved = self.reserved_names()
+        for name in var:
+            if name in reserved:
+                raise self.err(f"{name!r} is a reserved name; pick another", node)
+
     def st_For(self, st, scope, notes):
-        kind = scope.names[st.var] = T.element(self.st_list(st.iterable, scope, "what 'for' goes through"))
+        kind = T.element(self.st_list(st.iterable, scope, "what 'for' goes through"))
+        self.st_unpack(st.var, kind, st, "for")
+        scope.names.update(T.unpacked(st.var, kind))
         self.st_block(st.body, scope, notes)
         return StmtNote(kind, waits=self.waits_at(st))
 
@@ -416,7 +440,8 @@ class StatementAnalysis:
                 raise self.err(f"a menu entry offers one option per item of a list of cards, players, spaces, "
                                f"numbers or texts; this is {T.describe(kind)}, which an action text cannot show",
                                opt.items)
-            scope.names[opt.var] = elem
+            self.st_unpack(opt.var, elem, opt, "for")
+            scope.names.update(T.unpacked(opt.var, elem))
             if opt.condition:
                 self.st_kind(opt.condition, scope, ("bool", "the condition of an option"))
             self.st_label(opt, scope)

@@ -1,14 +1,16 @@
 """The kinds of value an effect can hold, for static checks at load time.
 
 Kinds are short strings: ``int``, ``bool``, ``str``, ``card``, ``player``,
-``space``, ``zone``, ``none``, ``any``, ``list:<kind>`` and ``table:<kind>`` (a
-parameter table, by the kind of its values).  At run
+``space``, ``zone``, ``none``, ``any``, ``list:<kind>``, ``table:<kind>`` (a
+parameter table, by the kind of its values) and ``tuple:(<kind>,<kind>...)`` (a
+fixed number of values, such as the pairs ``product(xs, ys)`` makes; a list at run time).  At run
 time cards and players are both plain ints, so the checker is what stops an
 author from passing a card where a player is expected.
 """
 
 from __future__ import annotations
 
+from ..runtime.kinds import tuple_items
 from ..runtime.limits import MAX_INT, MAX_TEXT
 
 ANY = "any"
@@ -39,6 +41,19 @@ def element(kind: str) -> str:
     return ANY
 
 
+def tuple_of(kinds) -> str:
+    return "tuple:(" + ",".join(kinds) + ")"
+
+
+def unpacked(var, kind: str) -> list:
+    """(name, kind) of each variable a loop or menu entry binds to an item of ``kind``: ``for c in`` binds
+    one, ``for q, r in`` the values of a pair in order (checked at load by the statement analysis)."""
+    if isinstance(var, str):
+        return [(var, kind)]
+    items = tuple_items(kind) or []
+    return [(name, items[i] if i < len(items) else ANY) for i, name in enumerate(var)]
+
+
 def fits(actual: str, expected: str) -> bool:
     """Can a value of kind ``actual`` be used where ``expected`` is required?"""
     if actual == expected or ANY in (actual, expected) or actual == "none" or expected == "none":
@@ -47,6 +62,9 @@ def fits(actual: str, expected: str) -> bool:
         return fits(element(actual), element(expected))
     if expected.startswith("table:") and actual.startswith("table:"):
         return fits(actual[6:], expected[6:])
+    if expected.startswith("tuple:") and actual.startswith("tuple:"):
+        mine, theirs = tuple_items(actual), tuple_items(expected)
+        return len(mine) == len(theirs) and all(fits(a, b) for a, b in zip(mine, theirs))
     if {actual, expected} == {"int", "bool"}:
         return True
     if actual == "space" and expected == "str":  # a space is its name
@@ -58,6 +76,8 @@ def showable(kind: str) -> bool:
     """Can an action text show a value of this kind by name (never an internal number)?"""
     if kind.startswith("list:"):
         return kind[5:] != "zone" and showable(kind[5:])
+    if kind.startswith("tuple:"):
+        return all(item != "zone" and showable(item) for item in tuple_items(kind))
     return kind in ("card", "player", "space", "str", "int", "bool", "none", "zone")
 
 
@@ -76,6 +96,9 @@ def unify(a: str, b: str) -> str | None:
     if a.startswith("list:") and b.startswith("list:"):
         inner = unify(a[5:], b[5:])
         return None if inner is None else list_of(inner)
+    if a.startswith("tuple:") and b.startswith("tuple:") and len(tuple_items(a)) == len(tuple_items(b)):
+        joined = [unify(x, y) for x, y in zip(tuple_items(a), tuple_items(b))]
+        return None if None in joined else tuple_of(joined)
     if {a, b} == {"int", "bool"}:
         return "int"
     if {a, b} == {"space", "str"}:
@@ -100,14 +123,23 @@ def describe(kind: str) -> str:
             return "an empty list"
         if inner.startswith("list:"):
             return "a list of lists" if inner == "list:any" else f"a list of lists of {inner[5:]}s"
+        if inner.startswith("tuple:"):
+            items = tuple_items(inner)
+            return (f"a list of {_TUPLES_PLURAL.get(len(items), f'tuples of {len(items)}')} "
+                    f"({', '.join(describe(k) for k in items)})")
         return "a list" if inner == ANY else f"a list of {_PLURAL.get(inner, inner + 's')}"
     if kind.startswith("table:"):
         inner = kind[6:]
         return "a table" if inner == ANY else f"a table of {_PLURAL.get(inner, inner + 's')}"
+    if kind.startswith("tuple:"):
+        items = tuple_items(kind)
+        return f"{_TUPLES.get(len(items), f'a tuple of {len(items)}')} ({', '.join(describe(k) for k in items)})"
     return {"int": "a number", "bool": "true/false", "str": "a text", "none": "none", ANY: "any value",
             "zone": "a zone"}.get(kind, f"a {kind}")
 
 
+_TUPLES = {2: "a pair", 3: "a triple"}
+_TUPLES_PLURAL = {2: "pairs", 3: "triples"}
 _PLURAL = {"int": "numbers", "bool": "true/false values", "str": "texts", ANY: "values"}
 
 

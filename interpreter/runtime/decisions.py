@@ -40,6 +40,16 @@ def asked_twice(asked, loc):
                      "each player makes one choice (use distinct(...) on the list)", loc)
 
 
+def bind_parts(e, keys, value):
+    """Give a menu entry's variables the item chosen: ``keys`` one env key (the item), or a tuple of keys that
+    take a pair (or tuple) apart in order (``"ask {q} for {r}" for q, r in product(...)``)."""
+    if keys.__class__ is str:
+        e[keys] = value
+    else:
+        for key, part in zip(keys, value):
+            e[key] = part
+
+
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):
     """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen.
 
