@@ -135,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
     add_backend_options(sim)
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
+    sim.add_argument("--coverage", action="store_true",
+                     help="also count how often each procedure, hook, trigger, card ability, listener and menu option "
+                          "ran or was chosen over the games (exactly; rules never reached listed first); the games "
+                          "played are the same")
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")
@@ -214,9 +218,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load(args):
-    """The game of the command; an OS failure while reading it is reported as a failed read, not a write."""
+    """The game of the command; an OS failure while reading it is reported as a failed read, not a write.
+    With ``--coverage`` it is the coverage build, which counts its rules (interpreter/coverage.py)."""
+    options = None
+    if getattr(args, "coverage", False):
+        from .coverage import COUNTING as options
     try:
-        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False))
+        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False), options=options)
     except OSError as exc:  # read_user_file reports its own; this is a folder or link met on the way
         name = f" {exc.filename}" if isinstance(exc.filename, str) else ""
         raise UsageError(f"cannot read the definition{shorten(inert(name), 200)}: {exc.strerror or exc}") from None
@@ -688,6 +696,8 @@ class PlaySession:
 # ---------------------------------------------------------------- simulate
 def run_simulate(args) -> int:
     check_backend_options(args)
+    if args.coverage and args.backend != "process":
+        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
@@ -718,6 +728,10 @@ def run_simulate(args) -> int:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
     render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
+    if stats.coverage is not None:
+        from .coverage import render_coverage
+
+        render_coverage(console, stats.coverage, stats.games)
     if args.json:
         console.print(f"Statistics written to {args.json}")
     if args.plot:
@@ -734,7 +748,7 @@ def _simulate_with_progress(args, game, console, show: bool):
         task = progress.add_task(f"{game.name}, {args.players} players", total=args.games)
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bots,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
-                        backend=args.backend, address=args.address,
+                        backend=args.backend, address=args.address, coverage=args.coverage,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 
 
