@@ -946,6 +946,9 @@ def add_compare_and_replay(commands, command) -> None:
     comp.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                       help=f"stop a game still running after D decisions (default {MAX_DECISIONS:,})")
     comp.add_argument("--json", metavar="OUT", help="also write the comparison as JSON ('-' for stdout only)")
+    comp.add_argument("--coverage", action="store_true",
+                      help="also count, per configuration, how often each procedure, hook, trigger, card ability, "
+                           "listener and menu option ran or was chosen (see simulate --coverage)")
     comp.add_argument("--plot", metavar="DIR", help="also draw figures (PNG and SVG) in the folder DIR "
                       "(needs matplotlib: pip install 'ribbit[plot]')")
     add_backend_options(comp)
@@ -991,6 +994,8 @@ def run_compare(args) -> int:
     from .compare import ConfigError, load_games
 
     check_backend_options(args)
+    if args.coverage and args.backend != "process":
+        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
     try:
         configs = [parse_config(text, number, args.players, args.variant, args.bot)
                    for number, text in enumerate(args.config, 1)]
@@ -998,7 +1003,9 @@ def run_compare(args) -> int:
     except ConfigError as exc:
         raise UsageError(exc.message) from None
 
-    games = load_games(args.file, configs)
+    from .coverage import COUNTING
+
+    games = load_games(args.file, configs, COUNTING if args.coverage else None)
     for number, (game, config) in enumerate(zip(games, configs), 1):
         if not game.min_players <= config.players <= game.max_players:
             raise UsageError(f"--config {number} ({config.name!r}): {game.name} is for "
@@ -1017,7 +1024,7 @@ def run_compare(args) -> int:
             task = progress.add_task(f"{games[0].name}, {len(configs)} configurations", total=args.games)
             result = compare(args.file, configs, args.games, seed=args.seed, jobs=args.jobs, loaded=games,
                              max_decisions=args.max_decisions, backend=args.backend, address=args.address,
-                             progress=lambda done: progress.update(task, completed=done, refresh=True))
+                             coverage=args.coverage, progress=lambda done: progress.update(task, completed=done, refresh=True))
         elapsed = time.perf_counter() - started
         configurations = report(result, measures=comparison_measures(games))
         document = {"game": games[0].name, "file": str(args.file), "games": args.games, "seed": args.seed,
@@ -1041,6 +1048,11 @@ def run_compare(args) -> int:
         print(json.dumps(document, indent=2))
         return EXIT_OK
     render_comparison(console, games[0].name, configurations, args.games, args.seed, elapsed=elapsed)
+    if args.coverage:
+        from .coverage import render_coverage
+
+        for config, stats in zip(configs, result.stats):
+            render_coverage(console, stats.coverage, stats.games, f"Rule coverage, {config.name}")
     if args.json:
         console.print(f"Comparison written to {args.json}", markup=False)
     if figures:
