@@ -73,6 +73,8 @@ class ResumableCompiler:
                 if not self.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
                 continue
+            if self.options.coverage:
+                run.stmts.extend(self.count_before(st))
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:
                 run = tail

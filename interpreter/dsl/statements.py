@@ -60,6 +60,8 @@ class StatementCompiler:
 
     def lower_one(self, st, scope, ctx: Ctx) -> list:
         body = getattr(self, "s_" + type(st).__name__)(st, scope, ctx)
+        if self.options.coverage:
+            body = self.count_before(st) + body
         if body:
             loc = self.location(st)
             line, col = loc.line or 1, max((loc.column or 1) - 1, 0)
