@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
     add_backend_options(sim)
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
+    sim.add_argument("--scenario", metavar="FILE",
+                     help="start every game from a hand-built position (a YAML scenario file) instead of the "
+                          "setup, e.g. to drive a rare rule (with --coverage to see it run)")
     sim.add_argument("--coverage", action="store_true",
                      help="also count how often each procedure, hook, trigger, card ability, listener and menu option "
                           "ran or was chosen over the games (exactly; rules never reached listed first); the games "
@@ -701,6 +704,12 @@ def run_simulate(args) -> int:
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
+    args.scenario_data = None
+    if args.scenario is not None:
+        from .scenario import load_scenario
+
+        args.scenario_data = load_scenario(args.scenario)
+        game.new_game(args.players, args.seed, log=False, scenario=args.scenario_data)  # its errors, before any run
 
     check_plot_folder(args.plot)
     to_stdout = args.json == "-"
@@ -711,7 +720,8 @@ def run_simulate(args) -> int:
         stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
         elapsed = time.perf_counter() - started
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions, **stats.to_json(length_measures(game))}
+                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions,
+                  **({"scenario": str(args.scenario)} if args.scenario else {}), **stats.to_json(length_measures(game))}
         if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
             output.file.write(json.dumps(report, indent=2) + "\n")
             output.commit()
@@ -728,6 +738,8 @@ def run_simulate(args) -> int:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
     render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
+    if args.scenario:
+        console.print(f"Every game started from the scenario {shorten(inert(str(args.scenario)), 200)}.", markup=False)
     if stats.coverage is not None:
         from .coverage import render_coverage
 
@@ -749,6 +761,7 @@ def _simulate_with_progress(args, game, console, show: bool):
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bots,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
                         backend=args.backend, address=args.address, coverage=args.coverage,
+                        scenario=args.scenario_data,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 
 

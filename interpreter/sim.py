@@ -220,11 +220,12 @@ def bot_specs(bot, players: int) -> dict:
 
 
 def play_bot_game(game, players: int, seed: int, index: int, bot="random",
-                  max_decisions: int = MAX_DECISIONS, coverage: bool = False):
+                  max_decisions: int = MAX_DECISIONS, coverage: bool = False, scenario=None):
     """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat.
 
     ``bot`` is a bot name for every seat or ``{player: (name, params)}`` (see :func:`bot_specs`).
     ``coverage``: the rules the bots run while they think are not counted (see interpreter/coverage.py).
+    ``scenario`` (see :func:`interpreter.scenario.load_scenario`): every game starts from it, not from setup.
     """
     game_seed = seed + index
     agents = build_agents(bot_specs(bot, players), game_seed)
@@ -233,10 +234,11 @@ def play_bot_game(game, players: int, seed: int, index: int, bot="random",
 
         agents = {seat: Unwatched(agent) for seat, agent in agents.items()}
     try:
-        return play_out(game.new_game(players, game_seed, log=False), agents, max_decisions)
+        return play_out(game.new_game(players, game_seed, log=False, scenario=scenario), agents, max_decisions)
     except RibbitError as exc:
+        again = " --scenario SCENARIO" if scenario is not None else ""
         raise SimulationError(f"game {index + 1} of the run (seed {game_seed}; `ribbit play FILE --players "
-                              f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
+                              f"{players} --seed {game_seed}{again}` plays it again) stopped: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -276,15 +278,16 @@ def play_seated_game(game, players: int, seed: int, index: int, make_bot, max_de
 
 
 def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random",
-              max_decisions: int = MAX_DECISIONS, coverage: bool = False) -> SimStats:
+              max_decisions: int = MAX_DECISIONS, coverage: bool = False, scenario=None) -> SimStats:
     """Play games ``start`` to ``stop - 1`` of a run and return their statistics.
 
     ``coverage``: also count the runs of each rule (``game`` must be compiled to count them: see
-    interpreter/coverage.py); the counters are read and set back to zero after each game."""
+    interpreter/coverage.py); the counters are read and set back to zero after each game.  ``scenario``: every
+    game starts from it (see :func:`play_bot_game`)."""
     if not coverage:
         stats = SimStats(players)
         for index in range(start, stop):
-            stats.record(play_bot_game(game, players, seed, index, bot, max_decisions))
+            stats.record(play_bot_game(game, players, seed, index, bot, max_decisions, scenario=scenario))
         return stats
     from .coverage import RuleCoverage, compiled_games, take
 
@@ -292,7 +295,7 @@ def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random"
     for compiled in compiled_games(game):
         take(compiled)  # from zero, whatever ran before
     for index in range(start, stop):
-        state = play_bot_game(game, players, seed, index, bot, max_decisions, coverage=True)
+        state = play_bot_game(game, players, seed, index, bot, max_decisions, coverage=True, scenario=scenario)
         stats.record(state)
         stats.coverage.add(state.game, take(state.game))
     return stats
@@ -400,13 +403,15 @@ def _pool_chunks(path, variant_lists, loaded, play, jobs, work, options=None):
             _worker_games = _worker_key = None
 
 
-def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop, coverage=False) -> SimStats:
-    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions, coverage)
+def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop, coverage=False,
+                    scenario=None) -> SimStats:
+    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions, coverage, scenario)
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
              variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS,
-             backend: str = "process", address: str | None = None, coverage: bool = False) -> SimStats:
+             backend: str = "process", address: str | None = None, coverage: bool = False,
+             scenario=None) -> SimStats:
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
@@ -427,6 +432,8 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
     ``endings["decision_cap"]``; ``max_decisions`` is an int from 1 (0 would stop every game before it began).
     ``coverage``: also count how often each rule ran (``stats.coverage``; see interpreter/coverage.py); ``game``,
     if given, must then be loaded with ``options=interpreter.coverage.COUNTING``.  The games are the same.
+    ``scenario`` (a :func:`interpreter.scenario.load_scenario`): every game starts from that position instead of
+    the setup, dealt as usual from its seed (to drive a rare rule, with ``coverage`` to see it run).
     """
     if type(max_decisions) is not int or max_decisions < 1:
         from .state import _type_of
@@ -434,7 +441,7 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
         raise DefinitionError(f"max_decisions must be a whole number (an int) from 1, not {_type_of(max_decisions)}",
                               Location(str(path), key="max_decisions"))
     variants = list(variants or [])
-    play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions, coverage=coverage)
+    play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions, coverage=coverage, scenario=scenario)
     options = None
     if coverage:
         from .coverage import COUNTING, check_counting

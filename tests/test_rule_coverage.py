@@ -25,12 +25,12 @@ HOOKS = str(REPO_ROOT / "tests" / "variants" / "coverage_hooks.yaml")
 PLAYERS, GAMES, SEED = 2, 12, 7
 
 
-def expected_counts(variants=(), bot="random") -> dict:
+def expected_counts(variants=(), bot="random", scenario=None) -> dict:
     """Each rule's runs over the run's games, worked out from the games played on the normal build."""
     game = load_game(GAME, variants=list(variants))
     runs = Counter()
     for index in range(GAMES):
-        state = play_bot_game(game, PLAYERS, SEED, index, bot)
+        state = play_bot_game(game, PLAYERS, SEED, index, bot, scenario=scenario)
         choices = Counter(text for _, text in state.history)
         table = Counter(zone(state, "table"))
         turns = len(state.history)  # every turn asks one question with two options open
@@ -130,3 +130,26 @@ def test_compare_counts_each_configuration_on_its_own(capsys):
                  "--config", f"name=hooks; variant={HOOKS}"])
     out = capsys.readouterr().out
     assert code == 0 and "Rule coverage, base" in out and "Rule coverage, hooks" in out
+
+
+def test_a_scenario_drives_a_rare_rule_in_every_game_and_the_counts_stay_exact(tmp_path):
+    from interpreter.scenario import load_scenario
+
+    path = tmp_path / "boulders.yaml"
+    path.write_text("on_top:\n  deck: [boulder, boulder, boulder, boulder]\n", encoding="utf-8")
+    scenario = load_scenario(path)
+    stats = simulate(GAME, PLAYERS, GAMES, seed=SEED, coverage=True, scenario=scenario,
+                     game=load_game(GAME, options=COUNTING))
+    expected = expected_counts(scenario=scenario)
+    assert counted(stats) == {name: expected[name] for name in counted(stats)}
+    assert expected != expected_counts()  # the games started from the scenario
+    code = main(["simulate", str(GAME), "--players", "2", "--games", "3", "--scenario", str(path), "--json", "-"])
+    assert code == 0
+
+
+def test_simulate_refuses_a_bad_scenario_before_any_game_at_its_line(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("on_top:\n  deck: [diamond]\n", encoding="utf-8")
+    assert main(["simulate", str(GAME), "--players", "2", "--games", "3", "--scenario", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:2" in err and "no card called 'diamond'" in err and "Traceback" not in err
