@@ -223,11 +223,13 @@ def main(argv: list[str] | None = None) -> int:
 def load(args):
     """The game of the command; an OS failure while reading it is reported as a failed read, not a write.
     With ``--coverage`` it is the coverage build, which counts its rules (interpreter/coverage.py)."""
-    options = None
+    counting = {}
     if getattr(args, "coverage", False):
-        from .coverage import COUNTING as options
+        from .coverage import COUNTING
+
+        counting = {"options": COUNTING}
     try:
-        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False), options=options)
+        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False), **counting)
     except OSError as exc:  # read_user_file reports its own; this is a folder or link met on the way
         name = f" {exc.filename}" if isinstance(exc.filename, str) else ""
         raise UsageError(f"cannot read the definition{shorten(inert(name), 200)}: {exc.strerror or exc}") from None

@@ -153,3 +153,22 @@ def test_simulate_refuses_a_bad_scenario_before_any_game_at_its_line(tmp_path, c
     assert main(["simulate", str(GAME), "--players", "2", "--games", "3", "--scenario", str(path)]) == 2
     err = capsys.readouterr().err
     assert "bad.yaml:2" in err and "no card called 'diamond'" in err and "Traceback" not in err
+
+
+def test_rule_names_in_the_coverage_table_are_printed_inert():
+    from rich.console import Console
+
+    from interpreter.coverage import RuleCoverage, render_coverage
+
+    coverage = RuleCoverage()
+    coverage.rules["x"] = ["menu option", "\x1b]0;owned\x07 [bold]loud[/bold]", "g.yaml:3", 0]
+    console = Console(record=True, width=200, force_terminal=False)
+    render_coverage(console, coverage, 4)
+    out = console.export_text()
+    assert "\x1b" not in out and "\\x1b" in out and "[bold]loud[/bold]" in out
+
+
+def test_coverage_with_the_ray_backend_is_refused_in_one_paragraph(capsys):
+    code = main(["simulate", str(GAME), "--players", "2", "--games", "2", "--coverage", "--backend", "ray"])
+    err = capsys.readouterr().err
+    assert code == 2 and "process backend only" in err and "Traceback" not in err
