@@ -172,3 +172,25 @@ def test_coverage_with_the_ray_backend_is_refused_in_one_paragraph(capsys):
     code = main(["simulate", str(GAME), "--players", "2", "--games", "2", "--coverage", "--backend", "ray"])
     err = capsys.readouterr().err
     assert code == 2 and "process backend only" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("off", [("inline",), ("splice",), ("fuse",), ("inline", "splice", "tables", "fold", "fuse")])
+def test_each_run_is_counted_once_whatever_the_optimisations_did_with_the_code(off):
+    from dataclasses import replace
+
+    options = replace(COUNTING, **{name: False for name in off})
+    for variants in ([], [HOOKS]):
+        plain = simulate(GAME, PLAYERS, GAMES, seed=SEED, variants=variants, coverage=True,
+                         game=load_game(GAME, variants=variants, options=options))
+        assert counted(plain) == counted(run(variants)), off
+
+
+@pytest.mark.parametrize("name, players", [("frog_tower", 3), ("kaeru", 2), ("top_frog", 4), ("crazy_eights", 3)])
+def test_the_counting_build_plays_every_shipped_game_exactly_as_the_normal_build(name, players):
+    path = REPO_ROOT / "definitions" / f"{name}.yaml"
+    normal, counting = load_game(path), load_game(path, options=COUNTING)
+    for index in range(4):
+        a = play_bot_game(normal, players, SEED, index)
+        b = play_bot_game(counting, players, SEED, index, coverage=True)
+        assert (a.history, a.zones, a.scores()) == (b.history, b.zones, b.scores())
+    assert any(b.game.coverage.counts)  # (a game with a board per player count: that board's build)
