@@ -139,9 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="start every game from a hand-built position (a YAML scenario file) instead of the "
                           "setup, e.g. to drive a rare rule (with --coverage to see it run)")
     sim.add_argument("--coverage", action="store_true",
-                     help="also count how often each procedure, hook, trigger, card ability, listener and menu option "
-                          "ran or was chosen over the games (exactly; rules never reached listed first); the games "
-                          "played are the same")
+                     help="also count how often each setup step, procedure, hook, trigger, card ability, listener and "
+                          "menu option ran or was chosen over the games (exactly; rules never reached listed first); "
+                          "the games played are the same")
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")

@@ -1,5 +1,6 @@
-"""Rule coverage of a simulation: how often each procedure, hook, trigger, card ability, listener and menu
-option ran (or was chosen) over the games, counted exactly by the coverage build (``dsl/coverage.py``).
+"""Rule coverage of a simulation: how often each setup step, procedure, hook, trigger, card ability,
+listener and menu option ran (or was chosen) over the games, counted exactly by the coverage build
+(``dsl/coverage.py``).
 
 Only what the games themselves ran is counted: setup and every action applied.  Rule code a bot runs on
 copies of the state while it thinks (a search bot's look-ahead) is not: the counts it adds are dropped
@@ -16,7 +17,7 @@ from .dsl.options import CompileOptions
 
 COUNTING = CompileOptions(coverage=True)  # every optimisation on, and the counters
 
-KINDS = ("procedure", "hook", "trigger", "ability", "listener", "menu option")  # the order of the kinds in a report
+KINDS = ("setup step", "procedure", "hook", "trigger", "ability", "listener", "menu option")  # the order of the kinds in a report
 
 
 class RuleCoverage:
@@ -68,7 +69,8 @@ def rules_of(game) -> list:
 
 
 def _kind(proc):
-    """(kind, name) of a procedure as a designer knows it; (None, None) for the flow, setup and hook wrappers."""
+    """(kind, name) of a procedure as a designer knows it; (None, None) for the flow, setup as a whole and the
+    wrappers of hooked procedures."""
     top = proc.where[0] if proc.where else None
     if top == "procedures":
         last = proc.body[-1] if proc.body else None
@@ -80,6 +82,8 @@ def _kind(proc):
         return "hook", f"{when} {target}"
     if top == "triggers":
         return "trigger", proc.name
+    if top == "setup" and len(proc.where) > 1:  # a named step (a variant may add one); not setup as a whole
+        return "setup step", proc.name.removeprefix("setup step ")
     if top == "components":
         return ("listener" if "listeners" in proc.where else "ability"), proc.name
     return None, None

@@ -194,3 +194,12 @@ def test_the_counting_build_plays_every_shipped_game_exactly_as_the_normal_build
         b = play_bot_game(counting, players, SEED, index, coverage=True)
         assert (a.history, a.zones, a.scores()) == (b.history, b.zones, b.scores())
     assert any(b.game.coverage.counts)  # (a game with a board per player count: that board's build)
+
+
+def test_named_setup_steps_a_variant_adds_are_counted_once_per_game():
+    path = REPO_ROOT / "definitions" / "frog_tower.yaml"
+    stats = simulate(path, 3, 3, coverage=True, variants=["crayfish"],
+                     game=load_game(path, variants=["crayfish"], options=COUNTING))
+    steps = {i["name"]: (i["runs"], i["where"]) for i in stats.to_json()["coverage"]["items"] if i["kind"] == "setup step"}
+    assert steps["crayfish_rule"] == (3, steps["crayfish_rule"][1]) and steps["crayfish_rule"][1].startswith("crayfish.yaml:")
+    assert all(runs == 3 for runs, _ in steps.values()) and len(steps) > 1
