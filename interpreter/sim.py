@@ -405,7 +405,9 @@ def _pool_chunks(path, variant_lists, loaded, play, jobs, work, options=None):
 
 def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop, coverage=False,
                     scenario=None) -> SimStats:
-    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions, coverage, scenario)
+    extra = {key: value for key, value in (("coverage", coverage or None), ("scenario", scenario))
+             if value is not None}  # only what was asked for
+    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions, **extra)
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
