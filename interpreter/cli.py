@@ -1039,7 +1039,8 @@ def run_compare(args) -> int:
             task = progress.add_task(f"{games[0].name}, {len(configs)} configurations", total=args.games)
             result = compare(args.file, configs, args.games, seed=args.seed, jobs=args.jobs, loaded=games,
                              max_decisions=args.max_decisions, backend=args.backend, address=args.address,
-                             coverage=args.coverage, progress=lambda done: progress.update(task, completed=done, refresh=True))
+                             coverage=args.coverage,
+                             progress=lambda done: progress.update(task, completed=done, refresh=True))
         elapsed = time.perf_counter() - started
         configurations = report(result, measures=comparison_measures(games))
         document = {"game": games[0].name, "file": str(args.file), "games": args.games, "seed": args.seed,

@@ -17,7 +17,8 @@ from .dsl.options import CompileOptions
 
 COUNTING = CompileOptions(coverage=True)  # every optimisation on, and the counters
 
-KINDS = ("setup step", "procedure", "hook", "trigger", "ability", "listener", "menu option")  # the order of the kinds in a report
+# the order of the kinds in a report
+KINDS = ("setup step", "procedure", "hook", "trigger", "ability", "listener", "menu option")
 
 
 class RuleCoverage:

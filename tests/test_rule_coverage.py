@@ -200,6 +200,8 @@ def test_named_setup_steps_a_variant_adds_are_counted_once_per_game():
     path = REPO_ROOT / "definitions" / "frog_tower.yaml"
     stats = simulate(path, 3, 3, coverage=True, variants=["crayfish"],
                      game=load_game(path, variants=["crayfish"], options=COUNTING))
-    steps = {i["name"]: (i["runs"], i["where"]) for i in stats.to_json()["coverage"]["items"] if i["kind"] == "setup step"}
-    assert steps["crayfish_rule"] == (3, steps["crayfish_rule"][1]) and steps["crayfish_rule"][1].startswith("crayfish.yaml:")
+    steps = {i["name"]: (i["runs"], i["where"]) for i in stats.to_json()["coverage"]["items"]
+             if i["kind"] == "setup step"}
+    runs, where = steps["crayfish_rule"]
+    assert runs == 3 and where.startswith("crayfish.yaml:")
     assert all(runs == 3 for runs, _ in steps.values()) and len(steps) > 1
