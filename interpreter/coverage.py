@@ -65,7 +65,8 @@ def rules_of(game) -> list:
         found.append((kind, name, _where(game.locate(proc.where, body[0] if body else None)),
                       slots.get(("proc", proc.id))))
     for slot, opt, loc, _ in (counts.options if counts is not None else ()):
-        found.append(("menu option", opt.label + (f" for {opt.var} in ..." if opt.var else ""), _where(loc), slot))
+        names = ", ".join(opt.var) if isinstance(opt.var, tuple) else opt.var  # 'for q, r in ...' takes pairs apart
+        found.append(("menu option", opt.label + (f" for {names} in ..." if names else ""), _where(loc), slot))
     return found
 
 
