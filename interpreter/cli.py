@@ -135,6 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bot", action="append", default=[], metavar="[SEAT=]NAME[:k=v,...]", help=BOT_HELP)
     add_backend_options(sim)
     sim.add_argument("--json", metavar="OUT", help="also write the statistics as JSON ('-' for stdout only)")
+    sim.add_argument("--scenario", metavar="FILE",
+                     help="start every game from a hand-built position (a YAML scenario file) instead of the "
+                          "setup, e.g. to drive a rare rule (with --coverage to see it run)")
+    sim.add_argument("--coverage", action="store_true",
+                     help="also count how often each setup step, procedure, hook, trigger, card ability, listener and "
+                          "menu option ran or was chosen over the games (exactly; rules never reached listed first); "
+                          "the games played are the same")
     sim.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                      help=f"stop a game still running after D decisions and count it as stopped, with no winner "
                           f"(default {MAX_DECISIONS:,})")
@@ -214,9 +221,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load(args):
-    """The game of the command; an OS failure while reading it is reported as a failed read, not a write."""
+    """The game of the command; an OS failure while reading it is reported as a failed read, not a write.
+    With ``--coverage`` it is the coverage build, which counts its rules (interpreter/coverage.py)."""
+    counting = {}
+    if getattr(args, "coverage", False):
+        from .coverage import COUNTING
+
+        counting = {"options": COUNTING}
     try:
-        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False))
+        return load_game(args.file, variants=args.variant, verbose=getattr(args, "verbose", False), **counting)
     except OSError as exc:  # read_user_file reports its own; this is a folder or link met on the way
         name = f" {exc.filename}" if isinstance(exc.filename, str) else ""
         raise UsageError(f"cannot read the definition{shorten(inert(name), 200)}: {exc.strerror or exc}") from None
@@ -688,9 +701,17 @@ class PlaySession:
 # ---------------------------------------------------------------- simulate
 def run_simulate(args) -> int:
     check_backend_options(args)
+    if args.coverage and args.backend != "process":
+        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
+    args.scenario_data = None
+    if args.scenario is not None:
+        from .scenario import load_scenario
+
+        args.scenario_data = load_scenario(args.scenario)
+        game.new_game(args.players, args.seed, log=False, scenario=args.scenario_data)  # its errors, before any run
 
     check_plot_folder(args.plot)
     to_stdout = args.json == "-"
@@ -701,7 +722,8 @@ def run_simulate(args) -> int:
         stats = _simulate_with_progress(args, game, console, show=console.is_terminal and not to_stdout)
         elapsed = time.perf_counter() - started
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
-                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions, **stats.to_json(length_measures(game))}
+                  "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions,
+                  **({"scenario": str(args.scenario)} if args.scenario else {}), **stats.to_json(length_measures(game))}
         if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
             output.file.write(json.dumps(report, indent=2) + "\n")
             output.commit()
@@ -718,6 +740,12 @@ def run_simulate(args) -> int:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
     render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
+    if args.scenario:
+        console.print(f"Every game started from the scenario {shorten(inert(str(args.scenario)), 200)}.", markup=False)
+    if stats.coverage is not None:
+        from .coverage import render_coverage
+
+        render_coverage(console, stats.coverage, stats.games)
     if args.json:
         console.print(f"Statistics written to {args.json}")
     if args.plot:
@@ -734,7 +762,8 @@ def _simulate_with_progress(args, game, console, show: bool):
         task = progress.add_task(f"{game.name}, {args.players} players", total=args.games)
         return simulate(args.file, args.players, args.games, seed=args.seed, jobs=args.jobs, bot=args.bots,
                         variants=args.variant, game=game, max_decisions=args.max_decisions,
-                        backend=args.backend, address=args.address,
+                        backend=args.backend, address=args.address, coverage=args.coverage,
+                        scenario=args.scenario_data,
                         progress=lambda done: progress.update(task, completed=done, refresh=True))
 
 
@@ -932,6 +961,9 @@ def add_compare_and_replay(commands, command) -> None:
     comp.add_argument("--max-decisions", type=whole_number(1), default=MAX_DECISIONS, metavar="D",
                       help=f"stop a game still running after D decisions (default {MAX_DECISIONS:,})")
     comp.add_argument("--json", metavar="OUT", help="also write the comparison as JSON ('-' for stdout only)")
+    comp.add_argument("--coverage", action="store_true",
+                      help="also count, per configuration, how often each procedure, hook, trigger, card ability, "
+                           "listener and menu option ran or was chosen (see simulate --coverage)")
     comp.add_argument("--plot", metavar="DIR", help="also draw figures (PNG and SVG) in the folder DIR "
                       "(needs matplotlib: pip install 'ribbit[plot]')")
     add_backend_options(comp)
@@ -977,6 +1009,8 @@ def run_compare(args) -> int:
     from .compare import ConfigError, load_games
 
     check_backend_options(args)
+    if args.coverage and args.backend != "process":
+        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
     try:
         configs = [parse_config(text, number, args.players, args.variant, args.bot)
                    for number, text in enumerate(args.config, 1)]
@@ -984,7 +1018,9 @@ def run_compare(args) -> int:
     except ConfigError as exc:
         raise UsageError(exc.message) from None
 
-    games = load_games(args.file, configs)
+    from .coverage import COUNTING
+
+    games = load_games(args.file, configs, COUNTING if args.coverage else None)
     for number, (game, config) in enumerate(zip(games, configs), 1):
         if not game.min_players <= config.players <= game.max_players:
             raise UsageError(f"--config {number} ({config.name!r}): {game.name} is for "
@@ -1003,6 +1039,7 @@ def run_compare(args) -> int:
             task = progress.add_task(f"{games[0].name}, {len(configs)} configurations", total=args.games)
             result = compare(args.file, configs, args.games, seed=args.seed, jobs=args.jobs, loaded=games,
                              max_decisions=args.max_decisions, backend=args.backend, address=args.address,
+                             coverage=args.coverage,
                              progress=lambda done: progress.update(task, completed=done, refresh=True))
         elapsed = time.perf_counter() - started
         configurations = report(result, measures=comparison_measures(games))
@@ -1027,6 +1064,11 @@ def run_compare(args) -> int:
         print(json.dumps(document, indent=2))
         return EXIT_OK
     render_comparison(console, games[0].name, configurations, args.games, args.seed, elapsed=elapsed)
+    if args.coverage:
+        from .coverage import render_coverage
+
+        for config, stats in zip(configs, result.stats):
+            render_coverage(console, stats.coverage, stats.games, f"Rule coverage, {config.name}")
     if args.json:
         console.print(f"Comparison written to {args.json}", markup=False)
     if figures:

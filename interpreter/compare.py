@@ -224,20 +224,36 @@ class Comparison:
                 mine.merge(theirs)
 
     @classmethod
-    def empty(cls, configs) -> "Comparison":
-        return cls(list(configs), [SimStats(c.players) for c in configs],
+    def empty(cls, configs, coverage: bool = False) -> "Comparison":
+        from .coverage import RuleCoverage
+
+        return cls(list(configs), [SimStats(c.players, coverage=RuleCoverage() if coverage else None) for c in configs],
                    [PairedDifferences(c.players) if n and paired(c, configs[0]) else None
                     for n, c in enumerate(configs)])
 
 
-def run_compare_chunk(games, configs, seed: int, start: int, stop: int, max_decisions: int) -> Comparison:
-    """Play games ``start`` to ``stop - 1`` under every configuration (``games[k]`` is configuration k's game)."""
-    result = Comparison.empty(configs)
+def run_compare_chunk(games, configs, seed: int, start: int, stop: int, max_decisions: int,
+                      coverage: bool = False) -> Comparison:
+    """Play games ``start`` to ``stop - 1`` under every configuration (``games[k]`` is configuration k's game).
+
+    ``coverage``: also count each configuration's rule runs (its game compiled to count them: see
+    interpreter/coverage.py); the counters are read and set back to zero after each game."""
+    from .coverage import Unwatched, compiled_games, take
+
+    result = Comparison.empty(configs, coverage)
+    if coverage:
+        for game in games:
+            for compiled in compiled_games(game):
+                take(compiled)  # from zero, whatever ran before
     for index in range(start, stop):
         base = None
         for k, (game, config) in enumerate(zip(games, configs)):
-            state = play_seated_game(game, config.players, seed, index, config.make_bot, max_decisions)
+            make_bot = config.make_bot if not coverage else \
+                (lambda seat, game_seed, make=config.make_bot: Unwatched(make(seat, game_seed)))
+            state = play_seated_game(game, config.players, seed, index, make_bot, max_decisions)
             result.stats[k].record(state)
+            if coverage:
+                result.stats[k].coverage.add(state.game, take(state.game))
             record = GameRecord.of(state)
             if k == 0:
                 base = record
@@ -246,17 +262,18 @@ def run_compare_chunk(games, configs, seed: int, start: int, stop: int, max_deci
     return result
 
 
-def load_games(path, configs) -> list:
-    """Each configuration's game, loading each distinct list of variants once."""
-    return load_definitions(path, [c.variants for c in configs])
+def load_games(path, configs, options=None) -> list:
+    """Each configuration's game, loading each distinct list of variants once (compiled with ``options``)."""
+    return load_definitions(path, [c.variants for c in configs], options)
 
 
-def _compare_chunk(configs, seed, max_decisions, games, start, stop) -> Comparison:
-    return run_compare_chunk(games, configs, seed, start, stop, max_decisions)
+def _compare_chunk(configs, seed, max_decisions, games, start, stop, coverage=False) -> Comparison:
+    return run_compare_chunk(games, configs, seed, start, stop, max_decisions, coverage)
 
 
 def compare(path, configs, games: int, seed: int = 0, jobs: int = 1, loaded=None, progress=None,
-            max_decisions: int = MAX_DECISIONS, backend: str = "process", address: str | None = None) -> Comparison:
+            max_decisions: int = MAX_DECISIONS, backend: str = "process", address: str | None = None,
+            coverage: bool = False) -> Comparison:
     """Play ``games`` games of every configuration on seeds ``seed`` to ``seed + games - 1``.
 
     ``loaded`` is each configuration's game if already loaded.  Chunks of games are played where
@@ -265,12 +282,22 @@ def compare(path, configs, games: int, seed: int = 0, jobs: int = 1, loaded=None
     local instance); each chunk plays its games under every configuration, so game i is paired with
     game i, and the chunks are merged in game order into exact sums: the result does not depend on the
     backend or the number of jobs.  ``progress(done)`` is called after each chunk.
+    ``coverage``: also count each configuration's rule runs (``result.stats[k].coverage``); ``loaded``, if
+    given, must then be loaded with ``options=interpreter.coverage.COUNTING``.  The games are the same.
     """
     configs = list(configs)
-    result = Comparison.empty(configs)
-    play = functools.partial(_compare_chunk, configs, seed, max_decisions)
+    result = Comparison.empty(configs, coverage)
+    play = functools.partial(_compare_chunk, configs, seed, max_decisions, coverage=coverage)
+    options = None
+    if coverage:
+        from .coverage import COUNTING, check_counting
+
+        options = COUNTING
+        for game in loaded or ():
+            check_counting(game)
     done = 0
-    for part in run_chunks(path, [c.variants for c in configs], loaded, play, games, jobs, backend, address):
+    for part in run_chunks(path, [c.variants for c in configs], loaded, play, games, jobs, backend, address,
+                           options):
         result.merge(part)
         done += part.stats[0].games
         if progress:
@@ -361,7 +388,9 @@ def report(result: Comparison, confidence: float = CONFIDENCE, measures=("turns"
     difference's p-value adjusted for the comparisons made with it (see :func:`adjust`)."""
     configurations = [{"name": c.name, "players": c.players, "variants": list(c.variants), "bots": list(c.bots),
                        **summary(result.stats[k], confidence, measures),
-                       "difference": difference(result, k, confidence, measures) if k else None}
+                       "difference": difference(result, k, confidence, measures) if k else None,
+                       **({"coverage": result.stats[k].coverage.to_json(result.stats[k].games)}
+                          if result.stats[k].coverage is not None else {})}
                       for k, c in enumerate(result.configs)]
     adjust(configurations)
     return configurations

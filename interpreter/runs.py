@@ -33,13 +33,14 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def load_definitions(path, variant_lists) -> list:
-    """The definition at ``path`` with each list of variants (in order), each distinct list loaded once."""
+def load_definitions(path, variant_lists, options=None) -> list:
+    """The definition at ``path`` with each list of variants (in order), each distinct list loaded once
+    (compiled with ``options``, a CompileOptions, when given: the coverage build of ``--coverage``)."""
     from .loader import load_game
 
     loaded = {}
     for variants in variant_lists:
         key = tuple(variants)
         if key not in loaded:
-            loaded[key] = load_game(path, variants=list(variants))
+            loaded[key] = load_game(path, variants=list(variants), options=options)
     return [loaded[tuple(variants)] for variants in variant_lists]

@@ -109,6 +109,7 @@ class SimStats:
     endings: dict = field(default_factory=dict)  # ENDINGS key -> games that ended that way
     no_winner: int = 0  # games that finished with nobody winning (stopped games not counted)
     shared_victories: int = 0  # games with more than one winner
+    coverage: object = None  # a coverage.RuleCoverage when the run counts its rules (simulate --coverage), else None
 
     def __post_init__(self):
         self.win_shares = self.win_shares or [Fraction(0)] * self.players
@@ -145,6 +146,12 @@ class SimStats:
             self.endings[key] += games
         self.no_winner += other.no_winner
         self.shared_victories += other.shared_victories
+        if other.coverage is not None:
+            if self.coverage is None:
+                from .coverage import RuleCoverage
+
+                self.coverage = RuleCoverage()
+            self.coverage.merge(other.coverage)
 
     def win_share(self, seat: int) -> float:
         return float(self.win_shares[seat] / self.games) if self.games else 0.0
@@ -167,6 +174,7 @@ class SimStats:
             "ended_by": {key: count(games) for key, games in self.endings.items()},
             "no_winner": count(self.no_winner),
             "shared_victories": count(self.shared_victories),
+            **({"coverage": self.coverage.to_json(self.games)} if self.coverage is not None else {}),
         }
 
 
@@ -212,18 +220,25 @@ def bot_specs(bot, players: int) -> dict:
 
 
 def play_bot_game(game, players: int, seed: int, index: int, bot="random",
-                  max_decisions: int = MAX_DECISIONS):
+                  max_decisions: int = MAX_DECISIONS, coverage: bool = False, scenario=None):
     """Game ``index`` of a run: dealt with ``seed + index``, bots seeded from that and their seat.
 
     ``bot`` is a bot name for every seat or ``{player: (name, params)}`` (see :func:`bot_specs`).
+    ``coverage``: the rules the bots run while they think are not counted (see interpreter/coverage.py).
+    ``scenario`` (see :func:`interpreter.scenario.load_scenario`): every game starts from it, not from setup.
     """
     game_seed = seed + index
     agents = build_agents(bot_specs(bot, players), game_seed)
+    if coverage:
+        from .coverage import Unwatched
+
+        agents = {seat: Unwatched(agent) for seat, agent in agents.items()}
     try:
-        return play_out(game.new_game(players, game_seed, log=False), agents, max_decisions)
+        return play_out(game.new_game(players, game_seed, log=False, scenario=scenario), agents, max_decisions)
     except RibbitError as exc:
+        again = " --scenario SCENARIO" if scenario is not None else ""
         raise SimulationError(f"game {index + 1} of the run (seed {game_seed}; `ribbit play FILE --players "
-                              f"{players} --seed {game_seed}` plays it again) stopped: {exc}") from None
+                              f"{players} --seed {game_seed}{again}` plays it again) stopped: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -263,11 +278,26 @@ def play_seated_game(game, players: int, seed: int, index: int, make_bot, max_de
 
 
 def run_chunk(game, players: int, seed: int, start: int, stop: int, bot="random",
-              max_decisions: int = MAX_DECISIONS) -> SimStats:
-    """Play games ``start`` to ``stop - 1`` of a run and return their statistics."""
-    stats = SimStats(players)
+              max_decisions: int = MAX_DECISIONS, coverage: bool = False, scenario=None) -> SimStats:
+    """Play games ``start`` to ``stop - 1`` of a run and return their statistics.
+
+    ``coverage``: also count the runs of each rule (``game`` must be compiled to count them: see
+    interpreter/coverage.py); the counters are read and set back to zero after each game.  ``scenario``: every
+    game starts from it (see :func:`play_bot_game`)."""
+    if not coverage:
+        stats = SimStats(players)
+        for index in range(start, stop):
+            stats.record(play_bot_game(game, players, seed, index, bot, max_decisions, scenario=scenario))
+        return stats
+    from .coverage import RuleCoverage, compiled_games, take
+
+    stats = SimStats(players, coverage=RuleCoverage())
+    for compiled in compiled_games(game):
+        take(compiled)  # from zero, whatever ran before
     for index in range(start, stop):
-        stats.record(play_bot_game(game, players, seed, index, bot, max_decisions))
+        state = play_bot_game(game, players, seed, index, bot, max_decisions, coverage=True, scenario=scenario)
+        stats.record(state)
+        stats.coverage.add(state.game, take(state.game))
     return stats
 
 
@@ -285,7 +315,7 @@ BACKENDS = ("process", "ray")  # where the games of a run are played (see simula
 
 
 def run_chunks(path, variant_lists, loaded, play, games: int, jobs: int = 1, backend: str = "process",
-               address: str | None = None):
+               address: str | None = None, options=None):
     """``play(definitions, start, stop)`` for each chunk of ``range(games)``, in game order, where ``backend`` says.
 
     ``definitions`` is the definition at ``path`` with each of ``variant_lists`` (a list of variant lists);
@@ -298,9 +328,13 @@ def run_chunks(path, variant_lists, loaded, play, games: int, jobs: int = 1, bac
       Ray instance of ``jobs`` CPUs (all of them for ``jobs`` 1) started for the run and stopped after it.
 
     Results come back in game order whatever the backend, so whoever merges them gets the same totals.
+    ``options`` (a CompileOptions) is how definitions not yet loaded are compiled: the coverage build of
+    ``--coverage``, which the process backend alone offers.
     """
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
+    if options is not None and backend != "process":
+        raise SimulationError("--coverage counts rules with the process backend only (leave out --backend ray)")
     variant_lists = [list(variants) for variants in variant_lists]
     if backend == "ray":
         from . import ray_backend
@@ -310,11 +344,11 @@ def run_chunks(path, variant_lists, loaded, play, games: int, jobs: int = 1, bac
     jobs = worker_count(jobs, games)
     work = chunks(games, jobs)
     if jobs <= 1:
-        loaded = loaded if loaded is not None else load_definitions(path, variant_lists)
+        loaded = loaded if loaded is not None else load_definitions(path, variant_lists, options)
         for start, stop in work:
             yield play(loaded, start, stop)
         return
-    yield from _pool_chunks(path, variant_lists, loaded, play, jobs, work)
+    yield from _pool_chunks(path, variant_lists, loaded, play, jobs, work, options)
 
 
 _worker_games = None  # in a pool worker: the definitions it plays, for the run _worker_key names
@@ -324,7 +358,7 @@ _worker_error = None
 _runs = itertools.count()
 
 
-def _start_worker(path, variant_lists, play, key=None):
+def _start_worker(path, variant_lists, play, key=None, options=None):
     """Pool initializer: each worker holds the definitions once, for all its chunks.
 
     A worker forked from a parent that already holds them (``key`` matches) keeps that copy
@@ -338,7 +372,7 @@ def _start_worker(path, variant_lists, play, key=None):
     if key is not None and _worker_key == key and _worker_games is not None:
         return
     try:
-        _worker_games = load_definitions(path, variant_lists)
+        _worker_games = load_definitions(path, variant_lists, options)
     except RibbitError as exc:
         _worker_error = str(exc)
 
@@ -349,7 +383,7 @@ def _run_worker_chunk(span):
     return _worker_play(_worker_games, *span)
 
 
-def _pool_chunks(path, variant_lists, loaded, play, jobs, work):
+def _pool_chunks(path, variant_lists, loaded, play, jobs, work, options=None):
     global _worker_games, _worker_key
     key = None
     if loaded is not None:  # a forked worker inherits them: no load or compile per worker
@@ -360,7 +394,7 @@ def _pool_chunks(path, variant_lists, loaded, play, jobs, work):
     gc.freeze()  # forked workers' collections then skip the parent's objects instead of touching (copying) them
     try:
         with multiprocessing.Pool(jobs, initializer=_start_worker,
-                                  initargs=(str(path), variant_lists, play, key)) as pool:
+                                  initargs=(str(path), variant_lists, play, key, options)) as pool:
             gc.unfreeze()
             yield from pool.imap(_run_worker_chunk, work)
     finally:
@@ -369,13 +403,17 @@ def _pool_chunks(path, variant_lists, loaded, play, jobs, work):
             _worker_games = _worker_key = None
 
 
-def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop) -> SimStats:
-    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions)
+def _simulate_chunk(players, seed, bot, max_decisions, definitions, start, stop, coverage=False,
+                    scenario=None) -> SimStats:
+    extra = {key: value for key, value in (("coverage", coverage or None), ("scenario", scenario))
+             if value is not None}  # only what was asked for
+    return run_chunk(definitions[0], players, seed, start, stop, bot, max_decisions, **extra)
 
 
 def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="random",
              variants=None, game=None, progress=None, max_decisions: int = MAX_DECISIONS,
-             backend: str = "process", address: str | None = None) -> SimStats:
+             backend: str = "process", address: str | None = None, coverage: bool = False,
+             scenario=None) -> SimStats:
     """Play ``games`` bot games of the definition at ``path`` and return merged statistics.
 
     ``game`` is an already loaded copy for in-process play (loaded from ``path``
@@ -394,6 +432,10 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
     of jobs.  ``progress(done)`` is called with the number of games finished so far, after each chunk.
     A game still running after ``max_decisions`` decisions is stopped and counted under
     ``endings["decision_cap"]``; ``max_decisions`` is an int from 1 (0 would stop every game before it began).
+    ``coverage``: also count how often each rule ran (``stats.coverage``; see interpreter/coverage.py); ``game``,
+    if given, must then be loaded with ``options=interpreter.coverage.COUNTING``.  The games are the same.
+    ``scenario`` (a :func:`interpreter.scenario.load_scenario`): every game starts from that position instead of
+    the setup, dealt as usual from its seed (to drive a rare rule, with ``coverage`` to see it run).
     """
     if type(max_decisions) is not int or max_decisions < 1:
         from .state import _type_of
@@ -401,11 +443,18 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
         raise DefinitionError(f"max_decisions must be a whole number (an int) from 1, not {_type_of(max_decisions)}",
                               Location(str(path), key="max_decisions"))
     variants = list(variants or [])
-    play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions)
+    play = functools.partial(_simulate_chunk, players, seed, bot, max_decisions, coverage=coverage, scenario=scenario)
+    options = None
+    if coverage:
+        from .coverage import COUNTING, check_counting
+
+        options = COUNTING
+        if game is not None:
+            check_counting(game)
     stats = SimStats(players)
     done = 0
     for part in run_chunks(path, [variants], None if game is None else [game], play, games, jobs, backend,
-                           address):
+                           address, options):
         stats.merge(part)
         done += part.games
         if progress:

@@ -27,6 +27,7 @@ from . import ast as A
 from .analysis import Analysis
 from .codegen import CodeUnit
 from .counters import CounterCompiler
+from .coverage import CoverageCompiler
 from .decisions import DecisionCompiler
 from .lower_expr import ExpressionCompiler
 from .inline import ProcInliner
@@ -41,7 +42,7 @@ from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401
 
 
 class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler, OrderingCompiler, ShowCompiler):
+               CounterCompiler, OrderingCompiler, ShowCompiler, CoverageCompiler):
     """Holds the model's tables and compiles snippets against them."""
 
     def __init__(self, model):

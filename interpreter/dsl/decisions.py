@@ -271,7 +271,7 @@ class DecisionCompiler:
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
-            self.resumable(opt.body, scope, code)
+            self.counted(opt.body, scope, code, self.count_option(opt), opt)
             if len(code) == target.pc:
                 targets[i] = end  # an option with nothing to do goes straight on
             else:
@@ -449,7 +449,7 @@ class DecisionCompiler:
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
-            self.resumable(opt.body, scope, code)
+            self.counted(opt.body, scope, code, self.count_option(opt), opt)
             if len(code) == target.pc:
                 targets[i] = end
             else:

@@ -68,7 +68,7 @@ class ProcInliner:
         if not loose_signal(body) and not has_return(body[:-1] if isinstance(last, A.Return) else body):
             return self._flattened(body, inner, dest, ctx)
         # Otherwise the body is a function of its own, stopped by its 'return' (or a stray 'break').
-        run = self.block(body, inner, f"{proc.name}, inlined")
+        run = self.block(body, inner, f"{proc.name}, inlined", first=self.count_entry(proc))
         t = self.tmp()
         code = self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             try:
@@ -90,7 +90,7 @@ class ProcInliner:
         """
         last = body[-1] if body else None
         returns = isinstance(last, A.Return)
-        code = self.lower(body[:-1] if returns else body, inner, ctx)
+        code = self.count_entry(self.inlining[-1]) + self.lower(body[:-1] if returns else body, inner, ctx)
         if returns and last.value is not None:
             value = self.expr_code(last.value, inner)[0]
             v = last.value

@@ -39,15 +39,19 @@ class CompileOptions:
     # Straight runs of statements that never wait fused into one resumable instruction, and jumps
     # to jumps pointed at their final target (ResumableCompiler.resumable_run and compile_proc).
     fuse: bool = True
+    # Not an optimisation: every procedure, hook, trigger, ability, listener and menu option entered bumps a
+    # counter (dsl/coverage.py), for `ribbit simulate --coverage`.  Off, the generated code is unchanged.
+    coverage: bool = False
 
     @classmethod
     def none(cls) -> "CompileOptions":
         """Every optimisation off."""
-        return cls(**{f.name: False for f in fields(cls)})
+        return cls(**{name: False for name in cls.names()})
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        """The optimisations' names (coverage counting is not one)."""
+        return [f.name for f in fields(cls) if f.name != "coverage"]
 
     def without(self, name: str) -> "CompileOptions":
         """These options with ``name`` off."""

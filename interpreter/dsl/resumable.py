@@ -54,6 +54,15 @@ class ResumableCompiler:
         """Append instructions for ``stmts`` to ``code`` (procedures that may wait for players)."""
         self.flush(self.resumable_run(stmts, scope, code, Run(scope)), code)
 
+    def counted(self, stmts, scope, code: list, count: list, node):
+        """:meth:`resumable`, with the Python statements ``count`` (coverage.py) run first (at ``node``'s line)."""
+        if not count:
+            return self.resumable(stmts, scope, code)
+        run = Run(scope)
+        run.stmts.extend(count)
+        run.at = self.location((node[0] if node else None) if isinstance(node, tuple) else node)
+        self.flush(self.resumable_run(stmts, scope, code, run), code)
+
     def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
@@ -64,6 +73,8 @@ class ResumableCompiler:
                 if not self.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
                 continue
+            if self.options.coverage:
+                run.stmts.extend(self.count_before(st))
             tail = self.splice_call(st, scope, code, run)
             if tail is not None:
                 run = tail
@@ -294,7 +305,8 @@ class ResumableCompiler:
             self.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
-                direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc))
+                direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc),
+                                    first=self.count_entry(proc))
                 if not resumable:
                     proc.code = NEVER_ENTERED
                     self.code.flush()
@@ -308,7 +320,7 @@ class ResumableCompiler:
                     return
                 code = []
                 self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
-                self.resumable(proc.body, scope, code)
+                self.counted(proc.body, scope, code, self.count_entry(proc), proc.body)
                 code.append(Op(lambda k: shape("return RETURN_FROM(s, fr, None)", RETURN_FROM=self.K(return_from)),
                                None))
                 if self.options.fuse:

@@ -62,6 +62,7 @@ class ProcSplicer:
         if not run.stmts:
             run.at = at
         run.stmts.extend(enter)
+        run.stmts.extend(self.count_entry(proc))
         saved = self.where, self.splicing
         self.where, self.splicing = proc.where, self.splicing + (proc,)
         try:

@@ -60,6 +60,8 @@ class StatementCompiler:
 
     def lower_one(self, st, scope, ctx: Ctx) -> list:
         body = getattr(self, "s_" + type(st).__name__)(st, scope, ctx)
+        if self.options.coverage:
+            body = self.count_before(st) + body
         if body:
             loc = self.location(st)
             line, col = loc.line or 1, max((loc.column or 1) - 1, 0)
@@ -67,9 +69,10 @@ class StatementCompiler:
                 locate(node, line, col)
         return body
 
-    def block(self, stmts, scope, what: str = "", into=None):
-        """A direct function ``f(s, e)`` running ``stmts``: its value is what a 'return' gives, else None."""
-        body = self.lower(stmts, scope, Ctx())
+    def block(self, stmts, scope, what: str = "", into=None, first=()):
+        """A direct function ``f(s, e)`` running ``stmts``: its value is what a 'return' gives, else None.
+        ``first``: Python statements run before them (a coverage count, see coverage.py)."""
+        body = [*first, *self.lower(stmts, scope, Ctx())]
         at = self.location(stmts[0]) if stmts else None
         return self.code.later("run", body, ("s", "e"), at and at.line, what, into, at and at.file, where=self.where)
 
