@@ -47,6 +47,7 @@ procedures:
       "fall through":
         pass
     game.fell += 1
+    return none
   take_turn(player p): |
     let v = pick(p)
     if v == none:

@@ -444,6 +444,7 @@ class Builder:
             name, params, returns = self.signature(key, path, "procedure")
             self.check_free(name, path)
             self.g.procedures[name] = self.new_proc(name, params, self.parse_body(text, path), path, returns)
+            self.g.procedures[name].declares_result = "->" in str(key)  # checked on every path (dsl/returns.py)
 
     def build_hooks(self):
         """Wrap each procedure that variants hook into (see interpreter.loader.variants.Hook).
@@ -482,6 +483,8 @@ class Builder:
                 key = f"{name} {hook.when} {i}"
                 hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
                                       returns if hook.when == "instead" else T.ANY)
+                hproc.hook = (name, hook.when)  # (dsl/returns.py: an 'instead' answers as the procedure does)
+                hproc.declares_result = hook.when == "instead" and getattr(proc, "declares_result", False)
                 g.procedures[key] = hproc
                 self.setup_steps.append(key)
                 cond = None
@@ -511,6 +514,7 @@ class Builder:
                 stmts.append(_guarded(A.CallStmt(A.Call(key, args + (result,))), cond, args + (result,)))
             stmts.append(A.Return(result))
             wrapper = self.new_proc(name, params, tuple(stmts), proc.where, returns)
+            wrapper.declares_result = None  # made here, not written: its returns are not checked
             g.procedures[name] = wrapper
 
     def check_free(self, name, path):
