@@ -27,7 +27,7 @@ from .dsl import option_spaces as OPT
 from .dsl.codegen import SAFE_BUILTINS
 from .dsl.compiler import SUSPEND, GameOver
 from .dsl.runtime import MAX_ACTION_TEXT
-from .failures import failed_at
+from .failures import failed_at, in_ribbit_words
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, UndoRefusedError, quote
 from .game import MAX_SEED_BITS
 from .layout import MAX_LAYOUT_TEXT
@@ -109,7 +109,7 @@ class State:
             raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
         except Exception as exc:
             cause, where = _unforeseen(game, exc)
-            raise RuleError(f"a rule failed while setting up the game ({type(cause).__name__}: {cause})",
+            raise RuleError(f"a rule failed while setting up the game: {in_ribbit_words(cause)}",
                             where) from cause
         return s
 
@@ -396,7 +396,7 @@ class State:
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
         # a rule failed in a way no check foresaw: never half an action
         cause, where = _unforeseen(self.game, exc)
-        raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
+        raise RuleError(f"a rule failed after {action!r}: {in_ribbit_words(cause)}; "
                         "the game is back where it was before that action", where) from cause
 
     def _rewind(self) -> None:

@@ -13,6 +13,7 @@ import re
 
 from .. import errors as E
 from ..errors import quote
+from ..failures import in_ribbit_words
 from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
@@ -729,6 +730,7 @@ class Builder:
             until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
             if until is not None:
                 self.check_expr(until, [], path + ("until",), "bool")
+                until = self.flow_expression(until, path + ("until",))
             if "turn" in phase:
                 stmts.extend(self.turn_phase(phase, path, until))
             else:
@@ -770,6 +772,7 @@ class Builder:
     def turn_phase(self, phase, path, until):
         first = self.parse_expr(phase.get("first", "seat(1)"), path + ("first",))
         self.check_expr(first, [], path + ("first",), "player")
+        first = self.flow_expression(first, path + ("first",))
         var = f"$phase{path[1]}"
         p = A.Name(var)
         order = phase.get("order", "clockwise")
@@ -784,6 +787,14 @@ class Builder:
         body.append(A.Assign(p, "=", A.Call(step, (p,))))
         # '$opening' gives a scenario's first_player instead, once (an author cannot write the name)
         return [A.Let(var, A.Call("$opening", (first,))), A.While(None, tuple(body))]
+
+    def flow_expression(self, node, path):
+        """A flow key's expression (``first:``, ``until:``) as a hidden function of its own, called from the
+        flow: compiled where it is written, so a run-time error in it points at its own line, not at 'flow:'."""
+        key = f"$flow {format_path(path)}"
+        self.g.functions[key] = Func(key, [], node, path)
+        self.hidden_functions.append(key)
+        return A.Call(key, ())
 
     def round_phase(self, phase, path, until):
         body = [A.Assign(A.Attr(A.Name("game"), "round"), "+=", A.Const(1))]
@@ -905,8 +916,7 @@ def _scored(fn, loc, what):
         except RecursionError:
             raise E.RuleError(f"{what} nests too deeply (endless recursion?)", loc) from None
         except Exception as exc:
-            raise E.RuleError(f"{what} failed for player {e['p']} ({type(exc).__name__}: "
-                              f"{E.shorten(str(exc))})", loc) from None
+            raise E.RuleError(f"{what} failed for player {e['p']}: {in_ribbit_words(exc)}", loc) from None
         if type(value) is not int and type(value) is not bool:
             raise E.RuleError(f"{what} is not a whole number for player {e['p']} (it is {E.quote(value)})", loc)
         return value
