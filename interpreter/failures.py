@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from .dsl.codegen import SAFE_BUILTINS
-from .errors import Location, quote
+from .errors import Location, quote, shorten
 
 _LOCAL_KEY = re.compile(r"([a-z_][a-z0-9_]*)(\.\d+)?")  # an env key: a local's name (numbered when inlined)
 
@@ -40,6 +40,9 @@ def in_ribbit_words(exc: BaseException) -> str:
         return "a number is too large"
     if isinstance(exc, (ValueError, ArithmeticError)):
         return "a value is out of range here"
+    if type(exc) in (AssertionError, RuntimeError) and exc.args and type(exc.args[0]) is str:
+        # raised by Ribbit's own code (an invariant, a check of its own): its words, not Python's
+        return f"an internal check of Ribbit failed: {shorten(exc.args[0], 300)} (please report it)"
     return "the rule could not be carried out (a case Ribbit's checks missed: please report it)"
 
 
