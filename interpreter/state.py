@@ -28,7 +28,7 @@ from .runtime.sandbox import SAFE_BUILTINS
 from .runtime.control import SUSPEND, GameOver
 from .runtime.limits import MAX_ACTION_TEXT
 from .runtime.records import Frame
-from .runtime.sandbox import failed_at
+from .runtime.sandbox import failed_at, in_ribbit_words
 from .errors import IllegalActionError, RibbitError, RuleError, SaveFileError, UndoRefusedError, quote
 from .rng import MAX_SEED_BITS
 
@@ -110,7 +110,7 @@ class State:
             raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
         except Exception as exc:
             cause, where = _unforeseen(game, exc)
-            raise RuleError(f"a rule failed while setting up the game ({type(cause).__name__}: {cause})",
+            raise RuleError(f"a rule failed while setting up the game: {in_ribbit_words(cause)}",
                             where) from cause
         return s
 
@@ -397,7 +397,7 @@ class State:
             raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
         # a rule failed in a way no check foresaw: never half an action
         cause, where = _unforeseen(self.game, exc)
-        raise RuleError(f"a rule failed after {action!r} ({type(cause).__name__}: {cause}); "
+        raise RuleError(f"a rule failed after {action!r}: {in_ribbit_words(cause)}; "
                         "the game is back where it was before that action", where) from cause
 
     def _rewind(self) -> None:

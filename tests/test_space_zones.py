@@ -52,7 +52,7 @@ def test_a_value_that_is_not_a_space_is_a_located_error_at_the_zone(tmp_path):
     game, path = load(tmp_path, GAME.replace("target: b", "target: d"))
     with pytest.raises(RuleError) as info:
         game.new_game(1)
-    assert str(info.value).startswith(f"{path}:15:27: procedures.take_turn(player p): None is not a space of the board\n")
+    assert str(info.value).startswith(f"{path}:15:27: procedures.take_turn(player p): the space is none, so it has no zone here\n")
 
 
 def test_a_space_index_survives_pickling_with_its_place():

@@ -47,6 +47,7 @@ procedures:
       "fall through":
         pass
     game.fell += 1
+    return none
   take_turn(player p): |
     let v = pick(p)
     if v == none:
@@ -97,7 +98,7 @@ def test_arguments_are_read_once_at_the_call_and_locals_do_not_outlive_it(load):
     state.apply(0, "go")  # game.n was 0 at the call: x = 5, start = 0 (not the 1 the body wrote)
     assert state.gv["sum"] == 5
     # The next call skips the branch: reading x must fail as it does in a fresh call, not see 5.
-    with pytest.raises(RuleError, match=r"KeyError: 'x"):
+    with pytest.raises(RuleError, match=r"the variable 'x' has no value here"):
         state.apply(1, "go")
     assert state.gv["sum"] == 5 and state.current_players() == [1]
 

@@ -52,7 +52,7 @@ def test_a_fixed_list_too_big_to_work_out_at_load_does_not_hang_the_load(tmp_pat
     with pytest.raises(RuleError) as info:
         state.apply(0, state.legal_actions(0)[0])
     assert str(info.value).splitlines()[0] == (
-        f"{path}:29:51: flow: range() of 100,000 numbers does more work than the step budget allows between "
+        f"{path}:30:60: flow[0].until: range() of 100,000 numbers does more work than the step budget allows between "
         "two decisions (200,000 steps: a huge list or an endless loop? if the rule is right, raise "
         "'limits: {steps: N}')")
     assert state.legal_actions(0)  # rewound: the action can be played again

@@ -72,12 +72,14 @@ def test_a_hook_with_if_runs_only_when_it_holds(tmp_path):
 
 
 def test_after_sees_the_result_and_cannot_change_it(tmp_path):
-    # flip returns the card it flipped; the after hook's own 'return' ends only the hook
+    # the after hook's own 'return' ends only the hook; it cannot give a value (returns.py refuses it at load)
     game = load_game(BASE, variants=[variant(tmp_path, "v", '''
         after:
           bust: |
             log "busted: {result}"
-            return false
+            if result:
+              return
+            log "not busted"
         ''')])
     state = start(game, 3, pond=["green frog", "green frog (pink flower)", "blue frog"], zones=dict(EMPTY))
     play(state, [(0, FLIP)])
@@ -85,6 +87,10 @@ def test_after_sees_the_result_and_cannot_change_it(tmp_path):
     play(state, [(1, "take green frog")])  # the Holding area is shared out (the last card without asking)
     assert state.log[1:] == ["busted: yes"]
     assert state.current_players() == [1] and holding(state) == ["blue frog"]  # the turn ended all the same
+    assert "an instead hook answers for bust()" in error_of([variant(tmp_path, "w", '''
+        after:
+          bust: return false
+        ''')])
 
 
 def test_the_first_instead_that_holds_runs_in_variant_order_else_the_body(tmp_path):

@@ -195,4 +195,5 @@ def test_an_unforeseen_error_in_a_called_waiting_procedure_is_located_in_it(tmp_
         game.new_game(2, seed=1)
     line = text.split("\n").index("    game.calls += x") + 1
     assert re.sub(r"'x\.\d+'", "'x'", str(info.value)).split("\n")[0] == (
-        f"{path}:{line}:19: procedures.tally(player q): a rule failed while setting up the game (KeyError: 'x')")
+        f"{path}:{line}:19: procedures.tally(player q): a rule failed while setting up the game: the variable 'x' has no value "
+        "here (it is given one only on a path not taken: give it a value with 'let' before the 'if' or loop)")

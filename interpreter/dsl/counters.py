@@ -37,6 +37,8 @@ class CounterCompiler:
                 try:
                     return index[sp]
                 except (KeyError, TypeError):
+                    if sp is None:
+                        raise RuleError(f"{name}(): the space is none", loc) from None
                     raise RuleError(f"{name}(): {sp!r} is not a space of the board", loc) from None
             return name, kind, space_index, fn
         key = note.local  # the holder is a local variable: read it from the env, no call

@@ -51,5 +51,14 @@ def sort_by(s, e, xs, var, where, key, loc):
 
 
 def _shown(keys) -> str:
-    text = ", ".join(repr(k) for k in keys[:6])
+    text = ", ".join(_key(k) for k in keys[:6])
     return text + (", ..." if len(keys) > 6 else "")
+
+
+def _key(k) -> str:
+    """A key as the effect language writes it (none, true, [1, 2]), never as Python does (None, True)."""
+    if k is None or type(k) is bool:
+        return {None: "none", True: "true", False: "false"}[k]
+    if type(k) in (list, tuple):
+        return "[" + ", ".join(_key(x) for x in k) + "]"
+    return repr(k)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .inline import statements
+from .returns import check_returns, subject
 from ..runtime.limits import MAX_LOG_PARTS
 from .units import Scope, suggest
 
@@ -64,6 +65,7 @@ class StatementAnalysis:
         notes = {}
         try:
             self.st_block(proc.body, Scope(dict(proc.params), proc), notes)
+            check_returns(proc, notes)  # every path gives the declared result (returns.py)
         finally:
             self.where, self._owner = saved
         proc.stmt_notes = notes
@@ -243,7 +245,7 @@ class StatementAnalysis:
         kind = self.st_kind(st.value, scope)
         owner = self._owner
         if owner is not None and not T.fits(kind, owner.returns):
-            raise self.err(f"{owner.name}() returns {T.describe(owner.returns)}, not {T.describe(kind)}", st.value)
+            raise self.err(f"{subject(owner)} returns {T.describe(owner.returns)}, not {T.describe(kind)}", st.value)
         return StmtNote(kind)
 
     def st_EndGame(self, st, scope, notes):

@@ -13,6 +13,7 @@ import re
 
 from .. import errors as E
 from ..errors import quote
+from ..runtime.sandbox import in_ribbit_words
 from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
@@ -447,6 +448,7 @@ class Builder:
             name, params, returns = self.signature(key, path, "procedure")
             self.check_free(name, path)
             self.g.procedures[name] = self.new_proc(name, params, self.parse_body(text, path), path, returns)
+            self.g.procedures[name].declares_result = "->" in str(key)  # checked on every path (dsl/returns.py)
 
     def build_hooks(self):
         """Wrap each procedure that variants hook into (see interpreter.loader.variants.Hook).
@@ -485,6 +487,8 @@ class Builder:
                 key = f"{name} {hook.when} {i}"
                 hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
                                       returns if hook.when == "instead" else T.ANY)
+                hproc.hook = (name, hook.when)  # (dsl/returns.py: an 'instead' answers as the procedure does)
+                hproc.declares_result = hook.when == "instead" and getattr(proc, "declares_result", False)
                 g.procedures[key] = hproc
                 self.setup_steps.append(key)
                 cond = None
@@ -514,6 +518,7 @@ class Builder:
                 stmts.append(_guarded(A.CallStmt(A.Call(key, args + (result,))), cond, args + (result,)))
             stmts.append(A.Return(result))
             wrapper = self.new_proc(name, params, tuple(stmts), proc.where, returns)
+            wrapper.declares_result = None  # made here, not written: its returns are not checked
             g.procedures[name] = wrapper
 
     def check_free(self, name, path):
@@ -728,6 +733,7 @@ class Builder:
             until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
             if until is not None:
                 self.check_expr(until, [], path + ("until",), "bool")
+                until = self.flow_expression(until, path + ("until",))
             if "turn" in phase:
                 stmts.extend(self.turn_phase(phase, path, until))
             else:
@@ -769,6 +775,7 @@ class Builder:
     def turn_phase(self, phase, path, until):
         first = self.parse_expr(phase.get("first", "seat(1)"), path + ("first",))
         self.check_expr(first, [], path + ("first",), "player")
+        first = self.flow_expression(first, path + ("first",))
         var = f"$phase{path[1]}"
         p = A.Name(var)
         order = phase.get("order", "clockwise")
@@ -783,6 +790,14 @@ class Builder:
         body.append(A.Assign(p, "=", A.Call(step, (p,))))
         # '$opening' gives a scenario's first_player instead, once (an author cannot write the name)
         return [A.Let(var, A.Call("$opening", (first,))), A.While(None, tuple(body))]
+
+    def flow_expression(self, node, path):
+        """A flow key's expression (``first:``, ``until:``) as a hidden function of its own, called from the
+        flow: compiled where it is written, so a run-time error in it points at its own line, not at 'flow:'."""
+        key = f"$flow {format_path(path)}"
+        self.g.functions[key] = Func(key, [], node, path)
+        self.hidden_functions.append(key)
+        return A.Call(key, ())
 
     def round_phase(self, phase, path, until):
         body = [A.Assign(A.Attr(A.Name("game"), "round"), "+=", A.Const(1))]

@@ -11,20 +11,49 @@ the traceback's frames from the innermost out, the first generated frame names
 the statement (and ``CodeUnit.origins`` the rule its function was made from).
 Failing that, the error is located at the rule (procedure, trigger, ability...)
 whose instruction was running.
+
+:func:`in_ribbit_words` says what went wrong without a Python class name or a Python message:
+the person reading it wrote YAML, not Python (the exception stays the error's ``__cause__``).
 """
 
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import replace
 
-from ..errors import Location
+from ..errors import Location, quote, shorten
 
 SAFE_BUILTINS = {name: getattr(builtins, name) for name in (
     "abs", "all", "any", "bool", "dict", "enumerate", "int", "isinstance", "iter", "len", "list", "max",
     "min", "next", "range", "reversed", "set", "sorted", "str", "sum", "tuple", "type", "zip",
     "IndexError", "KeyError", "OverflowError", "RecursionError", "TypeError", "ValueError", "ZeroDivisionError",
 )}
+
+_LOCAL_KEY = re.compile(r"([a-z_][a-z0-9_]*)(\.\d+)?")  # an env key: a local's name (numbered when inlined)
+
+
+def in_ribbit_words(exc: BaseException) -> str:
+    """What an error no check foresaw means for the rules, in the words of the effect language."""
+    if isinstance(exc, KeyError) and len(exc.args) == 1 and type(exc.args[0]) is str:
+        found = _LOCAL_KEY.fullmatch(exc.args[0])
+        if found:
+            return (f"the variable {quote(found.group(1))} has no value here (it is given one only on a path "
+                    "not taken: give it a value with 'let' before the 'if' or loop)")
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, TypeError):
+        return "a value is of the wrong kind here (none, or a text, where a number or a card is needed?)"
+    if isinstance(exc, (KeyError, IndexError)):
+        return "a value is not there (an empty list or zone, or a table without that entry?)"
+    if isinstance(exc, OverflowError):
+        return "a number is too large"
+    if isinstance(exc, (ValueError, ArithmeticError)):
+        return "a value is out of range here"
+    if type(exc) in (AssertionError, RuntimeError) and exc.args and type(exc.args[0]) is str:
+        # raised by Ribbit's own code (an invariant, a check of its own): its words, not Python's
+        return f"an internal check of Ribbit failed: {shorten(exc.args[0], 300)} (please report it)"
+    return "the rule could not be carried out (a case Ribbit's checks missed: please report it)"
 
 
 def failed_at(game, exc: BaseException, proc, pc: int) -> Location:

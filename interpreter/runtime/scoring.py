@@ -7,7 +7,8 @@ rules), the sum of named score terms, and a quantity with its modifiers (passive
 
 from __future__ import annotations
 
-from ..errors import RibbitError, RuleError, quote, shorten
+from ..errors import RibbitError, RuleError, quote
+from .sandbox import in_ribbit_words
 
 
 class Scored:
@@ -26,8 +27,7 @@ class Scored:
         except RecursionError:
             raise RuleError(f"{self.what} nests too deeply (endless recursion?)", self.loc) from None
         except Exception as exc:
-            raise RuleError(f"{self.what} failed for player {e['p']} ({type(exc).__name__}: "
-                            f"{shorten(str(exc))})", self.loc) from None
+            raise RuleError(f"{self.what} failed for player {e['p']}: {in_ribbit_words(exc)}", self.loc) from None
         if type(value) is not int and type(value) is not bool:
             raise RuleError(f"{self.what} is not a whole number for player {e['p']} (it is {quote(value)})", self.loc)
         return value

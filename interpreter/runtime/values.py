@@ -165,6 +165,8 @@ class SpaceIndex(dict):
         self.loc = loc
 
     def __missing__(self, sp):
+        if sp is None:
+            raise RuleError("the space is none, so it has no zone here", self.loc)
         raise RuleError(f"{sp!r} is not a space of the board", self.loc)
 
     def __reduce__(self):
@@ -410,6 +412,8 @@ def roll(s, n, loc):
 def grid_line(table, space, name, loc):
     found = table.get(space)
     if found is None:
+        if space is None:
+            raise RuleError(f"{name}(): the space is none", loc)
         raise RuleError(f"{name}(): {space!r} is not a space of the grid", loc)
     return list(found)
 
@@ -424,4 +428,6 @@ def space_holder(index, sp, name, loc):
     try:
         return index[sp]
     except (KeyError, TypeError):
+        if sp is None:
+            raise RuleError(f"{name}(): the space is none", loc) from None
         raise RuleError(f"{name}(): {sp!r} is not a space of the board", loc) from None

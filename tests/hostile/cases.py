@@ -962,6 +962,124 @@ def issue_20_api_cases() -> list:
     return setting_cases() + log_place_cases() + scenario_place_cases() + courtesy_cases()
 
 
+# ---------------------------------------------------------------- located run-time errors (issue 25, item 4)
+# Every run-time failure is a Ribbit error at the line of the rule that caused it, in Ribbit's words: for each
+# flow key and each builtin, a test-only game whose expression there fails while the game runs (none where a
+# number, a card, a player, a space or a list is wanted...).  The case must exit 2 naming that line
+# (``located.yaml:LINE:``); the worker refuses any Python class name in the message.
+LOCATED = """\
+game: Located {NAME}
+players: {{min: 2, max: 2}}
+board:
+  grid: {{rows: 2, columns: 2}}
+parameters:
+  ladder: {{1: 1, 2: 3}}
+properties:
+  value: 0
+components:
+  - {{name: low, value: 1, zone: hand, per_player: true}}
+  - {{name: high, value: 3, zone: hand, per_player: true}}
+zones:
+  hand: {{per: player, visibility: owner}}
+  pile: {{visibility: public}}
+  box: {{visibility: public, description: always empty}}
+  cell: {{per: space, visibility: public}}
+player_variables:
+  points: 0
+procedures:
+  take_turn(player p): |
+    let hostile_x = {TURN}
+    ask p to choose one of hand(p) as card "play"
+    move card to pile
+  hostile_round(): |
+    let hostile_x = {ROUND}
+    pass
+flow:
+  - turn: take_turn
+    first: "{FIRST}"
+    until: "{UNTIL}"
+{ROUNDS}scoring:
+  score: p.points
+"""
+LOCATED_LINES = {"turn": 21, "round": 25, "first": 29, "until": 30, "round_phase": 32}
+ROUND_PHASE = "  - round: [hostile_round]\n    until: game.round >= 2\n"
+# first, last and random of a none list, and step, adjacent, diagonals and distance of a none space, give none
+# (or nothing) by design: their cases fail where that result is used, on the same line.
+# Values the checks at load let through (their kind is known) that are none while the game runs: 'box' is empty.
+NONE_INT = "first(each c in box: c.value)"
+NONE_CARD = "top(box)"
+NONE_PLAYER = "first(each q in players where q.points > 100)"
+NONE_SPACE = "first(each sp in spaces where size(cell(sp)) > 100)"
+NONE_INTS = "first(each c in box: [c.value])"
+NONE_BOOLS = "first(each c in box: [c.value > 0])"
+NONE_LISTS = "first(each c in box: [[c.value]])"
+# Flow keys: those holding an expression fail in it; 'turn' and 'round' name a procedure, which fails in its own
+# line; 'phase', 'order' and 'repeat' are fixed words checked at load, with nothing to evaluate while the game runs.
+FLOW_KEY_EXPRESSIONS = {"first": f"seat(1 + {NONE_INT})", "until": f"size(pile) + {NONE_INT} == 4",
+                        "turn": f"1 + {NONE_INT}", "round": f"1 + {NONE_INT}"}
+FLOW_KEYS_WITHOUT_RUN_TIME = {"phase", "order", "repeat"}
+BUILTIN_FAILURES = {
+    "size": f"size({NONE_INTS})", "count": f"count({NONE_INTS})", "any": f"any({NONE_BOOLS})",
+    "all": f"all({NONE_BOOLS})", "sum": f"sum([1, {NONE_INT}])", "max": f"max([1, {NONE_INT}])",
+    "min": f"min([1, {NONE_INT}])", "distinct": f"distinct({NONE_INTS})", "first": f"1 + first({NONE_INTS})",
+    "last": f"1 + last({NONE_INTS})", "reverse": f"reverse({NONE_INTS})", "range": f"range({NONE_INT})",
+    "abs": f"abs({NONE_INT})", "product": f"product({NONE_LISTS})", "threshold": f"threshold(ladder, {NONE_INT})",
+    "top": f"top(pile, {NONE_INT})", "bottom": f"bottom(pile, {NONE_INT})", "zone_of": f"zone_of({NONE_CARD})",
+    "owner_of": f"owner_of({NONE_CARD})", "position": f"position({NONE_CARD})", "above": f"above({NONE_CARD})",
+    "below": f"below({NONE_CARD})", "space_of": f"space_of({NONE_CARD})", "flatten": f"flatten({NONE_LISTS})",
+    "next_player": f"next_player({NONE_PLAYER})", "previous_player": f"previous_player({NONE_PLAYER})",
+    "players_from": f"players_from({NONE_PLAYER})", "seat": f"seat({NONE_INT})", "random": f"1 + random({NONE_INTS})",
+    "roll": f"roll({NONE_INT})", "shuffled": f"shuffled({NONE_INTS})",
+    "sort_by": f"sort_by(each x in [1, 2]: {NONE_INT})", "step": f'row(step({NONE_SPACE}, "north"))',
+    "adjacent": f"column(first(adjacent({NONE_SPACE})))", "diagonals": f"row(first(diagonals({NONE_SPACE})))",
+    "distance": f'1 + distance({NONE_SPACE}, "r1c1")', "row": f"row({NONE_SPACE})", "column": f"column({NONE_SPACE})",
+}
+
+
+def located_case(name: str, about: str, turn="1", round_="1", first="seat(1)", until="size(pile) == 4",
+                 rounds=False, line_of="turn") -> dict:
+    text = LOCATED.format(NAME=name, TURN=turn, ROUND=round_, FIRST=first, UNTIL=until,
+                          ROUNDS=ROUND_PHASE if rounds else "")
+    line = LOCATED_LINES[line_of]
+    assert text.splitlines()[line - 1].strip().startswith(("let", "first:", "until:"))
+    return cli_case(f"located-{name}", about,
+                    ["simulate", "{dir}/located.yaml", "--players", "2", "--games", "1"],
+                    {"located.yaml": text.encode()}, names=[f"located.yaml:{line}:"], statuses=(2,))
+
+
+def located_runtime_error_cases() -> list:
+    """One case per flow key and per builtin: the failure is named at its own line, in Ribbit's words."""
+    from interpreter.dsl.builtins import BUILTINS
+
+    schema = json.loads((ROOT / "interpreter" / "schemas" / "game.schema.json").read_text(encoding="utf-8"))
+    flow_keys = set(schema["$defs"]["phase"]["properties"])
+    assert flow_keys == set(FLOW_KEY_EXPRESSIONS) | FLOW_KEYS_WITHOUT_RUN_TIME, \
+        f"a flow key without a located-error case: {sorted(flow_keys - set(FLOW_KEY_EXPRESSIONS))}"
+    builtins = {name for name in BUILTINS if not name.startswith("$")}
+    assert builtins == set(BUILTIN_FAILURES), f"builtins without a located-error case: " \
+                                              f"{sorted(builtins ^ set(BUILTIN_FAILURES))}"
+    out = [located_case("flow-first", "a first: that fails", first=FLOW_KEY_EXPRESSIONS["first"], line_of="first"),
+           located_case("flow-until", "an until: that fails", until=FLOW_KEY_EXPRESSIONS["until"], line_of="until"),
+           located_case("flow-turn", "the procedure of turn: fails", turn=FLOW_KEY_EXPRESSIONS["turn"]),
+           located_case("flow-round", "the procedure of round: fails", round_=FLOW_KEY_EXPRESSIONS["round"],
+                        rounds=True, line_of="round"),
+           located_round_until_case()]
+    for name, expression in sorted(BUILTIN_FAILURES.items()):
+        out.append(located_case(f"builtin-{name}", f"{name}() fails while the game runs", turn=expression))
+    return out
+
+
+def located_round_until_case() -> dict:
+    """The until: of a round phase (the second phase) fails: named at that until:'s line."""
+    text = LOCATED.format(NAME="round-until", TURN="1", ROUND="1", FIRST="seat(1)", UNTIL="size(pile) == 4",
+                          ROUNDS=f'  - round: [hostile_round]\n    until: "game.round + {NONE_INT} >= 2"\n')
+    line = LOCATED_LINES["round_phase"]
+    assert text.splitlines()[line - 1].strip().startswith("until:")
+    return cli_case("located-flow-round-until", "the until: of a round phase fails",
+                    ["simulate", "{dir}/located.yaml", "--players", "2", "--games", "1"],
+                    {"located.yaml": text.encode()}, names=[f"located.yaml:{line}:"], statuses=(2,))
+
+
 def scale_counts() -> dict:
     import os
 
@@ -976,6 +1094,7 @@ def all_cases() -> list:
              + escape_cases() + cli_abuse_cases() + save_cases(counts["save"]) + api_cases())
     cases += files_named_by_strangers_cases()  # issue 20, items 3, 4, 5 and 9
     cases += issue_20_api_cases()
+    cases += located_runtime_error_cases()  # issue 25, item 4
     seen = set()
     for case in cases:
         assert case["id"] not in seen, case["id"]
