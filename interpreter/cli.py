@@ -505,7 +505,7 @@ def explain(console, game, state, seat: int, view: dict, described: dict, answer
     gets the same answer as a card that does not exist."""
     words = answer.split(None, 1)
     if answer in ("?", "help"):
-        paths = [game.procs[frame[0]].where_at(max(frame[1] - 1, 0)) for frame in state.frames]
+        paths = [game.procs[frame.pid].where_at(max(frame.pc - 1, 0)) for frame in state.frames]
         render_decision_rules(console, game.for_players(state.n), state.prompt(), paths)
         console.print("Answer with an option's number or text; info NAME shows a card you can see, info ZONE a "
                       "zone (its cards as you may see them).", markup=False, style="dim")
@@ -743,7 +743,7 @@ def run_simulate(args) -> int:
     if args.scenario:
         console.print(f"Every game started from the scenario {shorten(inert(str(args.scenario)), 200)}.", markup=False)
     if stats.coverage is not None:
-        from .coverage import render_coverage
+        from .render import render_coverage
 
         render_coverage(console, stats.coverage, stats.games)
     if args.json:
@@ -1065,7 +1065,7 @@ def run_compare(args) -> int:
         return EXIT_OK
     render_comparison(console, games[0].name, configurations, args.games, args.seed, elapsed=elapsed)
     if args.coverage:
-        from .coverage import render_coverage
+        from .render import render_coverage
 
         for config, stats in zip(configs, result.stats):
             render_coverage(console, stats.coverage, stats.games, f"Rule coverage, {config.name}")

@@ -130,24 +130,3 @@ def check_counting(game) -> None:
     if options is None or not options.coverage:
         raise ValueError("counting rule coverage needs the game loaded with options=interpreter.coverage.COUNTING")
 
-
-def render_coverage(console, coverage: RuleCoverage, games: int, title: str = "Rule coverage") -> None:
-    """The coverage table: never reached first (they are what no game tested), then the rarest."""
-    from rich import box
-    from rich.table import Table
-
-    from .errors import inert, shorten
-    from .render import Text
-
-    never = coverage.never_reached()
-    heading = f"{title}: {len(coverage.rules) - never} of {len(coverage.rules)} rules ran in {games} games"
-    if never:
-        heading += f"; {never} never reached (listed first)"
-    table = Table(box=box.SIMPLE_HEAD, title=heading, title_justify="left")
-    for name in ("runs", "per game", "kind", "rule", "where"):
-        table.add_column(name, justify="right" if name in ("runs", "per game") else "left")
-    for kind, name, where, runs in coverage.report():
-        table.add_row(Text(f"{runs:,}", style="bold red" if runs == 0 else ""),
-                      f"{runs / games:.2f}" if games else "-", kind,
-                      Text(shorten(inert(name), 80)), Text(shorten(inert(where), 80)))
-    console.print(table)

@@ -1121,5 +1121,25 @@ def _scoring(console, game, data):
                        "winners directly.", style="dim"))
 
 
+
+def render_coverage(console, coverage: RuleCoverage, games: int, title: str = "Rule coverage") -> None:
+    """The coverage table: never reached first (they are what no game tested), then the rarest."""
+    from .errors import shorten
+
+    never = coverage.never_reached()
+    heading = f"{title}: {len(coverage.rules) - never} of {len(coverage.rules)} rules ran in {games} games"
+    if never:
+        heading += f"; {never} never reached (listed first)"
+    table = Table(box=box.SIMPLE_HEAD, title=heading, title_justify="left")
+    for name in ("runs", "per game", "kind", "rule", "where"):
+        table.add_column(name, justify="right" if name in ("runs", "per game") else "left")
+    for kind, name, where, runs in coverage.report():
+        table.add_row(Text(f"{runs:,}", style="bold red" if runs == 0 else ""),
+                      f"{runs / games:.2f}" if games else "-", kind,
+                      Text(shorten(inert(name), 80)), Text(shorten(inert(where), 80)))
+    console.print(table)
+
+
 __all__ = ["SafeConsole", "Text", "make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
-           "render_card", "render_zone", "render_decision_rules", "names_in_sight", "card_face", "render_result", "render_stats", "render_rules", "winners_sentence"]
+           "render_card", "render_zone", "render_decision_rules", "names_in_sight", "card_face", "render_result", "render_stats", "render_rules", "winners_sentence",
+           "render_coverage"]

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from interpreter import RuleError, load_game
-from interpreter.failures import in_ribbit_words
+from interpreter.runtime.sandbox import in_ribbit_words
 
 GAME = """\
 game: Located

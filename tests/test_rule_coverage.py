@@ -158,7 +158,8 @@ def test_simulate_refuses_a_bad_scenario_before_any_game_at_its_line(tmp_path, c
 def test_rule_names_in_the_coverage_table_are_printed_inert():
     from rich.console import Console
 
-    from interpreter.coverage import RuleCoverage, render_coverage
+    from interpreter.coverage import RuleCoverage
+    from interpreter.render import render_coverage
 
     coverage = RuleCoverage()
     coverage.rules["x"] = ["menu option", "\x1b]0;owned\x07 [bold]loud[/bold]", "g.yaml:3", 0]
