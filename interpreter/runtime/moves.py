@@ -1,4 +1,11 @@
-"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step."""
+"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step.
+
+A card everyone sees where it lies by its zone's visibility (a ``public`` zone, or the top card of a
+``top`` zone) that moves into a zone hiding it stays public there, as if shown to every player and to
+spectators (``State.shown`` lists seats 0..n, n the spectator): everyone watched it go.  Like any
+'show' it lasts until the card moves again or its zone is shuffled.  A card known only by a 'show'
+loses it when it moves, whatever its destination: the owner of a hidden zone may take any card of it.
+"""
 
 from __future__ import annotations
 
@@ -44,8 +51,24 @@ def move_card(s, card, dest, bottom):
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
+    if src >= 0:
+        spec = s.game.zone_spec
+        vis = spec[src].visibility
+        if (vis == "public" or (vis == "top" and top is not None)) and spec[dest].visibility != "public":
+            s.shown[card] = list(range(s.n + 1))  # everyone watched it go: public where it lies now
     if s.trace is not None:
         s.traced_move(card, src, top, dest, bottom)
+
+
+def keep_public(s, cards, src, dest):
+    """Cards just moved in bulk from the top of ``src`` to ``dest``: those everyone saw there stay public."""
+    spec = s.game.zone_spec
+    vis = spec[src].visibility
+    if not cards or spec[dest].visibility == "public" or vis not in ("public", "top"):
+        return
+    everyone = list(range(s.n + 1))
+    for c in (cards if vis == "public" else cards[-1:]):  # a top zone showed its top card only
+        s.shown[c] = everyone
 
 
 def move_zone(s, src, dest, bottom, loc):
@@ -58,6 +81,7 @@ def move_zone(s, src, dest, bottom, loc):
         raise over_budget(s, loc)
     s.zones[src] = []
     place_cards(s, cards, dest, bottom)
+    keep_public(s, cards, src, dest)
     if s.trace is not None:
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
 
@@ -75,6 +99,7 @@ def move_list(s, cards, dest, bottom, loc):
         if zone is not None and src != dest and zone[-k:] == cards:  # the top k of one zone: move in bulk
             del zone[-k:]
             place_cards(s, cards, dest, bottom)
+            keep_public(s, cards, src, dest)
             if s.trace is not None:
                 s.traced_moves(cards, src, cards[-1], dest, bottom)
             return
