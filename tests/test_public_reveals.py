@@ -48,9 +48,12 @@ def test_a_rank_thought_of_before_the_card_is_shown_stays_hidden_from_others_and
 
 
 def test_the_spectator_view_lists_a_card_shown_to_every_player_as_the_narration_names_it():
-    game, state = first_ask()
-    hand = state.zones[game.zone_index("hand(1)")]
-    shown = sorted(game.card_names[c] for c in hand if c in state.shown)
+    for seed in range(20):  # a game where the card asked with is still in player 1's hand at the next decision
+        game, state = first_ask(seed)
+        hand = state.zones[game.zone_index("hand(1)")]
+        shown = sorted(game.card_names[c] for c in hand if c in state.shown)
+        if shown:
+            break
     assert shown and all(name in state.narration(None)[1] for name in shown)
     for viewer in (1, None):
         listed = [item["card"] for item in state.view(viewer)["zones"]["hand(1)"].get("shown", ())]
@@ -109,6 +112,19 @@ def test_a_card_public_by_its_move_stops_being_public_when_it_moves_again():
     from interpreter.runtime.moves import move_card
     move_card(state, card, g.zone_index("deck"), False)
     assert card not in state.shown and card not in seen_cards(state, None)
+
+
+def test_a_card_public_in_a_hand_stops_being_public_when_another_card_leaves_that_hand():
+    """Else the cards still listed would tell everyone which card its owner took (a secret choice)."""
+    from interpreter.runtime.moves import move_card
+    game = load_game(FISH)
+    state = game.new_game(2, 0)
+    hand = state.zones[game.zone_index("hand(1)")]
+    public, other = hand[0], hand[1]
+    state.shown[public] = [0, 1, 2]  # as 'show ... to players' or a move out of a public zone leaves it
+    move_card(state, other, game.zone_index("kept(1)"), False)
+    assert public not in state.shown and public not in seen_cards(state, None) and public not in seen_cards(state, 1)
+    assert not any("shown" in entry for entry in state.view(None)["zones"].values())
 
 
 def test_cards_dealt_from_a_hidden_deck_into_hands_stay_hidden_from_others_and_spectators():
