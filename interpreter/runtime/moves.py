@@ -1,13 +1,4 @@
-"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step.
-
-A card everyone sees where it lies by its zone's visibility (a ``public`` zone, or the top card of a
-``top`` zone) that moves into a zone hiding it stays public there, as if shown to every player and to
-spectators (``State.shown`` lists seats 0..n, n the spectator): everyone watched it go.  Like any
-'show' it lasts until the card moves again or its zone is shuffled, and a card public in a zone (this
-way or shown to every player) also stops being public when another card leaves that zone: whoever
-took a card from a zone hiding them could have taken any of them, and the cards still listed would
-tell which one it was (a secret choice from a hand whose cards everyone saw arrive).
-"""
+"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step."""
 
 from __future__ import annotations
 
@@ -49,40 +40,12 @@ def move_card(s, card, dest, bottom):
     s.loc[card] = dest
     if s.shown:
         s.shown.pop(card, None)
-        if src >= 0 and zone:
-            forget_public_left_behind(s, zone)
     if bottom:
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
-    if src >= 0:
-        spec = s.game.zone_spec
-        vis = spec[src].visibility
-        if (vis == "public" or (vis == "top" and top is not None)) and spec[dest].visibility != "public":
-            s.shown[card] = list(range(s.n + 1))  # everyone watched it go: public where it lies now
     if s.trace is not None:
         s.traced_move(card, src, top, dest, bottom)
-
-
-def forget_public_left_behind(s, cards):
-    """A card left the zone holding ``cards``: those public there (shown to every player and spectator)
-    are public no more, or they would tell which card was taken."""
-    shown, everyone = s.shown, s.n + 1
-    for c in cards:
-        seen = shown.get(c)
-        if seen is not None and len(seen) == everyone:
-            del shown[c]
-
-
-def keep_public(s, cards, src, dest):
-    """Cards just moved in bulk from the top of ``src`` to ``dest``: those everyone saw there stay public."""
-    spec = s.game.zone_spec
-    vis = spec[src].visibility
-    if not cards or spec[dest].visibility == "public" or vis not in ("public", "top"):
-        return
-    everyone = list(range(s.n + 1))
-    for c in (cards if vis == "public" else cards[-1:]):  # a top zone showed its top card only
-        s.shown[c] = everyone
 
 
 def move_zone(s, src, dest, bottom, loc):
@@ -95,7 +58,6 @@ def move_zone(s, src, dest, bottom, loc):
         raise over_budget(s, loc)
     s.zones[src] = []
     place_cards(s, cards, dest, bottom)
-    keep_public(s, cards, src, dest)
     if s.trace is not None:
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
 
@@ -112,10 +74,7 @@ def move_list(s, cards, dest, bottom, loc):
         k = len(cards)
         if zone is not None and src != dest and zone[-k:] == cards:  # the top k of one zone: move in bulk
             del zone[-k:]
-            if s.shown and zone:
-                forget_public_left_behind(s, zone)
             place_cards(s, cards, dest, bottom)
-            keep_public(s, cards, src, dest)
             if s.trace is not None:
                 s.traced_moves(cards, src, cards[-1], dest, bottom)
             return
