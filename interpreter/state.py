@@ -675,8 +675,8 @@ class State:
             zones[g.zone_label(index)] = shown
         if g.seen_zone is not None and player is not None:
             _show_seen(self, player, zones)
-        if self.shown and player is not None:
-            _show_shown(self, player, zones)
+        if self.shown:  # a spectator (seat n) is listed for cards shown to every player
+            _show_shown(self, self.n if player is None else player, zones)
         pvars = []
         for p in self.players:
             row = {}

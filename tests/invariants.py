@@ -65,7 +65,8 @@ def seen_cards(state, viewer) -> set[int]:
         watch = g.seen_zone[index] if g.seen_zone is not None else None
         if watch is not None and viewer is not None and watch[1](state.clone(), {"p": viewer}):
             seen.update(cards[-watch[0]:])
-    seen.update(c for c, players in state.shown.items() if viewer in players and state.loc[c] >= 0)
+    seat = state.n if viewer is None else viewer  # a spectator: seat n, listed for what every player was shown
+    seen.update(c for c, players in state.shown.items() if seat in players and state.loc[c] >= 0)
     return seen
 
 

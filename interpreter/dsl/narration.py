@@ -13,7 +13,8 @@ dependencies are visible to them; otherwise it reads "a card", "some cards" or
 is hidden from everyone but the omniscient log.
 
 ``log to PLAYERS "..."`` is an author's deliberate reveal: those players get the
-line in the clear, nobody else (no spectator) gets it at all.
+line in the clear, nobody else gets it at all; a line told to every player is public, so
+spectators get it too (the rule of ``show``: what every player is shown, spectators see).
 
 Storage (see ``State.log`` / ``State.log_seen``): the omniscient text always goes
 to ``state.log``; a line whose text differs for some audience also adds

@@ -3,7 +3,9 @@
 The players named see the cards in their views (``"shown"`` beside the zone), in their narration
 and in their trace, wherever the cards' zones would hide them, until the cards move: any
 ``move`` of a card, or a ``shuffle`` of its zone, ends it (``State.shown`` forgets the card).
-Showing a card again adds to the players who see it.  Spectators are never shown cards.
+Showing a card again adds to the players who see it.  A card shown to every player is public until
+it moves: spectators see it too (``State.shown`` then lists the spectator's seat, the number of
+players, after the players).
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ class ShowCompiler:
             shown = s.shown
             for c in cards:
                 before = shown.get(c)
-                shown[c] = players if before is None else sorted(set(before).union(players))
+                seen = players if before is None else sorted(set(before).union(players))
+                if len(seen) == s.n:  # every player: a public reveal, spectators (seat n) see it too
+                    seen = seen + [s.n]
+                shown[c] = seen
             if s.trace is not None:
                 s.traced_show(cards, players)
         return show

@@ -2,7 +2,8 @@
 
 The rules are those of ``State.view``: a card in a ``public`` zone, in an ``owner`` zone of the
 viewer's, on top of a ``top`` zone, shown to the viewer ('show'), or among the top cards of a zone
-whose ``seen_by`` condition holds for the viewer.  What each ``{expression}`` of a log text may
+whose ``seen_by`` condition holds for the viewer; a card shown to every player is shown to
+spectators too.  What each ``{expression}`` of a log text may
 reveal is worked out at load (``interpreter.dsl.narration``); a :class:`Line` writes the text each
 audience may read.
 """
@@ -28,8 +29,8 @@ def can_see(s, card, viewer, table) -> bool:
     zone = s.loc[card]
     if zone < 0:
         return False
-    if s.shown and viewer in s.shown.get(card, ()):  # shown to the viewer ('show', until it moves)
-        return True
+    if s.shown and (s.n if viewer is None else viewer) in s.shown.get(card, ()):  # shown to the viewer
+        return True  # ('show', until it moves; a spectator is seat n, listed when shown to every player)
     cards = s.zones[zone]
     if zone_shows(s, zone, cards[-1] == card, viewer, table):
         return True
@@ -138,7 +139,9 @@ class Line:
         if self.to is not None:
             who = self.to(s, e)
             who = set(who) if self.to_kind != "player" else {who}
-            return omniscient, [omniscient if p in who else None for p in s.players] + [None]
+            texts = [omniscient if p in who else None for p in s.players]
+            public = all(text is not None for text in texts)  # told to every player: spectators read it too
+            return omniscient, None if public else texts + [None]
         if not self.secret:
             return omniscient, None
         g, table = s.game, self.table
