@@ -95,9 +95,7 @@ class State:
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
         s._made = None
         if scenario is not None:
-            from .scenario import apply_scenario
-
-            apply_scenario(s, scenario, scenario_source)
+            game.apply_scenario(s, scenario, scenario_source)
         if trace:
             TR.start(s)
         try:
