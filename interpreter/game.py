@@ -107,6 +107,7 @@ class Game:
         # the loader's scenario checks (loader/scenario.py), handed over by the loader so that the core never reads files:
         self.prepare_scenario = None  # f(scenario) -> (a checked plain copy, its parsed file or None)
         self.apply_scenario = None  # f(state, scenario, parsed file or None): lays the scenario out on a fresh state
+        self.read_save = None  # f(game, save data) -> the State it replays to, checked (loader/saves.py)
         self._layouts: dict = {}  # player count -> initial (zones, loc)
         self._layout_hash = None  # see layout_hash()
 

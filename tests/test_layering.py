@@ -6,7 +6,7 @@ dependency as any), relative and absolute.  From the bottom up:
 
 * foundation: ``errors``, ``rng`` (import nothing of the package);
 * runtime: ``runtime/`` (what generated code and the core run against);
-* core: ``game``, ``state``, ``board``, ``trace``;
+* core: ``game``, ``state`` (a façade over ``views``, ``undo``, ``determinise``, ``saves``), ``board``, ``trace``;
 * dsl: ``dsl/``, the compiler;
 * loader: ``loader/`` (definitions, variants, scenario files), and the package's face (``interpreter/__init__.py``: ``load_game``);
 * agents: ``agents/`` (bots play any game from its views; the running layer plays them);
@@ -33,7 +33,8 @@ PACKAGE = REPO_ROOT / "interpreter"
 LAYERS = (  # lowest first: (layer, the modules and packages in it)
     ("foundation", ("interpreter.errors", "interpreter.rng")),
     ("runtime", ("interpreter.runtime",)),
-    ("core", ("interpreter.game", "interpreter.state", "interpreter.board", "interpreter.trace")),
+    ("core", ("interpreter.game", "interpreter.state", "interpreter.board", "interpreter.trace", "interpreter.views",
+              "interpreter.undo", "interpreter.determinise", "interpreter.saves")),
     ("dsl", ("interpreter.dsl",)),
     ("loader", ("interpreter.loader", "interpreter")),
     ("agents", ("interpreter.agents",)),
