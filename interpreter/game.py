@@ -104,7 +104,7 @@ class Game:
         self.code = None  # the CodeUnit of the generated functions (dsl/codegen.py), for `ribbit debug --code`
         self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
         self.hash_layout = None  # f(game) -> the hash of its compiled layout, handed over by the loader
-        # the loader's scenario checks (loader/scenario.py), handed over by the loader so that the core never reads files:
+        # the loader's scenario checks (loader/scenario.py), handed over so that the core never reads files:
         self.prepare_scenario = None  # f(scenario) -> (a checked plain copy, its parsed file or None)
         self.apply_scenario = None  # f(state, scenario, parsed file or None): lays the scenario out on a fresh state
         self.read_save = None  # f(game, save data) -> the State it replays to, checked (loader/saves.py)

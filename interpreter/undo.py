@@ -56,7 +56,8 @@ def undo_check(state, player):
     if last != player:
         return (f"{who} cannot take back a decision: the last one was seat {last + 1}'s, and "
                 "a decision can be taken back only while no one else has acted since"), None
-    before = type(state).start(state.game, state.n, state.seed, state.log is not None, state.scenario, state.trace is not None)
+    before = type(state).start(state.game, state.n, state.seed, state.log is not None, state.scenario,
+                               state.trace is not None)
     for p, action in state.history[:-1]:
         before.apply(p, action)
     if before.rng != state.rng:

@@ -48,5 +48,6 @@ def test_the_map_stays_a_map():
 
 
 def test_the_table_reader_sees_a_missing_module():
-    text = "## Modules\n\n| module | what |\n|---|---|\n| `state.py` | x |\n| `gone.py` | y |\n\n## Next\n| `no.py` | z |\n"
+    text = ("## Modules\n\n| module | what |\n|---|---|\n| `state.py` | x |\n| `gone.py` | y |\n\n"
+            "## Next\n| `no.py` | z |\n")
     assert table_entries(text) == ["state.py", "gone.py"]

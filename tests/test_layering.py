@@ -8,7 +8,8 @@ dependency as any), relative and absolute.  From the bottom up:
 * runtime: ``runtime/`` (what generated code and the core run against);
 * core: ``game``, ``state`` (a façade over ``views``, ``undo``, ``determinise``, ``saves``), ``board``, ``trace``;
 * dsl: ``dsl/``, the compiler;
-* loader: ``loader/`` (definitions, variants, scenario files), and the package's face (``interpreter/__init__.py``: ``load_game``);
+* loader: ``loader/`` (definitions, variants, scenario files, saves), and the package's face
+  (``interpreter/__init__.py``: ``load_game``);
 * agents: ``agents/`` (bots play any game from its views; the running layer plays them);
 * running: ``sim``, ``runs``, ``compare``, ``ray_backend``, ``log_replay``, ``stats``, ``plots``;
 * ui: ``cli``, ``render``, ``web/``, ``adapters/``.
