@@ -13,7 +13,7 @@ from .errors import (DefinitionError, DSLNameError, DSLSyntaxError, DSLTypeError
                      RibbitError, RuleError, SaveFileError)
 from .dsl.options import CompileOptions
 from .loader import load_game
-from .scenario import load_scenario
+from .loader.scenario import load_scenario
 from .state import State, replay
 
 __all__ = ["load_game", "CompileOptions", "load_scenario", "State", "replay", "RibbitError", "DefinitionError", "DSLSyntaxError",

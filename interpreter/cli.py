@@ -461,7 +461,7 @@ def run_play(args) -> int:
         refuse_overwriting_inputs("--log", path, args, game)
     scenario = None
     if args.scenario is not None:
-        from .scenario import load_scenario
+        from .loader.scenario import load_scenario
 
         scenario = load_scenario(args.scenario)
     console = make_console()
@@ -1001,7 +1001,8 @@ def check_plot_folder(folder) -> None:
 
 
 def run_compare(args) -> int:
-    from .compare import adjust, check_names, compare, comparison_measures, parse_config, render_comparison, report
+    from .compare import adjust, check_names, compare, comparison_measures, parse_config, report
+    from .render import render_comparison
 
     if len(args.config) < 2:
         raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
@@ -1080,7 +1081,8 @@ EXIT_CHECK_FAILED = 1
 
 
 def run_replay(args) -> int:
-    from .log_replay import Replay, hidden_message, load_logged_game, read_log, show_position
+    from .log_replay import Replay, hidden_message, load_logged_game, read_log
+    from .render import show_position
     from .log_replay import check as check_log
 
     log = read_log(args.log)
@@ -1114,7 +1116,7 @@ def run_replay(args) -> int:
 
 def step_through(console, replay, seat, hidden: str | None) -> int:
     """The interactive replay: n/Enter next, p previous, g N jump, q quit (end of input quits too)."""
-    from .log_replay import show_position
+    from .render import show_position
 
     position, last = 0, replay.decisions
     while True:

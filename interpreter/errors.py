@@ -204,3 +204,20 @@ def inert(text: str) -> str:
     reorder what is read.  Newlines and tabs stay (layout needs them).  Idempotent.
     """
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def type_of(value) -> str:
+    """The type of a wrong argument, and its value when that is a plain builtin."""
+    kind = type(value)
+    if kind is int and value.bit_length() > 64:
+        return f"an int of {value.bit_length()} bits"
+    if kind in (int, bool, float, str, type(None)):
+        return f"{kind.__name__} {quote(value)}"
+    base = next((b.__name__ for b in (str, int) if issubclass(kind, b)), None)
+    return f"a {kind.__name__}" + (f" (a subclass of {base})" if base else "")
+
+
+def not_a_generator(call: str, rng):
+    """Refuse an ``rng`` argument that is not a ``random.Random`` (for the calls that draw from it)."""
+    raise IllegalActionError(f"{call} draws from rng, which must be a random.Random (random.Random(seed)), "
+                             f"not {type_of(rng)}")

@@ -105,6 +105,10 @@ class Game:
         self.code = None  # the CodeUnit of the generated functions (dsl/codegen.py), for `ribbit debug --code`
         self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
         self.hash_layout = None  # f(game) -> the hash of its compiled layout, handed over by the loader
+        # the loader's scenario checks (loader/scenario.py), handed over so that the core never reads files:
+        self.prepare_scenario = None  # f(scenario) -> (a checked plain copy, its parsed file or None)
+        self.apply_scenario = None  # f(state, scenario, parsed file or None): lays the scenario out on a fresh state
+        self.read_save = None  # f(game, save data) -> the State it replays to, checked (loader/saves.py)
         self._layouts: dict = {}  # player count -> initial (zones, loc)
         self._layout_hash = None  # see layout_hash()
 
@@ -209,8 +213,8 @@ class Game:
              "game_variables": {...}, "player_variables": {"1": {"points": 3}}}
 
         Named cards are taken from wherever the components start; cards not named
-        stay in their starting zones.  See :mod:`interpreter.scenario`; a scenario read by
-        :func:`interpreter.scenario.load_scenario` has its errors located in its file.
+        stay in their starting zones.  See :mod:`interpreter.loader.scenario`; a scenario read by
+        :func:`interpreter.load_scenario` has its errors located in its file.
 
         ``trace=True`` records every move, shuffle, decision, event and variable change in
         ``state.trace`` (see :mod:`interpreter.trace` and ``state.trace_for(player)``).
@@ -230,11 +234,7 @@ class Game:
             return self.for_players(players).new_game(players, seed, log, scenario, trace)
         source = None
         if scenario is not None:  # the state keeps its own copy: the caller's dict may change later
-            from .scenario import ScenarioFile, plain_data
-
-            if type(scenario) is ScenarioFile:
-                source, scenario = scenario.source, dict(scenario)
-            scenario = plain_data(scenario, "the scenario")
+            scenario, source = self.prepare_scenario(scenario)
         return State.start(self, players, seed, bool(log), scenario, bool(trace), source)
 
     def initial_layout(self, players: int):

@@ -269,7 +269,7 @@ def load_logged_game(log: GameLogFile, game_file=None):
         raise _named_file_error(exc, log, key, what) from None
     scenario = None
     if "scenario" in log.start:
-        from .scenario import load_scenario
+        from .loader.scenario import load_scenario
 
         try:
             scenario = load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
@@ -443,30 +443,3 @@ def action_text(step: Step, seat) -> str:
     """A decision as ``seat`` saw it: others' secret choices are not shown."""
     hidden = step.secret and step.player != seat
     return f"player {step.player + 1}: " + ("(a secret choice)" if hidden else step.action)
-
-
-def show_position(console, replay: Replay, state, n: int, seat) -> None:
-    """Position ``n`` as ``seat`` saw it: the decision that led there, the narration since the previous
-    position (that seat's), then the view.  Reads only ``state.view(seat)`` and ``state.narration(seat)``."""
-    from rich.panel import Panel
-
-    from .render import Text, render_view
-
-    total = replay.decisions
-    if n == 0:
-        head = f"Start of the game (decision 0 of {total})"
-        since = 0
-    else:
-        head = f"Decision {n} of {total}: {action_text(replay.steps[n - 1], seat)}"
-        since = replay.steps[n - 2].narrated if n >= 2 else replay.start_narrated
-    console.rule(Text(f"{head} - as {seat_label(seat)} saw it"))
-    lines = state.narration(seat, since)
-    if lines:
-        console.print(Panel(Text("\n".join(lines)), title="Narration", title_align="left", border_style="dim"))
-    render_view(console, replay.game, state.view(seat), seat)
-    if state.is_terminal():
-        from .render import winners_sentence
-
-        view = state.view(seat)
-        console.print(Text("Final scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(view["scores"]))
-                           + ". " + winners_sentence(view["winners"])))

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from .dsl import types as T
 from .errors import inert
+from .stats import CONFIDENCE
 
 PIPE_WIDTH = 120  # width used when output is not a terminal (logs, pipes, tests)
 
@@ -1143,3 +1144,136 @@ def render_coverage(console, coverage: RuleCoverage, games: int, title: str = "R
 __all__ = ["SafeConsole", "Text", "make_console", "group_cards", "describe_cards", "format_value", "render_view", "render_decision",
            "render_card", "render_zone", "render_decision_rules", "names_in_sight", "card_face", "render_result", "render_stats", "render_rules", "winners_sentence",
            "render_coverage"]
+
+
+# ---------------------------------------------------------------- a comparison of configurations (ribbit compare)
+ENDING_LABELS = {"end_game": "by an `end game` statement", "flow": "when the last phase ended",
+                 "decision_cap": "stopped at the decision cap"}
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _span(interval: dict, show) -> str:
+    if interval is None or interval["low"] is None:
+        return "-"
+    return f"{show(interval['low'])} to {show(interval['high'])}"
+
+
+def _points(value) -> str:
+    return "-" if value is None else f"{100 * value:+.1f} pp".replace("+0.0 pp", "0.0 pp").replace("-0.0 pp", "0.0 pp")
+
+
+def _p_value(value) -> str:
+    return "-" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _plain(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _signed(value) -> str:
+    return "-" if value is None else ("0.00" if abs(value) < 0.005 else f"{value:+.2f}")
+
+
+def render_comparison(console, game_name: str, configurations: list, games: int, seed: int,
+                      confidence: float = CONFIDENCE, elapsed: float | None = None) -> None:
+    """The comparison as tables: configurations, then win share, score, length and endings, each value with
+    its interval and, after the first configuration, its difference to the first with that interval."""
+    from .compare import comparison_note
+    from .sim import LENGTHS
+
+    level = f"{confidence:.0%}"
+    base = configurations[0]["name"]
+    base_config = configurations[0]
+    timing = f", {elapsed:.1f} s" if elapsed else ""
+    head = Table(title=f"{game_name}: {len(configurations)} configurations, {games} games each on seeds {seed} to "
+                       f"{seed + games - 1}{timing}", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("configuration", "players", "variants", "bots", f"compared with {base!r}"):
+        head.add_column(name)
+    for k, c in enumerate(configurations):
+        bots = c["bots"][0] if len(set(c["bots"])) == 1 else ", ".join(f"{s + 1}={b}" for s, b in enumerate(c["bots"]))
+        how = "-" if not k else ("paired: the same deals" if c["difference"]["paired"]
+                                 else "independent samples (other seats)")
+        head.add_row(c["name"], str(c["players"]), ", ".join(c["variants"]) or "-", bots, how)
+    console.print(head)
+
+    def table(title, value_name, delta_name):
+        t = Table(title=f"{title} ({level} intervals; difference: configuration minus {base!r})",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+        for name, justify in (("", "left"), ("configuration", "left"), (value_name, "right"),
+                              ("interval", "right"), (delta_name, "right"), ("interval", "right"),
+                              ("p (Holm)", "right")):
+            t.add_column(name, justify=justify)
+        return t
+
+    def rows(t, label, pick, show, delta, shown_delta):
+        for k, c in enumerate(configurations):
+            value = pick(c)
+            if value is None:
+                continue
+            d = delta(c["difference"]) if k else None
+            label, first = "", label
+            t.add_row(first, c["name"], show(value["estimate"]), _span(value, show),
+                      shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "",
+                      _p_value(d.get("p_holm")) if d else "")
+        t.add_section()
+
+    seats = max(c["players"] for c in configurations)
+
+    def seat_of(c, s):
+        return c["seats"][s] if s < c["players"] else None
+
+    def seat_delta(d, s, key):
+        return d["seats"][s][key] if d and s < len(d["seats"]) else None
+
+    wins = table("Win share per seat", "win share", "difference")
+    for s in range(seats):
+        rows(wins, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("win_share"), _percent,
+             lambda d, s=s: seat_delta(d, s, "win_share"), _points)
+    console.print(wins)
+    scores = table("Score per seat, finished games", "mean score", "difference")
+    for s in range(seats):
+        rows(scores, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("score", {}).get("mean"), _plain,
+             lambda d, s=s: seat_delta(d, s, "score_mean"), _signed)
+    console.print(scores)
+    length = table("Game length", "mean", "difference")
+    for key in ("decisions",) + tuple(name for name in LENGTHS if name in base_config):
+        rows(length, f"{key} per game", lambda c, key=key: c[key]["mean"], _plain, lambda d, key=key: d[f"{key}_mean"],
+             _signed)
+    console.print(length)
+    endings = table("How the games ended", "share", "difference")
+    for key, label in ENDING_LABELS.items():
+        rows(endings, label, lambda c, key=key: c["ended_by"][key]["share"], _percent,
+             lambda d, key=key: d["ended_by"][key], _points)
+    console.print(endings)
+    console.print(Text("An interval that excludes 0 (in the difference columns) is a difference the games show at "
+                       f"the {level} level; one that includes 0 is not, at this number of games.", style="dim"))
+    note = comparison_note(configurations, confidence)
+    if note:
+        console.print(Text(note, style="dim"))
+
+
+# ---------------------------------------------------------------- a position of a replayed log (ribbit replay)
+def show_position(console, replay, state, n: int, seat) -> None:
+    """Position ``n`` as ``seat`` saw it: the decision that led there, the narration since the previous
+    position (that seat's), then the view.  Reads only ``state.view(seat)`` and ``state.narration(seat)``."""
+    from .log_replay import action_text, seat_label
+
+    total = replay.decisions
+    if n == 0:
+        head = f"Start of the game (decision 0 of {total})"
+        since = 0
+    else:
+        head = f"Decision {n} of {total}: {action_text(replay.steps[n - 1], seat)}"
+        since = replay.steps[n - 2].narrated if n >= 2 else replay.start_narrated
+    console.rule(Text(f"{head} - as {seat_label(seat)} saw it"))
+    lines = state.narration(seat, since)
+    if lines:
+        console.print(Panel(Text("\n".join(lines)), title="Narration", title_align="left", border_style="dim"))
+    render_view(console, replay.game, state.view(seat), seat)
+    if state.is_terminal():
+        view = state.view(seat)
+        console.print(Text("Final scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(view["scores"]))
+                           + ". " + winners_sentence(view["winners"])))

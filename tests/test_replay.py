@@ -15,7 +15,8 @@ import pytest
 from interpreter.cli import main
 from interpreter.errors import quote
 from interpreter.render import SafeConsole
-from interpreter.log_replay import Replay, load_logged_game, read_log, show_position
+from interpreter.log_replay import Replay, load_logged_game, read_log
+from interpreter.render import show_position
 from invariants import with_cards_permuted
 from test_conformance import CONFIGURATIONS
 from test_narration import unseen_cards

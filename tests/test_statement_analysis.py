@@ -142,6 +142,6 @@ def test_the_example_of_the_architecture_notes(compiler):
     notes = c.statement_notes(Proc(997, "v", [("p", "player")], body, ("procedures", "v")))
     assert [repr(notes[id(st)]) for st in body] == [
         "StmtNote('int', new)", "StmtNote('int', target='game')", "StmtNote(None, event=(('who', 'player'),))"]
-    text = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent / "docs" / "internals.md").read_text(encoding="utf-8")
     assert "`StmtNote('int', new)`, `StmtNote('int', target='game')` and\n   `StmtNote(None, event=(('who', " \
            "'player'),))`" in text

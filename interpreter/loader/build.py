@@ -20,6 +20,8 @@ from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
 from ..dsl.inline import loose_signal
 from ..dsl.layout_hash import layout_hash
+from .saves import load_save
+from .scenario import apply_scenario, prepare_scenario
 from ..dsl.options import ALL_ON
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
@@ -52,6 +54,8 @@ class Builder:
         self.g.place = self.place
         self.g.compile_options = options if options is not None else ALL_ON  # see dsl/options.py
         self.g.hash_layout = layout_hash
+        self.g.prepare_scenario, self.g.apply_scenario = prepare_scenario, apply_scenario
+        self.g.read_save = load_save
         self.compiler = None
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled

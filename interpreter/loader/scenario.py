@@ -14,9 +14,10 @@ documented in docs/authoring.md, "Checking your rule".
 
 from __future__ import annotations
 
-from .dsl import types as T
-from .runtime.limits import MAX_INT
-from .errors import DefinitionError, Location, quote
+from ..dsl import types as T
+from ..runtime.limits import MAX_INT
+from ..errors import DefinitionError, Location, quote
+from .source import _declares, format_path, read_user_file, read_yaml_text
 
 MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred
 MAX_PLAIN_DEPTH = 50
@@ -35,8 +36,6 @@ def plain_data(value, where: str, source=None):
     def refuse(message, path, key=False):
         if source is not None:
             return DefinitionError(message, source.key_location(path) if key else source.location(path))
-        from .loader.source import format_path
-
         return DefinitionError(f"{where}: {format_path(path)}: {message}" if path else f"{where}: {message}")
 
     def copy(v, path):
@@ -92,8 +91,6 @@ def load_scenario(path) -> ScenarioFile:
     itself a scenario (a scenario key at its top level) before the point of the error: a path
     typed by a person or named by a replay log may be any file (a key, a password file).
     """
-    from .loader.source import _declares, read_user_file, read_yaml_text
-
     file = str(path)
     raw = read_user_file(path, what="scenario files", expected="a YAML scenario file")
     try:
@@ -130,6 +127,18 @@ def load_scenario(path) -> ScenarioFile:
     scenario = ScenarioFile(plain_data(data, f"the scenario {file}", source))
     scenario.source = source
     return scenario
+
+
+def prepare_scenario(scenario) -> tuple:
+    """(a plain copy of ``scenario``, its parsed file or None): what ``Game.new_game`` hands the state.
+
+    The state keeps its own copy, so later changes to the caller's dict cannot reach the game; a
+    scenario read by :func:`load_scenario` brings its file, so that errors are located in it.
+    """
+    source = None
+    if type(scenario) is ScenarioFile:
+        source, scenario = scenario.source, dict(scenario)
+    return plain_data(scenario, "the scenario"), source
 
 
 def apply_scenario(state, scenario: dict, source=None) -> None:

@@ -1,0 +1,97 @@
+"""A position as one seat might believe it to be, for search: its unseen cards dealt again at random.
+
+A plain function of a :class:`~interpreter.state.State` (``State.determinised`` delegates here).
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import rng as RNG
+from .errors import not_a_generator
+
+
+def determinised(state, seat: int, rng) -> "State":
+    """A copy of this position as ``seat`` might believe it to be, for search: never the real hidden state.
+
+    Every card ``seat`` cannot see (hidden zones, other players' ``owner`` zones, all but the top
+    card of ``top`` zones, cards shown only to others) is dealt again at random among the positions
+    it cannot see, keeping zone sizes; a card only trades places with cards that started the game in
+    the same zone (cards of one starting pile share their back).  The deal depends only on which
+    cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
+    zero and what others were shown of them is forgotten; other players' private player variables
+    go back to their starting values, and a simultaneous decision (``ask each``) is asked again in the
+    new deal: the others' choices already made are undone, so the searcher decides without their picks.  The copy's
+    random number generator, seed, history and log are new or empty: future chance is drawn from
+    ``rng`` (a ``random.Random`` of the searcher), not the game's.
+
+    What ``seat`` sees (``view(seat)``) is unchanged, except that at a simultaneous decision the
+    others who had chosen are waiting again.  The copy is for search only: it is not a save.
+    A ``seat`` that is not a player of the game (exactly an int, 0 to n-1) or an ``rng`` that is not
+    a ``random.Random`` is an IllegalActionError.
+    """
+    if type(seat) is not int or not 0 <= seat < state.n:
+        state._no_such_player(seat)
+    if not isinstance(rng, random.Random):
+        not_a_generator("determinised", rng)
+    g = state.game
+    c = state.clone()
+    c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
+    c.seed = rng.getrandbits(64)
+    c.rng = g.seed_state(c.seed)
+    shown = state.shown
+    groups: dict = {}  # starting zone -> ([positions], [cards]) the seat cannot see
+    for index, cards in enumerate(state.zones):
+        if not cards:
+            continue
+        vis = g.zone_spec[index].visibility
+        if vis == "public" or (vis == "owner" and g.zone_owner[index] == seat):
+            continue
+        last = len(cards) - 1 if vis == "top" else len(cards)
+        for k in range(last):
+            card = cards[k]
+            if shown and seat in shown.get(card, ()):
+                continue
+            places, pile = groups.setdefault(g.card_start[card][0], ([], []))
+            places.append((index, k))
+            pile.append(card)
+    zones, loc = c.zones, c.loc
+    unseen = set()
+    for places, pile in groups.values():
+        unseen.update(pile)
+        pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
+        RNG.shuffle(rng.getrandbits(64), pile)
+        for (index, k), card in zip(places, pile):
+            zones[index][k] = card
+            loc[card] = index
+    if unseen:
+        if shown:  # what others were shown of the cards the seat cannot see is not known to it
+            c.shown = {card: players for card, players in shown.items() if card not in unseen}
+        for rows in c.counters.values():
+            row = rows.get("card")
+            if row is not None:  # the clone's own copy
+                for card in unseen:
+                    row[card] = 0
+    for name in g.hidden_pvars:
+        values = c.pv[name]
+        for p in state.players:
+            if p != seat:
+                start = g.pvar_defaults[name]
+                values[p] = list(start) if isinstance(start, list) else start  # its own copy
+    p = c.pending
+    if p is not None and p.each and any(who != seat for who in p.players):
+        # ask everyone again, in the new deal (the others' options may be cards the seat cannot see);
+        # the decision is the instruction before the one the rule resumes at
+        own = None
+        if seat in p.players:
+            i = p.players.index(seat)
+            if p.chosen[i] is not None:
+                labels, values = state._options(p, i)
+                own = labels[values.index(p.chosen[i][0])]
+        c.frames[-1].pc -= 1
+        c.pending = None
+        c.steps = g.step_limit
+        c._run()
+        if own is not None and own in c.legal_actions(seat):
+            c.apply(seat, own)
+    return c

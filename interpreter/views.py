@@ -1,0 +1,260 @@
+"""What each audience may know of a state: views, the decision as a UI shows it, narration, knowledge, trace.
+
+Plain functions of a :class:`~interpreter.state.State` (its methods of the same names delegate here):
+they read the state and never change it.  Hidden cards appear only as counts; what a seat was shown
+(``show``, ``seen_by``) appears where it lies.
+"""
+
+from __future__ import annotations
+
+from . import trace as TR
+from .errors import IllegalActionError
+
+
+def view(state, player: int | None) -> dict:
+    """What ``player`` may know (``None``: a spectator).  Hidden cards appear only as counts."""
+    if player is not None and (type(player) is not int or not 0 <= player < state.n):
+        state._no_such_player(player)
+    g = state.game
+    zones = {}
+    for index, cards in enumerate(state.zones):
+        spec = g.zone_spec[index]
+        owner = g.zone_owner[index]
+        if spec.per == "player" and owner >= state.n:
+            continue
+        vis = spec.visibility
+        if vis == "public" or (vis == "owner" and player is not None and owner == player):
+            shown = {"cards": [g.card_names[c] for c in cards]}
+        elif vis == "top":
+            shown = {"count": len(cards), "top": g.card_names[cards[-1]] if cards else None}
+        else:
+            shown = {"count": len(cards)}
+        zones[g.zone_label(index)] = shown
+    if g.seen_zone is not None and player is not None:
+        _show_seen(state, player, zones)
+    if state.shown:  # a spectator (seat n) is listed for cards shown to every player
+        _show_shown(state, state.n if player is None else player, zones)
+    pvars = []
+    for p in state.players:
+        row = {}
+        for name, values in state.pv.items():
+            if name in g.hidden_pvars and p != player:
+                continue
+            row[name] = _plain_view(g, values[p], g.pvars[name])
+        pvars.append(row)
+    view = {
+        "game": g.name, "players": state.n, "you": player,
+        "zones": zones,
+        "variables": {k: _plain_view(g, v, g.gvars[k]) for k, v in state.gv.items()},
+        "player_variables": pvars,
+        "over": state.over,
+    }
+    pend = state.pending
+    if pend is not None:
+        decision = {"prompt": pend.prompt, "secret": pend.secret, "waiting_for": state.current_players(),
+                    "decided": [p for p, d in zip(pend.players, pend.chosen) if d is not None]}
+        if player in pend.players:
+            i = pend.players.index(player)
+            decision["your_options"] = list(state._options(pend, i)[0]) if pend.chosen[i] is None else []
+        view["decision"] = decision
+    if state.counters:
+        _show_counters(state, view)
+    if state.over:
+        view["scores"] = state.scores()
+        view["winners"] = state.winners()
+    return view
+
+
+def decision_for(state, player: int | None) -> dict | None:
+    """The pending decision as ``player`` may see it (``None``: a spectator), for UIs; None if none is pending.
+
+    ``{"prompt", "secret", "simultaneous", "waiting_for", "decided", "pick", "options"}``: ``pick`` is
+    "menu" (plain texts), "one" (each option is one item) or "several" (each option is a list of items);
+    ``options`` are this seat's own (empty for anyone else), each ``{"label", "cards", "zones"}`` where
+    ``cards`` names the cards the option picks and ``zones`` the zone each lies in, given only when
+    ``player`` sees every one of them where it lies (else both are empty: a choice by text alone).
+    Other seats' options and choices are never described.
+    """
+    p = state.pending
+    if p is None:
+        return None
+    if player is not None and (type(player) is not int or not 0 <= player < state.n):
+        state._no_such_player(player)
+    options = []
+    pick = "menu"
+    if player in p.players:
+        i = p.players.index(player)
+        if p.chosen[i] is None:
+            labels, values = state._options(p, i)
+            if p.dest is not None:
+                pick = "several" if values and all(type(v) is list for v in values) else "one"
+            for label, value in zip(labels, values):
+                cards, zones = cards_of_option(state, player, label, value) if p.dest is not None else ([], [])
+                options.append({"label": label, "cards": cards, "zones": zones})
+    return {"prompt": p.prompt, "secret": p.secret, "simultaneous": p.each,
+            "waiting_for": state.current_players(),
+            "decided": [who for who, done in zip(p.players, p.chosen) if done is not None],
+            "pick": pick, "options": options}
+
+
+def cards_of_option(state, player, label, value):
+    """(card names, zone labels) of the cards an option's value picks, if ``player`` sees them all; else ([], [])."""
+    if type(value) is tuple and len(value) == 2:  # a menu entry built from a list: (entry, item)
+        value = value[1]
+    items = value if type(value) is list else [value]
+    g = state.game
+    names, zones = [], []
+    for card in items:
+        if type(card) is not int or not 0 <= card < len(g.card_names) or g.card_names[card] not in label \
+                or not sees_card(state, player, card):
+            return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
+        names.append(g.card_names[card])
+        zones.append(g.zone_label(state.loc[card]))
+    return names, zones
+
+
+def sees_card(state, player, card) -> bool:
+    zone = state.loc[card]
+    if zone < 0:
+        return False
+    vis = state.game.zone_spec[zone].visibility
+    return vis == "public" or (vis == "owner" and state.game.zone_owner[zone] == player) \
+        or (vis == "top" and state.zones[zone][-1] == card) or player in state.shown.get(card, ())
+
+
+def narration(state, player: int | None, since: int = 0) -> list[str]:
+    """The log lines ``player`` may read (``None``: a spectator), from line ``since`` of ``log`` on.
+
+    ``state.log`` is the omniscient narration, for the referee and tests; this is what a seat
+    may be shown: card details it cannot see are redacted and private lines to others left out.
+    """
+    if player is not None and (type(player) is not int or not 0 <= player < state.n):
+        raise IllegalActionError(f"there is no player {player!r} in this {state.n}-player game "
+                                 f"(players are numbered 0 to {state.n - 1}; None is a spectator)")
+    if state.log is None:
+        return []
+    lines = state.log[since:]
+    audience = state.n if player is None else player
+    for index, texts in state.log_seen:
+        if index >= since:
+            lines[index - since] = texts[audience]
+    return [line for line in lines if line is not None]
+
+
+def knowledge(state, player: int | None) -> dict:
+    """What ``player`` (None: a spectator) knows of the game: ``view(player)`` less the progress of an
+    open simultaneous decision (who has chosen so far, who is still choosing), which tells nothing of
+    what anyone chose.  Two positions with the same knowledge are the same to that player: a bot's
+    decision computed in one holds in the other, and an action that changed no one else's knowledge
+    revealed nothing to them."""
+    view = state.view(player)
+    decision = view.get("decision")
+    if decision is not None and state.pending["each"]:
+        del decision["waiting_for"], decision["decided"]
+    return view
+
+
+def trace_for(state, player: int | None, since: int = 0) -> list[dict]:
+    """The trace as ``player`` may read it (``None``: a spectator), from record ``since`` of ``state.trace``
+    on; ``state.trace`` is the omniscient one.
+
+    Empty unless the game was started with ``trace=True``.  See :mod:`interpreter.trace`.
+    """
+    if player is not None and (type(player) is not int or not 0 <= player < state.n):
+        state._no_such_player(player)
+    return [] if state.trace is None else TR.for_audience(state, player, since)
+
+
+def seen_cards(state, player) -> set:
+    """The cards (ids) ``player``'s view shows face up, wherever they lie."""
+    g = state.game
+    seen = set()
+    for label, entry in state.view(player)["zones"].items():
+        cards = state.zones[g.zone_index(label)]
+        if "cards" in entry:
+            seen.update(cards)
+            continue
+        if entry.get("top") is not None:
+            seen.add(cards[-1])
+        for item in entry.get("shown", ()):
+            seen.add(cards[len(cards) - 1 - item["from_top"]])
+    return seen
+
+
+def _show_seen(state, player, zones) -> None:
+    """The top cards of zones with ``seen_by`` whose condition holds for ``player`` now, listed as shown."""
+    from .runtime.visibility import sees_top
+
+    g = state.game
+    held = {}  # one condition may serve several zones (a zone per player or per space): checked once
+    for index, seen in enumerate(g.seen_zone):
+        if seen is None:
+            continue
+        entry = zones.get(g.zone_label(index))
+        cards = state.zones[index]
+        if entry is None or "cards" in entry or not cards:
+            continue  # a zone of a seat not in this game, a zone the player sees whole, or an empty one
+        top, cond = seen
+        ok = held.get(id(cond))
+        if ok is None:
+            ok = held[id(cond)] = sees_top(state, cond, player)
+        if not ok:
+            continue
+        listed = [{"card": g.card_names[card], "from_top": k} for k, card in enumerate(reversed(cards[-top:]))
+                  if not (k == 0 and "top" in entry)]
+        if listed:
+            entry["shown"] = listed
+
+
+def _show_shown(state, player, zones) -> None:
+    """Cards shown to ``player`` ('show') in zones that hide them: ``"shown": [{"card", "from_top"}]`` there."""
+    g = state.game
+    for card, players in state.shown.items():
+        zone = state.loc[card]
+        if player not in players or zone < 0:
+            continue
+        entry = zones.get(g.zone_label(zone))
+        cards = state.zones[zone]
+        from_top = len(cards) - 1 - cards.index(card)
+        if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
+            continue  # the zone shows it anyway
+        if any(item["from_top"] == from_top for item in entry.get("shown", ())):
+            continue  # seen there already (seen_by)
+        entry.setdefault("shown", []).append({"card": g.card_names[card], "from_top": from_top})
+    for entry in zones.values():
+        if "shown" in entry:
+            entry["shown"].sort(key=lambda item: item["from_top"])
+
+
+def _show_counters(state, view) -> None:
+    """Counters are public: per space and per player, and per card wherever the viewer sees the card."""
+    g = state.game
+    shown = {}
+    on_cards = []
+    for name, rows in state.counters.items():
+        entry = {}
+        if "space" in rows:
+            entry["spaces"] = dict(zip(g.board.spaces, rows["space"]))
+        if "player" in rows:
+            entry["players"] = list(rows["player"])
+        if "card" in rows:
+            on_cards.append((name, rows["card"]))
+        shown[name] = entry
+    view["counters"] = shown
+    if not on_cards:
+        return
+    for label, zone in view["zones"].items():
+        if "cards" in zone:
+            cards = state.zones[g.zone_index(label)]
+            zone["counters"] = {name: [row[c] for c in cards] for name, row in on_cards}
+        elif zone.get("top") is not None:
+            top = state.zones[g.zone_index(label)][-1]
+            zone["top_counters"] = {name: row[top] for name, row in on_cards}
+
+
+def _plain_view(game, value, kind):
+    if kind == "card":
+        return None if value is None else game.card_names[value]
+    if kind == "list:card":
+        return [game.card_names[c] for c in value]
+    return value
