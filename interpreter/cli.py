@@ -708,7 +708,7 @@ def run_simulate(args) -> int:
     args.bots = bot_options(args.bot, args.players)
     args.scenario_data = None
     if args.scenario is not None:
-        from .scenario import load_scenario
+        from .loader.scenario import load_scenario
 
         args.scenario_data = load_scenario(args.scenario)
         game.new_game(args.players, args.seed, log=False, scenario=args.scenario_data)  # its errors, before any run

@@ -225,7 +225,7 @@ def play_bot_game(game, players: int, seed: int, index: int, bot="random",
 
     ``bot`` is a bot name for every seat or ``{player: (name, params)}`` (see :func:`bot_specs`).
     ``coverage``: the rules the bots run while they think are not counted (see interpreter/coverage.py).
-    ``scenario`` (see :func:`interpreter.scenario.load_scenario`): every game starts from it, not from setup.
+    ``scenario`` (see :func:`interpreter.loader.scenario.load_scenario`): every game starts from it, not from setup.
     """
     game_seed = seed + index
     agents = build_agents(bot_specs(bot, players), game_seed)
@@ -434,7 +434,7 @@ def simulate(path, players: int, games: int, seed: int = 0, jobs: int = 1, bot="
     ``endings["decision_cap"]``; ``max_decisions`` is an int from 1 (0 would stop every game before it began).
     ``coverage``: also count how often each rule ran (``stats.coverage``; see interpreter/coverage.py); ``game``,
     if given, must then be loaded with ``options=interpreter.coverage.COUNTING``.  The games are the same.
-    ``scenario`` (a :func:`interpreter.scenario.load_scenario`): every game starts from that position instead of
+    ``scenario`` (a :func:`interpreter.loader.scenario.load_scenario`): every game starts from that position instead of
     the setup, dealt as usual from its seed (to drive a rare rule, with ``coverage`` to see it run).
     """
     if type(max_decisions) is not int or max_decisions < 1:

@@ -133,7 +133,7 @@ def test_compare_counts_each_configuration_on_its_own(capsys):
 
 
 def test_a_scenario_drives_a_rare_rule_in_every_game_and_the_counts_stay_exact(tmp_path):
-    from interpreter.scenario import load_scenario
+    from interpreter.loader.scenario import load_scenario
 
     path = tmp_path / "boulders.yaml"
     path.write_text("on_top:\n  deck: [boulder, boulder, boulder, boulder]\n", encoding="utf-8")
