@@ -71,12 +71,13 @@ def test_every_shipped_game_and_variant_setting_is_covered():
 def playout_plan(stem: str, variants: tuple[str, ...]) -> tuple[tuple[int, ...], int, float]:
     """(player counts, seeds per count, share of positions fully checked) for a configuration.
 
-    A game whose random playouts run to hundreds of decisions (measured on one unchecked game at its
-    fewest players) plays its fewest, middle and most player counts once each, with the costly checks
+    A game whose random playouts run to hundreds of decisions (measured on unchecked games at its fewest
+    and most players: one short game does not make a game short) plays its fewest, middle and most player counts once each, with the costly checks
     at a random sample of positions (``random_playout``'s ``sample``); the others play every count."""
     game = shipped_game(stem, variants)
     counts = tuple(range(game.min_players, game.max_players + 1))
-    length = len(random_playout(game, game.min_players, 0, checks=()).history)
+    length = max(len(random_playout(game, players, seed, checks=()).history)  # unchecked games are quick
+                 for players in (game.min_players, game.max_players) for seed in range(SEEDS_PER_PLAYER_COUNT))
     if length <= LONG_GAME:
         return counts, max(SEEDS_PER_PLAYER_COUNT, math.ceil(FEWEST_GAMES / len(counts))), 1.0
     middle = (game.min_players + game.max_players + 1) // 2
