@@ -176,7 +176,7 @@ def card_badges(game, name: str) -> str:
 
 
 def card_label(game, name: str) -> str:
-    """A card's name with its badges: 'Dart Frog (weights 3, value 2)'."""
+    """A card's name with its badges: 'Red Knight (strength 3, value 2)'."""
     badges = card_badges(game, name)
     return f"{name} ({badges})" if badges else str(name)
 
@@ -709,7 +709,7 @@ def render_zone(console: Console, game, label: str, shown: dict) -> None:
 
 
 def _zone_title(game, label: str) -> str:
-    """'hand (player 2)', 'prey (l3)', 'game box': a zone's table label with its owner or space."""
+    """'hand (player 2)', 'tokens (s3)', 'game box': a zone's table label with its owner or space."""
     name, _, owner = label.partition("(")
     owner = owner[:-1]
     if owner.isdigit():
@@ -738,7 +738,7 @@ def render_decision_rules(console: Console, game, prompt: str, paths) -> None:
 
 
 def _rule_name(data, path) -> str:
-    """'procedure take_turn(player p)', 'setup step lily pads', 'trigger ...': a rule by its key."""
+    """'procedure take_turn(player p)', 'setup step deal', 'trigger ...': a rule by its key."""
     if len(path) >= 2 and path[0] in ("setup", "triggers", "flow") and isinstance(path[1], int):
         entry = _at(data, path[:2])
         named = entry.get({"setup": "step", "flow": "phase"}.get(path[0], "name")) if isinstance(entry, dict) else None

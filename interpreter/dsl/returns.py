@@ -17,7 +17,7 @@ statement tree as control flows through it, conservatively:
 * any other statement (a procedure call included, even one that always ends the game) goes on.
 
 A path that can reach the end of the rule without a ``return`` is an error located where it ends.
-The kind check is stricter than elsewhere: a number does not pass for true/false here (``bust ->
+The kind check is stricter than elsewhere: a number does not pass for true/false here (``stop ->
 bool`` returning 5 is refused), nor the reverse.
 """
 
@@ -160,7 +160,7 @@ def _hook(proc):
 
 
 def subject(proc) -> str:
-    """How a message names a rule that returns: ``bust()``, or ``this instead hook of bust()``."""
+    """How a message names a rule that returns: ``stop()``, or ``this instead hook of stop()``."""
     hook = _hook(proc)
     if hook is not None:
         return f"this {hook[1]} hook of {hook[0]}()"

@@ -571,7 +571,7 @@ class Overlay:
             actual.append(found)
             if last:
                 node[found] = copy.deepcopy(value)
-            else:  # a copy of its own: a YAML alias (&pond / *pond) shared with another key keeps its value
+            else:  # a copy of its own: a YAML alias (&grid / *grid) shared with another key keeps its value
                 node[found] = copy.deepcopy(node[found])
                 node = node[found]
         entry.inner[tuple(actual)] = Origin(v.source, where)
