@@ -796,12 +796,26 @@ def add_serve_command(command) -> None:
                        help="lobby: at most N new tables a minute (default 20)")
 
 
+def listen(args):
+    """The listening socket of ``serve`` (one game or a lobby), this computer's address on its network (or
+    None) and the base URL of the links: a port that cannot be had is a usage error, never a traceback."""
+    from .web.app import base_url, bind, network_address
+
+    try:
+        sock = bind(args.host, args.port)
+    except (OSError, OverflowError) as exc:
+        raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    address = network_address(args.host)
+    return sock, address, base_url(args.host, sock.getsockname()[1], address)
+
+
 def run_serve(args) -> int:
     from . import web
 
     if not web.available():
         raise UsageError(web.MISSING)
-    from .web.app import base_url, bind, run
+    from .web.app import run
     from .web.table import Table, parse_seat_specs
 
     if not 0 <= args.bot_delay <= 60:
@@ -839,15 +853,8 @@ def run_serve(args) -> int:
         table.write_seats()
     except OSError as exc:
         raise UsageError(f"--save {save}: cannot write the save: {exc.strerror or exc}") from None
-    try:
-        sock = bind(args.host, args.port)
-    except (OSError, OverflowError) as exc:
-        raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
-    from .web.app import WILDCARDS, network_address
-    port = sock.getsockname()[1]
-    address = network_address(args.host)
-    base = base_url(args.host, port, address)
+    from .web.app import WILDCARDS
+    sock, address, base = listen(args)
     say(f"{game.name}, {table.players} players: open one link per person (keep them private).")
     if args.host in WILDCARDS:  # every interface: the links use this computer's address on its network
         say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
@@ -865,7 +872,7 @@ def run_serve(args) -> int:
 
 def run_lobby(args) -> int:
     """``ribbit serve FOLDER``: a lobby of the folder's games (or of one game), its tables in ``--tables``."""
-    from .web.app import WILDCARDS, base_url, bind, network_address, run
+    from .web.app import WILDCARDS, run
     from .web.lobby import Catalog, Lobby, LobbyError
 
     given = [option for option, value in (("--players", args.players), ("--seat", args.seat), ("--seed", args.seed),
@@ -896,14 +903,7 @@ def run_lobby(args) -> int:
     tables = lobby.resume_all()
     for problem in lobby.problems:
         say(f"ribbit serve: {problem}", sys.stderr)
-    try:
-        sock = bind(args.host, args.port)
-    except (OSError, OverflowError) as exc:
-        raise UsageError(f"cannot listen on {args.host} port {args.port}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
-    port = sock.getsockname()[1]
-    address = network_address(args.host)
-    base = base_url(args.host, port, address)
+    sock, address, base = listen(args)
     names = ", ".join(offer.game.name for offer in catalog.offers.values())
     say(f"Lobby of {names}: open {base}/lobby to start a table (its seat links are shown there).")
     if args.host in WILDCARDS:

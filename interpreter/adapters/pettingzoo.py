@@ -309,7 +309,7 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         ``actions`` maps agents to action numbers; an agent not asked to act may be left out or
         given ``None`` or ``0`` (its no-op).  A missing or wrong action of an acting agent, an agent
         that has left or does not exist is refused before anything is played; an error while the
-        actions are played (a rule failing) leaves the game as it was before the step.
+        actions are played (a rule failing) puts the game back as it was before the step.
         """
         chosen = self._chosen(actions)
         backup = self.state.clone() if len(chosen) > 1 else None

@@ -27,7 +27,7 @@ def forget_shown(s, cards):
 
 
 def move_card(s, card, dest, bottom):
-    """``move CARD to ZONE``: the card leaves its zone (the top card, the commonest case, popped) for ``dest``."""
+    """``move CARD to ZONE``: the card goes from its zone (the top card, the commonest case, popped) for ``dest``."""
     src = s.loc[card]
     top = None
     if src >= 0:
