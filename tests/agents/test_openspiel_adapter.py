@@ -1,0 +1,118 @@
+"""interpreter.adapters.openspiel: an OpenSpiel Python game for any definition, checked by OpenSpiel's random_sim_test.
+
+Skipped only when the ``openspiel`` extra (open_spiel) is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
+
+from interpreter import DefinitionError, load_game  # noqa: E402
+from interpreter.adapters.openspiel import RibbitSpielGame  # noqa: E402
+
+DEFINITIONS = Path(__file__).resolve().parents[2] / "definitions"
+
+
+def spiel_game(path: str, variants=(), players: int = 2, **options) -> RibbitSpielGame:
+    return RibbitSpielGame(load_game(DEFINITIONS / path, variants=list(variants)), players, **options)
+
+
+@pytest.mark.parametrize("path, variants, players", [
+    ("frog_tower.yaml", [], 3),
+    ("frog_tower.yaml", ["crayfish"], 4),
+    ("kaeru.yaml", [], 2),
+    ("crazy_eights.yaml", [], 3),
+])
+def test_the_game_passes_openspiel_s_random_simulation_test(path, variants, players):
+    pyspiel.random_sim_test(spiel_game(path, variants, players), num_sims=3, serialize=False, verbose=False)
+
+
+def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():
+    game = spiel_game("kaeru.yaml", seeds=10)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and game.max_chance_outcomes() == 10
+    outcomes = state.chance_outcomes()
+    assert [seed for seed, _ in outcomes] == list(range(10)) and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal with seed 7"
+    state.apply_action(7)
+    dealt = game.ribbit.new_game(2, 7)
+    assert state.observation_string(0) == json.dumps(dealt.view(0), sort_keys=True)
+    assert state.current_player() == dealt.current_players()[0]
+    assert [state.action_to_string(a) for a in state.legal_actions()] == dealt.legal_actions(0)
+
+
+def test_a_clone_is_independent_and_keeps_the_history():
+    game = spiel_game("kaeru.yaml")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    state.apply_action(0)
+    clone = state.clone()
+    assert clone.history() == state.history() == [3, 0]
+    clone.apply_action(clone.legal_actions()[0])
+    assert len(state.history()) == 2 and len(state.ribbit.history) == 1
+    assert len(clone.ribbit.history) == 2
+
+
+def test_information_states_never_show_another_seat_s_secret_pick():
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    rng = random.Random(0)
+    for seed in range(200):  # find a secret decision that waits for two or more seats
+        state = game.new_initial_state()
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            decision = state.ribbit.view(None)["decision"]
+            if decision["secret"] and len(decision["waiting_for"]) >= 2:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    first = state.current_player()
+    others = [p for p in range(4) if p != first]
+    assert len(state.legal_actions()) >= 2
+    seen = set()
+    for action in state.legal_actions():
+        after = state.child(action)
+        assert after.current_player() == decision["waiting_for"][1]
+        seen.add(tuple(after.information_state_string(p) for p in others))
+    assert len(seen) == 1
+    picks = {state.child(action).information_state_string(first) for action in state.legal_actions()}
+    assert len(picks) == len(state.legal_actions())  # the seat itself remembers what it chose
+
+
+def test_the_information_state_is_the_view_the_seat_s_own_actions_and_its_narration():
+    game = spiel_game("kaeru.yaml")
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(0)
+    ribbit = state.ribbit
+    own = [action for seat, action in ribbit.history if seat == 0]
+    assert len(own) == 1
+    assert state.information_state_string(0) == (json.dumps(ribbit.view(0), sort_keys=True) + "\n"
+                                                 + json.dumps(own) + "\n" + "\n".join(ribbit.narration(0)))
+    assert state.observation_string(1) == json.dumps(ribbit.view(1), sort_keys=True)
+    assert game.new_initial_state().information_state_string(0) == "before the deal"
+
+
+def test_the_readme_example_runs(monkeypatch):
+    readme = (DEFINITIONS.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Game-AI ecosystem", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    monkeypatch.chdir(DEFINITIONS.parent)
+    (example,) = [block for block in blocks if "adapters.openspiel" in block]
+    scope = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    assert scope["state"].ribbit.seed == 7
+
+
+@pytest.mark.parametrize("options", [{"max_actions": 0}, {"max_actions": False}, {"seeds": 0}, {"seeds": 1.0},
+                                     {"max_decisions": -5}])
+def test_a_game_size_that_is_not_a_positive_int_is_refused(options):
+    name = next(iter(options))
+    with pytest.raises(DefinitionError, match=f"{name} must be a whole number \\(an int\\) from 1 to "):
+        spiel_game("kaeru.yaml", **options)
