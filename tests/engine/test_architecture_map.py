@@ -51,3 +51,16 @@ def test_the_table_reader_sees_a_missing_module():
     text = ("## Modules\n\n| module | what |\n|---|---|\n| `state.py` | x |\n| `gone.py` | y |\n\n"
             "## Next\n| `no.py` | z |\n")
     assert table_entries(text) == ["state.py", "gone.py"]
+
+
+TEST_FOLDERS = {"engine", "compiler", "games", "cli", "web", "agents", "hostile"}
+
+
+def test_every_test_file_lives_in_a_folder_the_map_names():
+    tests = REPO_ROOT / "tests"
+    loose = sorted(p.name for p in tests.glob("test_*.py"))
+    assert loose == [], f"tests outside the folders of docs/architecture.md: {loose}"
+    folders = {p.parent.name for p in tests.rglob("test_*.py")}
+    assert folders <= TEST_FOLDERS, f"test folders the map does not name: {sorted(folders - TEST_FOLDERS)}"
+    section = MAP.read_text(encoding="utf-8").split("## Tests", 1)[1]
+    assert {f for f in TEST_FOLDERS if f"`{f}/`" in section} == TEST_FOLDERS
