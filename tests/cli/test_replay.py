@@ -233,6 +233,14 @@ def hostile(project, rows=None, text=None):
      "hostile.jsonl:1: players: the log is of a 9-player game; Frog Tower is for 2-5 players"),
     (lambda p: hostile(p, [{**START, "seed": None}]),
      "hostile.jsonl:1: the log does not hold the game's seed"),
+    (lambda p: hostile(p, [{**START, "variants": ["x.yaml"] * 10 ** 6}]),
+     "hostile.jsonl:1: \"variants\" must be a list of at most 100 variant references (texts)"),
+    (lambda p: hostile(p, [START, {"event": "action", "player": 1, "action": [[[[[[[["x"] * 1000]]]]]]]}]),
+     "hostile.jsonl:2: \"action\" must be the action's text, got "),
+    (lambda p: hostile(p, [START, {"event": "undo", "player": True}]),
+     "hostile.jsonl:2: \"player\" must be a seat from 1 to 3, got True"),
+    (lambda p: hostile(p, [START, {"event": "end", "scores": [1, 2, 3], "winners": [0]}]),
+     "hostile.jsonl:2: \"ended_by\" must be \"end game\", \"flow\" or \"decision cap\", got None"),
     (lambda p: hostile(p, text=""), "hostile.jsonl: is empty; expected a game log"),
     (lambda p: (p / "hostile.jsonl").write_bytes(b"\xff\n") and "hostile.jsonl", "hostile.jsonl: is not UTF-8 text"),
     (lambda p: (p / "folder").mkdir() or "folder", "folder: is a directory; expected a game log"),
@@ -330,3 +338,14 @@ def test_a_game_or_scenario_file_a_log_names_is_reported_at_the_logs_start_recor
     assert code == 2 and out == "" and one_paragraph(err), err
     assert err.startswith(f"hostile.jsonl:2: {key}: {what} cannot be used: {project}/{named}"), err
     assert "hunter2" not in err
+
+
+def test_the_log_schema_shipped_in_the_package_names_every_event_and_the_format():
+    from interpreter.loader.data_schemas import LOG_SCHEMA, first_error
+    from interpreter.loader.schema import load_schema
+    from interpreter.log_replay import EVENTS, LOG_FORMAT
+    schema = load_schema(LOG_SCHEMA)
+    assert set(schema["properties"]["event"]["enum"]) == EVENTS
+    assert schema["$defs"]["start"]["properties"]["format"]["const"] == LOG_FORMAT
+    assert first_error(LOG_SCHEMA, {**START}) is None
+    assert list(first_error(LOG_SCHEMA, {**START, "players": 0}).absolute_path) == ["players"]

@@ -224,3 +224,26 @@ def test_a_counter_on_spaces_needs_a_board(tmp_path):
                     "procedures:\n  turn(player p): end game\nflow:\n  - turn: turn\n")
     with pytest.raises(DefinitionError, match="counter 'drops' is kept on spaces, but the game has no board"):
         load_game(path)
+
+
+@pytest.mark.parametrize("text, place, message", [
+    ("counters:\n  drops:\n    players: {'1': -2}\n", ":3:20: counters.drops.players.1: ",
+     "scenario: counts of drops are whole numbers >= 0, not -2"),
+    ("counters:\n  drops:\n    cards: {'cell(r1c3)': 7}\n", ":3:27: ",
+     "scenario: counters drops of cell(r1c3): give a list of counts, one per card"),
+    ("counters:\n  drops:\n    seats: {'1': 2}\n", ":3:5: counters.drops.seats: ",
+     "scenario: counter 'drops' has no counts on 'seats'; counts are on spaces, players or cards"),
+])
+def test_a_scenario_files_counts_of_the_wrong_kind_are_refused_at_their_own_line(tmp_path, text, place, message):
+    from interpreter import load_scenario
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load("counters").new_game(2, 0, scenario=load_scenario(path))
+    assert str(caught.value).startswith(f"{path}{place}") and message in str(caught.value)
+
+
+def test_the_scenario_schema_has_exactly_the_scenario_keys():
+    from interpreter.loader.scenario import SCENARIO_KEYS
+    from interpreter.loader.schema import load_schema
+    assert tuple(load_schema("scenario.schema.json")["properties"]) == SCENARIO_KEYS

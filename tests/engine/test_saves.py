@@ -243,6 +243,43 @@ def test_absurd_sizes_are_refused_quickly(mid_game, part, make):
     assert time.perf_counter() - began < 1.0
 
 
+def nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("part, value, message", [
+    ("zones", "pond", "the save's part zones is damaged: expected a list, not the text 'pond'"),
+    ("over", 1, "the save's part over is damaged: expected true or false, not the number 1"),
+    ("gv", [1], "the save's part gv is damaged: expected a mapping, not a list"),
+    ("rng", 7, "the save's part rng is damaged: expected text, not the number 7"),
+    ("pending", {"players": [0]}, "the saved decision is damaged (expected null or the keys players, labels, "
+                                  "chosen, each, secret, prompt)"),
+    ("history", [[0, "x"], [True, "y"]], "action 2 of the save's history is not [player number, action text]"),
+    ("zones", {"x": nested(100_000)}, "the save's part zones is damaged: expected a list, not a mapping"),
+])
+def test_a_save_part_of_the_wrong_kind_is_refused_by_the_save_schema_naming_the_part(mid_game, part, value,
+                                                                                      message):
+    assert refused(mid_game.game, dict(as_file(mid_game), **{part: value})).startswith(message)
+
+
+def test_the_save_schema_agrees_with_the_save_format():
+    from interpreter.loader.schema import load_schema
+    from interpreter.rng import MAX_SEED_BITS  # noqa: F401 (the seed's bound stays a check of the loader)
+    from interpreter.runtime.limits import MAX_ACTION_TEXT
+    from interpreter.saves import (MAX_LAYOUT_TEXT, MAX_SAVED_ACTIONS, OPTIONAL_SAVE_KEYS, SAVE_FORMAT, SAVE_KEYS,
+                                   SAVED_DECISION_KEYS)
+    schema = load_schema("save.schema.json")
+    parts = schema["properties"]
+    assert schema["required"] == list(SAVE_KEYS) and set(parts) == set(SAVE_KEYS + OPTIONAL_SAVE_KEYS)
+    assert parts["format"]["const"] == SAVE_FORMAT and parts["layout"]["maxLength"] == MAX_LAYOUT_TEXT
+    assert parts["history"]["maxItems"] == MAX_SAVED_ACTIONS
+    assert parts["history"]["items"]["prefixItems"][1]["maxLength"] == MAX_ACTION_TEXT
+    assert parts["pending"]["required"] == list(SAVED_DECISION_KEYS)
+
+
 class EqualsEverything:
     def __eq__(self, other):
         return True
