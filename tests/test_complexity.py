@@ -54,13 +54,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/loader/variants.py:Overlay.merged": "being split",  # 20
     "interpreter/loader/variants.py:choose_parameters": "being split",  # 18
     "interpreter/plots.py:_differences": "being split",  # 24
-    "interpreter/render.py:_components": "being split",  # 17
-    "interpreter/render.py:_player_blocks": "being split",  # 21
-    "interpreter/render.py:_players_table": "being split",  # 29
-    "interpreter/render.py:card_face": "being split",  # 21
-    "interpreter/render.py:format_value": "being split",  # 17
-    "interpreter/render.py:render_comparison": "being split",  # 19
-    "interpreter/render.py:space_cell": "being split",  # 26
     "interpreter/web/app.py:Server.advance": "being split",  # 16
     "interpreter/web/app.py:Server.handle": "being split",  # 24
     "interpreter/web/app.py:Server.websocket": "being split",  # 18
