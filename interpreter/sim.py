@@ -194,9 +194,16 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
 
     A game still running after ``max_decisions`` decisions is abandoned (``state.abandon()``:
     over, nobody wins, ``state.ended_by == "decision cap"``) rather than played forever.
-    An agent with ``act_id`` (the random bot) plays by option number (``state.apply_id``), the
-    others by text; both record the same history.
+    A game of random bots only (each with a ``playout_rng``) is played by ``state.playout``, one
+    generator per seat; otherwise an agent with ``act_id`` plays by option number (``state.apply_id``),
+    the others by text.  All three draw alike and record the same history.
     """
+    rngs = [getattr(agents[seat], "playout_rng", None) for seat in range(state.n)]
+    if None not in rngs:  # random bots only: played straight from the pending decisions, the same draws
+        state.playout(rngs, decisions=max(0, max_decisions - len(state.history)))
+        if not state.over:
+            state.abandon()
+        return state
     while not state.is_terminal():
         if len(state.history) >= max_decisions:
             state.abandon()

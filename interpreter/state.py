@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from . import determinise as DETERMINISE
+from . import playout as PLAYOUT
 from . import saves as SAVES
 from . import trace as TR
 from . import undo as UNDO
@@ -284,6 +285,13 @@ class State:
         except (TypeError, ValueError, IndexError):
             self._bad_id(player, action_id)
         self._play(p, i, player, label, j, value)
+
+    def playout(self, rng, policy=None, decisions: int | None = None) -> "State":
+        """Play this state on, in place, to its end (or for ``decisions`` decisions) by random choices; returns it.
+
+        See :func:`interpreter.playout.playout`.
+        """
+        return PLAYOUT.playout(self, rng, policy, decisions)
 
     def _bad_id(self, player, action_id):
         """Raise IllegalActionError saying why ``action_id`` is not one of ``player``'s options (nothing changes)."""

@@ -35,7 +35,7 @@ LAYERS = (  # lowest first: (layer, the modules and packages in it)
     ("foundation", ("interpreter.errors", "interpreter.rng")),
     ("runtime", ("interpreter.runtime",)),
     ("core", ("interpreter.game", "interpreter.state", "interpreter.board", "interpreter.trace", "interpreter.views",
-              "interpreter.undo", "interpreter.determinise", "interpreter.saves")),
+              "interpreter.undo", "interpreter.determinise", "interpreter.saves", "interpreter.playout")),
     ("dsl", ("interpreter.dsl",)),
     ("loader", ("interpreter.loader", "interpreter")),
     ("agents", ("interpreter.agents",)),

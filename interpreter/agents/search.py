@@ -159,10 +159,8 @@ class TreeSearchAgent:
                 break
             player = world.current_players()[0]
             legal = world.legal_actions(player)
-        while not world.over and budget > 0:  # the rollout: random moves, by number (no option's text made)
-            player = world.current_players()[0]
-            world.apply_id(player, world.sample_action_id(player, rng))
-            budget -= 1
+        if not world.over and budget > 0:  # the rollout: random moves straight from the decisions (state.playout)
+            world.playout(rng, decisions=budget)
         value = worth(world)
         root.visits += 1
         for node, mover in path:
