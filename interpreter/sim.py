@@ -198,8 +198,8 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
     generator per seat; otherwise an agent with ``act_id`` plays by option number (``state.apply_id``),
     the others by text.  All three draw alike and record the same history.
     """
-    rngs = [getattr(agents[seat], "playout_rng", None) for seat in range(state.n)]
-    if None not in rngs:  # random bots only: played straight from the pending decisions, the same draws
+    rngs = _playout_generators(agents, state.n)
+    if rngs is not None:  # random bots only: played straight from the pending decisions, the same draws
         state.playout(rngs, decisions=max(0, max_decisions - len(state.history)))
         if not state.over:
             state.abandon()
@@ -216,6 +216,20 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
         else:
             state.apply(seat, agent.act(state, seat))
     return state
+
+
+def _playout_generators(agents, players: int) -> list | None:
+    """Each seat's ``playout_rng`` when every seat is played by a random bot (see RandomAgent), else None."""
+    rngs = []
+    for seat in range(players):
+        try:
+            rng = getattr(agents[seat], "playout_rng", None)
+        except (KeyError, IndexError):  # a seat without a bot: played (or refused) by the loop
+            return None
+        if rng is None:
+            return None
+        rngs.append(rng)
+    return rngs
 
 
 def bot_specs(bot, players: int) -> dict:
