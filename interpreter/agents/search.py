@@ -13,8 +13,9 @@ the seat cannot see is dealt again at random and future chance is drawn from the
   cards that is plain UCT; on a game with hidden cards it plans as if one guess at them were true,
   which is why ``ismcts`` is the bot for such games.
 
-Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout)
-until the game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
+Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout,
+``state.playout``: uniform draws straight from the pending decisions, no option's text made) until the
+game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
 game is worth ``state.returns()`` to each player; an unfinished one is worth a share of 1 among the
 leaders by ``state.current_scores()``.  Each node adds up the worth to the player who moved into it.
 At a simultaneous decision the searching seat chooses first in the tree and the others after it
