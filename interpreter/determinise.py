@@ -6,6 +6,7 @@ A plain function of a :class:`~interpreter.state.State` (``State.determinised`` 
 from __future__ import annotations
 
 import random
+import weakref
 
 from . import rng as RNG
 from .errors import not_a_generator
@@ -40,30 +41,39 @@ def determinised(state, seat: int, rng) -> "State":
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
     shown = state.shown
-    groups: dict = {}  # starting zone -> ([positions], [cards]) the seat cannot see
-    for index, cards in enumerate(state.zones):
-        if not cards:
+    start_of, hidden = _unseen_zones(g, len(state.zones), seat)
+    groups: dict = {}  # starting zone -> ([(zone, first, stop) runs of positions], [cards]) the seat cannot see
+    for index, top in hidden:
+        cards = state.zones[index]
+        last = len(cards) - 1 if top else len(cards)
+        if last <= 0:
             continue
-        vis = g.zone_spec[index].visibility
-        if vis == "public" or (vis == "owner" and g.zone_owner[index] == seat):
+        starts = set(map(start_of.__getitem__, cards[:last]))
+        if len(starts) == 1 and not (shown and any(seat in shown.get(card, ()) for card in cards[:last])):
+            runs, pile = groups.setdefault(starts.pop(), ([], []))  # the common case: one run, in C
+            runs.append((index, 0, last))
+            pile += cards[:last]
             continue
-        last = len(cards) - 1 if vis == "top" else len(cards)
         for k in range(last):
             card = cards[k]
             if shown and seat in shown.get(card, ()):
                 continue
-            places, pile = groups.setdefault(g.card_start[card][0], ([], []))
-            places.append((index, k))
+            runs, pile = groups.setdefault(start_of[card], ([], []))
+            runs.append((index, k, k + 1))
             pile.append(card)
     zones, loc = c.zones, c.loc
     unseen = set()
-    for places, pile in groups.values():
+    for runs, pile in groups.values():
         unseen.update(pile)
         pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
         RNG.shuffle(rng.getrandbits(64), pile)
-        for (index, k), card in zip(places, pile):
-            zones[index][k] = card
-            loc[card] = index
+        at = 0
+        for index, first, stop in runs:
+            dealt = pile[at:at + stop - first]
+            at += stop - first
+            zones[index][first:stop] = dealt
+            for card in dealt:
+                loc[card] = index
     if unseen:
         if shown:  # what others were shown of the cards the seat cannot see is not known to it
             c.shown = {card: players for card, players in shown.items() if card not in unseen}
@@ -95,3 +105,24 @@ def determinised(state, seat: int, rng) -> "State":
         if own is not None and own in c.legal_actions(seat):
             c.apply(seat, own)
     return c
+
+
+_UNSEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game -> {(zones, seat): _unseen_zones(...)}
+
+
+def _unseen_zones(game, zone_count: int, seat: int) -> tuple:
+    """(each card's starting zone, [(zone index, only its top card seen)] of the zones ``seat`` cannot see
+    all of): worked out once per game, number of zones and seat (what a game's definition fixes)."""
+    known = _UNSEEN.get(game)
+    if known is None:
+        known = _UNSEEN[game] = {}
+    got = known.get((zone_count, seat))
+    if got is None:
+        hidden = []
+        for index in range(zone_count):
+            vis = game.zone_spec[index].visibility
+            if vis == "public" or (vis == "owner" and game.zone_owner[index] == seat):
+                continue
+            hidden.append((index, vis == "top"))
+        got = known[(zone_count, seat)] = (tuple(start for start, _ in game.card_start), tuple(hidden))
+    return got

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from . import actions as ACTIONS
 from . import determinise as DETERMINISE
+from . import playout as PLAYOUT
 from . import run_loop as RUN
 from . import saves as SAVES
 from . import trace as TR
@@ -127,6 +128,13 @@ class State:
     _no_such_player = ACTIONS.no_such_player
     _run = RUN.run
     _rewind = RUN.rewind
+
+    def playout(self, rng, policy=None, decisions: int | None = None) -> "State":
+        """Play this state on, in place, to its end (or for ``decisions`` decisions) by random choices; returns it.
+
+        See :func:`interpreter.playout.playout`.
+        """
+        return PLAYOUT.playout(self, rng, policy, decisions)
 
     # ---------------------------------------------------------------- taking a decision back
     def can_undo(self, player: int) -> bool:

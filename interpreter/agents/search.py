@@ -13,8 +13,9 @@ the seat cannot see is dealt again at random and future chance is drawn from the
   cards that is plain UCT; on a game with hidden cards it plans as if one guess at them were true,
   which is why ``ismcts`` is the bot for such games.
 
-Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout)
-until the game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
+Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout,
+``state.playout``: uniform draws straight from the pending decisions, no option's text made) until the
+game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
 game is worth ``state.returns()`` to each player; an unfinished one is worth a share of 1 among the
 leaders by ``state.current_scores()``.  Each node adds up the worth to the player who moved into it.
 At a simultaneous decision the searching seat chooses first in the tree and the others after it
@@ -159,10 +160,8 @@ class TreeSearchAgent:
                 break
             player = world.current_players()[0]
             legal = world.legal_actions(player)
-        while not world.over and budget > 0:  # the rollout: random moves, by number (no option's text made)
-            player = world.current_players()[0]
-            world.apply_id(player, world.sample_action_id(player, rng))
-            budget -= 1
+        if not world.over and budget > 0:  # the rollout: random moves straight from the decisions (state.playout)
+            world.playout(rng, decisions=budget)
         value = worth(world)
         root.visits += 1
         for node, mover in path:

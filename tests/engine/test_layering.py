@@ -37,7 +37,7 @@ LAYERS = (  # lowest first: (layer, the modules and packages in it)
     ("runtime", ("interpreter.runtime",)),
     ("core", ("interpreter.game", "interpreter.state", "interpreter.board", "interpreter.trace", "interpreter.views",
               "interpreter.undo", "interpreter.determinise", "interpreter.saves", "interpreter.actions",
-              "interpreter.run_loop")),
+              "interpreter.run_loop", "interpreter.playout")),
     ("dsl", ("interpreter.dsl",)),
     ("loader", ("interpreter.loader", "interpreter")),
     ("agents", ("interpreter.agents",)),
