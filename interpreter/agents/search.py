@@ -129,7 +129,7 @@ class TreeSearchAgent:
         return order[:max(2, self.iterations // 4)]  # too many options for the iterations: the best judged
 
     def _iterate(self, root: Node, world, seat: int, order: list) -> None:
-        rng, c = self.rng, self.c
+        rng = self.rng
         node, path = root, []
         here = set(world.legal_actions(seat))
         player, legal = seat, [a for a in order if a in here] or order
@@ -137,21 +137,7 @@ class TreeSearchAgent:
         while True:
             children = node.children
             keys = [(player, a) for a in legal]
-            fresh = [k for k in keys if k not in children]
-            if fresh:  # the root tries its options in order; deeper nodes at random
-                key = fresh[0] if node is root or len(fresh) == 1 else fresh[rng.randrange(len(fresh))]
-                children[key] = Node()
-            else:
-                key, best = None, -1.0
-                for k in keys:
-                    child = children[k]
-                    score = child.total / child.visits + c * math.sqrt(math.log(child.avail + 1) / child.visits)
-                    if score > best:
-                        key, best = k, score
-            for k in keys:
-                child = children.get(k)
-                if child is not None:
-                    child.avail += 1
+            key, fresh = self._descend(node, root, keys)
             node = children[key]
             world.apply(player, key[1])
             path.append((node, player))
@@ -167,6 +153,33 @@ class TreeSearchAgent:
         for node, mover in path:
             node.visits += 1
             node.total += value[mover]
+
+    def _descend(self, node: Node, root: Node, keys: list):
+        """(the child's key to go down to, whether it is new): an option not tried yet (the root tries its options
+        in order, deeper nodes at random), else the best by UCB1.  Each child offered counts one availability."""
+        children = node.children
+        fresh = [k for k in keys if k not in children]
+        if fresh:
+            key = fresh[0] if node is root or len(fresh) == 1 else fresh[self.rng.randrange(len(fresh))]
+            children[key] = Node()
+        else:
+            key = self._best_by_ucb1(children, keys)
+        for k in keys:
+            child = children.get(k)
+            if child is not None:
+                child.avail += 1
+        return key, bool(fresh)
+
+    def _best_by_ucb1(self, children: dict, keys: list):
+        """The key of the child with the highest UCB1 score (availability-counted, as ISMCTS needs); the first
+        of equals."""
+        key, best = None, -1.0
+        for k in keys:
+            child = children[k]
+            score = child.total / child.visits + self.c * math.sqrt(math.log(child.avail + 1) / child.visits)
+            if score > best:
+                key, best = k, score
+        return key
 
 
 class MCTSAgent(TreeSearchAgent):
