@@ -44,16 +44,17 @@ def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():
     dealt = game.ribbit.new_game(2, 7)
     assert state.observation_string(0) == json.dumps(dealt.view(0), sort_keys=True)
     assert state.current_player() == dealt.current_players()[0]
-    assert [state.action_to_string(a) for a in state.legal_actions()] == dealt.legal_actions(0)
+    assert sorted(state.action_to_string(a) for a in state.legal_actions()) == sorted(dealt.legal_actions(0))
 
 
 def test_a_clone_is_independent_and_keeps_the_history():
     game = spiel_game("kaeru.yaml")
     state = game.new_initial_state()
     state.apply_action(3)
-    state.apply_action(0)
+    first = state.legal_actions()[0]
+    state.apply_action(first)
     clone = state.clone()
-    assert clone.history() == state.history() == [3, 0]
+    assert clone.history() == state.history() == [3, first]
     clone.apply_action(clone.legal_actions()[0])
     assert len(state.history()) == 2 and len(state.ribbit.history) == 1
     assert len(clone.ribbit.history) == 2
@@ -89,7 +90,7 @@ def test_the_information_state_is_the_view_the_seat_s_own_actions_and_its_narrat
     game = spiel_game("kaeru.yaml")
     state = game.new_initial_state()
     state.apply_action(1)
-    state.apply_action(0)
+    state.apply_action(state.legal_actions()[0])
     ribbit = state.ribbit
     own = [action for seat, action in ribbit.history if seat == 0]
     assert len(own) == 1
@@ -116,3 +117,22 @@ def test_a_game_size_that_is_not_a_positive_int_is_refused(options):
     name = next(iter(options))
     with pytest.raises(DefinitionError, match=f"{name} must be a whole number \\(an int\\) from 1 to "):
         spiel_game("kaeru.yaml", **options)
+
+
+def test_legal_actions_are_the_fixed_ids_of_the_options_and_name_them():
+    game = spiel_game("crazy_eights.yaml", players=3)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(4)
+    for _ in range(30):
+        seat = state.current_player()
+        ids = game.actions.ids(state.ribbit, seat)
+        assert state.legal_actions() == sorted(ids) and game.num_distinct_actions() == game.actions.size
+        assert [state.action_to_string(seat, a) for a in ids] == state.ribbit.legal_actions(seat)
+        action = rng.choice(ids)
+        text = state.action_to_string(seat, action)
+        state.apply_action(action)
+        assert state.ribbit.history[-1] == [seat, text]
+    wrong = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError, match=f"action {wrong} is not legal for player"):
+        state.apply_action(wrong)

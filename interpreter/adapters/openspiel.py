@@ -7,16 +7,19 @@
     game = RibbitSpielGame(load_game("definitions/GAME.yaml"), players=2)
     state = game.new_initial_state()                # a chance node: the deal
     state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
-    state.legal_actions(), state.information_state_string(0)
+    state.legal_actions(), state.information_state_string(0)   # fixed action ids (actions.py)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 * **Chance**: every random event of a Ribbit game comes from its seeded RNG, so a game
   is fixed by its seed and its decisions.  The first node is therefore OpenSpiel's one
   chance node: it picks the seed, uniformly among ``seeds`` (default 100, the outcomes
   0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions.
-* **Actions**: action ``i`` is the ``i``-th of ``state.legal_actions(seat)`` at the current
-  decision (``action_to_string`` gives its text); ``num_distinct_actions`` is
-  ``max_actions``, sized from random games when not given, as in the PettingZoo adapter.
+* **Actions**: fixed ids (:mod:`interpreter.adapters.actions`): ``num_distinct_actions`` is the
+  table's size, an id means the same option in every decision of its kind (the card named X, a
+  menu's fixed text, a menu entry's text with given items; combinations by their place, in a
+  fallback block of ``max_actions`` ids, sized from random games when not given, as in the
+  PettingZoo adapter).  ``legal_actions()`` is sorted; ``action_to_string`` gives an option's text
+  (an id not legal now: what it means, ``game.actions.describe``).
 * **Players**: sequential.  At a simultaneous secret decision the seats it waits for move
   one after another, and what each sees never includes another's pick.
 * **Information**: ``observation_string(p)`` is ``state.view(p)`` as JSON (sorted keys);
@@ -35,7 +38,8 @@ import json
 import numpy as np
 import pyspiel
 
-from . import check_action_count, check_sizes, probe_max_actions
+from . import check_sizes, probe_max_actions
+from .actions import ActionTable
 
 DEFAULT_SEEDS = 100
 MAX_DECISIONS = 10_000
@@ -64,9 +68,10 @@ class RibbitSpielGame(pyspiel.Game):
         check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
         self.ribbit, self.players, self.seeds = game, players, seeds
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
+        self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.max_decisions = max_decisions
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
-        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=seeds,
+        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=seeds,
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=max_decisions)
         super().__init__(game_type(name, players), info, {})
@@ -126,26 +131,38 @@ class RibbitSpielState(pyspiel.State):
         p = 1.0 / self.spiel.seeds
         return [(seed, p) for seed in range(self.spiel.seeds)]
 
-    def _legal_actions(self, player):
+    def _ids(self, player) -> list[int]:
+        """The fixed ids of ``player``'s options now, in the engine's order (option k has id ``ids[k]``)."""
         if self.ribbit is None or self.ribbit.is_terminal():
             return []
-        legal = self.ribbit.legal_action_ids(player)  # numbers only: no option's text is made
-        check_action_count(legal, self.spiel.max_actions, self.ribbit.prompt())
-        return list(legal)
+        return self.spiel.actions.ids(self.ribbit, player)
+
+    def _legal_actions(self, player):
+        return sorted(self._ids(player))
+
+    def _option(self, player, action) -> int:
+        """The engine's option number of fixed id ``action`` for ``player`` now."""
+        try:
+            return self._ids(player).index(action)
+        except ValueError:
+            raise pyspiel.SpielError(f"action {action} is not legal for player {player} now; the legal ids are "
+                                     f"{self._legal_actions(player)}") from None
 
     def _apply_action(self, action):
         if self.ribbit is None:
             self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)))
             return
         seat = self.ribbit.current_players()[0]
-        self.ribbit.apply_id(seat, int(action))
+        self.ribbit.apply_id(seat, self._option(seat, int(action)))
         if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal with seed {action}"
-        return self.ribbit.action_to_string(player, int(action))
+        if self.ribbit is not None and not self.ribbit.is_terminal() and int(action) in self._ids(player):
+            return self.ribbit.action_to_string(player, self._option(player, int(action)))
+        return self.spiel.actions.describe(int(action))  # an id not legal now: what it means in general
 
     def is_terminal(self):
         return self.ribbit is not None and self.ribbit.is_terminal()
