@@ -79,7 +79,7 @@ def test_a_menu_s_fixed_text_and_templated_entries_have_their_own_blocks():
     table = ActionTable(game, 2, 16)
     items, base = table.items, len(table.items)
     assert table.texts == ["pass"] and table.menu_id("pass") == base
-    ((pieces, holes, first, _),) = table.templates
+    ((pieces, holes, first),) = table.templates
     assert (pieces, holes, first) == (("put ", " on pile ", ""), 2, base + 1)
     action = table.menu_id("put gold on pile 2")
     assert action == first + items.index("gold") * base + items.index("2")

@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
@@ -136,3 +137,74 @@ def test_legal_actions_are_the_fixed_ids_of_the_options_and_name_them():
     wrong = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError, match=f"action {wrong} is not legal for player"):
         state.apply_action(wrong)
+
+
+# ==================================================================== tensors
+TENSOR_GAMES = [("frog_tower.yaml", ["crayfish"], 4), ("kaeru.yaml", [], 2), ("crazy_eights.yaml", [], 3),
+                ("top_frog.yaml", [], 2)]
+
+
+def spiel_positions(game, seeds=range(2), every: int = 5):
+    """Adapter states of random games (every ``every``-th decision, and the end)."""
+    for seed in seeds:
+        state, rng = game.new_initial_state(), random.Random(seed)
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            if len(state.ribbit.history) % every == 0:
+                yield state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+        yield state
+
+
+@pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
+def test_the_tensors_have_the_shapes_the_game_states_and_are_never_empty(path, variants, players):
+    game = spiel_game(path, variants, players)
+    (observation,), (information,) = game.observation_tensor_shape(), game.information_state_tensor_shape()
+    assert observation == game.encoder.size and information == observation + game.actions.parts_size > 0
+    before = game.new_initial_state()
+    assert len(before.information_state_tensor(0)) == information and not any(before.observation_tensor(0))
+    for state in spiel_positions(game, seeds=range(1), every=9):
+        for seat in range(players):
+            seen = np.asarray(state.observation_tensor(seat), np.float32)
+            assert np.array_equal(seen, game.encoder.encode(state.ribbit.view(seat)))
+            assert len(state.information_state_tensor(seat)) == information
+
+
+@pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
+def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted(path, variants, players):
+    from invariants import seen_cards, with_cards_permuted
+
+    game = spiel_game(path, variants, players)
+    rng, moved = random.Random(0), 0
+    for state in spiel_positions(game, seeds=range(1)):
+        for seat in range(players):
+            unseen = [card for cards in state.ribbit.zones for card in cards
+                      if card not in seen_cards(state.ribbit, seat)]
+            world, sigma = with_cards_permuted(state.ribbit, unseen, rng)
+            moved += any(game.ribbit.card_names[a] != game.ribbit.card_names[b] for a, b in sigma.items())
+            other = state.clone()
+            other._state.state = world
+            assert other.observation_tensor(seat) == state.observation_tensor(seat)
+            assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+    assert moved
+
+
+def test_the_information_state_tensor_never_shows_another_seat_s_secret_pick_but_remembers_its_own():
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    rng = random.Random(0)
+    for seed in range(200):
+        state = game.new_initial_state()
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            decision = state.ribbit.view(None)["decision"]
+            if decision["secret"] and len(decision["waiting_for"]) >= 2:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    first = state.current_player()
+    others = [p for p in range(4) if p != first]
+    children = [state.child(action) for action in state.legal_actions()]
+    assert len(children) >= 2
+    assert len({tuple(tuple(c.information_state_tensor(p)) for p in others) for c in children}) == 1
+    assert len({tuple(c.information_state_tensor(first)) for c in children}) == len(children)

@@ -20,8 +20,8 @@ function of the option's *text* alone, so it cannot change meaning between decis
    pieces and holes.  Entries that read alike (the same pieces) share one block of
    ``len(items) ** holes`` ids: the option's id is the block's start plus its holes' item ids
    as digits in base ``len(items)`` (first hole most significant).  The first pattern, in the
-   rules' order, whose holes each read as an item is the one used; the pieces and the holes
-   give back the text, so two texts never share an id.  A pattern whose block would exceed
+   rules' order, whose holes each read as an item is the one used (each hole as short as the
+   rest allows); the pieces and the holes give back the text, so two texts never share an id.  A pattern whose block would exceed
    ``MAX_BLOCK`` ids (three holes or more) gets none: its options fall back.
 4. **Fallback** ``[fallback, fallback + max_actions)``: decisions that pick a combination (several
    cards, one card plus others, a pair from a list) and any option whose text no block reads.
@@ -36,7 +36,6 @@ verb and item) is numbered wholly by the fallback, so the ids of one decision ar
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from ..dsl import ast as A
 
@@ -101,19 +100,39 @@ class ActionTable:
         at = len(self.items)
         self.text_index = {text: at + i for i, text in enumerate(self.texts)}
         at += len(self.texts)
-        alternatives = "|".join(re.escape(text) for text in sorted(self.items, key=len, reverse=True))
-        self.templates = []  # (pieces, holes, first id, compiled pattern)
+        self.templates = []  # (pieces, holes, first id)
         for pieces, holes in dict.fromkeys(patterns):
             block = len(self.items) ** holes
             if block > MAX_BLOCK:
                 continue
-            regex = "".join(re.escape(piece) + (f"({alternatives})" if n < holes else "")
-                            for n, piece in enumerate(pieces))
-            self.templates.append((pieces, holes, at, re.compile(regex, re.DOTALL)))
+            self.templates.append((pieces, holes, at))
             at += block
         self.fallback = at
         self.size = at + max_actions
         self._one, self._menu = {}, {}  # caches: (prompt, text) -> id or None; text -> id or None
+
+    # ---------------------------------------------------------------- a summary of actions taken
+    @property
+    def parts_size(self) -> int:
+        """The length of :meth:`parts_of`'s vector: items, texts, templates, fallback places."""
+        return len(self.items) + len(self.texts) + len(self.templates) + self.max_actions
+
+    def parts(self, action: int) -> list[int]:
+        """Positions, in a vector of ``parts_size``, that id ``action`` counts at: its item; its text;
+        its template and each of its holes' items; its place in the fallback block."""
+        items, texts = len(self.items), len(self.texts)
+        if action < items:
+            return [action]
+        if action < items + texts:
+            return [action]
+        for t, (pieces, holes, first) in enumerate(self.templates):
+            if action < first + items ** holes:
+                found, rest = [items + texts + t], action - first
+                for _ in range(holes):
+                    rest, digit = divmod(rest, items)
+                    found.append(digit)
+                return found
+        return [items + texts + len(self.templates) + action - self.fallback]
 
     # ---------------------------------------------------------------- ids of texts
     def one_item_id(self, prompt: str, label: str) -> int | None:
@@ -135,16 +154,38 @@ class ActionTable:
         if found == -1:
             found = self.text_index.get(label)
             if found is None:
-                for pieces, holes, first, regex in self.templates:
-                    match = regex.fullmatch(label)
-                    if match is not None:
-                        index, base, digits = self.item_index, len(self.items), 0
-                        for hole in match.groups():
-                            digits = digits * base + index[hole]
-                        found = first + digits
+                for pieces, holes, first in self.templates:
+                    digits = self._holes(label, pieces)
+                    if digits is not None:
+                        found = first
+                        for n, digit in enumerate(reversed(digits)):
+                            found += digit * len(self.items) ** n
                         break
             self._menu[label] = found
         return found
+
+    def _holes(self, text: str, pieces: tuple) -> list[int] | None:
+        """The item ids of ``text``'s holes if it reads as ``pieces`` with an item in each hole (the
+        leftmost reading: each hole ends at the first place the rest can be read), else None."""
+        head, tail = pieces[0], pieces[-1]
+        if not text.startswith(head) or not text.endswith(tail) or len(text) < len(head) + len(tail):
+            return None
+        return self._read(text[len(head):len(text) - len(tail)], pieces[1:-1])
+
+    def _read(self, text: str, separators: tuple) -> list[int] | None:
+        index = self.item_index
+        if not separators:
+            found = index.get(text)
+            return None if found is None else [found]
+        separator, at = separators[0], text.find(separators[0])
+        while at >= 0:
+            found = index.get(text[:at])
+            if found is not None:
+                rest = self._read(text[at + len(separator):], separators[1:])
+                if rest is not None:
+                    return [found] + rest
+            at = text.find(separator, at + 1)
+        return None
 
     # ---------------------------------------------------------------- ids of a decision
     def ids(self, state, seat: int) -> list[int]:
@@ -193,7 +234,7 @@ class ActionTable:
             return f"item {self.items[action]!r}"
         if action < len(self.items) + len(self.texts):
             return f"text {self.texts[action - len(self.items)]!r}"
-        for pieces, holes, first, _ in self.templates:
+        for pieces, holes, first in self.templates:
             if action < first + len(self.items) ** holes:
                 digits, rest = [], action - first
                 for _ in range(holes):

@@ -25,8 +25,12 @@
 * **Information**: ``observation_string(p)`` is ``state.view(p)`` as JSON (sorted keys);
   ``information_state_string(p)`` adds, for perfect recall, the seat's own actions so far
   (a JSON list of their texts: a secret pick is remembered before the narration tells it)
-  and its narration of the game (``state.narration(p)``: what it was told).  No tensors
-  are provided.
+  and its narration of the game (``state.narration(p)``: what it was told).
+  ``observation_tensor(p)`` is the view encoded (:mod:`interpreter.adapters.encoding`: the same
+  vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by a
+  count of the parts of the seat's own actions (their items, texts, templates, fallback places:
+  a summary of what it chose, not their order).  Both have shapes fixed per game and player count
+  and are zeros before the deal.
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
 """
@@ -40,6 +44,7 @@ import pyspiel
 
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
+from .encoding import ViewEncoder
 
 DEFAULT_SEEDS = 100
 MAX_DECISIONS = 10_000
@@ -54,8 +59,8 @@ def game_type(name: str, players: int) -> pyspiel.GameType:
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={})
 
 
@@ -69,6 +74,7 @@ class RibbitSpielGame(pyspiel.Game):
         self.ribbit, self.players, self.seeds = game, players, seeds
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
+        self.encoder = ViewEncoder(game, players)  # the view as numbers (encoding.py)
         self.max_decisions = max_decisions
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
         info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=seeds,
@@ -81,7 +87,7 @@ class RibbitSpielGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return RibbitObserver(perfect_recall)
+        return RibbitObserver(self, perfect_recall)
 
 
 class _Shared:
@@ -111,6 +117,7 @@ class RibbitSpielState(pyspiel.State):
         super().__init__(game)
         self._game = _Shared(game)
         self._state = _Owned(None)  # before the deal (the chance node)
+        self._acted = [[] for _ in range(game.players)]  # each seat's own action ids, for its information state
 
     @property
     def spiel(self) -> RibbitSpielGame:
@@ -154,6 +161,7 @@ class RibbitSpielState(pyspiel.State):
             return
         seat = self.ribbit.current_players()[0]
         self.ribbit.apply_id(seat, self._option(seat, int(action)))
+        self._acted[seat].append(int(action))
         if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
@@ -179,15 +187,39 @@ class RibbitSpielState(pyspiel.State):
 
 
 class RibbitObserver:
-    """OpenSpiel's observer interface: strings from ``view`` (and own actions and narration, for perfect recall)."""
+    """OpenSpiel's observer interface, from ``view`` (and the seat's own actions, for perfect recall).
 
-    def __init__(self, perfect_recall: bool):
+    * ``tensor`` (float32): the view encoded (:class:`~interpreter.adapters.encoding.ViewEncoder`,
+      ``dict["view"]``); with perfect recall, then how often the seat chose each part of an action
+      (``dict["own actions"]``: the items, texts, templates and fallback places of its actions' fixed
+      ids, :meth:`~interpreter.adapters.actions.ActionTable.parts`).  All zeros before the deal.
+    * strings: the view as JSON (sorted keys); with perfect recall, then the texts of the seat's own
+      actions (a JSON list) and its narration (``state.narration(seat)``).
+    """
+
+    def __init__(self, game: RibbitSpielGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.encoder, self.actions = game.encoder, game.actions
+        size = self.encoder.size
+        self.tensor = np.zeros(size + (self.actions.parts_size if perfect_recall else 0), np.float32)
+        self.dict = {"view": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["own actions"] = self.tensor[size:]
 
     def set_from(self, state, player):
-        pass
+        tensor = self.tensor
+        if state.ribbit is None:
+            tensor.fill(0)
+            return
+        size = self.encoder.size
+        tensor[:size] = self.encoder.encode(state.ribbit.view(player))
+        if self.perfect_recall:
+            own = tensor[size:]
+            own.fill(0)
+            parts = self.actions.parts
+            for action in state._acted[player]:
+                for at in parts(action):
+                    own[at] += 1
 
     def string_from(self, state, player):
         if state.ribbit is None:
