@@ -6,6 +6,7 @@ Skipped only when the ``openspiel`` extra (open_spiel) is not installed.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -24,14 +25,45 @@ def spiel_game(path: str, variants=(), players: int = 2, **options) -> RibbitSpi
     return RibbitSpielGame(load_game(DEFINITIONS / path, variants=list(variants)), players, **options)
 
 
-@pytest.mark.parametrize("path, variants, players", [
+SHIPPED = [  # every shipped definition, and the variants that add decisions of their own
     ("frog_tower.yaml", [], 3),
     ("frog_tower.yaml", ["crayfish"], 4),
+    ("frog_tower.yaml", ["flower"], 2),
     ("kaeru.yaml", [], 2),
+    ("kaeru.yaml", ["unknown_tastes"], 2),
     ("crazy_eights.yaml", [], 3),
-])
-def test_the_game_passes_openspiel_s_random_simulation_test(path, variants, players):
-    pyspiel.random_sim_test(spiel_game(path, variants, players), num_sims=3, serialize=False, verbose=False)
+    ("top_frog.yaml", [], 2),
+]
+
+
+def test_every_shipped_definition_is_covered():
+    assert {p.name for p in DEFINITIONS.glob("*.yaml")} <= {path for path, _, _ in SHIPPED}
+
+
+@pytest.mark.parametrize("path, variants, players", SHIPPED)
+def test_the_game_passes_openspiel_s_random_simulation_test_with_serialisation(path, variants, players):
+    pyspiel.random_sim_test(spiel_game(path, variants, players), num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_serialised_state_comes_back_as_it_was_and_plays_on_alike():
+    game = spiel_game("crazy_eights.yaml", players=3)
+    state, rng = game.new_initial_state(), random.Random(3)
+    state.apply_action(5)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again_game) == str(game) and str(again) == str(state) and again.history() == state.history()
+    for seat in range(3):
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+        assert again.information_state_tensor(seat) == state.information_state_tensor(seat)
+    while not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns()
+    assert pickle.loads(pickle.dumps(state)).returns() == state.returns()
 
 
 def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():

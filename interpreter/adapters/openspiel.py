@@ -8,7 +8,7 @@
     state = game.new_initial_state()                # a chance node: the deal
     state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
     state.legal_actions(), state.information_state_string(0)   # fixed action ids (actions.py)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 * **Chance**: every random event of a Ribbit game comes from its seeded RNG, so a game
   is fixed by its seed and its decisions.  The first node is therefore OpenSpiel's one
@@ -33,11 +33,18 @@
   and are zeros before the deal.
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
+* **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
+  its parameters: the definition's file and variants, quoted, and the sizes), so
+  ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
+  that can read the definition; a state pickles as its plain data (never the compiled rules).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import weakref
+from urllib.parse import quote, unquote
 
 import numpy as np
 import pyspiel
@@ -45,12 +52,18 @@ import pyspiel
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
 from .encoding import ViewEncoder
+from ..state import State
 
 DEFAULT_SEEDS = 100
 MAX_DECISIONS = 10_000
 
 
-def game_type(name: str, players: int) -> pyspiel.GameType:
+_REGISTERED: set = set()  # the short names registered with OpenSpiel (once each)
+_LOADED: dict = {}  # (definition file, variants) -> the Ribbit game loaded for a deserialised game
+_GAMES = weakref.WeakValueDictionary()  # game string -> the live game (a serialised state names its game)
+
+
+def game_type(name: str, game, parameters: dict) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=f"python_ribbit_{name}", long_name=f"Ribbit: {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -58,14 +71,48 @@ def game_type(name: str, players: int) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players, min_num_players=players,
+        max_num_players=game.max_players, min_num_players=game.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={})
+        parameter_specification=parameters)
+
+
+def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int) -> dict:
+    """The game's OpenSpiel parameters: everything that makes it again (texts quoted: OpenSpiel's
+    game strings have no escapes, and a path or a variant's setting may hold ``=``, ``,`` or ``(``)."""
+    return {"definition": quote(os.path.abspath(game.file), safe=""),
+            "variants": quote(json.dumps(list(game.variants)), safe=""),
+            "players": players, "seeds": seeds, "max_actions": max_actions, "max_decisions": max_decisions}
+
+
+def _from_parameters(params=None) -> "RibbitSpielGame":
+    """The game a serialised game string names (``pyspiel.load_game``, ``deserialize_game_and_state``)."""
+    from ..loader import load_game
+
+    params = dict(params or {})
+    key = (unquote(params["definition"]), tuple(json.loads(unquote(params["variants"]))))
+    ribbit = _LOADED.get(key)
+    if ribbit is None:
+        ribbit = _LOADED[key] = load_game(key[0], variants=list(key[1]))
+    return RibbitSpielGame(ribbit, params["players"], seeds=params["seeds"], max_actions=params["max_actions"],
+                           max_decisions=params["max_decisions"])
+
+
+class _Factory:
+    """What OpenSpiel's registry calls to make a game from its parameters: a class, as OpenSpiel's own
+    Python games register (a plain function held by the registry aborts Python at exit)."""
+
+    def __new__(cls, params=None):
+        return _from_parameters(params)
 
 
 class RibbitSpielGame(pyspiel.Game):
-    """One Ribbit definition at a fixed player count, as an OpenSpiel game."""
+    """One Ribbit definition at a fixed player count, as an OpenSpiel game.
+
+    It is registered with OpenSpiel under ``python_ribbit_<name>`` when first made, with parameters
+    that load it again (the definition's file, its variants, the sizes), so
+    ``pyspiel.serialize_game_and_state`` and ``deserialize_game_and_state`` work in this process.
+    """
 
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
                  max_decisions: int = MAX_DECISIONS):
@@ -80,7 +127,13 @@ class RibbitSpielGame(pyspiel.Game):
         info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=seeds,
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=max_decisions)
-        super().__init__(game_type(name, players), info, {})
+        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions)
+        kind = game_type(name, game, parameters)
+        if kind.short_name not in _REGISTERED:
+            pyspiel.register_game(kind, _Factory)
+            _REGISTERED.add(kind.short_name)
+        super().__init__(kind, info, parameters)
+        _GAMES[str(self)] = self
 
     def new_initial_state(self):
         return RibbitSpielState(self)
@@ -90,8 +143,15 @@ class RibbitSpielGame(pyspiel.Game):
         return RibbitObserver(self, perfect_recall)
 
 
+def _game_named(name: str) -> "RibbitSpielGame":
+    """The live game whose OpenSpiel string is ``name``, or that game made again (``pyspiel.load_game``)."""
+    game = _GAMES.get(name)
+    return game if game is not None else pyspiel.load_game(name)
+
+
 class _Shared:
-    """A reference that OpenSpiel's clone (a deep copy of each attribute) shares instead of copying."""
+    """The game, as a state holds it: OpenSpiel's clone (a deep copy of each attribute) shares it, and
+    its serialisation (a pickle of the attributes) names it by its game string."""
 
     def __init__(self, value):
         self.value = value
@@ -99,15 +159,38 @@ class _Shared:
     def __deepcopy__(self, memo):
         return self
 
+    def __reduce__(self):
+        return _shared, (str(self.value),)
+
+
+def _shared(name: str) -> _Shared:
+    return _Shared(_game_named(name))
+
 
 class _Owned:
-    """A Ribbit state that OpenSpiel's clone copies with ``State.clone()`` (the compiled game is shared)."""
+    """A Ribbit state that OpenSpiel's clone copies with ``State.clone()`` (the compiled game is shared), and
+    its serialisation pickles as its plain data (every slot but the compiled game and a cache), so a state
+    dealt again for search (``resample_from_infostate``) comes back as it was, not replayed from a seed."""
 
-    def __init__(self, state):
-        self.state = state
+    def __init__(self, state, game: str | None = None):
+        self.state, self.game = state, game
 
     def __deepcopy__(self, memo):
-        return _Owned(None if self.state is None else self.state.clone())
+        return _Owned(None if self.state is None else self.state.clone(), self.game)
+
+    def __reduce__(self):
+        if self.state is None:
+            return _Owned, (None, self.game)
+        data = {slot: getattr(self.state, slot) for slot in State.__slots__ if slot not in ("game", "_made")}
+        return _revive, (self.game, data)
+
+
+def _revive(name: str, data: dict) -> _Owned:
+    state = State.__new__(State)
+    state.game, state._made = _game_named(name).ribbit, None
+    for slot, value in data.items():
+        setattr(state, slot, value)
+    return _Owned(state, name)
 
 
 class RibbitSpielState(pyspiel.State):
@@ -157,7 +240,7 @@ class RibbitSpielState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.ribbit is None:
-            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)))
+            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)), str(self.spiel))
             return
         seat = self.ribbit.current_players()[0]
         self.ribbit.apply_id(seat, self._option(seat, int(action)))
