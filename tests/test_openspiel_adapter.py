@@ -240,3 +240,52 @@ def test_the_information_state_tensor_never_shows_another_seat_s_secret_pick_but
     assert len(children) >= 2
     assert len({tuple(tuple(c.information_state_tensor(p)) for p in others) for c in children}) == 1
     assert len({tuple(c.information_state_tensor(first)) for c in children}) == len(children)
+
+
+# ==================================================================== search
+@pytest.mark.parametrize("path, variants, players", [("frog_tower.yaml", ["crayfish"], 4), ("kaeru.yaml", [], 2),
+                                                     ("crazy_eights.yaml", [], 3)])
+def test_a_resampled_state_has_the_seat_s_information_state_and_deals_the_rest_again(path, variants, players):
+    game = spiel_game(path, variants, players)
+    differs = 0
+    for state in spiel_positions(game, seeds=range(2), every=2):
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert world.current_player() == seat and world.legal_actions() == state.legal_actions()
+        differs += world.ribbit.zones != state.ribbit.zones
+        assert world.history() == state.history()
+    assert differs  # the cards the seat cannot see were dealt again
+
+
+def test_openspiel_s_ismcts_bot_plays_through_the_adapter():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 8,
+                           random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    state.apply_action(5)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_openspiel_s_mcts_bot_plays_through_the_adapter():
+    from open_spiel.python.algorithms import mcts
+
+    game = spiel_game("kaeru.yaml")
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                       random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    state.apply_action(2)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)

@@ -33,6 +33,10 @@
   and are zeros before the deal.
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
+* **Search**: ``resample_from_infostate(p, sampler)`` deals what seat ``p`` cannot see again
+  (``state.determinised``), keeping its information state exactly, so OpenSpiel's ``ISMCTSBot``
+  (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too, but
+  a clone knows the real game's future draws (chance is one node, the seed).
 * **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
   its parameters: the definition's file and variants, quoted, and the sizes), so
   ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import weakref
 from urllib.parse import quote, unquote
 
@@ -254,6 +259,28 @@ class RibbitSpielState(pyspiel.State):
         if self.ribbit is not None and not self.ribbit.is_terminal() and int(action) in self._ids(player):
             return self.ribbit.action_to_string(player, self._option(player, int(action)))
         return self.spiel.actions.describe(int(action))  # an id not legal now: what it means in general
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: its information state string and tensor are
+        the same, every card it cannot see dealt again (``state.determinised``, which keeps the history
+        and the narration).  At a simultaneous secret decision the others' picks, unknown to it, are drawn
+        again uniformly among their options in the new deal; future chance comes from the sampler
+        (``probability_sampler()``, a number in [0, 1) as OpenSpiel's samplers give), not the real game's.
+        """
+        state = self.clone()
+        if self.ribbit is None or self.ribbit.is_terminal():
+            return state
+        bits = [int(probability_sampler() * 2 ** 53) for _ in range(2)]
+        rng = random.Random(bits[0] << 53 | bits[1])
+        world = self.ribbit.determinised(player_id, rng)
+        waiting = set(self.ribbit.current_players())
+        while world.pending is not None and world.pending.each:
+            again = [seat for seat in world.current_players() if seat not in waiting]
+            if not again:
+                break
+            world.apply_id(again[0], world.sample_action_id(again[0], rng))
+        state._state = _Owned(world, str(self.spiel))
+        return state
 
     def is_terminal(self):
         return self.ribbit is not None and self.ribbit.is_terminal()
