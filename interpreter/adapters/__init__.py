@@ -19,7 +19,7 @@ from ..state import _type_of
 
 MAX_SIZE = 10 ** 9  # max_decisions, seeds: far beyond any game, far below what would exhaust memory
 DEFAULT_PROBE_GAMES = 50  # random games played to size the action space when no max_actions is given ...
-DEFAULT_PROBE_DECISIONS = 2_000  # ... or fewer, once this many decisions are taken (a long game costs as much as many short)
+DEFAULT_PROBE_DECISIONS = 4_000  # ... or fewer, once this many decisions are taken (a long game costs as much as many short)
 
 
 def probe_max_actions(game, players: int, games: int = DEFAULT_PROBE_GAMES, seed: int = 0,

@@ -25,7 +25,9 @@
 * **Information**: ``observation_string(p)`` is ``state.view(p)`` as JSON (sorted keys);
   ``information_state_string(p)`` adds, for perfect recall, the seat's own actions so far
   (a JSON list of their texts: a secret pick is remembered before the narration tells it)
-  and its narration of the game (``state.narration(p)``: what it was told).
+  and its narration of the game (``state.narration(p)``: what it was told).  Games are narrated
+  unless ``narration=False`` (faster by a third to two thirds; the strings then hold the view and
+  the seat's own actions only, so two histories that end in the same view may read alike).
   ``observation_tensor(p)`` is the view encoded (:mod:`interpreter.adapters.encoding`: the same
   vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by a
   count of the parts of the seat's own actions (their items, texts, templates, fallback places:
@@ -54,6 +56,8 @@ from urllib.parse import quote, unquote
 import numpy as np
 import pyspiel
 
+from ..errors import DefinitionError, Location
+from ..state import _type_of
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
 from .encoding import ViewEncoder
@@ -82,12 +86,13 @@ def game_type(name: str, game, parameters: dict) -> pyspiel.GameType:
         parameter_specification=parameters)
 
 
-def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int) -> dict:
+def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int, narration: bool) -> dict:
     """The game's OpenSpiel parameters: everything that makes it again (texts quoted: OpenSpiel's
     game strings have no escapes, and a path or a variant's setting may hold ``=``, ``,`` or ``(``)."""
     return {"definition": quote(os.path.abspath(game.file), safe=""),
             "variants": quote(json.dumps(list(game.variants)), safe=""),
-            "players": players, "seeds": seeds, "max_actions": max_actions, "max_decisions": max_decisions}
+            "players": players, "seeds": seeds, "max_actions": max_actions, "max_decisions": max_decisions,
+            "narration": narration}
 
 
 def _from_parameters(params=None) -> "RibbitSpielGame":
@@ -100,7 +105,7 @@ def _from_parameters(params=None) -> "RibbitSpielGame":
     if ribbit is None:
         ribbit = _LOADED[key] = load_game(key[0], variants=list(key[1]))
     return RibbitSpielGame(ribbit, params["players"], seeds=params["seeds"], max_actions=params["max_actions"],
-                           max_decisions=params["max_decisions"])
+                           max_decisions=params["max_decisions"], narration=params["narration"])
 
 
 class _Factory:
@@ -120,19 +125,24 @@ class RibbitSpielGame(pyspiel.Game):
     """
 
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
-                 max_decisions: int = MAX_DECISIONS):
+                 max_decisions: int = MAX_DECISIONS, narration: bool = True):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
+        if type(narration) is not bool:
+            raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
+                                  Location(game.file, key="narration"))
+        self.narration = narration  # games narrated (the information state strings read it), unless False
         self.ribbit, self.players, self.seeds = game, players, seeds
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.encoder = ViewEncoder(game, players)  # the view as numbers (encoding.py)
         self.max_decisions = max_decisions
+        self.deals = [(seed, 1.0 / seeds) for seed in range(seeds)]  # the chance node's outcomes, made once
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
         info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=seeds,
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=max_decisions)
-        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions)
+        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions, narration)
         kind = game_type(name, game, parameters)
         if kind.short_name not in _REGISTERED:
             pyspiel.register_game(kind, _Factory)
@@ -198,6 +208,19 @@ def _revive(name: str, data: dict) -> _Owned:
     return _Owned(state, name)
 
 
+class _Cache:
+    """What a state works out and may work out again: never copied by a clone nor pickled."""
+
+    def __init__(self):
+        self.value = None
+
+    def __deepcopy__(self, memo):
+        return _Cache()
+
+    def __reduce__(self):
+        return _Cache, ()
+
+
 class RibbitSpielState(pyspiel.State):
     """A Ribbit state behind OpenSpiel's API; ``self.ribbit`` is the Ribbit state once dealt."""
 
@@ -205,7 +228,8 @@ class RibbitSpielState(pyspiel.State):
         super().__init__(game)
         self._game = _Shared(game)
         self._state = _Owned(None)  # before the deal (the chance node)
-        self._acted = [[] for _ in range(game.players)]  # each seat's own action ids, for its information state
+        self._own = np.zeros((game.players, game.actions.parts_size), np.float32)  # each seat's own actions' parts
+        self._made = _Cache()  # the ids of the decision now (see _ids)
 
     @property
     def spiel(self) -> RibbitSpielGame:
@@ -223,14 +247,21 @@ class RibbitSpielState(pyspiel.State):
         return self.ribbit.current_players()[0]
 
     def chance_outcomes(self):
-        p = 1.0 / self.spiel.seeds
-        return [(seed, p) for seed in range(self.spiel.seeds)]
+        return self.spiel.deals
 
     def _ids(self, player) -> list[int]:
-        """The fixed ids of ``player``'s options now, in the engine's order (option k has id ``ids[k]``)."""
-        if self.ribbit is None or self.ribbit.is_terminal():
+        """The fixed ids of ``player``'s options now, in the engine's order (option k has id ``ids[k]``);
+        made once per decision (``legal_actions`` then ``apply_action`` ask twice)."""
+        ribbit = self.ribbit
+        if ribbit is None or ribbit.over or ribbit.pending is None:
             return []
-        return self.spiel.actions.ids(self.ribbit, player)
+        key = (len(ribbit.history), player)
+        cached = self._made.value
+        if cached is not None and cached[0] == key and cached[1] is ribbit:
+            return cached[2]
+        ids = self.spiel.actions.ids(ribbit, player)
+        self._made.value = (key, ribbit, ids)
+        return ids
 
     def _legal_actions(self, player):
         return sorted(self._ids(player))
@@ -245,11 +276,14 @@ class RibbitSpielState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.ribbit is None:
-            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)), str(self.spiel))
+            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action), log=self.spiel.narration),
+                                 str(self.spiel))
             return
         seat = self.ribbit.current_players()[0]
         self.ribbit.apply_id(seat, self._option(seat, int(action)))
-        self._acted[seat].append(int(action))
+        own = self._own[seat]
+        for at in self.spiel.actions.parts(int(action)):
+            own[at] += 1
         if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
@@ -324,12 +358,7 @@ class RibbitObserver:
         size = self.encoder.size
         tensor[:size] = self.encoder.encode(state.ribbit.view(player))
         if self.perfect_recall:
-            own = tensor[size:]
-            own.fill(0)
-            parts = self.actions.parts
-            for action in state._acted[player]:
-                for at in parts(action):
-                    own[at] += 1
+            tensor[size:] = state._own[player]
 
     def string_from(self, state, player):
         if state.ribbit is None:

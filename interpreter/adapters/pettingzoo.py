@@ -106,6 +106,7 @@ class _RibbitEnvironment:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
+        self._made = None  # ((decision, seat), state, ids): see _ids
         self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
@@ -140,7 +141,20 @@ class _RibbitEnvironment:
     def legal_actions(self, agent) -> dict[int, str]:
         """``agent``'s legal actions now: their fixed ids and texts, in the engine's order."""
         seat = self.seat[self._known(agent)]
-        return dict(zip(self.actions.ids(self.state, seat), self.state.legal_actions(seat)))
+        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
+
+    def _ids(self, seat: int) -> list[int]:
+        """The fixed ids of ``seat``'s options now (engine order), made once per decision and seat."""
+        state = self.state
+        if state.pending is None or state.over:
+            return []
+        key = (state, len(state.history), seat)
+        made = self._made
+        if made is not None and made[0] == key[1:] and made[1] is state:
+            return made[2]
+        ids = self.actions.ids(state, seat)
+        self._made = (key[1:], state, ids)
+        return ids
 
     def _observation(self, seat: int, ids) -> dict:
         """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
@@ -150,7 +164,7 @@ class _RibbitEnvironment:
 
     def _legal(self, seat: int) -> dict[int, str]:
         """``seat``'s legal actions now: {fixed id: text}."""
-        return dict(zip(self.actions.ids(self.state, seat), self.state.legal_actions(seat)))
+        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
 
     def _ended(self) -> str | None:
         """"terminated" or "truncated" if the game is over now (a game too long is abandoned), else None."""
@@ -201,7 +215,7 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
 
     def observe(self, agent):
         seat = self.seat[self._known(agent)]
-        return self._observation(seat, self.actions.ids(self.state, seat))
+        return self._observation(seat, self._ids(seat))
 
     def step(self, action):
         """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
@@ -226,7 +240,7 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        index = action_option(action, self.actions.ids(self.state, seat), agent)
+        index = action_option(action, self._ids(seat), agent)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = {name: 0.0 for name in self.agents}
