@@ -60,7 +60,8 @@ def test_the_policy_gradient_agent_learns_to_beat_a_random_player_on_kaeru():
     env = rl_environment.Environment(game, seed=0)
     size, actions = env.observation_spec()["info_state"][0], env.action_spec()["num_actions"]
     learners = [Reinforce(seat, size, actions, learning_rate=0.1, seed=seat) for seat in range(2)]
-    randoms = [random_agent.RandomAgent(seat, actions, seed=seat) for seat in range(2)]
+    randoms = [random_agent.RandomAgent(seat, actions) for seat in range(2)]
+    np.random.seed(0)  # OpenSpiel's random agent draws from NumPy's global generator
 
     def play(seat, evaluate):
         agents = list(randoms)

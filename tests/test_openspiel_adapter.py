@@ -289,3 +289,29 @@ def test_openspiel_s_mcts_bot_plays_through_the_adapter():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+# ==================================================================== chance models
+def engine_has_chance_mode() -> bool:
+    import inspect
+
+    return "chance" in inspect.signature(load_game(DEFINITIONS / "kaeru.yaml").new_game).parameters
+
+
+@pytest.mark.parametrize("path, variants, players", [("kaeru.yaml", [], 2), ("frog_tower.yaml", ["crayfish"], 4)])
+def test_explicit_chance_uses_the_engine_s_chance_nodes_where_the_engine_has_them(path, variants, players):
+    if not engine_has_chance_mode():
+        with pytest.raises(DefinitionError, match="chance='explicit' needs the engine's chance mode"):
+            spiel_game(path, variants, players, chance="explicit")
+        return
+    game = spiel_game(path, variants, players, chance="explicit")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == state.ribbit.chance_outcomes()  # the engine's outcomes and probabilities
+    assert game.max_chance_outcomes() >= max(outcome for outcome, _ in state.chance_outcomes()) + 1
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_chance_model_that_is_not_seed_or_explicit_is_refused():
+    with pytest.raises(DefinitionError, match="chance must be 'seed' .* or 'explicit' .*, not str 'dice'"):
+        spiel_game("kaeru.yaml", chance="dice")

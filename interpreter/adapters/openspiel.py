@@ -10,10 +10,16 @@
     state.legal_actions(), state.information_state_string(0)   # fixed action ids (actions.py)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
-* **Chance**: every random event of a Ribbit game comes from its seeded RNG, so a game
-  is fixed by its seed and its decisions.  The first node is therefore OpenSpiel's one
-  chance node: it picks the seed, uniformly among ``seeds`` (default 100, the outcomes
-  0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions.
+* **Chance**: ``chance="seed"`` (the default): every random event of a Ribbit game comes from
+  its seeded RNG, so a game is fixed by its seed and its decisions.  The first node is then
+  OpenSpiel's one chance node: it picks the seed, uniformly among ``seeds`` (default 100, the
+  outcomes 0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions, so
+  a clone knows the future draws (fine for sampling games, not for search that clones).
+  ``chance="explicit"`` uses the engine's chance mode (``new_game(..., chance=True)``, where it
+  exists): every random event (a shuffle read card by card, a draw, a roll) is a chance node with
+  the engine's outcomes and probabilities (card ids, or numbers below the engine's
+  ``MAX_OUTCOMES``), so a clone knows nothing of future draws and the deals are unbounded; it
+  refuses to be made on an engine without chance mode.
 * **Actions**: fixed ids (:mod:`interpreter.adapters.actions`): ``num_distinct_actions`` is the
   table's size, an id means the same option in every decision of its kind (the card named X, a
   menu's fixed text, a menu entry's text with given items; combinations by their place, in a
@@ -47,6 +53,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -64,6 +71,7 @@ from .encoding import ViewEncoder
 from ..state import State
 
 DEFAULT_SEEDS = 100
+SEED, EXPLICIT = "seed", "explicit"  # the two chance models (see the module docstring)
 MAX_DECISIONS = 10_000
 
 
@@ -86,13 +94,14 @@ def game_type(name: str, game, parameters: dict) -> pyspiel.GameType:
         parameter_specification=parameters)
 
 
-def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int, narration: bool) -> dict:
+def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int, narration: bool,
+                chance: str) -> dict:
     """The game's OpenSpiel parameters: everything that makes it again (texts quoted: OpenSpiel's
     game strings have no escapes, and a path or a variant's setting may hold ``=``, ``,`` or ``(``)."""
     return {"definition": quote(os.path.abspath(game.file), safe=""),
             "variants": quote(json.dumps(list(game.variants)), safe=""),
             "players": players, "seeds": seeds, "max_actions": max_actions, "max_decisions": max_decisions,
-            "narration": narration}
+            "narration": narration, "chance": chance}
 
 
 def _from_parameters(params=None) -> "RibbitSpielGame":
@@ -105,7 +114,15 @@ def _from_parameters(params=None) -> "RibbitSpielGame":
     if ribbit is None:
         ribbit = _LOADED[key] = load_game(key[0], variants=list(key[1]))
     return RibbitSpielGame(ribbit, params["players"], seeds=params["seeds"], max_actions=params["max_actions"],
-                           max_decisions=params["max_decisions"], narration=params["narration"])
+                           max_decisions=params["max_decisions"], narration=params["narration"],
+                           chance=params["chance"])
+
+
+def _max_outcomes() -> int:
+    """The most outcomes one chance node of the engine's chance mode has (its numbers 0 to that less one)."""
+    from ..runtime import chance as engine_chance
+
+    return engine_chance.MAX_OUTCOMES
 
 
 class _Factory:
@@ -125,9 +142,16 @@ class RibbitSpielGame(pyspiel.Game):
     """
 
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
-                 max_decisions: int = MAX_DECISIONS, narration: bool = True):
+                 max_decisions: int = MAX_DECISIONS, narration: bool = True, chance: str = SEED):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
+        if chance not in (SEED, EXPLICIT):
+            raise DefinitionError(f"chance must be {SEED!r} (one chance node deals a seed) or {EXPLICIT!r} (the "
+                                  f"engine's chance nodes), not {_type_of(chance)}", Location(game.file, key="chance"))
+        if chance == EXPLICIT and "chance" not in inspect.signature(game.new_game).parameters:
+            raise DefinitionError("chance='explicit' needs the engine's chance mode (new_game(..., chance=True)), "
+                                  "which this version of Ribbit does not have", Location(game.file, key="chance"))
+        self.chance = chance
         if type(narration) is not bool:
             raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
                                   Location(game.file, key="narration"))
@@ -139,10 +163,11 @@ class RibbitSpielGame(pyspiel.Game):
         self.max_decisions = max_decisions
         self.deals = [(seed, 1.0 / seeds) for seed in range(seeds)]  # the chance node's outcomes, made once
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
-        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=seeds,
+        outcomes = seeds if chance == SEED else max(len(game.card_names), _max_outcomes())
+        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=outcomes,
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=max_decisions)
-        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions, narration)
+        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions, narration, chance)
         kind = game_type(name, game, parameters)
         if kind.short_name not in _REGISTERED:
             pyspiel.register_game(kind, _Factory)
@@ -194,10 +219,27 @@ class _Owned:
         return _Owned(None if self.state is None else self.state.clone(), self.game)
 
     def __reduce__(self):
-        if self.state is None:
+        state = self.state
+        if state is None:
             return _Owned, (None, self.game)
-        data = {slot: getattr(self.state, slot) for slot in State.__slots__ if slot not in ("game", "_made")}
+        if getattr(state, "chance", None) is not None:  # chance mode keeps a copy of the game's step: replayed instead
+            return _replayed, (self.game, state.history, state.log is not None, state.ended_by == State.DECISION_CAP)
+        data = {slot: getattr(state, slot) for slot in State.__slots__ if slot not in ("game", "_made")}
         return _revive, (self.game, data)
+
+
+def _replayed(name: str, history: list, log: bool, abandoned: bool) -> _Owned:
+    """A game of the engine's chance mode made again from its history (chance outcomes as ``[-1, outcome]``)."""
+    game = _game_named(name)
+    state = game.ribbit.new_game(game.players, 0, log=log, chance=True)
+    for player, action in history:
+        if player < 0:
+            state.apply_chance(action)
+        else:
+            state.apply(player, action)
+    if abandoned:
+        state.abandon()
+    return _Owned(state, name)
 
 
 def _revive(name: str, data: dict) -> _Owned:
@@ -228,6 +270,7 @@ class RibbitSpielState(pyspiel.State):
         super().__init__(game)
         self._game = _Shared(game)
         self._state = _Owned(None)  # before the deal (the chance node)
+        self._decisions = 0  # decisions taken (max_decisions), chance outcomes not counted
         self._own = np.zeros((game.players, game.actions.parts_size), np.float32)  # each seat's own actions' parts
         self._made = _Cache()  # the ids of the decision now (see _ids)
 
@@ -240,13 +283,28 @@ class RibbitSpielState(pyspiel.State):
         return self._state.state
 
     def current_player(self):
-        if self.ribbit is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.ribbit.is_terminal():
+        ribbit = self.ribbit
+        if ribbit is None:
+            if self.spiel.chance == EXPLICIT:  # the game starts at once: setup's random events are chance nodes
+                ribbit = self._start()
+            else:
+                return pyspiel.PlayerId.CHANCE
+        if ribbit.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        return self.ribbit.current_players()[0]
+        if self.spiel.chance == EXPLICIT and ribbit.is_chance():
+            return pyspiel.PlayerId.CHANCE
+        return ribbit.current_players()[0]
+
+    def _start(self):
+        """The game in the engine's chance mode, run up to its first decision or chance node."""
+        self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, 0, log=self.spiel.narration,
+                                                        chance=True), str(self.spiel))
+        return self.ribbit
 
     def chance_outcomes(self):
+        if self.spiel.chance == EXPLICIT:
+            ribbit = self.ribbit if self.ribbit is not None else self._start()
+            return ribbit.chance_outcomes()
         return self.spiel.deals
 
     def _ids(self, player) -> list[int]:
@@ -275,6 +333,11 @@ class RibbitSpielState(pyspiel.State):
                                      f"{self._legal_actions(player)}") from None
 
     def _apply_action(self, action):
+        if self.spiel.chance == EXPLICIT:
+            ribbit = self.ribbit if self.ribbit is not None else self._start()
+            if ribbit.is_chance():
+                ribbit.apply_chance(int(action))
+                return
         if self.ribbit is None:
             self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action), log=self.spiel.narration),
                                  str(self.spiel))
@@ -284,11 +347,17 @@ class RibbitSpielState(pyspiel.State):
         own = self._own[seat]
         for at in self.spiel.actions.parts(int(action)):
             own[at] += 1
-        if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
+        self._decisions += 1
+        if not self.ribbit.is_terminal() and self._decisions >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
+            if self.spiel.chance == EXPLICIT:
+                ribbit = self.ribbit if self.ribbit is not None else self._start()
+                if ribbit.is_chance():  # two cards alike are two outcomes: the number keeps their texts apart
+                    return f"{ribbit.chance_outcome_text(int(action))} (outcome {action})"
+                return f"outcome {action}"
             return f"deal with seed {action}"
         if self.ribbit is not None and not self.ribbit.is_terminal() and int(action) in self._ids(player):
             return self.ribbit.action_to_string(player, self._option(player, int(action)))
