@@ -27,6 +27,8 @@ def small(example: str) -> str:
 
 
 def test_the_tutorial_has_an_openspiel_and_a_pettingzoo_example_and_each_runs(monkeypatch, capsys):
+    text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
+    assert text.count("```") == 2 * text.count("```python\n")  # every block is Python, and this runs them all
     blocks = examples()
     assert len(blocks) == 3 and sum("adapters.pettingzoo" in block for block in blocks) == 1
     assert all(any(big in block for block in blocks) for big in SMALL)  # the sizes the test shrinks are there
