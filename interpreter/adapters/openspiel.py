@@ -72,6 +72,7 @@ from ..state import State
 
 DEFAULT_SEEDS = 100
 SEED, EXPLICIT = "seed", "explicit"  # the two chance models (see the module docstring)
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 MAX_DECISIONS = 10_000
 
 
@@ -283,16 +284,19 @@ class RibbitSpielState(pyspiel.State):
         return self._state.state
 
     def current_player(self):
-        ribbit = self.ribbit
+        ribbit = self._state.state  # (OpenSpiel asks this several times a step: kept short)
         if ribbit is None:
-            if self.spiel.chance == EXPLICIT:  # the game starts at once: setup's random events are chance nodes
+            if self._game.value.chance == EXPLICIT:  # the game starts at once: setup's random events are chance nodes
                 ribbit = self._start()
             else:
-                return pyspiel.PlayerId.CHANCE
-        if ribbit.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self.spiel.chance == EXPLICIT and ribbit.is_chance():
-            return pyspiel.PlayerId.CHANCE
+                return _CHANCE
+        if ribbit.over:
+            return _TERMINAL
+        p = ribbit.pending
+        if p is not None and not p.each:
+            return p.players[0]
+        if self._game.value.chance == EXPLICIT and ribbit.is_chance():
+            return _CHANCE
         return ribbit.current_players()[0]
 
     def _start(self):
@@ -386,7 +390,8 @@ class RibbitSpielState(pyspiel.State):
         return state
 
     def is_terminal(self):
-        return self.ribbit is not None and self.ribbit.is_terminal()
+        ribbit = self._state.state
+        return ribbit is not None and ribbit.over
 
     def returns(self):
         if self.ribbit is None:
