@@ -22,8 +22,9 @@ def determinised(state, seat: int, rng) -> "State":
     cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
     zero and what others were shown of them is forgotten; other players' private player variables
     go back to their starting values, and a simultaneous decision (``ask each``) is asked again in the
-    new deal: the others' choices already made are undone, so the searcher decides without their picks.  The copy's
-    random number generator, seed, history and log are new or empty: future chance is drawn from
+    new deal: the others' choices already made are undone (and taken out of the history), so the searcher decides
+    without their picks.  The copy keeps the history of actions and the narration, so what the seat was told and
+    did reads as before; its random number generator and seed are new: future chance is drawn from
     ``rng`` (a ``random.Random`` of the searcher), not the game's.
 
     What ``seat`` sees (``view(seat)``) is unchanged, except that at a simultaneous decision the
@@ -37,7 +38,7 @@ def determinised(state, seat: int, rng) -> "State":
         not_a_generator("determinised", rng)
     g = state.game
     c = state.clone()
-    c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
+    c.trace, c.trace_vars = None, None  # history and narration are kept: the seat remembers them as they were
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
     shown = state.shown
@@ -100,6 +101,9 @@ def determinised(state, seat: int, rng) -> "State":
                 own = labels[values.index(p.chosen[i][0])]
         c.frames[-1].pc -= 1
         c.pending = None
+        undone = sum(done is not None for done in p.chosen)  # the picks made so far: the history's last entries
+        if undone:
+            del c.history[-undone:]
         c.steps = g.step_limit
         c._run()
         if own is not None and own in c.legal_actions(seat):

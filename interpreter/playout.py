@@ -15,7 +15,7 @@ The contract:
   ``count`` is ``len(state.legal_actions(player))``; the option applied is exactly the one
   ``state.apply_id(player, k)`` applies, so a playout draws the same numbers and plays the same game
   as a loop of ``apply_id(player, sample_action_id(player, rng))`` taking the first current player
-  each time (``tests/test_playout.py`` checks both, and the distribution statistically);
+  each time (``tests/engine/test_playout.py`` checks both, and the distribution statistically);
 * ``rng`` is one ``random.Random`` for every seat, or a list of them, one per seat (a seat draws
   from its own: the random bots of a simulation);
 * at most ``decisions`` decisions are made (None: until the end); a game still running then is left

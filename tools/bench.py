@@ -386,6 +386,7 @@ PETTINGZOO_GAMES = (("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players,
 def bench_pettingzoo(repeats: int) -> None:
     """PettingZoo AEC steps/s against the integer API's decisions/s on the same seeds (best of alternated runs)."""
     try:
+        import numpy as np
         from interpreter.adapters.pettingzoo import RibbitEnv
     except ImportError:
         print("\nPettingZoo steps/s vs the integer API: skipped (pip install -e '.[pettingzoo]')")
@@ -406,7 +407,7 @@ def bench_pettingzoo(repeats: int) -> None:
                     if terminated or truncated:
                         env.step(None)
                         continue
-                    env.step(rng.randrange(int(observation["action_mask"].sum())))
+                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))  # a fixed action id
                     steps += 1
             return steps
 
@@ -419,6 +420,81 @@ def bench_pettingzoo(repeats: int) -> None:
         print(f"  {name:12s} {players}p  env {env_rate:8.0f} steps/s   integer API {api_rate:8.0f} decisions/s   "
               f"env is {api_rate / env_rate:.1f}x slower   (env built in {built:.2f} s, "
               f"observation {env.encoder.size} numbers)")
+
+
+ADAPTER_GAMES = (("Kaeru", 2, 20), ("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players, games per run
+
+
+def bench_adapters(repeats: int) -> None:
+    """Steps/s through each adapter beside the integer API on the same games (best of alternated runs).
+
+    The integer API plays ``sample_action_id`` + ``apply_id`` with narration off (as ``ribbit simulate``)
+    and on; the OpenSpiel adapter narrates by default (its information state strings read it) and is
+    set beside the narrated API, and with ``narration=False`` beside the plain one.  The OpenSpiel
+    adapter's step is ``legal_actions()`` + ``apply_action`` (fixed ids; no tensor, string or clone
+    asked for); PettingZoo's is ``env.last()`` + ``env.step`` (the observation encoded, its mask and texts).
+    """
+    try:
+        import numpy as np
+        from interpreter.adapters.openspiel import RibbitSpielGame
+        from interpreter.adapters.pettingzoo import RibbitEnv
+    except ImportError:
+        print("\nadapters vs the integer API: skipped (pip install -e '.[openspiel,pettingzoo]')")
+        return
+    print(f"\nsteps/s through each adapter vs the integer API (random games, best of {repeats} alternated runs):")
+    for name, players, games in ADAPTER_GAMES:
+        game = load_game(ROOT / GAMES[name][0])
+        spiel, env = RibbitSpielGame(game, players), RibbitEnv(game, players)
+        quiet = RibbitSpielGame(game, players, max_actions=spiel.max_actions, narration=False)
+
+        def integer_api(log):
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                state = game.new_game(players, seed, log=log)
+                while not state.is_terminal():
+                    player = state.current_players()[0]
+                    state.apply_id(player, state.sample_action_id(player, rng))
+                    steps += 1
+            return steps
+
+        def through_openspiel(spiel):
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                state = spiel.new_initial_state()
+                state.apply_action(seed % spiel.seeds)
+                while not state.is_terminal():
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    steps += 1
+            return steps
+
+        def through_pettingzoo():
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                env.reset(seed=seed)
+                for _ in env.agent_iter():
+                    observation, _, terminated, truncated, _ = env.last()
+                    if terminated or truncated:
+                        env.step(None)
+                        continue
+                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                    steps += 1
+            return steps
+
+        runs = {"integer API": lambda: integer_api(False), "integer API, narrated": lambda: integer_api(True),
+                "OpenSpiel": lambda: through_openspiel(spiel), "OpenSpiel, unnarrated": lambda: through_openspiel(quiet),
+                "PettingZoo": through_pettingzoo}
+        steps = {label: run() for label, run in runs.items()}  # warm-up, and each path's step count
+        best = {label: float("inf") for label in runs}
+        for _ in range(repeats):
+            for label, run in runs.items():
+                best[label] = min(best[label], median_time(run, 1))
+        rate = {label: steps[label] / best[label] for label in runs}
+        base, narrated = rate["integer API"], rate["integer API, narrated"]
+        spiel_rate, quiet_rate = rate["OpenSpiel"], rate["OpenSpiel, unnarrated"]
+        print(f"  {name:12s} {players}p  integer API {base:6.0f}/s, narrated {narrated:6.0f}/s   OpenSpiel "
+              f"{spiel_rate:6.0f}/s ({narrated / spiel_rate:.2f}x the narrated API's cost), narration=False "
+              f"{quiet_rate:6.0f}/s ({base / quiet_rate:.2f}x)   PettingZoo {rate['PettingZoo']:6.0f}/s "
+              f"({base / rate['PettingZoo']:.2f}x)")
 
 
 def main(argv=None) -> int:
@@ -503,6 +579,7 @@ def main(argv=None) -> int:
 
     if not args.no_pettingzoo:
         bench_pettingzoo(repeats)
+        bench_adapters(repeats)
 
     if not args.no_parallel:
         bench_parallel(500 if args.quick else 2000, repeats, ray=args.ray)

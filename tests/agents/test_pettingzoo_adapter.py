@@ -65,8 +65,8 @@ def play_masked(env: RibbitEnv, seed: int, rng: random.Random):
             env.step(None)
             continue
         legal = np.flatnonzero(observation["action_mask"])
-        assert list(legal) == list(range(len(info["legal_actions"])))
-        assert info["legal_actions"] == env.state.legal_actions(env.seat[agent])
+        assert sorted(legal) == sorted(info["legal_actions"])
+        assert list(info["legal_actions"].values()) == env.state.legal_actions(env.seat[agent])
         action = int(rng.choice(legal))
         chosen.append((env.seat[agent], info["legal_actions"][action]))
         env.step(action)
@@ -86,9 +86,18 @@ def test_a_game_played_through_the_environment_is_the_game_the_engine_plays_from
         if terminated or truncated:
             env.step(None)
         else:
-            env.step(info["legal_actions"].index(chosen[len(env.state.history)][1]))
+            env.step(text_id(info["legal_actions"], chosen[len(env.state.history)][1]))
     assert [rewards[agent] for agent in env.possible_agents] == state.returns()
     assert env.agents == []  # every agent stepped out once the game was over
+
+
+def text_id(legal: dict, text: str) -> int:
+    """The id of the legal action that reads ``text`` (``legal``: an info's ``legal_actions``)."""
+    return next(action for action, label in legal.items() if label == text)
+
+
+def random_id(env, agent, rng) -> int:
+    return rng.choice(list(env.legal_actions(agent)))
 
 
 def secret_decision(env: RibbitEnv, seed: int):
@@ -99,7 +108,7 @@ def secret_decision(env: RibbitEnv, seed: int):
         view = env.state.view(None)
         if view["decision"]["secret"] and len(view["decision"]["waiting_for"]) >= 2:
             return env.state.history[:]
-        env.step(rng.randrange(len(env.legal_actions(env.agent_selection))))
+        env.step(random_id(env, env.agent_selection, rng))
     return None
 
 
@@ -114,10 +123,10 @@ def test_at_a_secret_decision_seats_act_in_turn_and_no_observation_shows_another
     assert len(options) >= 2
     before = None
     seen = set()
-    for index in range(len(options)):
+    for index in options:
         env.reset(seed=seed)
         for player, action in history:
-            env.step(env.legal_actions(env.agent_selection).index(action))
+            env.step(text_id(env.legal_actions(env.agent_selection), action))
         if before is None:
             before = {a: env.observe(a)["observation"].tobytes() for a in env.possible_agents if a != first}
         env.step(index)
@@ -148,26 +157,33 @@ def test_observations_do_not_change_when_hidden_cards_are_exchanged_but_the_owne
     assert not np.array_equal(after["player_2"], before["player_2"])
 
 
-def test_the_action_space_is_sized_from_the_definition_unless_given():
+def test_the_fallback_block_of_the_action_space_is_sized_from_the_definition_unless_given():
     env = make_env("kaeru.yaml")
-    assert env.action_space("player_1").n == env.max_actions == 8  # Kaeru offers at most 3 actions at once
-    assert make_env("kaeru.yaml", max_actions=5).action_space("player_2").n == 5
+    assert env.max_actions == 8  # Kaeru offers at most 3 actions at once
+    assert env.action_space("player_1").n == env.actions.size == env.actions.fallback + 8
+    small = make_env("kaeru.yaml", max_actions=5)
+    assert small.action_space("player_2").n == small.actions.fallback + 5
 
 
-def test_a_decision_with_more_actions_than_the_space_holds_is_an_error_that_names_it():
+def test_a_combination_decision_with_more_options_than_the_fallback_block_holds_is_an_error_that_names_it():
     assert issubclass(TooManyActionsError, RibbitError)  # Ribbit's own error, as every refusal of the API
     env = make_env("frog_tower.yaml", players=3, max_actions=1)
-    with pytest.raises(TooManyActionsError, match=r"the decision 'choose' offers 2 actions, more than this "
-                                                  r"environment's action space holds \(max_actions=1\)"):
-        env.reset(seed=0)
+    env.reset(seed=0)
+    rng = random.Random(0)
+    with pytest.raises(TooManyActionsError, match=r"a decision offers \d+ combinations, more than this "
+                                                  r"environment's fallback block holds \(max_actions=1\)"):
+        while True:  # fixed menus and one-card choices have their own ids: only a combination can overflow
+            env.step(random_id(env, env.agent_selection, rng))
 
 
 def test_an_action_the_mask_does_not_allow_is_refused_with_the_legal_range():
     env = make_env("kaeru.yaml")
     env.reset(seed=0)
-    count = len(env.legal_actions(env.agent_selection))
-    with pytest.raises(ActionIndexError, match=f"has {count} legal actions now \\(0 to {count - 1}\\), not 7"):
-        env.step(7)
+    legal = sorted(env.legal_actions(env.agent_selection))
+    wrong = next(action for action in range(env.actions.size) if action not in legal)
+    with pytest.raises(ActionIndexError, match=f"{wrong} is not one of player_1's {len(legal)} legal action ids now "
+                                               f"\\({', '.join(map(str, legal))}\\)"):
+        env.step(wrong)
     assert env.state.history == []
 
 
@@ -177,8 +193,8 @@ def test_an_action_that_is_not_the_number_of_a_legal_action_is_refused_and_plays
     env = make_env("kaeru.yaml")
     env.reset(seed=0)
     agent, before = env.agent_selection, env.state.to_json()
-    with pytest.raises(ActionIndexError, match="an action is the number of one of player_1's 3 legal actions now "
-                                               r"\(an int, 0 to 2\), not "):
+    with pytest.raises(ActionIndexError, match="an action is the id of one of player_1's 3 legal actions now "
+                                               r"\(an int: \d+, \d+, \d+\), not "):
         env.step(action)
     assert env.state.to_json() == before and env.agent_selection == agent
     assert issubclass(ActionIndexError, IllegalActionError) and issubclass(ActionIndexError, ValueError)
@@ -187,8 +203,8 @@ def test_an_action_that_is_not_the_number_of_a_legal_action_is_refused_and_plays
 def test_numpy_integers_are_action_numbers():
     env = make_env("kaeru.yaml")
     env.reset(seed=0)
-    env.step(np.int64(0))
-    env.step(np.array(0))
+    env.step(np.int64(min(env.legal_actions(env.agent_selection))))
+    env.step(np.array(min(env.legal_actions(env.agent_selection))))
     assert len(env.state.history) == 2
 
 
@@ -209,7 +225,7 @@ def test_a_finished_agent_is_stepped_only_with_none_and_nothing_is_stepped_after
     env.reset(seed=2)
     rng = random.Random(2)
     while not all(env.terminations.values()):
-        env.step(rng.randrange(len(env.legal_actions(env.agent_selection))))
+        env.step(random_id(env, env.agent_selection, rng))
     agents, before = list(env.agents), env.state.to_json()
     with pytest.raises(ActionIndexError, match="player_.'s game is over \\(terminated\\): the only valid action is "
                                                "None, as PettingZoo's AEC API says"):
@@ -245,7 +261,7 @@ def test_a_game_still_running_after_max_decisions_is_truncated_for_every_agent()
     env = make_env("frog_tower.yaml", players=3, max_decisions=4)
     env.reset(seed=1)
     for _ in range(4):
-        env.step(0)
+        env.step(min(env.legal_actions(env.agent_selection)))
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.state.ended_by == "decision cap"
 
@@ -378,9 +394,9 @@ def test_at_a_simultaneous_decision_every_waiting_agent_acts_in_one_step():
     picks = {}
     for agent in env.agents:
         legal = infos[agent]["legal_actions"]
-        assert legal == env.state.legal_actions(env.seat[agent]) and len(legal) == 3
-        assert list(observations[agent]["action_mask"][:4]) == [1, 1, 1, 0]
-        picks[agent] = 2
+        assert list(legal.values()) == env.state.legal_actions(env.seat[agent]) and len(legal) == 3
+        assert sorted(np.flatnonzero(observations[agent]["action_mask"])) == sorted(legal)
+        picks[agent] = list(legal)[2]
     env.step(picks)
     assert [seat for seat, _ in env.state.history] == [0, 1, 2]
     assert len(env.state.zones[env.game.zone_index("played(1)")]) == 1
@@ -397,8 +413,8 @@ def play_parallel(env, seed: int, rng: random.Random):
             assert np.array_equal(observations[agent]["observation"], env.encoder.encode(env.state.view(seat)))
             mask = observations[agent]["action_mask"]
             if agent in env.acting:
-                assert infos[agent] == {"legal_actions": env.state.legal_actions(seat)}
-                assert list(np.flatnonzero(mask)) == list(range(len(infos[agent]["legal_actions"])))
+                assert list(infos[agent]["legal_actions"].values()) == env.state.legal_actions(seat)
+                assert list(np.flatnonzero(mask)) == sorted(infos[agent]["legal_actions"])
                 actions[agent] = int(rng.choice(np.flatnonzero(mask)))
                 chosen.append((seat, infos[agent]["legal_actions"][actions[agent]]))
             else:
@@ -423,7 +439,7 @@ def test_top_frog_s_parallel_steps_have_several_agents_acting_at_once():
     rng, together = random.Random(1), 0
     while env.agents and len(env.state.history) < 200:
         together += len(env.acting) > 1
-        env.step({agent: rng.randrange(len(env.legal_actions(agent))) for agent in env.acting})
+        env.step({agent: random_id(env, agent, rng) for agent in env.acting})
     assert together
 
 
@@ -433,12 +449,14 @@ def test_an_agent_not_asked_to_act_has_only_the_no_op_and_a_wrong_step_plays_not
     (acting,) = env.acting
     idle = next(agent for agent in env.agents if agent != acting)
     before = env.state.to_json()
+    legal = sorted(env.legal_actions(acting))
+    first = legal[0]
     refusals = [
         ({idle: 0}, f"{acting} must act now"),
         ({acting: None}, f"{acting} must act now"),
-        ({acting: 0, idle: 1}, r"not asked to act now; 0 is its no-op\) has 1 legal actions now \(0 to 0\), not 1"),
-        ({acting: 0, idle: "0"}, "not asked to act now; 0 is its no-op"),
-        ({acting: 99}, f"{acting} has 2 legal actions now"),
+        ({acting: first, idle: 1}, r"not asked to act now; 0 is its no-op\) has 1 legal actions now \(0 to 0\), not 1"),
+        ({acting: first, idle: "0"}, "not asked to act now; 0 is its no-op"),
+        ({acting: 99999}, f"99999 is not one of {acting}'s 2 legal action ids now"),
         ([0], "step takes a dict of actions by agent"),
     ]
     for actions, message in refusals:
@@ -446,8 +464,8 @@ def test_an_agent_not_asked_to_act_has_only_the_no_op_and_a_wrong_step_plays_not
             env.step(actions)
         assert env.state.to_json() == before
     with pytest.raises(IllegalActionError, match="there is no agent 'player_9'"):
-        env.step({acting: 0, "player_9": 0})
-    env.step({acting: 0, idle: 0, next(a for a in env.agents if a not in (acting, idle)): None})
+        env.step({acting: first, "player_9": 0})
+    env.step({acting: first, idle: 0, next(a for a in env.agents if a not in (acting, idle)): None})
     assert len(env.state.history) == 1
 
 
@@ -464,7 +482,8 @@ def test_the_parallel_environment_refuses_steps_before_reset_and_after_the_game(
 def test_the_parallel_environment_truncates_a_game_too_long():
     env = make_parallel(SIMULTANEOUS, players=2, max_decisions=2)
     env.reset(seed=0)
-    observations, rewards, terminations, truncations, infos = env.step({agent: 0 for agent in env.acting})
+    observations, rewards, terminations, truncations, infos = env.step({agent: min(env.legal_actions(agent))
+                                                                        for agent in env.acting})
     assert all(truncations.values()) and not any(terminations.values()) and env.agents == []
     assert env.state.ended_by == "decision cap"
 
@@ -475,7 +494,7 @@ def test_at_a_secret_decision_the_parallel_observations_show_no_pick_before_ever
     for seed in range(50):
         observations, infos = env.reset(seed=seed)
         while env.agents and not (env.state.pending and env.state.pending["secret"] and len(env.acting) >= 2):
-            observations, *_, infos = env.step({a: rng.randrange(len(env.legal_actions(a))) for a in env.acting})
+            observations, *_, infos = env.step({a: random_id(env, a, rng) for a in env.acting})
         if env.agents:
             break
     assert len(env.acting) >= 2
@@ -489,7 +508,7 @@ def test_games_are_played_without_narration_unless_it_is_asked_for():
     quiet, told = make_env("kaeru.yaml"), make_env("kaeru.yaml", narration=True)
     for env in (quiet, told):
         env.reset(seed=1)
-        env.step(0)
+        env.step(min(env.legal_actions(env.agent_selection)))
     assert quiet.state.narration(0) == [] and told.state.narration(0) != []
     assert quiet.state.history == told.state.history
     with pytest.raises(DefinitionError, match="narration must be True or False, not str 'yes'"):
@@ -519,8 +538,8 @@ def test_a_parallel_step_that_fails_after_one_seat_s_action_was_played_leaves_th
 
     monkeypatch.setattr(State, "apply", failing_on_the_second)
     with pytest.raises(RuntimeError, match="a rule failed"):
-        env.step({agent: 0 for agent in env.acting})
+        env.step({agent: min(env.legal_actions(agent)) for agent in env.acting})
     monkeypatch.undo()
     assert calls == [0, 1] and env.state.to_json() == before
-    env.step({agent: 0 for agent in env.acting})
+    env.step({agent: min(env.legal_actions(agent)) for agent in env.acting})
     assert len(env.state.history) == 3

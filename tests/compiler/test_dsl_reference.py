@@ -536,6 +536,8 @@ def test_every_fenced_block_of_the_docs_is_checked():
     for path in sorted(DOCS.glob("*.md")):
         if path.name == "authoring.md":
             continue  # tests/games/test_authoring_guide.py runs its blocks and fails on a kind it does not run
+        if path.name == "ai.md":
+            continue  # tests/agents/test_ai_tutorial.py runs its blocks and fails on a kind it does not run
         assert uncovered(path) == [], path.name
 
 
