@@ -92,6 +92,7 @@ class TreeSearchAgent:
             return legal[0]
         rng = self.rng
         root = Node()
+        state = _unrecorded(state)
         base = None if self.new_world_each_iteration else state.determinised(seat, rng)
         order = self._order(state, seat, legal, base)
         deadline = None if self.time is None else time.monotonic() + self.time
@@ -194,3 +195,11 @@ class ISMCTSAgent(TreeSearchAgent):
 
     name = "ismcts"
     new_world_each_iteration = True
+
+
+def _unrecorded(state):
+    """A copy of ``state`` that keeps no history, narration or trace: the worlds searched are made from it,
+    and a rollout that narrated every move it tries would pay for a record nobody reads."""
+    quiet = state.clone()
+    quiet.log, quiet.log_seen, quiet.trace, quiet.trace_vars, quiet.history = None, [], None, None, []
+    return quiet
