@@ -15,7 +15,8 @@ def determinised(state, seat: int, rng) -> "State":
     """A copy of this position as ``seat`` might believe it to be, for search: never the real hidden state.
 
     Every card ``seat`` cannot see (hidden zones, other players' ``owner`` zones, all but the top
-    card of ``top`` zones, cards shown only to others) is dealt again at random among the positions
+    card of ``top`` zones, cards shown only to others; never a card public where it lies, which
+    everyone saw go there) is dealt again at random among the positions
     it cannot see, keeping zone sizes; a card only trades places with cards that started the game in
     the same zone (cards of one starting pile share their back).  The deal depends only on which
     cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
@@ -39,7 +40,7 @@ def determinised(state, seat: int, rng) -> "State":
     c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
-    shown = state.shown
+    shown, public = state.shown, state.public
     groups: dict = {}  # starting zone -> ([positions], [cards]) the seat cannot see
     for index, cards in enumerate(state.zones):
         if not cards:
@@ -50,7 +51,7 @@ def determinised(state, seat: int, rng) -> "State":
         last = len(cards) - 1 if vis == "top" else len(cards)
         for k in range(last):
             card = cards[k]
-            if shown and seat in shown.get(card, ()):
+            if (shown and seat in shown.get(card, ())) or card in public:  # seen: it stays where it is
                 continue
             places, pile = groups.setdefault(g.card_start[card][0], ([], []))
             places.append((index, k))

@@ -80,6 +80,81 @@ def test_a_book_laid_in_a_public_zone_names_its_rank_to_everyone():
     raise AssertionError("no book was laid in 12 games")
 
 
+def a_game_with_a_book(players=2):
+    for seed in range(40):
+        state = random_playout(load_game(FISH), players, seed, checks=())
+        if any("keeps" in line for line in state.log):
+            return state
+    raise AssertionError("no book was laid in 40 games")
+
+
+def kept_cards(state) -> set:
+    g = state.game
+    return {c for q in range(state.n) for c in state.zones[g.zone_index(f"kept({q + 1})")]}
+
+
+def test_a_card_everyone_saw_moved_into_a_hidden_zone_is_named_to_everyone_and_listed_in_every_view():
+    state = a_game_with_a_book()
+    g = state.game
+    kept = [line for line in state.log if " keeps " in line]
+    assert kept and not any("a card" in line for line in kept)
+    for viewer in (0, 1, None):
+        assert [line for line in state.narration(viewer) if " keeps " in line] == kept
+        zones = state.view(viewer)["zones"]
+        listed = {item["card"] for label, entry in zones.items() if label.startswith("kept")
+                  for item in entry.get("shown", ()) if item.get("public")}
+        listed |= {name for label, entry in zones.items() if label.startswith("kept") for name in entry.get("cards", ())}
+        held = {g.card_names[c] for c in kept_cards(state)}
+        assert held and listed == held, "the table hides a card the narration named"
+    assert kept_cards(state) <= state.public and not state.shown.keys() & state.public
+
+
+def test_a_card_public_by_its_move_stops_being_public_when_it_moves_again():
+    state = a_game_with_a_book()
+    g = state.game
+    card = max(kept_cards(state))
+    assert card in state.public
+    from interpreter.runtime.moves import move_card
+    move_card(state, card, g.zone_index("deck"), False)
+    assert card not in state.public and card not in seen_cards(state, None)
+
+
+def test_a_card_public_in_a_hand_stops_being_public_when_another_card_leaves_that_hand():
+    """Else the cards still listed would tell everyone which card its owner took (a secret choice)."""
+    from interpreter.runtime.moves import move_card
+    game = load_game(FISH)
+    state = game.new_game(2, 0)
+    hand = state.zones[game.zone_index("hand(1)")]
+    public, other = hand[0], hand[1]
+    state.public.add(public)  # as a move out of a public zone leaves it
+    assert public in seen_cards(state, None) and public in seen_cards(state, 1)
+    move_card(state, other, game.zone_index("kept(1)"), False)
+    assert public not in state.public and public not in seen_cards(state, None) and public not in seen_cards(state, 1)
+    assert not any("shown" in entry for entry in state.view(None)["zones"].values())
+
+
+def test_a_card_public_in_a_hand_stops_being_public_when_the_hand_is_shuffled():
+    from interpreter.runtime.moves import shuffle_zone
+    game = load_game(FISH)
+    state = game.new_game(2, 0)
+    hand = game.zone_index("hand(1)")
+    card = state.zones[hand][0]
+    state.public.add(card)
+    shuffle_zone(state, hand, None)
+    assert card not in state.public and card not in seen_cards(state, 1)
+
+
+def test_a_card_shown_to_every_player_does_not_stay_public_where_it_is_moved_from_a_hidden_zone():
+    """Which card left a hand may be its owner's secret choice: only a card everyone saw where it lay, by its
+    zone's visibility, stays public in the zone it moves to."""
+    from interpreter.runtime.moves import move_card
+    game, state = first_ask()
+    hand = state.zones[game.zone_index("hand(1)")]
+    card = next(c for c in hand if len(state.shown.get(c, ())) == state.n + 1)
+    move_card(state, card, game.zone_index("kept(1)"), False)
+    assert card not in state.public and card not in seen_cards(state, None) and card not in seen_cards(state, 1)
+
+
 def test_cards_dealt_from_a_hidden_deck_into_hands_stay_hidden_from_others_and_spectators():
     state = load_game(FISH).new_game(3, 0)  # dealt face down: nobody but the owner ever saw them
     assert not state.shown and sum(map(len, state.zones)) == 12
