@@ -182,3 +182,19 @@ def test_public_fish_narration_does_not_change_when_unseen_cards_are_permuted(mo
     for seed in range(6):
         random_playout(game, 2 + seed % 2, seed, checks=(check_cards,))
     assert any("book" in line for line in checked) and len(checked) > 50
+
+
+def test_the_terminal_lists_a_public_card_as_known_to_all_and_a_card_shown_to_one_seat_as_shown_to_you(tmp_path):
+    from interpreter.render import zone_contents
+    state = a_game_with_a_book()
+    g = state.game
+    label = next(f"kept({q + 1})" for q in range(state.n) if state.zones[g.zone_index(f"kept({q + 1})")])
+    owner = int(label[5:-1]) - 1
+    for viewer in [q for q in range(state.n) if q != owner] + [None]:
+        text = zone_contents(state.view(viewer)["zones"][label], g).plain
+        assert "known to all: " in text and "shown to you" not in text and "(hidden)" not in text
+    game = load_game(log_game(tmp_path, "    show card to next_player(p)\n"))  # a card of p's hand, to one seat
+    private = game.new_game(3, 0)
+    texts = [zone_contents(entry).plain for viewer in range(3) for entry in private.view(viewer)["zones"].values()
+             if entry.get("shown")]
+    assert texts and all("shown to you: " in text and "known to all" not in text for text in texts)
