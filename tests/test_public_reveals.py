@@ -1,6 +1,8 @@
 """Public reveals: what every player is shown is public, spectators included, in narration and in the view alike.
 
-A card shown to every player ('show CARDS to players') is seen by spectators too until it moves, and a
+A card shown to every player ('show CARDS to players') is seen by spectators too until it moves, a card
+everyone watched go from a public zone into a hidden one stays public there (the owner's ruling: perfect
+recall of public events) until it moves, its zone is shuffled or another card leaves that zone, and a
 ``log to`` line told to every player reaches spectators.  Narration and the table follow one rule
 (``can_see`` / ``State.view``), so a value read from a shown card ("asks for moths") or from a card laid
 in a public zone ("a book of moths") reads in the clear for everyone, while permuting the cards an
