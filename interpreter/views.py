@@ -214,7 +214,7 @@ def _show_shown(state, player, zones) -> None:
     g = state.game
     everyone = state.n + 1
     listed = [(card, len(players) == everyone) for card, players in state.shown.items() if player in players]
-    listed += [(card, True) for card in state.public if card not in state.shown]
+    listed += [(card, True) for card in state.public]  # (a card also shown to some players: listed once)
     for card, public in listed:
         zone = state.loc[card]
         if zone < 0:

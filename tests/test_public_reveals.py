@@ -200,3 +200,15 @@ def test_the_terminal_lists_a_public_card_as_known_to_all_and_a_card_shown_to_on
     texts = [zone_contents(entry).plain for viewer in range(3) for entry in private.view(viewer)["zones"].values()
              if entry.get("shown")]
     assert texts and all("shown to you: " in text and "known to all" not in text for text in texts)
+
+
+def test_a_public_card_shown_to_one_player_stays_public_for_everyone_else():
+    game = load_game(FISH)
+    state = game.new_game(2, 0)
+    card = state.zones[game.zone_index("hand(1)")][0]
+    state.public.add(card)  # as a move out of a public zone leaves it
+    state.shown[card] = [1]  # and a 'show' to seat 2 alone
+    for viewer in (1, None):
+        items = state.view(viewer)["zones"]["hand(1)"]["shown"]
+        assert items == [{"card": game.card_names[card], "from_top": len(state.zones[game.zone_index("hand(1)")]) - 1,
+                          "public": True}]
