@@ -29,7 +29,7 @@ def with_public_cards(game, seed=1, players=2):
     """A random game of Top Frog played until some card is public in a hand or among held frogs."""
     moves = random.Random(seed)
     state = game.new_game(players, seed)
-    while not any(game.zone_spec[state.loc[c]].visibility == "owner" for c in state.public):
+    while not any(state.game.zone_spec[state.loc[c]].visibility == "owner" for c in state.public):
         player = moves.choice(state.current_players())
         state.apply(player, moves.choice(state.legal_actions(player)))
     return state
