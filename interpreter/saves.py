@@ -19,8 +19,10 @@ SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", 
 # (written only when it holds something, so games that never use it save as before); "layout" is the
 # hash of the compiled layout the save was made under (see interpreter.dsl.layout_hash), which saves made before
 # it was written lack.  A save is resumed by replaying it whatever its layout, so the layout is checked
-# for its type only.
-OPTIONAL_SAVE_KEYS = ("shown", "layout")
+# for its type only.  "public" lists the cards public in a zone hiding them (everyone watched them go
+# there: State.public), written only when it holds something; saves made before it existed lack it, and
+# a save without it claims nothing (it is loaded by replaying, which works out the public cards again).
+OPTIONAL_SAVE_KEYS = ("shown", "layout", "public")
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -51,6 +53,8 @@ def to_json(state) -> dict:
     })
     if state.shown:
         data["shown"] = [[c, list(players)] for c, players in sorted(state.shown.items())]
+    if state.public:
+        data["public"] = sorted(state.public)
     return data
 
 
