@@ -62,6 +62,7 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
         self.temp_numbers = itertools.count()
         self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
         self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
+        self.builtin_kinds = {}  # (builtin, argument kinds, constants, names) -> (result kind, reads) (Analysis)
         self._node_locations = {}  # (where, id(node)) -> (node, its Location)
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 

@@ -19,8 +19,8 @@ from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
 from .plus import plus_options, split_each, split_one
-from .pyast import local, name, shape
-from .static import Poisoned
+from .pyast import local, name, py, shape
+from .static import LoadBudget
 from .units import Label, Op, jump
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
@@ -49,8 +49,14 @@ class DecisionCompiler:
         its options are counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
         lowered by :meth:`list_code` (tree, kind).
         """
-        values, kind = (self.function_of(listed[0], options_node), listed[1]) if listed is not None \
-            else self.as_list(options_node, scope, "what is chosen among")
+        fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
+        if listed is None:
+            tree, kind, note = self.expr_note(options_node, scope, ("list", "what is chosen among"))
+            fixed = not note.reads and kind != "zone"
+            if kind == "zone":
+                tree, kind = py("s.zones[_0]", tree), "list:card"
+            listed = tree, kind
+        values, kind = self.function_of(listed[0], options_node), listed[1]
         elem = T.element(kind)  # what an action text can show (the statement analysis)
         describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
@@ -115,19 +121,21 @@ class DecisionCompiler:
                     vals.append(picked)
             return labels, vals
         self_loc = self.location(options_node)
-        self.static_choice(build, count, options_node)
+        if fixed:
+            self.static_choice(build, count, options_node)
         return build, (elem if count == "one" else T.list_of(elem))
 
     def static_choice(self, build, count, options_node):
-        """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load."""
+        """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load
+        (the options' note said they read nothing of the state)."""
         if not isinstance(count, A.Const) or type(count.value) is not int:
             return  # (a count below 0: refused by the statement analysis)
         try:
-            build(Poisoned(self.load_steps()), {})
+            build(LoadBudget(self.load_steps()), {})
         except RuleError as exc:
             if exc.message.startswith("more than"):
                 raise self.err(exc.message, options_node) from None
-        except Exception:  # it reads the game (the usual case): checked when it runs
+        except Exception:  # it fails otherwise (a variable of the rule): checked when it runs
             pass
 
     def ask_options(self, st, options_scope, scope, each: bool, listed=None):

@@ -35,7 +35,7 @@ class ProcInliner:
             return None
         try:
             self.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
-            args = [tree for tree, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            args = [tree for tree, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
         if not all(local_key(t) is not None or self.static_value(t)[0] for t in args):
@@ -45,7 +45,7 @@ class ProcInliner:
             return None
         loc = self.location(call)
         n = next(self.key_numbers)
-        inner = Scope({}, scope.proc, {name: (t, kind) for (name, kind), t in zip(proc.params, args)})
+        inner = Scope({}, scope.proc, {name: (t, kind, False) for (name, kind), t in zip(proc.params, args)})
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None
         if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \

@@ -32,11 +32,11 @@ from . import ast as A
 from .analysis import NOT_CONSTANT
 from ..runtime import values as X
 from . import types as T
-from .builtins import BUILTINS, BuiltinError
+from .builtins import BUILTINS, Arg, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
 from ..runtime.control import TOO_LONG_CALLS
-from .static import LOAD_STEPS, is_cheap, Poisoned
+from .static import LOAD_STEPS, LoadBudget, is_cheap
 from .units import Func, Scope
 
 
@@ -113,7 +113,7 @@ class ExpressionCompiler:
         return self.code.probe(tree, line, file)
 
     def load_steps(self) -> list:
-        """The step budget (a one-item list, see runtime.Poisoned) shared by everything this
+        """The step budget (a one-item list, see static.LoadBudget) shared by everything this
         definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
         return self.__dict__.setdefault("_load_steps", [LOAD_STEPS])
 
@@ -160,6 +160,11 @@ class ExpressionCompiler:
                 and tree.slice.value in self.__dict__.get("_value_slots", ()):
             return True, self.code.constants[tree.slice.value]
         return False, None
+
+    def constant_of(self, tree):
+        """The value of ``tree`` if it is a constant of the rules, else NOT_CONSTANT."""
+        found, value = self.static_value(tree)
+        return value if found else NOT_CONSTANT
 
     def calls(self, tree, fn) -> bool:
         """Is ``tree`` a call of the run-time helper ``fn``?"""
@@ -209,7 +214,7 @@ class ExpressionCompiler:
 
     def alias_code(self, alias):
         """The tree of an inlined parameter: the caller's argument tree, and its kind."""
-        return alias
+        return alias[0], alias[1]
 
     def x_Name(self, node, scope):
         ref = self.notes[id(node)].ref
@@ -363,8 +368,8 @@ class ExpressionCompiler:
         the table has two dimensions: ``table[other][c]``.  Returns
         ``(table, other_key)`` or None when the expression reads the game state.
         ``tree`` is the lowered expression, that built no read of the state (the
-        caller checked its analysis note: ``reads``); it is run against a poisoned state, which
-        also refuses what reads the state through an inlined argument.
+        caller checked its analysis note: ``reads``, which counts what an inlined argument reads); it is
+        run against the load's budget alone (``static.LoadBudget``).
         """
         if not self.options.tables:
             return None
@@ -378,7 +383,7 @@ class ExpressionCompiler:
                 return table
             fn = self.probe(tree, at or node)
             try:
-                fn(Poisoned(self.load_steps()), {key: 0})
+                fn(LoadBudget(self.load_steps()), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
@@ -392,7 +397,7 @@ class ExpressionCompiler:
         count = len(self.m.card_names)
         cards = range(count)
         pool = self.load_steps()
-        poisoned = Poisoned(pool)
+        at_load = LoadBudget(pool)
         convert = bool if as_bool else (lambda v: v)
         # each evaluation is paid from the load's budget by the size of the expression (a 3,000-term 'or'
         # over 30,000 cards is 90 million steps of work): what the budget cannot pay is left to run time
@@ -400,7 +405,7 @@ class ExpressionCompiler:
         if not _paid_at_load(pool, count * weight):
             return None
         try:
-            return [convert(fn(poisoned, {key: c})) for c in cards], None
+            return [convert(fn(at_load, {key: c})) for c in cards], None
         except KeyError as missing:
             other = missing.args[0] if missing.args else None
         except Exception:  # it reads the state: not static
@@ -422,8 +427,8 @@ class ExpressionCompiler:
             return None
         try:
             if rows is None or columns is None or not as_bool:
-                return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
-            return pair_table(lambda c, o: bool(fn(poisoned, {key: c, other: o})), count, rows, columns,
+                return [[convert(fn(at_load, {key: c, other: o})) for c in cards] for o in cards], other
+            return pair_table(lambda c, o: bool(fn(at_load, {key: c, other: o})), count, rows, columns,
                               frozenset((key, other)) in compared), other
         except Exception:
             return None
@@ -584,10 +589,12 @@ class ExpressionCompiler:
                 self.notes = saved
         args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.call_loc = self.loc(node)  # where a builtin's run-time errors point
-        try:
-            return BUILTINS[name](self, args)  # the analysis ran its kind rules already: it builds code only
+        record = BUILTINS[name]
+        try:  # the kind of the lowered arguments (an inlined parameter's is its argument's)
+            kind = record.result(self, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
         except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.err(str(exc), exc.node or node) from None
+        return record.lower(self, args, kind), kind
 
     def zone_call(self, node, scope):
         spec = self.m.zones[node.func]
@@ -614,7 +621,7 @@ class ExpressionCompiler:
             finally:
                 self.where, self.notes = saved, notes
         self.ensure_function(func)
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
 
     def inline_size(self, func) -> int:
@@ -645,7 +652,7 @@ class ExpressionCompiler:
         q = self.m.quantities[node.func]
         args = self.bind_args_code(node, q.params, scope, node.func)
         names = [n for n, _ in q.params]
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         if q.compute is None:  # a function's body checked before the quantities are compiled
             return py("_0.compute(s, _1)", self.code.constant(q), env), "int"
         return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
@@ -672,7 +679,8 @@ class ExpressionCompiler:
             self.where, self.notes = saved, notes
 
     def bind_args_code(self, node, params, scope, name):
-        """The argument trees of a call (checked against ``params`` by the analysis), each with its kind."""
+        """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
+        is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
         notes = self.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
             self.notes = self.analysed_args(node, params, scope, name)
@@ -680,9 +688,10 @@ class ExpressionCompiler:
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.notes[id(node)].bound):
                 tree, kind = self.expr_code(arg, scope)
+                reads = self.notes[id(arg)].reads
                 if kind == "zone" and pkind.startswith("list:"):
-                    tree = py("list(s.zones[_0])", tree)
-                out.append((tree, bound))
+                    tree, reads = py("list(s.zones[_0])", tree), True
+                out.append((tree, bound, reads))
             return out
         finally:
             self.notes = notes
@@ -744,7 +753,7 @@ def _code_size(code) -> int:
 
 
 def _paid_at_load(pool, steps) -> bool:
-    """Take ``steps`` from the load's budget ``pool`` (see runtime.Poisoned) if it holds that many."""
+    """Take ``steps`` from the load's budget ``pool`` (see static.LoadBudget) if it holds that many."""
     if pool[0] < steps:
         return False
     pool[0] -= steps
@@ -810,8 +819,8 @@ def pair_table(value_of, count, rows, columns, same):
     return table
 
 
-class _Counting(Poisoned):
-    """A poisoned state that counts the charges made to its step budget, and what they took (``paid``)."""
+class _Counting(LoadBudget):
+    """A load's state that counts the charges made to its step budget, and what they took (``paid``)."""
 
     def __init__(self, pool=None):
         super().__init__(pool)

@@ -28,10 +28,10 @@ import dataclasses
 
 from . import ast as A
 from . import types as T
+from .builtins import draws_random
 from .inline import statements
 from .units import CompileError
 
-RANDOM_BUILTINS = ("random", "roll")
 MAX_EXPANSION = 2000  # nodes looked at for one interpolation: beyond that, it is treated as hidden
 # Builtins that reveal of a zone only its size (public) or the cards they return (checked themselves).
 ZONE_SAFE_BUILTINS = ("size", "count", "top", "bottom")
@@ -157,7 +157,7 @@ class Dependencies:
 
     def call(self, node, bound) -> frozenset:
         m, name = self.m, node.func
-        if name in RANDOM_BUILTINS:
+        if draws_random(name):
             if self.expanding:  # a local the log reads was assigned by chance (a roll): what it was given reveals
                 return self.free(node.args, bound)  # only what the arguments read (closed() refuses to re-draw)
             raise CompileError(f"{name}() cannot be used in a log text: writing narration must not "
@@ -219,11 +219,11 @@ class Dependencies:
                 self.expanding -= 1
 
     def chance(self, node, looked=None) -> bool:
-        """Whether working ``node`` out draws a random number (``random``, ``roll``, in a function it calls too)."""
+        """Whether working ``node`` out draws a random number (a builtin that does, in a function it calls too)."""
         looked = set() if looked is None else looked
         for n in A.walk(node):
             if type(n) is A.Call:
-                if n.func in RANDOM_BUILTINS:
+                if draws_random(n.func):
                     return True
                 func = self.m.functions.get(n.func)
                 if func is not None and n.func not in looked:

@@ -204,7 +204,7 @@ class ResumableCompiler:
         past MAX_DIRECT frames the run loop takes the call, so Python's stack stays shallow.
         """
         proc = self.m.procedures[call.func]
-        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
         self.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
         loc = self.location(call)

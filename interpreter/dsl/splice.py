@@ -41,7 +41,7 @@ class ProcSplicer:
         proc = self.m.procedures[call.func]
         try:
             self.statement_notes(proc)  # its body's checks (a body with an error is not spliced)
-            args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
         n = next(self.key_numbers)

@@ -277,7 +277,7 @@ class StatementCompiler:
     def proc_call(self, call: A.Call, scope):
         """(statements calling a procedure that never waits, the Python local holding its result)."""
         proc = self.m.procedures[call.func]
-        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
         loc = self.K(self.location(call))
         t = self.tmp()
