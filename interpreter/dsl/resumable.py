@@ -66,7 +66,7 @@ class ResumableCompiler:
     def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
-            if not self.waits_at(st):  # (the analysis pass's annotation of the statement)
+            if not self.stmt_note(st).waits:  # (the statement analysis's note)
                 if not run.stmts:
                     run.at = self.location(st)
                 run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
@@ -132,7 +132,7 @@ class ResumableCompiler:
 
     def r_For(self, st, scope, code):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, T.element(kind)))
+        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
         n = next(scope.counter)
         lst, idx = f"$for{n}", f"$i{n}"
         var = local(scope.keys.get(st.var, st.var)) if isinstance(st.var, str) else \
@@ -187,8 +187,7 @@ class ResumableCompiler:
         code.append(self.push_call(st.call, scope, None))
 
     def r_Let(self, st, scope, code):
-        proc = self.m.procedures[st.value.func]
-        scope.names[st.name] = proc.returns
+        scope.names[st.name] = self.stmt_note(st).kind
         code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
     def r_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)

@@ -98,7 +98,7 @@ class ProcSplicer:
                 or sum(1 for _ in statements(proc.body)) > MAX_STATEMENTS or loose_signal(proc.body):
             return None, None
         if isinstance(st, A.Let):
-            scope.names[st.name] = proc.returns
+            scope.names[st.name] = self.stmt_note(st).kind
         return call, dest
 
 

@@ -109,9 +109,8 @@ class StatementCompiler:
     def s_Let(self, st, scope, ctx):
         key = scope.keys.get(st.name, st.name)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            proc = self.m.procedures[st.value.func]
             inlined = self.inline_proc(st.value, scope, key, ctx)
-            scope.names[st.name] = proc.returns
+            scope.names[st.name] = self.stmt_note(st).kind
             if inlined is not None:
                 return inlined
             code, value = self.proc_call(st.value, scope)
@@ -119,8 +118,7 @@ class StatementCompiler:
         value, kind = self.expr_code(st.value, scope)
         if kind == "zone":
             value, kind = X("list(s.zones[Z])", Z=value), "list:card"
-        prev = scope.names.get(st.name)  # (a reserved name, a clash of kinds: refused by the statement analysis)
-        scope.names[st.name] = kind if prev is None else T.unify(prev, kind)
+        scope.names[st.name] = self.stmt_note(st).kind  # (joined with what it held before: the statement analysis)
         return [ast.Assign([local(key, True)], value)]
 
     def s_Assign(self, st, scope, ctx):
@@ -131,9 +129,7 @@ class StatementCompiler:
                 and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
             inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), ctx)
             if inlined is not None:
-                vkind = self.m.procedures[st.value.func].returns
-                if not T.fits(vkind, scope.names[target.name]):
-                    scope.names[target.name] = T.unify(scope.names[target.name], vkind)
+                scope.names[target.name] = self.stmt_note(st).kind
                 return inlined
         first = []  # statements that compute the value first (a procedure call)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
@@ -147,8 +143,7 @@ class StatementCompiler:
         aim = self.stmt_note(st).target
         if aim == "local":
             name_ = target.name
-            if not T.fits(vkind, scope.names[name_]):
-                scope.names[name_] = T.unify(scope.names[name_], vkind)
+            scope.names[name_] = self.stmt_note(st).kind
             key = scope.keys.get(name_, name_)
             if op == "=":
                 return first + [ast.Assign([local(key, True)], value)]
@@ -420,7 +415,7 @@ class StatementCompiler:
 
     def s_For(self, st, scope, ctx):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, T.element(kind)))
+        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
         body = self.looped(st.body, scope, ctx)
         var = scope.keys.get(st.var, st.var) if isinstance(st.var, str) else None
         target = local(var, True) if var is not None else \
