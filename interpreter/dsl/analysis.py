@@ -1,7 +1,7 @@
 """The analysis pass: names, kinds and shapes of an expression, worked out before it is lowered.
 
 :meth:`Analysis.analyse` walks an expression's syntax tree (``ast.py`` nodes) once,
-in its :class:`~interpreter.dsl.units.Scope`, and returns the annotated IR: a side
+in its :class:`~interpreter.dsl.procedures.Scope`, and returns the annotated IR: a side
 table ``{id(node): Note}`` with one :class:`Note` for every node of the tree.  All
 the located :class:`CompileError` s of expressions come from here (the kind rules
 themselves are :class:`~interpreter.dsl.check.ExpressionChecker`'s); the lowering
@@ -58,7 +58,7 @@ from .pyast import local_key
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
 from .stmt_analysis import StatementAnalysis
-from .units import CompileError, Scope
+from .procedures import CompileError, Scope
 
 
 REDUCTIONS = ("count", "size", "any", "all")
@@ -243,47 +243,59 @@ class Analysis(StatementAnalysis, ExpressionChecker):
     # ---------------------------------------------------------------- calls
     def a_Call(self, node, scope, notes):
         what = self.resolve_call(node, scope)
-        m, name = self.m, node.func
-        if what == "zone":
-            spec = m.zones[name]
-            if spec.per == "game":
-                raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
-            if len(node.args) != 1:
-                raise self.err(f"{name}(...) takes one {spec.per}", node)
-            self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
-            return Note("zone", shape=what, reads=self._reads(notes, node.args[0]))
-        if what == "counter":
-            spec = m.counters[name]
-            if len(node.args) != 1 or isinstance(node.args[0], tuple):
-                raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
-            self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
-            return Note("int", shape=what, reads=True)
-        if what == "function":
-            func = m.functions[name]
-            self.function_kind(func)
-            bound = self._args(node, func.params, scope, name, notes)
-            # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
-            # arguments'; else a call given the state
-            inlined = self.options.inline and all(is_cheap(a) for a in node.args)
-            reads = not inlined or func.reads or self._reads(notes, *node.args) \
-                or self._copies(node, func.params, notes)
-            return Note(func.kind, shape=what, bound=bound, reads=reads)
-        if what == "quantity":
-            return Note("int", shape=what, bound=self._args(node, m.quantities[name].params, scope, name, notes),
-                        reads=True)
-        if what == "sort_by":
-            from .ordering import SORT_BY_FORM
+        return getattr(self, "call_" + what)(node, scope, notes)  # zone, counter, function, quantity...
 
-            if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
-                raise self.err(SORT_BY_FORM, node)
-            each = node.args[0]
-            skind, inner = self.each_inner(each, scope, notes)
-            if each.where is not None:
-                self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
-            self._a(each.result, inner, notes)
-            reads = self._list_reads(notes, each.source) or self._reads(notes, each.where, each.result)
-            notes[id(each)] = Note(T.list_of(T.element(skind)), reads=reads)
-            return Note(T.list_of(T.element(skind)), shape=what, reads=reads)
+    def call_zone(self, node, scope, notes):
+        name = node.func
+        spec = self.m.zones[name]
+        if spec.per == "game":
+            raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
+        if len(node.args) != 1:
+            raise self.err(f"{name}(...) takes one {spec.per}", node)
+        self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
+        return Note("zone", shape="zone", reads=self._reads(notes, node.args[0]))
+
+    def call_counter(self, node, scope, notes):
+        name = node.func
+        spec = self.m.counters[name]
+        if len(node.args) != 1 or isinstance(node.args[0], tuple):
+            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+        self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
+        return Note("int", shape="counter", reads=True)
+
+    def call_function(self, node, scope, notes):
+        name = node.func
+        func = self.m.functions[name]
+        self.function_kind(func)
+        bound = self._args(node, func.params, scope, name, notes)
+        # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
+        # arguments'; else a call given the state
+        inlined = self.options.inline and all(is_cheap(a) for a in node.args)
+        reads = not inlined or func.reads or self._reads(notes, *node.args) \
+            or self._copies(node, func.params, notes)
+        return Note(func.kind, shape="function", bound=bound, reads=reads)
+
+    def call_quantity(self, node, scope, notes):
+        name = node.func
+        return Note("int", shape="quantity", bound=self._args(node, self.m.quantities[name].params, scope, name, notes),
+                    reads=True)
+
+    def call_sort_by(self, node, scope, notes):
+        from .ordering import SORT_BY_FORM
+
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
+            raise self.err(SORT_BY_FORM, node)
+        each = node.args[0]
+        skind, inner = self.each_inner(each, scope, notes)
+        if each.where is not None:
+            self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
+        self._a(each.result, inner, notes)
+        reads = self._list_reads(notes, each.source) or self._reads(notes, each.where, each.result)
+        notes[id(each)] = Note(T.list_of(T.element(skind)), reads=reads)
+        return Note(T.list_of(T.element(skind)), shape="sort_by", reads=reads)
+
+    def call_builtin(self, node, scope, notes):
+        name = node.func
         if name in REDUCTIONS and len(node.args) == 1:  # count(each c in X where ...): no list is built
             arg = node.args[0]
             if isinstance(arg, A.Each) and arg.where is not None and arg.result is None or self.filtered(arg, scope):
@@ -296,7 +308,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
                 raise self.err(f"{name}() takes no named arguments", node)
             args.append(self._a(a, scope, notes))
         kind, reads = self.builtin_kind(node, args, notes)
-        return Note(kind, shape=what, reads=reads or self._reads(notes, *node.args))
+        return Note(kind, shape="builtin", reads=reads or self._reads(notes, *node.args))
 
     def reduction_reads(self, arg, notes) -> bool:
         """Does count/any/all of ``arg`` (an 'each ... where ...', or a function that is one) read the state?"""
@@ -415,7 +427,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         """Can running the statement ``st`` stop to wait for a player (an ask, or a call or an event
         into a procedure that may)?  Noted once per statement: asked while code is laid out, once
         the procedures that may wait are known."""
-        notes = self.__dict__.setdefault("_wait_notes", {})
+        notes = self._wait_notes
         found = notes.get(id(st))
         if found is None or found[0] is not st:
             found = notes[id(st)] = (st, self._waits(st, self.waits))

@@ -18,10 +18,10 @@ from ..runtime.records import Pending
 from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
-from .plus import plus_options, split_each, split_one
+from .one_plus_any import plus_options, split_each, split_one
 from .pyast import local, name, py, shape
 from .static import LoadBudget
-from .units import Label, Op, jump
+from .procedures import Label, Op, jump
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once, else the procedure waits until one is chosen (the pending decision).
@@ -147,7 +147,7 @@ class DecisionCompiler:
         ``each``: an ``ask each``, whose variables hold one choice per player (a list of them).
         Returns (build, dest, after): ``after`` splits a one-plus-others pick into its two variables.
         """
-        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+        if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
             build = plus_options(self, st, options_scope)
             one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
             scope.names[st.name], scope.names[st.rest_name] = one, rest

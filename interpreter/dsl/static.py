@@ -9,7 +9,7 @@ here runs in a game.
 from __future__ import annotations
 
 from . import ast as A
-from .units import CompileError
+from .procedures import CompileError
 
 
 def fold_arith(op, a, b):
