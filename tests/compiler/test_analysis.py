@@ -372,7 +372,7 @@ def test_the_compiler_declares_what_it_keeps_and_its_names_say_what_they_hold():
         assert "__dict__.setdefault" not in text and 'self.__dict__.get("_' not in text, path.name
         assert not re.search(r"\bas X\b", text), path.name
     assert not (folder / "units.py").exists() and not (folder / "plus.py").exists()
-    compiler = Compiler(load_game(Path(__file__).parent / "definitions" / "modifiers.yaml"))
+    compiler = Compiler(load_game(Path(__file__).parents[1] / "definitions" / "modifiers.yaml"))
     for kept in ("notes", "builtin_kinds", "_wait_notes", "_stmt_notes", "_expr_notes", "_load_steps", "_positions",
                  "_value_slots", "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
         assert kept in vars(compiler), kept  # declared when the compiler is made

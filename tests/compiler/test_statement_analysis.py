@@ -137,7 +137,7 @@ def test_the_lowering_reads_whether_a_statement_waits_and_the_kinds_it_binds_fro
     monkeypatch.setattr(StatementAnalysis, "statement_notes", statement_notes)
     monkeypatch.setattr(Analysis, "waits_at", asked)
     for name in ("crazy_eights", "kaeru"):
-        load_game(Path(__file__).parent.parent / "definitions" / f"{name}.yaml")
+        load_game(Path(__file__).parents[2] / "definitions" / f"{name}.yaml")
     assert outside == []
     import interpreter.dsl as dsl
 

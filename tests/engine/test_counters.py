@@ -97,8 +97,11 @@ def test_counters_are_public_per_space_per_player_and_on_cards_the_viewer_sees(d
         assert view["counters"] == {"drops": {"spaces": {"r1c1": 0, "r1c2": 0, "r1c3": 1}, "players": [0, 0]}}
         assert view["zones"]["cell(r1c2)"] == {"cards": ["moss"], "counters": {"drops": [1]}}
     assert own["zones"]["hand(1)"] == {"cards": ["moss"], "counters": {"drops": [3]}}
-    assert other["zones"]["hand(1)"] == {"count": 1}  # a hidden card's counters are hidden with it
-    assert spectator["zones"]["hand(1)"] == {"count": 1}
+    # Everyone saw the moss leave r1c1 for the hand, so it stays public there (docs/dsl.md, "Public
+    # reveals"); its counters, which can change out of sight in the hand, stay hidden with the zone.
+    public_moss = {"count": 1, "shown": [{"card": "moss", "from_top": 0, "public": True}]}
+    assert other["zones"]["hand(1)"] == public_moss
+    assert spectator["zones"]["hand(1)"] == public_moss
 
 
 def test_top_only_zone_shows_the_top_cards_counters(tmp_path):
