@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 
+from . import chance as CHANCE
 from . import determinise as DETERMINISE
 from . import saves as SAVES
 from . import trace as TR
@@ -37,6 +38,7 @@ class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
                  "trace", "trace_vars", "shown",
+                 "chance",  # None, or the chance mode's ChanceMode (interpreter.chance: random events as chance nodes)
                  "_made")  # the labels and values made from the pending decision's option spaces (see _options)
 
     # How a finished game ended (``ended_by``; None while it runs):
@@ -47,7 +49,7 @@ class State:
     # ---------------------------------------------------------------- creation
     @classmethod
     def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None,
-              trace: bool = False, scenario_source=None) -> "State":
+              trace: bool = False, scenario_source=None, chance: bool = False) -> "State":
         s = cls.__new__(cls)
         s.game, s.n, s.seed, s.scenario = game, players, seed, scenario
         s.players = list(range(players))
@@ -72,14 +74,25 @@ class State:
         s.trace = s.trace_vars = None
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
         s._made = None
+        s.chance = None
         if scenario is not None:
             game.apply_scenario(s, scenario, scenario_source)
         if trace:
             TR.start(s)
+        if chance:
+            CHANCE.begin(s)
+            CHANCE.run_setup(s)
+        else:
+            s._setup()
+        return s
+
+    def _setup(self) -> None:
+        """Run setup up to the first decision; a rule that fails is a RuleError in the author's words."""
+        game = self.game
         try:
-            s._run()
-            if s.trace is not None:
-                TR.changed(s)
+            self._run()
+            if self.trace is not None:
+                TR.changed(self)
         except RibbitError:
             raise
         except RecursionError:
@@ -88,13 +101,13 @@ class State:
             cause, where = _unforeseen(game, exc)
             raise RuleError(f"a rule failed while setting up the game: {in_ribbit_words(cause)}",
                             where) from cause
-        return s
 
     def clone(self) -> "State":
         """An independent copy (cheap: card ids and variable values are shared immutables)."""
         c = State.__new__(State)
         c.game, c.n, c.players, c.seed, c.scenario = self.game, self.n, self.players, self.seed, self.scenario
-        c.zones = [z[:] for z in self.zones]
+        c.chance = None
+        c.zones = [z[:] for z in self.zones] if self.chance is None else None  # (chance mode: see below)
         c.loc = self.loc[:]
         c.gv = dict(self.gv)
         c.pv = {k: v[:] for k, v in self.pv.items()}
@@ -115,6 +128,8 @@ class State:
         c.trace_vars = self.trace_vars
         c.shown = dict(self.shown) if self.shown else {}  # the player lists are replaced, never changed
         c._made = self._made  # made from option spaces the copy shares, and only ever added to: shared
+        if self.chance is not None:  # undecided zones are copied undecided, bound to the copy's chance mode
+            CHANCE.clone_into(self, c)
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -293,6 +308,9 @@ class State:
             raise IllegalActionError(f"an action id must be exactly an int, not {_type_of(action_id)}")
         if self.over:
             raise IllegalActionError(f"the game is over; action id {action_id} cannot be played")
+        if self.is_chance():
+            raise IllegalActionError(f"action id {action_id} cannot be played now: a chance event is pending "
+                                     "(state.is_chance()); choose its outcome with apply_chance first")
         waiting = self.current_players()
         if player not in waiting:
             who = ", ".join(f"player {w} (seat {w + 1})" for w in waiting)
@@ -336,6 +354,9 @@ class State:
 
     def _play(self, p, i, player, action, j, value) -> None:
         """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
+        ch = self.chance
+        if ch is not None and not ch.live:  # chance mode: the step runs from a kept boundary (interpreter.chance)
+            return CHANCE.play(self, p, i, player, action, j, value)
         players = p.players
         self.history.append([player, action])
         if self.trace is not None:
@@ -378,10 +399,16 @@ class State:
 
     def _rewind(self) -> None:
         """Go back to the state before the last action, by replaying the game without it."""
+        if self.chance is not None:  # chance mode: the step's runner goes back to the step's boundary itself
+            return
         before = State.start(self.game, self.n, self.seed, self.log is not None, self.scenario, self.trace is not None)
         for player, action in self.history[:-1]:
             before.apply(player, action)
         self._restore(before)
+
+    def _replayed(self, history) -> "State":
+        """A fresh game like this one (game, players, seed, scenario, log, trace, chance mode) with ``history`` applied."""
+        return CHANCE.replay(self, history)
 
     def _illegal(self, player, action):
         """Raise IllegalActionError explaining why (the state is not touched)."""
@@ -390,6 +417,9 @@ class State:
         action = _quote(action, 200)
         if self.over:
             raise IllegalActionError(f"the game is over; {action} cannot be played")
+        if self.is_chance():
+            raise IllegalActionError(f"{action} cannot be played now: a chance event is pending "
+                                     "(state.is_chance()); choose its outcome with apply_chance first")
         if type(player) is not int or not 0 <= player < self.n:
             self._no_such_player(player)
         waiting = self.current_players()
@@ -408,6 +438,33 @@ class State:
                                      f"{self.n}), not {_type_of(player)}")
         raise IllegalActionError(f"there is no player {_quote(player)} in this {self.n}-player game "
                                  f"(players are numbered 0 to {self.n - 1}: seats 1 to {self.n})")
+
+    # ---------------------------------------------------------------- chance mode (interpreter.chance)
+    def is_chance(self) -> bool:
+        """Whether a chance event waits for its outcome (only in chance mode: ``new_game(..., chance=True)``)."""
+        return self.chance is not None and self.chance.node is not None
+
+    def chance_outcomes(self) -> list:
+        """``[(outcome, probability), ...]`` of the pending chance event (outcomes are distinct ints); empty if none.
+
+        Omniscient: a draw from a hidden zone lists the cards it may be.  For the environment, never for a seat.
+        """
+        return CHANCE.outcomes(self)
+
+    def chance_node(self) -> dict | None:
+        """The pending chance event as plain data: ``{"kind": "card"|"number", "what", "outcomes", "weights"}``
+        (probability = weight / sum of weights), or None.  Omniscient, as :meth:`chance_outcomes`."""
+        return CHANCE.describe(self)
+
+    def chance_outcome_text(self, outcome: int) -> str:
+        """A readable text of an outcome of the pending chance event: a card's name, or a number."""
+        return CHANCE.outcome_text(self, outcome)
+
+    def apply_chance(self, outcome: int) -> None:
+        """Choose ``outcome`` for the pending chance event; the rules run on to the next decision or chance node.
+        An outcome that is not one of ``chance_outcomes()`` raises IllegalActionError and changes nothing;
+        a rule that fails puts the game back before the action that started the step, and raises."""
+        CHANCE.apply_chance(self, outcome)
 
     # ---------------------------------------------------------------- taking a decision back
     def can_undo(self, player: int) -> bool:

@@ -32,6 +32,8 @@ def can_see(s, card, viewer, table) -> bool:
     if s.shown and (s.n if viewer is None else viewer) in s.shown.get(card, ()):  # shown to the viewer
         return True  # ('show', until it moves; a spectator is seat n, listed when shown to every player)
     cards = s.zones[zone]
+    if type(cards) is not list:  # chance mode: an undecided zone is hidden, and no one sees any of it
+        return False
     if zone_shows(s, zone, cards[-1] == card, viewer, table):
         return True
     if len(table) > 2 and table[2][zone] is not None and viewer is not None:  # seen_by, while it holds
