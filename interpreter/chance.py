@@ -19,7 +19,7 @@ from .runtime import chance as RC
 
 SETUP = "setup"  # ChanceMode.step of the setup (else: (seat index, player, action, option index, value))
 CHANCE_PLAYER = -1  # the player of a chance outcome in ``history``: [CHANCE_PLAYER, outcome]
-MAX_WORK = 20  # all runs of one step may spend at most this many times the game's step budget
+MAX_WORK = 10  # all runs of one step may spend at most this many times the game's step budget
 
 
 def begin(s) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 from . import rng as RNG
-from .errors import not_a_generator
+from .errors import IllegalActionError, not_a_generator
+from .runtime.chance import Unresolved, raw
 
 
 def determinised(state, seat: int, rng) -> "State":
@@ -34,6 +35,10 @@ def determinised(state, seat: int, rng) -> "State":
         state._no_such_player(seat)
     if not isinstance(rng, random.Random):
         not_a_generator("determinised", rng)
+    chance = state.chance is not None  # chance mode: undecided positions are unseen cards like any other
+    if chance and state.is_chance():
+        raise IllegalActionError("a chance event is pending: determinise a position at a decision (after "
+                                 "apply_chance), where every seat's knowledge is settled")
     g = state.game
     c = state.clone()
     c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
@@ -44,6 +49,8 @@ def determinised(state, seat: int, rng) -> "State":
     for index, cards in enumerate(state.zones):
         if not cards:
             continue
+        if chance:
+            cards = raw(cards)  # read without deciding anything
         vis = g.zone_spec[index].visibility
         if vis == "public" or (vis == "owner" and g.zone_owner[index] == seat):
             continue
@@ -62,8 +69,12 @@ def determinised(state, seat: int, rng) -> "State":
         pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
         RNG.shuffle(rng.getrandbits(64), pile)
         for (index, k), card in zip(places, pile):
-            zones[index][k] = card
+            list.__setitem__(zones[index], k, card)  # (an undecided zone too, as it stands: see below)
             loc[card] = index
+    if chance:  # an undecided run holds its cards in sorted order again, which means nothing
+        for cards in zones:
+            if type(cards) is Unresolved and cards.lo < cards.hi:
+                list.__setitem__(cards, slice(cards.lo, cards.hi), sorted(list.__getitem__(cards, slice(cards.lo, cards.hi))))
     if unseen:
         if shown:  # what others were shown of the cards the seat cannot see is not known to it
             c.shown = {card: players for card, players in shown.items() if card not in unseen}

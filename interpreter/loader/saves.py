@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..chance import CHANCE_PLAYER
 from ..errors import RibbitError, SaveFileError, quote
 from ..rng import MAX_SEED_BITS
 from ..runtime.limits import MAX_ACTION_TEXT
@@ -59,17 +60,28 @@ def load_save(game, data):
         raise SaveFileError("the save's log is damaged (expected a list or null)")
     if type(history) is not list or len(history) > MAX_SAVED_ACTIONS:
         raise SaveFileError(f"the save's history is not a list of at most {MAX_SAVED_ACTIONS} actions")
+    chance = "chance" in data  # chance mode (docs/chance.md): [-1, outcome] entries are chance outcomes
+    if chance and (type(data["chance"]) is not dict or list(data["chance"]) != ["undecided"]):
+        raise SaveFileError("the save's chance part is damaged (expected {\"undecided\": [...]})")
     for number, entry in enumerate(history, 1):
+        if chance and type(entry) is list and len(entry) == 2 and type(entry[0]) is int and entry[0] == CHANCE_PLAYER:
+            if type(entry[1]) is not int or entry[1].bit_length() > 64:
+                raise SaveFileError(f"entry {number} of the save's history is a chance outcome that is not a "
+                                    "whole number of at most 64 bits")
+            continue
         if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int or type(entry[1]) is not str \
                 or len(entry[1]) > MAX_ACTION_TEXT:
             raise SaveFileError(f"action {number} of the save's history is not [player number, action text] "
                                 f"(with at most {MAX_ACTION_TEXT} characters of text)")
     try:
-        state = game.new_game(players, seed, log is not None, data["scenario"])  # copies the scenario
+        state = game.new_game(players, seed, log is not None, data["scenario"], chance=chance)  # copies the scenario
     except RibbitError as exc:
         raise SaveFileError(f"the save's game cannot be started again from its seed and scenario: {exc}") from None
     for number, (player, action) in enumerate(history, 1):
         try:
+            if chance and player == CHANCE_PLAYER:
+                state.apply_chance(action)
+                continue
             state.apply(player, action)
         except RibbitError as exc:
             raise SaveFileError(f"action {number} of the save's history (player {player}, {_quote(action)}) "
@@ -120,6 +132,8 @@ def _check_same(state, data: dict) -> None:
                       ("log", "the log"), ("log_seen", "what each player read of the log"), ("counters", "the counters")):
         if not _same(data[key], real[key]):
             differs(what)
+    if not _same(data.get("chance"), real.get("chance")):
+        differs("which positions of which zones are not decided yet (chance mode)")
     if not _same(data.get("shown"), real.get("shown")):
         differs("which cards are shown to which players")
 

@@ -357,6 +357,11 @@ class Unresolved(list):
         return choose_weighted(self.ctx, [cards[k] for k in order], [w[k] for k in order], CARD,
                                f"random() of {self.label}")
 
+    def on_top(self, card) -> bool:
+        """Is ``card`` known to be the top card?  (Deciding nothing: a card of the undecided run is taken
+        from it by ``remove``, which is as good as taking it from wherever it lies.)"""
+        return self.hi < len(self) and list.__getitem__(self, -1) == card
+
     # ------------------------------------------------ reading
     def __getitem__(self, key):
         if type(key) is slice:

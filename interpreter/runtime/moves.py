@@ -33,7 +33,7 @@ def move_card(s, card, dest, bottom):
     top = None
     if src >= 0:
         zone = s.zones[src]
-        if zone[-1] == card:  # most moves take the top card
+        if zone[-1] == card if zone.__class__ is list else zone.on_top(card):  # most moves take the top card
             zone.pop()
             top = card
         else:
