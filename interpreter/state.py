@@ -506,6 +506,8 @@ class State:
             return
         self.frames.clear()
         self.pending = None
+        if self.chance is not None:  # a chance event that waited is dropped with the rest
+            self.chance.node = None
         self.over = True
         self.forced_winners = []
         self.ended_by = State.DECISION_CAP
