@@ -24,7 +24,7 @@ MAX_WORK = 10  # all runs of one step may spend at most this many times the game
 
 def begin(s) -> None:
     """Put a new state, before setup runs, in chance mode."""
-    s.chance = RC.ChanceMode(s.game, s.counters)
+    s.chance = RC.ChanceMode()
 
 
 def run_setup(s) -> None:
@@ -164,8 +164,8 @@ def _check_outcome(event, outcome) -> None:
 
 # ---------------------------------------------------------------- copies
 def clone_into(src, c) -> None:
-    """``c.chance`` and ``c.zones`` for ``c``, a clone of ``src`` (in chance mode) whose counters are set."""
-    ctx = src.chance.copy(c.counters)
+    """``c.chance`` and ``c.zones`` for ``c``, a clone of ``src`` (in chance mode)."""
+    ctx = src.chance.copy()
     c.chance = ctx
     c.zones = RC.copy_zones(src.zones, ctx)
 

@@ -89,9 +89,9 @@ def uniformly(rng):
 
 
 def biased(rng):
-    """A sampler that over-weights likely outcomes (probability squared): the check must catch it."""
+    """A sampler that favours the outcomes listed last (weight times 1, 2, 3...): the check must catch it."""
     def choose(outcomes):
-        return rng.choices([o for o, _ in outcomes], [p * p for _, p in outcomes])[0]
+        return rng.choices([o for o, _ in outcomes], [p * (i + 1) for i, (_, p) in enumerate(outcomes)])[0]
     return choose
 
 
@@ -172,6 +172,38 @@ def test_draws_from_a_shuffled_deck_after_decisions_are_the_seeded_runs_draws(dr
     assert same_distribution(seeded, chance) > P_FLOOR
 
 
+MORE = DRAWS.replace("  table: {visibility: public}\n", "  table: {visibility: public}\n  stash: {visibility: hidden}\n") \
+    .replace("  first: 0\n", "  first: 0\n  where: 0\n").replace("procedures:\n", """\
+  - step: more
+    do: |
+      let r = random(deck)
+      game.where = position(r)
+      move r to table
+      move deck[1] to table
+      move deck to stash
+      move top(stash) to table
+      move stash to deck
+procedures:
+""")
+
+
+def test_picks_positions_indexes_and_whole_zone_moves_of_an_undecided_zone_are_the_seeded_runs(tmp_path):
+    path = tmp_path / "more.yaml"
+    path.write_text(MORE, encoding="utf-8")
+    game = load_game(path)
+
+    def seen(state):
+        return (tuple(names(state, "table")), state.gv["where"], tuple(sorted(names(state, "deck"))))
+
+    seeded = [seen(game.new_game(2, seed=seed)) for seed in range(3000)]
+    rng = random.Random(14)
+    chance = [seen(play_opening(game, 2, 0, choose=by_probability(rng))) for _ in range(3000)]
+    for part in range(3):
+        p = same_distribution([o[part] for o in seeded], [o[part] for o in chance])
+        assert p > P_FLOOR, (part, p)
+    assert same_distribution([o[0][:2] for o in seeded], [o[0][:2] for o in chance]) > P_FLOOR
+
+
 def test_the_distribution_check_catches_a_biased_sampler(draws):
     seeded = [draws_outcome(draws.new_game(2, seed=seed)) for seed in range(3000)]
     rng = random.Random(11)
@@ -224,21 +256,22 @@ def test_two_copies_after_a_shuffle_draw_what_their_outcomes_say(draws):
     node = state.chance_node()
     assert node["kind"] == "card"
     left = sorted(draws.card_names[c] for c in raw(state.zones[draws.zone_index("deck")]))
-    listed = {draws.card_names[o]: w for o, w in zip(node["outcomes"], node["weights"])}
-    assert listed == dict(Counter(left))  # one outcome per distinct card, weighted by how many are left
+    listed = Counter(draws.card_names[o] for o, w in zip(node["outcomes"], node["weights"]) if w == 1)
+    assert listed == Counter(left) and len(node["outcomes"]) == len(left)  # one outcome per card left
     a, b = state.clone(), state.clone()
-    first, second = node["outcomes"][0], node["outcomes"][-1]
+    first = node["outcomes"][0]
+    second = next(o for o in node["outcomes"] if draws.card_names[o] != draws.card_names[first])
     a.apply_chance(first)
     b.apply_chance(second)
     assert names(a, "table") == [draws.card_names[first]] and names(b, "table") == [draws.card_names[second]]
     assert a.history[-1] == [CHANCE_PLAYER, first] and b.history[-1] == [CHANCE_PLAYER, second]
 
 
-def test_equal_cards_are_one_outcome_and_distinct_cards_are_not(draws):
+def test_each_card_a_draw_may_be_is_one_outcome_equally_likely_even_equal_ones(draws):
+    # a rule may hold a card's id from before a shuffle: which of two equal cards lies where then matters
     state = draws.new_game(2, chance=True)
     node = state.chance_node()  # the first card dealt: 3 aces, 2 kings, a queen, a jack
-    weights = sorted(node["weights"])
-    assert weights == [1, 1, 2, 3]
+    assert sorted(node["outcomes"]) == list(range(7)) and node["weights"] == [1] * 7
     assert len(set(node["outcomes"])) == len(node["outcomes"])
 
 

@@ -62,18 +62,17 @@ class ChanceMode:
     rules consumed; ``node``: the Event waiting for an outcome (None at a decision); ``boundary``: a copy
     of the state before the current step, never changed (a step is always run again from a clone of it);
     ``step``: what the step is (SETUP, or the decision applied); ``live``: rules are running;
-    ``spent``: budget steps spent by the step's runs so far; ``game``/``counters``: for card classes.
+    ``spent``: budget steps spent by the step's runs so far.
     """
 
-    __slots__ = ("queue", "used", "node", "boundary", "step", "live", "spent", "game", "counters")
+    __slots__ = ("queue", "used", "node", "boundary", "step", "live", "spent")
 
-    def __init__(self, game, counters):
+    def __init__(self):
         self.queue, self.used, self.node, self.boundary, self.step = [], 0, None, None, None
         self.live, self.spent = False, 0
-        self.game, self.counters = game, counters
 
-    def copy(self, counters) -> "ChanceMode":
-        c = ChanceMode(self.game, counters)
+    def copy(self) -> "ChanceMode":
+        c = ChanceMode()
         c.queue, c.used, c.node, c.boundary, c.step = self.queue[:], self.used, self.node, self.boundary, self.step
         c.live, c.spent = self.live, self.spent
         return c
@@ -123,47 +122,15 @@ def choose_weighted(ctx, outcomes, weights, kind, what):
     return choose_weighted(ctx, outcomes[a:a + size], weights[a:a + size], kind, what)
 
 
-def card_classes(ctx, cards):
-    """(representatives, counts) of ``cards`` grouped by class: cards no rule can tell apart (same name,
-    properties, starting zone, abilities and counters, and no listener of their own) are one outcome;
-    the representative is the lowest id among them."""
-    keys = ctx.game.__dict__.get("_chance_keys")
-    if keys is None:
-        keys = ctx.game._chance_keys = _static_keys(ctx.game)
-    rows = [r["card"] for r in ctx.counters.values() if "card" in r] if ctx.counters else ()
-    found = {}
-    for c in sorted(cards):
-        key = keys[c] if not rows else (keys[c], tuple(row[c] for row in rows))
-        got = found.get(key)
-        if got is None:
-            found[key] = [c, 1]
-        else:
-            got[1] += 1
-    reps = [v[0] for v in found.values()]
-    return reps, [v[1] for v in found.values()]
-
-
-def _static_keys(game) -> list:
-    """Per card id, what the rules can know of it (two cards with equal keys are interchangeable)."""
-    tables = [table for table, _ in game.properties.values()]
-    abilities = list(game.abilities.values())
-    own = {entry[0] for entries in game.listeners.values() for entry in entries}
-    keys = []
-    for c, name in enumerate(game.card_names):
-        if c in own:
-            keys.append(("own", c))
-            continue
-        keys.append((name, repr(game.card_start[c]), repr([t[c] for t in tables]),
-                     tuple(id(a[c]) for a in abilities)))
-    return keys
-
-
 def draw_card(ctx, pool, what):
-    """A uniformly random card of ``pool`` (a list of card ids), one outcome per class of equal cards."""
-    reps, counts = card_classes(ctx, pool)
-    if len(reps) == 1:
-        return reps[0]  # no event: every card it may be is the same
-    return choose_weighted(ctx, reps, counts, CARD, what)
+    """A uniformly random card of ``pool`` (a list of card ids), one outcome per card.
+
+    Cards are never grouped, even those no rule can tell apart: a rule may hold a card's id from before
+    a shuffle (or from ``random(zone)``, which leaves the card undecided), and then which of two equal
+    cards lies where is not a matter of indifference.
+    """
+    cards = sorted(pool)
+    return choose_weighted(ctx, cards, [1] * len(cards), CARD, what)
 
 
 # ---------------------------------------------------------------- random builtins
@@ -346,16 +313,9 @@ class Unresolved(list):
         """``random(zone)``: a uniform position; a card of the undecided run is drawn from it and stays
         there undecided (its place among the others is still uniform)."""
         lo, hi, n = self.lo, self.hi, len(self)
-        outcomes, weights = [], []
-        for i in range(n):
-            if not lo <= i < hi:
-                outcomes.append(list.__getitem__(self, i))
-                weights.append(1)
-        reps, counts = card_classes(self.ctx, list.__getitem__(self, slice(lo, hi)))
-        order = sorted(range(len(outcomes) + len(reps)), key=(outcomes + reps).__getitem__)
-        cards, w = outcomes + reps, weights + counts
-        return choose_weighted(self.ctx, [cards[k] for k in order], [w[k] for k in order], CARD,
-                               f"random() of {self.label}")
+        outcomes = [list.__getitem__(self, i) for i in range(n) if not lo <= i < hi]
+        cards = sorted(outcomes + list.__getitem__(self, slice(lo, hi)))
+        return choose_weighted(self.ctx, cards, [1] * len(cards), CARD, f"random() of {self.label}")
 
     def on_top(self, card) -> bool:
         """Is ``card`` known to be the top card?  (Deciding nothing: a card of the undecided run is taken
