@@ -43,18 +43,18 @@ def _start_step(s, step) -> None:
     quiet = boundary.chance  # the boundary's own chance mode: no step under way, nothing queued
     quiet.queue, quiet.used, quiet.node, quiet.boundary, quiet.step, quiet.live, quiet.spent = [], 0, None, None, None, False, 0
     ctx.step, ctx.queue, ctx.used, ctx.node, ctx.spent = step, [], 0, None, 0
-    _attempt(s)
+    _attempt(s, [])
 
 
-def _attempt(s) -> None:
-    """Run the current step from its boundary with the outcomes queued; leave ``s`` at the next decision
-    (the step done) or at a chance node (it needs one more outcome).  A rule that fails leaves ``s`` at the
-    boundary, at a decision, and raises."""
+def _attempt(s, queue) -> None:
+    """Run the current step from its boundary with the outcomes ``queue``; leave ``s`` at the next decision
+    (the step done) or at a chance node (it needs one more outcome).  A rule that fails raises, and leaves
+    ``s`` at the boundary, at the decision before the action (setup: at the chance node it was at)."""
     ctx = s.chance
     boundary, step = ctx.boundary, ctx.step
     w = boundary.clone()
     wctx = w.chance
-    wctx.queue, wctx.used, wctx.live, wctx.spent = ctx.queue, 0, True, ctx.spent
+    wctx.queue, wctx.used, wctx.live, wctx.spent = queue, 0, True, ctx.spent
     limit = s.game.step_limit
     try:
         try:
@@ -70,32 +70,33 @@ def _attempt(s) -> None:
             if spent > MAX_WORK * limit:
                 raise RuleError(f"this step's random events cost more than {MAX_WORK} times the step budget "
                                 f"({limit:,} steps) to present one at a time in chance mode: it draws "
-                                f"{len(ctx.queue) + 1} outcomes (draw fewer, or run the game seeded)") from None
-            _present(s, need.event, spent)
+                                f"{len(queue) + 1} outcomes (draw fewer, or run the game seeded)") from None
+            _present(s, need.event, spent, queue)
             return
     except BaseException:
-        _back_to_boundary(s)
+        if step != SETUP:  # (a setup that fails leaves ``s`` as it was: nothing of ``s`` was changed yet)
+            _back_to_boundary(s)
         raise
     wctx.live = False
     wctx.queue, wctx.used, wctx.node, wctx.boundary, wctx.step, wctx.spent = [], 0, None, None, None, 0
-    if ctx.queue:
-        w.history.extend([CHANCE_PLAYER, o] for o in ctx.queue)
+    if queue:
+        w.history.extend([CHANCE_PLAYER, o] for o in queue)
     RC.settle(w.zones)
     s._restore(w)
 
 
-def _present(s, event, spent) -> None:
-    """``s`` becomes the boundary of its step, waiting for ``event``'s outcome."""
+def _present(s, event, spent, queue) -> None:
+    """``s`` becomes the boundary of its step, waiting for ``event``'s outcome (``queue``: those chosen so far)."""
     ctx = s.chance
     b = ctx.boundary.clone()
     bctx = b.chance
-    bctx.queue, bctx.node, bctx.boundary, bctx.step, bctx.spent = ctx.queue, event, ctx.boundary, ctx.step, spent
+    bctx.queue, bctx.node, bctx.boundary, bctx.step, bctx.spent = queue, event, ctx.boundary, ctx.step, spent
     b.pending = None
     b._made = None
     if ctx.step != SETUP:
         _, player, action, _, _ = ctx.step
         b.history.append([player, action])
-    b.history.extend([CHANCE_PLAYER, o] for o in ctx.queue)
+    b.history.extend([CHANCE_PLAYER, o] for o in queue)
     s._restore(b)
 
 
@@ -149,10 +150,7 @@ def apply_chance(s, outcome) -> None:
     """Choose ``outcome`` for the pending chance event: the step runs on, to a decision or the next chance node."""
     event = node(s)
     _check_outcome(event, outcome)
-    ctx = s.chance
-    ctx.queue = ctx.queue + [outcome]  # a new list: clones at the chance node share the old one
-    ctx.node = None
-    _attempt(s)
+    _attempt(s, s.chance.queue + [outcome])  # a new list: clones at the chance node share the old one
 
 
 def _check_outcome(event, outcome) -> None:

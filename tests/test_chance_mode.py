@@ -470,3 +470,52 @@ def test_the_example_of_docs_chance_md_plays_a_game_to_its_end(capsys):
     example = text.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(example, "docs/chance.md", "exec"), {})  # noqa: S102 - the documentation's own example
     assert capsys.readouterr().out.startswith("[")
+
+
+FAILING = """\
+game: Failing
+players: {min: 1, max: 1}
+components:
+  - {name: token, zone: box}
+zones:
+  box: {}
+game_variables:
+  die: 0
+  zero: 0
+setup:
+  - step: roll
+    do: |
+      game.die = roll(2)
+      if game.die == 2:
+        game.die = 1 // game.zero
+procedures:
+  take_turn(player p): |
+    ask p to choose one of ["roll", "stop"] as what "go"
+    if what == "stop":
+      end game
+    game.die = roll(2)
+    if game.die == 2:
+      game.die = 1 // game.zero
+flow:
+  - turn: take_turn
+"""
+
+
+def test_an_outcome_whose_rules_fail_is_an_error_and_the_game_is_back_before_its_step(tmp_path):
+    path = tmp_path / "failing.yaml"
+    path.write_text(FAILING, encoding="utf-8")
+    game = load_game(path)
+    state = game.new_game(1, chance=True)
+    at_setup = state.to_json()
+    with pytest.raises(RuleError, match="division by zero"):
+        state.apply_chance(1)  # a die of 2 at setup: the setup fails; the chance node stays as it was
+    assert state.is_chance() and state.to_json() == at_setup
+    state.apply_chance(0)
+    before = state.to_json()
+    state.apply(0, "go roll")
+    with pytest.raises(RuleError, match="division by zero"):
+        state.apply_chance(1)
+    assert not state.is_chance() and state.to_json() == before  # back before the action, its decision open
+    state.apply(0, "go roll")
+    state.apply_chance(0)
+    assert state.gv["die"] == 1 and state.legal_actions(0) == ["go roll", "go stop"]
