@@ -14,6 +14,7 @@ A step runs once per outcome it consumes; :data:`MAX_WORK` bounds what all its r
 
 from __future__ import annotations
 
+from . import run_loop as RUN
 from .errors import IllegalActionError, RuleError
 from .runtime import chance as RC
 
@@ -59,10 +60,10 @@ def _attempt(s, queue) -> None:
     try:
         try:
             if step == SETUP:
-                w._setup()
+                RUN.set_up(w)
             else:
                 i, player, action, j, value = step
-                w._play(w.pending, i, player, action, j, value)
+                RUN.play(w, w.pending, i, player, action, j, value)
             if w.over:
                 w._results()  # the scores may read undecided cards: decided now, while outcomes can be asked
         except RC.ChanceNeeded as need:
@@ -151,6 +152,17 @@ def apply_chance(s, outcome) -> None:
     event = node(s)
     _check_outcome(event, outcome)
     _attempt(s, s.chance.queue + [outcome])  # a new list: clones at the chance node share the old one
+
+
+def sample_outcome(s, rng) -> int:
+    """An outcome of the pending chance event drawn by its probabilities: ``rng.randrange`` of the weights' sum."""
+    event = node(s)
+    r = rng.randrange(event.total)
+    for o, w in zip(event.outcomes, event.weights):
+        r -= w
+        if r < 0:
+            return o
+    raise AssertionError("weights sum to total")  # pragma: no cover
 
 
 def _check_outcome(event, outcome) -> None:

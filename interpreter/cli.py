@@ -446,45 +446,25 @@ def ask_human(console, seat: int, prompt: str, legal: list[str], explain=None) -
 def run_play(args) -> int:
     game = load(args)
     check_players(game, args.players)
-    for number, seat in enumerate(args.human):
-        if seat > args.players:
-            raise UsageError(f"--human {seat}: there are only {args.players} seats (numbered 1 to {args.players})")
-        if seat in args.human[:number]:
-            raise UsageError(f"--human {seat}: that seat is given twice")
-    humans = {seat - 1 for seat in args.human}
+    humans = _human_seats(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     # Whoever knows the seed can recompute the deal: a person playing sees a drawn seed only at the end.
     hide_seed = bool(humans) and args.seed is None
-    default = default_log_path(game, None if hide_seed else seed)
-    path = default if args.log is None else None if args.log == "-" else args.log
-    if path is not None:
-        refuse_overwriting_inputs("--log", path, args, game)
-    scenario = None
-    if args.scenario is not None:
-        from .loader.scenario import load_scenario
-
-        scenario = load_scenario(args.scenario)
+    path = _play_log_path(args, game, None if hide_seed else seed)
+    scenario = scenario_option(args.scenario)
     console = make_console()
     state = game.new_game(args.players, seed=seed, log=True, scenario=scenario, trace=args.trace)
     specs = bot_options(args.bot, args.players)
-    for text in args.bot:
-        seat = parse_bot_spec(text)[0]
-        if seat is not None and seat - 1 in humans:
-            raise UsageError(f"--bot {text}: seat {seat} is played at the terminal (--human {seat})")
+    _refuse_bots_on_human_seats(args.bot, humans)
     bots = build_agents(specs, seed, [seat for seat in range(args.players) if seat not in humans])
     log = GameLog(path)
-    audience = narration_audience(humans)
     seats = ", ".join(f"player {s + 1}: {'human' if s in humans else describe_spec(*specs[s])}"
                       for s in range(args.players))
     shown_seed = "seed shown when the game ends" if hide_seed else f"seed {seed}"
     console.print(f"{game.name}, {args.players} players ({seats}), {shown_seed}"
                   + (f"; log: {path}" if path else ""), markup=False)
     try:
-        log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
-                  players=args.players, seed=None if hide_seed else seed, humans=sorted(s + 1 for s in humans),
-                  bot=bots_text({s: specs[s] for s in range(args.players) if s not in humans} or specs),
-                  narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT),
-                  **({"scenario": str(args.scenario)} if args.scenario else {}), **({"trace": True} if args.trace else {}))
+        _log_start(log, args, game, humans, specs, None if hide_seed else seed)
         PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
         if hide_seed:
             console.print(f"The seed was {seed}.", markup=False)
@@ -494,6 +474,53 @@ def run_play(args) -> int:
     finally:
         log.close()
     return EXIT_OK
+
+
+def _human_seats(args) -> set:
+    """The 0-based seats played at the terminal (``--human``, 1-based): each one that exists, each once."""
+    for number, seat in enumerate(args.human):
+        if seat > args.players:
+            raise UsageError(f"--human {seat}: there are only {args.players} seats (numbered 1 to {args.players})")
+        if seat in args.human[:number]:
+            raise UsageError(f"--human {seat}: that seat is given twice")
+    return {seat - 1 for seat in args.human}
+
+
+def _play_log_path(args, game, shown_seed):
+    """Where ``play`` writes its log (None: ``--log -``), refused if writing there would destroy an input."""
+    default = default_log_path(game, shown_seed)
+    path = default if args.log is None else None if args.log == "-" else args.log
+    if path is not None:
+        refuse_overwriting_inputs("--log", path, args, game)
+    return path
+
+
+def scenario_option(path):
+    """The scenario ``--scenario`` names, read and checked (None without the option)."""
+    if path is None:
+        return None
+    from .loader.scenario import load_scenario
+
+    return load_scenario(path)
+
+
+def _refuse_bots_on_human_seats(bot_texts: list, humans: set) -> None:
+    """A ``--bot SEAT=NAME`` for a seat a person plays is a contradiction, not a choice to guess at."""
+    for text in bot_texts:
+        seat = parse_bot_spec(text)[0]
+        if seat is not None and seat - 1 in humans:
+            raise UsageError(f"--bot {text}: seat {seat} is played at the terminal (--human {seat})")
+
+
+def _log_start(log, args, game, humans: set, specs: dict, seed) -> None:
+    """The log's first record: the game, its file and variants, the seats and bots, and whose narration it holds
+    (``seed`` None: a person plays on a seed they must not know yet)."""
+    audience = narration_audience(humans)
+    log.write(event="start", format="ribbit-log/1", game=game.name, file=str(args.file), variants=args.variant,
+              players=args.players, seed=seed, humans=sorted(s + 1 for s in humans),
+              bot=bots_text({s: specs[s] for s in range(args.players) if s not in humans} or specs),
+              narration=audience_name(audience if humans and not args.log_omniscient else OMNISCIENT),
+              **({"scenario": str(args.scenario)} if args.scenario else {}), **({"trace": True} if args.trace else {}))
 
 
 OMNISCIENT = "omniscient"
@@ -701,16 +728,12 @@ class PlaySession:
 # ---------------------------------------------------------------- simulate
 def run_simulate(args) -> int:
     check_backend_options(args)
-    if args.coverage and args.backend != "process":
-        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
+    refuse_coverage_off_process(args)
     game = load(args)
     check_players(game, args.players)
     args.bots = bot_options(args.bot, args.players)
-    args.scenario_data = None
+    args.scenario_data = scenario_option(args.scenario)
     if args.scenario is not None:
-        from .loader.scenario import load_scenario
-
-        args.scenario_data = load_scenario(args.scenario)
         game.new_game(args.players, args.seed, log=False, scenario=args.scenario_data)  # its errors, before any run
 
     check_plot_folder(args.plot)
@@ -724,21 +747,43 @@ def run_simulate(args) -> int:
         report = {"game": game.name, "file": str(args.file), "variants": args.variant, "players": args.players,
                   "seed": args.seed, "bot": bots_text(args.bots), "max_decisions": args.max_decisions,
                   **({"scenario": str(args.scenario)} if args.scenario else {}), **stats.to_json(length_measures(game))}
-        if output is not None:  # written before the tables, so a closed pipe on stdout cannot lose it
-            output.file.write(json.dumps(report, indent=2) + "\n")
-            output.commit()
+        commit_json(output, report)
     finally:
         if output is not None:
             output.discard()  # nothing left if the run stopped
-    if args.plot:
-        from .plots import plot_runs
-
-        name = ", ".join(args.variant) or "base"
-        figures = plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
-                            measures=length_measures(game))
+    figures = _plot_simulation(args, game, stats)
     if to_stdout:
         print(json.dumps(report, indent=2))  # ASCII: JSON escapes every control character
         return EXIT_OK
+    _show_simulation(console, args, game, stats, elapsed, figures)
+    return EXIT_OK
+
+
+def refuse_coverage_off_process(args) -> None:
+    if args.coverage and args.backend != "process":
+        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
+
+
+def commit_json(output, document) -> None:
+    """Write ``--json``'s document, before any table, so a closed pipe on stdout cannot lose it."""
+    if output is not None:
+        output.file.write(json.dumps(document, indent=2) + "\n")
+        output.commit()
+
+
+def _plot_simulation(args, game, stats) -> list:
+    """With ``--plot``: the figures of the run, drawn in its folder (their files)."""
+    if not args.plot:
+        return []
+    from .plots import plot_runs
+
+    name = ", ".join(args.variant) or "base"
+    return plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
+                     measures=length_measures(game))
+
+
+def _show_simulation(console, args, game, stats, elapsed: float, figures: list) -> None:
+    """The statistics as tables, then what else the run started from or wrote."""
     render_stats(console, game, stats, args.players, elapsed, max_decisions=args.max_decisions)
     if args.scenario:
         console.print(f"Every game started from the scenario {shorten(inert(str(args.scenario)), 200)}.", markup=False)
@@ -750,7 +795,6 @@ def run_simulate(args) -> int:
         console.print(f"Statistics written to {args.json}")
     if args.plot:
         console.print(f"Figures written to {args.plot}: {', '.join(Path(f).name for f in figures)}", markup=False)
-    return EXIT_OK
 
 
 def _simulate_with_progress(args, game, console, show: bool):
@@ -816,51 +860,21 @@ def run_serve(args) -> int:
     if not web.available():
         raise UsageError(web.MISSING)
     from .web.app import run
-    from .web.table import Table, parse_seat_specs
 
     if not 0 <= args.bot_delay <= 60:
         raise UsageError(f"--bot-delay {args.bot_delay}: expected a number of seconds from 0 to 60")
     if Path(args.file).is_dir() or args.tables:
         return run_lobby(args)
     game = load(args)
-    if args.resume:
-        if args.players is not None or args.seat or args.seed is not None:
-            raise UsageError("--resume takes the players, seats and seed from the save; "
-                             "leave out --players, --seat and --seed")
-        save = args.save or args.resume
-        refuse_save_targets(save, args, game)
-        table = Table.resume(game, args.resume, save, bot_delay=args.bot_delay)
-    else:
-        if args.players is None:
-            raise UsageError("--players N is needed (or --resume FILE; or --tables DIR for a lobby, where "
-                             "tables of this game are started from the browser)")
-        check_players(game, args.players)
-        try:
-            bots = parse_seat_specs(args.seat, args.players)
-            for name, _options in bots.values():
-                make_agent(name)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
-        save = args.save or f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
-        refuse_save_targets(save, args, game)
-        try:
-            table = Table(game, args.players, bots, save, seed=args.seed, bot_delay=args.bot_delay)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+    table, save = _resumed_table(args, game) if args.resume else _new_table(args, game)
     try:
         table.write_save()
         table.write_seats()
     except OSError as exc:
         raise UsageError(f"--save {save}: cannot write the save: {exc.strerror or exc}") from None
-    from .web.app import WILDCARDS
     sock, address, base = listen(args)
     say(f"{game.name}, {table.players} players: open one link per person (keep them private).")
-    if args.host in WILDCARDS:  # every interface: the links use this computer's address on its network
-        say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
-            if address else "Listening on every interface, but this computer has no network address to put in "
-            "the links: they say 127.0.0.1, which works here only; elsewhere replace it with this computer's "
-            "address.")
+    say_links_address(args.host, address)
     for who, link in table.links(base):
         say(f"  {who:<11} {link}")
     say(f"Saved after every action to {save} (links in {save}.seats.json). Ctrl-C stops; "
@@ -870,11 +884,77 @@ def run_serve(args) -> int:
     return EXIT_OK
 
 
+def _resumed_table(args, game):
+    """``serve --resume FILE``: (the table as saved, with its links and bots; where it goes on saving)."""
+    from .web.table import Table
+
+    if args.players is not None or args.seat or args.seed is not None:
+        raise UsageError("--resume takes the players, seats and seed from the save; "
+                         "leave out --players, --seat and --seed")
+    save = args.save or args.resume
+    refuse_save_targets(save, args, game)
+    return Table.resume(game, args.resume, save, bot_delay=args.bot_delay), save
+
+
+def _new_table(args, game):
+    """``serve GAME --players N``: (a new table with the ``--seat`` bots; where it saves, by default named
+    after the game and the time)."""
+    from .web.table import Table, parse_seat_specs
+
+    if args.players is None:
+        raise UsageError("--players N is needed (or --resume FILE; or --tables DIR for a lobby, where "
+                         "tables of this game are started from the browser)")
+    check_players(game, args.players)
+    try:
+        bots = parse_seat_specs(args.seat, args.players)
+        for name, _options in bots.values():
+            make_agent(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
+    save = args.save or f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
+    refuse_save_targets(save, args, game)
+    try:
+        return Table(game, args.players, bots, save, seed=args.seed, bot_delay=args.bot_delay), save
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def say_links_address(host: str, address) -> None:
+    """Listening on every interface: say which address the links use (or that there is none to use)."""
+    from .web.app import WILDCARDS
+
+    if host in WILDCARDS:  # every interface: the links use this computer's address on its network
+        say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
+            if address else "Listening on every interface, but this computer has no network address to put in "
+            "the links: they say 127.0.0.1, which works here only; elsewhere replace it with this computer's "
+            "address.")
+
+
 def run_lobby(args) -> int:
     """``ribbit serve FOLDER``: a lobby of the folder's games (or of one game), its tables in ``--tables``."""
-    from .web.app import WILDCARDS, run
-    from .web.lobby import Catalog, Lobby, LobbyError
+    from .web.app import run
 
+    _refuse_table_options(args)
+    catalog = _catalog(args.file)
+    folder = args.tables or "ribbit-tables"
+    lobby = _open_lobby(args, catalog, folder)
+    tables = lobby.resume_all()
+    for problem in lobby.problems:
+        say(f"ribbit serve: {problem}", sys.stderr)
+    sock, address, base = listen(args)
+    names = ", ".join(offer.game.name for offer in catalog.offers.values())
+    say(f"Lobby of {names}: open {base}/lobby to start a table (its seat links are shown there).")
+    say_links_address(args.host, address)
+    say(f"Tables are saved after every action in {folder} ({len(tables)} resumed; at most {args.max_tables}). "
+        "Ctrl-C stops; the same command resumes them all, with the same links.")
+    sys.stdout.flush()
+    run(tables, sock, lobby)
+    return EXIT_OK
+
+
+def _refuse_table_options(args) -> None:
+    """The options of one table from the command line mean nothing to a lobby: say where they are chosen."""
     given = [option for option, value in (("--players", args.players), ("--seat", args.seat), ("--seed", args.seed),
                                           ("--save", args.save), ("--resume", args.resume),
                                           ("--variant", args.variant)) if value]
@@ -882,15 +962,27 @@ def run_lobby(args) -> int:
         raise UsageError(f"{', '.join(given)}: a lobby's tables are chosen in the browser (players, bots, variants) "
                          "and saved in --tables; to host one game from the command line, give a game file and "
                          "--players N")
+
+
+def _catalog(path):
+    """The games a lobby offers (its problems said on stderr); a folder that cannot be read is a usage error."""
+    from .web.lobby import Catalog, LobbyError
+
     try:
-        catalog = Catalog.scan(args.file)
+        catalog = Catalog.scan(path)
     except LobbyError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     for problem in catalog.problems:
         say(f"ribbit serve: {problem}", sys.stderr)
-    folder = args.tables or "ribbit-tables"
+    return catalog
+
+
+def _open_lobby(args, catalog, folder: str):
+    """The lobby, its tables folder ready: never an input of the run, and one it can write in."""
+    from .web.lobby import Lobby
+
     lobby = Lobby(catalog, folder, max_tables=args.max_tables, per_minute=args.create_per_minute,
                   bot_delay=args.bot_delay)
     for path in (args.file, *(str(offer.path) for offer in catalog.offers.values())):
@@ -900,22 +992,7 @@ def run_lobby(args) -> int:
         lobby.open_folder()
     except OSError as exc:
         raise UsageError(f"--tables {folder}: cannot use this folder for the tables: {exc.strerror or exc}") from None
-    tables = lobby.resume_all()
-    for problem in lobby.problems:
-        say(f"ribbit serve: {problem}", sys.stderr)
-    sock, address, base = listen(args)
-    names = ", ".join(offer.game.name for offer in catalog.offers.values())
-    say(f"Lobby of {names}: open {base}/lobby to start a table (its seat links are shown there).")
-    if args.host in WILDCARDS:
-        say(f"Listening on every interface of this computer; the links use {address}, its address on its network."
-            if address else "Listening on every interface, but this computer has no network address to put in "
-            "the links: they say 127.0.0.1, which works here only; elsewhere replace it with this computer's "
-            "address.")
-    say(f"Tables are saved after every action in {folder} ({len(tables)} resumed; at most {args.max_tables}). "
-        "Ctrl-C stops; the same command resumes them all, with the same links.")
-    sys.stdout.flush()
-    run(tables, sock, lobby)
-    return EXIT_OK
+    return lobby
 
 
 def refuse_save_targets(save: str, args, game) -> None:
@@ -1001,26 +1078,11 @@ def check_plot_folder(folder) -> None:
 
 
 def run_compare(args) -> int:
-    from .compare import adjust, check_names, compare, comparison_measures, parse_config, report
+    from .compare import adjust, compare, comparison_measures, load_games, report
+    from .coverage import COUNTING
     from .render import render_comparison
 
-    if len(args.config) < 2:
-        raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
-                         "--config 'variant=NAME'); '' is the game as it is")
-    from .compare import ConfigError, load_games
-
-    check_backend_options(args)
-    if args.coverage and args.backend != "process":
-        raise UsageError("--coverage counts rules with the process backend only (leave out --backend ray)")
-    try:
-        configs = [parse_config(text, number, args.players, args.variant, args.bot)
-                   for number, text in enumerate(args.config, 1)]
-        check_names(configs)
-    except ConfigError as exc:
-        raise UsageError(exc.message) from None
-
-    from .coverage import COUNTING
-
+    configs = _configurations(args)
     games = load_games(args.file, configs, COUNTING if args.coverage else None)
     for number, (game, config) in enumerate(zip(games, configs), 1):
         if not game.min_players <= config.players <= game.max_players:
@@ -1049,22 +1111,50 @@ def run_compare(args) -> int:
                     # each difference's "p_holm": its p-value adjusted by Holm's method within its family (table)
                     "multiple_comparisons": {"method": "holm", "comparisons": adjust(configurations)},
                     "configurations": configurations}
-        if output is not None:
-            output.file.write(json.dumps(document, indent=2) + "\n")
-            output.commit()
+        commit_json(output, document)
     finally:
         if output is not None:
             output.discard()
-    figures = []
-    if args.plot:
-        from .plots import plot_runs
-
-        figures = plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)],
-                            measures=comparison_measures(games), configurations=configurations)
+    figures = _plot_comparison(args, games, configs, result, configurations)
     if to_stdout:
         print(json.dumps(document, indent=2))
         return EXIT_OK
     render_comparison(console, games[0].name, configurations, args.games, args.seed, elapsed=elapsed)
+    _show_comparison_extras(console, args, configs, result, figures)
+    return EXIT_OK
+
+
+def _configurations(args) -> list:
+    """The ``--config`` texts read (two or more, their names distinct), after the backend options are checked."""
+    from .compare import ConfigError, check_names, parse_config
+
+    if len(args.config) < 2:
+        raise UsageError("give two or more configurations to compare, each as --config SPEC (e.g. --config '' "
+                         "--config 'variant=NAME'); '' is the game as it is")
+    check_backend_options(args)
+    refuse_coverage_off_process(args)
+    try:
+        configs = [parse_config(text, number, args.players, args.variant, args.bot)
+                   for number, text in enumerate(args.config, 1)]
+        check_names(configs)
+    except ConfigError as exc:
+        raise UsageError(exc.message) from None
+    return configs
+
+
+def _plot_comparison(args, games, configs, result, configurations) -> list:
+    """With ``--plot``: the comparison's figures, drawn in its folder (their files)."""
+    if not args.plot:
+        return []
+    from .compare import comparison_measures
+    from .plots import plot_runs
+
+    return plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)],
+                     measures=comparison_measures(games), configurations=configurations)
+
+
+def _show_comparison_extras(console, args, configs, result, figures: list) -> None:
+    """After the comparison's tables: each configuration's rule coverage, and what the run wrote."""
     if args.coverage:
         from .render import render_coverage
 
@@ -1074,7 +1164,6 @@ def run_compare(args) -> int:
         console.print(f"Comparison written to {args.json}", markup=False)
     if figures:
         console.print(f"Figures written to {args.plot}: {', '.join(Path(f).name for f in figures)}", markup=False)
-    return EXIT_OK
 
 
 EXIT_CHECK_FAILED = 1

@@ -104,6 +104,20 @@ def parse_config(text: str, number: int, players: int | None = None, variants=()
     where = f"--config {number} ({_quote(text)})"
     if len(text) > 10_000:
         raise ConfigError(f"--config {number}: is {len(text)} characters long; a configuration is at most 10,000")
+    found = _config_items(text, where)
+    count = _config_players(found, players, where)
+    all_variants = tuple(variants) + tuple(found["variant"])
+    default_bots = seat_bots(bots, count, "--bot") if bots else None
+    seats = seat_bots(found["bot"], count, where, default_bots)
+    name = found.get("name") or describe(found, count, players)
+    if len(name) > 60 or not name.isprintable():
+        raise ConfigError(f"{where}: name {_quote(name)}: a name is at most 60 printable characters")
+    return Configuration(name, count, all_variants, seats)
+
+
+def _config_items(text: str, where: str) -> dict:
+    """{key: value} of a configuration's ``key=value`` items (``variant`` and ``bot``: lists, as repeatable),
+    each a known key, the others given once."""
     found: dict = {"variant": [], "bot": []}
     for item in text.split(";"):
         if not item.strip():
@@ -124,6 +138,11 @@ def parse_config(text: str, number: int, players: int | None = None, variants=()
             raise ConfigError(f"{where}: {key} is given twice")
         else:
             found[key] = value
+    return found
+
+
+def _config_players(found: dict, players: int | None, where: str) -> int:
+    """The configuration's player count: its own ``players=``, else the command's ``--players``."""
     count = players
     if "players" in found:
         if not re.fullmatch(r"[0-9]{1,4}", found["players"]) or int(found["players"]) < 1:
@@ -133,13 +152,7 @@ def parse_config(text: str, number: int, players: int | None = None, variants=()
     if count is None:
         raise ConfigError(f"{where}: how many players? Say players=N in the configuration, or --players N "
                           "for every configuration")
-    all_variants = tuple(variants) + tuple(found["variant"])
-    default_bots = seat_bots(bots, count, "--bot") if bots else None
-    seats = seat_bots(found["bot"], count, where, default_bots)
-    name = found.get("name") or describe(found, count, players)
-    if len(name) > 60 or not name.isprintable():
-        raise ConfigError(f"{where}: name {_quote(name)}: a name is at most 60 printable characters")
-    return Configuration(name, count, all_variants, seats)
+    return count
 
 
 def describe(found: dict, count: int, players: int | None) -> str:

@@ -113,6 +113,8 @@ class Unwatched:
         self.bot = bot
         if getattr(bot, "act_id", None) is not None:  # the random bot: picks a number, runs no rule
             self.act_id = bot.act_id
+        if getattr(bot, "playout_rng", None) is not None:  # and plays as state.playout does
+            self.playout_rng = bot.playout_rng
 
     def act(self, state, seat):
         counts = getattr(state.game, "coverage", None)

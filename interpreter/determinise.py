@@ -6,9 +6,11 @@ A plain function of a :class:`~interpreter.state.State` (``State.determinised`` 
 from __future__ import annotations
 
 import random
+import weakref
 
 from . import rng as RNG
 from .errors import IllegalActionError, not_a_generator
+from .chance import CHANCE_PLAYER
 from .runtime.chance import Unresolved, raw
 
 
@@ -22,8 +24,9 @@ def determinised(state, seat: int, rng) -> "State":
     cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
     zero and what others were shown of them is forgotten; other players' private player variables
     go back to their starting values, and a simultaneous decision (``ask each``) is asked again in the
-    new deal: the others' choices already made are undone, so the searcher decides without their picks.  The copy's
-    random number generator, seed, history and log are new or empty: future chance is drawn from
+    new deal: the others' choices already made are undone (and taken out of the history), so the searcher decides
+    without their picks.  The copy keeps the history of actions and the narration, so what the seat was told and
+    did reads as before; its random number generator and seed are new: future chance is drawn from
     ``rng`` (a ``random.Random`` of the searcher), not the game's.
 
     What ``seat`` sees (``view(seat)``) is unchanged, except that at a simultaneous decision the
@@ -41,40 +44,50 @@ def determinised(state, seat: int, rng) -> "State":
                                  "apply_chance), where every seat's knowledge is settled")
     g = state.game
     c = state.clone()
-    c.log, c.log_seen, c.trace, c.trace_vars, c.history = None, [], None, None, []
+    c.trace, c.trace_vars = None, None  # history and narration are kept: the seat remembers them as they were
+    if chance:  # but not the chance outcomes: they name cards the seat may not see, and the new deal's are others
+        c.history = [entry for entry in c.history if entry[0] != CHANCE_PLAYER]
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
     shown = state.shown
-    groups: dict = {}  # starting zone -> ([positions], [cards]) the seat cannot see
-    for index, cards in enumerate(state.zones):
-        if not cards:
+    start_of, hidden = _unseen_zones(g, len(state.zones), seat)
+    groups: dict = {}  # starting zone -> ([(zone, first, stop) runs of positions], [cards]) the seat cannot see
+    for index, top in hidden:
+        cards = state.zones[index] if not chance else raw(state.zones[index])  # (read deciding nothing)
+        last = len(cards) - 1 if top else len(cards)
+        if last <= 0:
             continue
-        if chance:
-            cards = raw(cards)  # read without deciding anything
-        vis = g.zone_spec[index].visibility
-        if vis == "public" or (vis == "owner" and g.zone_owner[index] == seat):
+        starts = set(map(start_of.__getitem__, cards[:last]))
+        if len(starts) == 1 and not (shown and any(seat in shown.get(card, ()) for card in cards[:last])):
+            runs, pile = groups.setdefault(starts.pop(), ([], []))  # the common case: one run, in C
+            runs.append((index, 0, last))
+            pile += cards[:last]
             continue
-        last = len(cards) - 1 if vis == "top" else len(cards)
         for k in range(last):
             card = cards[k]
             if shown and seat in shown.get(card, ()):
                 continue
-            places, pile = groups.setdefault(g.card_start[card][0], ([], []))
-            places.append((index, k))
+            runs, pile = groups.setdefault(start_of[card], ([], []))
+            runs.append((index, k, k + 1))
             pile.append(card)
     zones, loc = c.zones, c.loc
     unseen = set()
-    for places, pile in groups.values():
+    for runs, pile in groups.values():
         unseen.update(pile)
         pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
         RNG.shuffle(rng.getrandbits(64), pile)
-        for (index, k), card in zip(places, pile):
-            list.__setitem__(zones[index], k, card)  # (an undecided zone too, as it stands: see below)
-            loc[card] = index
+        at = 0
+        for index, first, stop in runs:
+            dealt = pile[at:at + stop - first]
+            at += stop - first
+            list.__setitem__(zones[index], slice(first, stop), dealt)  # (an undecided zone too, as it stands)
+            for card in dealt:
+                loc[card] = index
     if chance:  # an undecided run holds its cards in sorted order again, which means nothing
         for cards in zones:
             if type(cards) is Unresolved and cards.lo < cards.hi:
-                list.__setitem__(cards, slice(cards.lo, cards.hi), sorted(list.__getitem__(cards, slice(cards.lo, cards.hi))))
+                run = slice(cards.lo, cards.hi)
+                list.__setitem__(cards, run, sorted(list.__getitem__(cards, run)))
     if unseen:
         if shown:  # what others were shown of the cards the seat cannot see is not known to it
             c.shown = {card: players for card, players in shown.items() if card not in unseen}
@@ -101,8 +114,32 @@ def determinised(state, seat: int, rng) -> "State":
                 own = labels[values.index(p.chosen[i][0])]
         c.frames[-1].pc -= 1
         c.pending = None
+        undone = sum(done is not None for done in p.chosen)  # the picks made so far: the history's last entries
+        if undone:
+            del c.history[-undone:]
         c.steps = g.step_limit
         c._run()
         if own is not None and own in c.legal_actions(seat):
             c.apply(seat, own)
     return c
+
+
+_UNSEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game -> {(zones, seat): _unseen_zones(...)}
+
+
+def _unseen_zones(game, zone_count: int, seat: int) -> tuple:
+    """(each card's starting zone, [(zone index, only its top card seen)] of the zones ``seat`` cannot see
+    all of): worked out once per game, number of zones and seat (what a game's definition fixes)."""
+    known = _UNSEEN.get(game)
+    if known is None:
+        known = _UNSEEN[game] = {}
+    got = known.get((zone_count, seat))
+    if got is None:
+        hidden = []
+        for index in range(zone_count):
+            vis = game.zone_spec[index].visibility
+            if vis == "public" or (vis == "owner" and game.zone_owner[index] == seat):
+                continue
+            hidden.append((index, vis == "top"))
+        got = known[(zone_count, seat)] = (tuple(start for start, _ in game.card_start), tuple(hidden))
+    return got

@@ -142,13 +142,19 @@ def _short_repr(value, budget: int):
         parts.append(text)
         return used <= budget
 
+    def walk_list(v: list) -> bool:
+        return add("[") and all((i == 0 or add(", ")) and walk(x) for i, x in enumerate(v)) and add("]")
+
+    def walk_dict(v: dict) -> bool:
+        return add("{") and all((i == 0 or add(", ")) and walk(k) and add(": ") and walk(x)
+                                for i, (k, x) in enumerate(v.items())) and add("}")
+
     def walk(v) -> bool:
         kind = type(v)
         if kind is list:
-            return add("[") and all((i == 0 or add(", ")) and walk(x) for i, x in enumerate(v)) and add("]")
+            return walk_list(v)
         if kind is dict:
-            return add("{") and all((i == 0 or add(", ")) and walk(k) and add(": ") and walk(x)
-                                    for i, (k, x) in enumerate(v.items())) and add("}")
+            return walk_dict(v)
         if v is None or kind in (bool, float, str) or kind is int and v.bit_length() <= 64:
             return add(repr(v[:budget + 1] if kind is str else v))
         return False

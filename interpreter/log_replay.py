@@ -1,7 +1,8 @@
 """Replaying a recorded game (a ``ribbit play`` JSON-lines log) from its seed and actions.
 
 A log is untrusted input: it is read as a regular file of bounded size, every line must be a JSON
-object of the ``ribbit-log/1`` format with fields of the right types, and the files it names (the game,
+object of the ``ribbit-log/1`` format (checked first by its JSON Schema, ``schemas/log.schema.json``, then
+against the game: seats in range, one score per player), and the files it names (the game,
 variant and scenario files) are read only if they lie inside the current folder or the log's folder
 (after resolving links) and are YAML files, with the same reading rules as ``play``.  Every problem is a
 :class:`LogError` naming the log's line.
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import IllegalActionError, Location, RibbitError, SaveFileError, inert, quote
+from .loader.data_schemas import LOG_SCHEMA, first_error
 
 LOG_FORMAT = "ribbit-log/1"
 MAX_LOG_BYTES = 64_000_000  # a log of 100,000 decisions with their narration is far below this
@@ -101,30 +103,13 @@ def read_log(path) -> GameLogFile:
                                "this is not a log written by `ribbit play` (or of another format)", where)
             log = GameLogFile(file, _check_start(record, where), start_line=number)
             continue
-        if type(event) is not str or event not in EVENTS:
-            raise LogError(f"unknown event {quote(event)}; the events of a game log are "
-                           f"{', '.join(sorted(EVENTS))}", where)
+        _check_record(record, log.start["players"], where)
         if log.end is not None or log.stop is not None:
             if event in ("log", "trace"):
                 continue
             raise LogError(f"a {quote(event)} record after the game's last record (line "
                            f"{log.end_line or log.stop[1]})", where)
-        if event == "start":
-            raise LogError("a second \"start\" record; a log holds one game", where)
-        if event == "action":
-            log.actions.append(_check_action(record, log.start["players"], where))
-            if len(log.actions) > MAX_LOG_ACTIONS:
-                raise LogError(f"more than {MAX_LOG_ACTIONS:,} actions; a log is limited to that", where)
-        elif event == "undo":  # the last action was taken back (State.undo): it is not part of the game
-            player = _field(record, "player", (int,), where, f"a seat from 1 to {log.start['players']}")
-            if not log.actions or log.actions[-1].player != player - 1:
-                raise LogError(f"player {quote(player)} takes back a decision, but the last action recorded is not "
-                               "theirs", where)
-            log.actions.pop()
-        elif event == "end":
-            log.end, log.end_line = _check_end(record, log.start["players"], where), number
-        elif event in ("interrupted", "error"):
-            log.stop = (event, number, record)
+        _take(log, event, record, where)
     if log is None:
         raise LogError("is empty; expected a game log (the JSON-lines file `ribbit play --log` writes)",
                        Location(file))
@@ -143,55 +128,89 @@ def _kind(value) -> str:
     return {list: "list", str: "text", int: "number", float: "number", bool: "true/false"}.get(type(value), "null")
 
 
-def _field(record: dict, key: str, types, where, what: str):
-    value = record.get(key)
-    if type(value) not in types:
-        raise LogError(f"\"{key}\" must be {what}, got {quote(value)}", where)
-    return value
+def _take(log: GameLogFile, event: str, record: dict, where) -> None:
+    """Add a checked record after the start to ``log``: an action, an undo, the end, or how it stopped."""
+    if event == "start":
+        raise LogError("a second \"start\" record; a log holds one game", where)
+    if event == "action":
+        log.actions.append(_check_action(record, log.start["players"], where))
+        if len(log.actions) > MAX_LOG_ACTIONS:
+            raise LogError(f"more than {MAX_LOG_ACTIONS:,} actions; a log is limited to that", where)
+    elif event == "undo":  # the last action was taken back (State.undo): it is not part of the game
+        player = record["player"]
+        if not log.actions or log.actions[-1].player != player - 1:
+            raise LogError(f"player {quote(player)} takes back a decision, but the last action recorded is not "
+                           "theirs", where)
+        log.actions.pop()
+    elif event == "end":
+        log.end, log.end_line = _check_end(record, log.start["players"], where), where.line
+    elif event in ("interrupted", "error"):
+        log.stop = (event, where.line, record)
+
+
+def _check_record(record, players: int, where) -> None:
+    """A LogError at ``where`` unless ``record`` is a record of the log's schema (``schemas/log.schema.json``)."""
+    error = first_error(LOG_SCHEMA, record)
+    if error is not None:
+        raise LogError(_record_message(error, record, players), where)
+
+
+# What each field must be, as the message says it (the schema says it for the reader of the file).
+_FIELDS = {
+    ("start", "file"): "the game file's path (text)",
+    ("start", "variants"): "a list of variant references",
+    ("start", "players"): "the number of players (a whole number)",
+    ("start", "seed"): "a whole number or null",
+    ("start", "scenario"): "the scenario file's path (text)",
+    ("action", "action"): "the action's text",
+    ("end", "scores"): "a list of whole numbers",
+    ("end", "winners"): "a list of whole numbers",
+    ("end", "ended_by"): "\"end game\", \"flow\" or \"decision cap\"",
+}
+
+
+def _record_message(error, record, players) -> str:
+    """The sentence for a record that breaks the log's schema (``error``: its first violation)."""
+    path = list(error.absolute_path)
+    if not path and error.validator == "type":
+        return f"is a JSON {_kind(record)}, not an object; every line of a game log is one JSON object with an \"event\""
+    key = path[0] if path else next(k for k in error.validator_value if k not in record)  # a missing key
+    event, value = record.get("event"), record.get(key)
+    if key == "event":
+        return f"unknown event {quote(value)}; the events of a game log are {', '.join(sorted(EVENTS))}"
+    if key == "player":
+        return f"\"player\" must be a seat from 1 to {players}, got {quote(value)}"
+    if (event, key) == ("start", "file") and type(value) is str:
+        return "\"file\" is not a usable path"
+    if (event, key) == ("start", "variants") and type(value) is list:
+        return "\"variants\" must be a list of at most 100 variant references (texts)"
+    if (event, key) == ("start", "players") and type(value) is int:
+        return f"\"players\" must be a number of players, got {value}"
+    return f"\"{key}\" must be {_FIELDS[event, key]}, got {quote(value)}"
 
 
 def _check_start(record: dict, where) -> dict:
-    _field(record, "file", (str,), where, "the game file's path (text)")
-    if len(record["file"]) > 4096 or "\x00" in record["file"]:
-        raise LogError("\"file\" is not a usable path", where)
-    variants = _field(record, "variants", (list,), where, "a list of variant references")
-    if len(variants) > 100 or any(type(v) is not str or len(v) > 4096 or "\x00" in v for v in variants):
-        raise LogError("\"variants\" must be a list of at most 100 variant references (texts)", where)
-    players = _field(record, "players", (int,), where, "the number of players (a whole number)")
-    if not 1 <= players <= 1000:
-        raise LogError(f"\"players\" must be a number of players, got {players}", where)
+    _check_record(record, None, where)
     seed = record.get("seed")
-    if seed is not None and (type(seed) is not int or seed < 0 or seed.bit_length() > 1024):
+    if seed is not None and seed.bit_length() > 1024:
         raise LogError(f"\"seed\" must be a whole number or null, got {quote(seed)}", where)
-    if "scenario" in record:
-        _field(record, "scenario", (str,), where, "the scenario file's path (text)")
     return record
 
 
 def _check_action(record: dict, players: int, where) -> LoggedAction:
-    player = _field(record, "player", (int,), where, f"a seat from 1 to {players}")
-    if not 1 <= player <= players:
+    """The action of a record the schema passed: its seat one of the game's, hidden only if secret."""
+    player, action = record["player"], record.get("action")
+    if player > players:
         raise LogError(f"\"player\" must be a seat from 1 to {players}, got {player}", where)
-    action = record.get("action")
-    if action is None:
-        if record.get("secret") is not True:
-            raise LogError("an action record without an action must be a hidden secret choice "
-                           "(\"action\": null, \"secret\": true)", where)
-    elif type(action) is not str or len(action) > 10_000:
-        raise LogError(f"\"action\" must be the action's text, got {quote(action)}", where)
+    if action is None and record.get("secret") is not True:
+        raise LogError("an action record without an action must be a hidden secret choice "
+                       "(\"action\": null, \"secret\": true)", where)
     return LoggedAction(where.line, player - 1, action)
 
 
 def _check_end(record: dict, players: int, where) -> dict:
-    for key in ("scores", "winners"):
-        value = record.get(key)
-        if type(value) is not list or any(type(v) is not int for v in value):
-            raise LogError(f"\"{key}\" must be a list of whole numbers, got {quote(value)}", where)
     if len(record["scores"]) != players:
         raise LogError(f"\"scores\" must hold one score per player ({players}), got {len(record['scores'])}", where)
-    if record.get("ended_by") not in ("end game", "flow", "decision cap"):
-        raise LogError(f"\"ended_by\" must be \"end game\", \"flow\" or \"decision cap\", got "
-                       f"{quote(record.get('ended_by'))}", where)
     return record
 
 
@@ -229,11 +248,22 @@ def load_logged_game(log: GameLogFile, game_file=None):
     Whatever is wrong with a file the log names (not a definition, a pipe, a bad variant setting) is
     reported at the log's start record, which named it, with the file's own place kept in the message.
     """
-    from .loader import load_game
+    game_path = game_file if game_file is not None else locate(log.start["file"], log, "game file", "file")
+    variants, named = _variant_refs(log, game_path)
+    game = _load_named_game(log, game_path, variants, named, game_file)
+    scenario = _logged_scenario(log)
+    if not game.min_players <= log.start["players"] <= game.max_players:
+        raise LogError(f"the log is of a {log.start['players']}-player game; {game.name} is for "
+                       f"{game.min_players}-{game.max_players} players",
+                       Location(log.path, log.start_line, key="players"))
+    return game, scenario
+
+
+def _variant_refs(log: GameLogFile, game_path) -> tuple[list, dict]:
+    """(the variant references to load, {real path of each variant file: (its key in the start record, what)})."""
     from .loader.variants import is_path_ref, parse_ref, variants_folder
 
-    game_path = game_file if game_file is not None else locate(log.start["file"], log, "game file", "file")
-    variants, named = [], {}  # named: the real path of each variant file -> its key in the start record
+    variants, named = [], {}
     for number, ref in enumerate(log.start["variants"]):
         key, written = f"variants[{number}]", ref
         try:
@@ -248,40 +278,50 @@ def load_logged_game(log: GameLogFile, game_file=None):
             found = variants_folder(game_path) / f"{target}.yaml"
         named.setdefault(_real(found) if found.exists() else str(found.parent), (key, f"the variant {quote(written)}"))
         variants.append(ref)
+    return variants, named
+
+
+def _load_named_game(log: GameLogFile, game_path, variants: list, named: dict, game_file):
+    """The game the log names, with its variants; an error in one of its files is told at the key that named it."""
+    from .loader import load_game
+
     try:
-        game = load_game(game_path, variants=variants)
+        return load_game(game_path, variants=variants)
     except OSError as exc:
         raise LogError(f"cannot read the game file: {exc.strerror or exc}",
                        Location(log.path, log.start_line, key="file")) from None
     except RibbitError as exc:
-        where = getattr(exc.location, "file", None)
-        real = _real(where) if where is not None else None
-        if real not in named and str(where) in named:  # a NAME not found: the error names the folder
-            real = str(where)
-        if real in named:
-            key, what = named[real]
-        elif real is None or real == _real(game_path) or not variants:
-            key, what = "file", "the game file"
-        else:  # a file one of the variants extends, or a variant NAME not found
-            key, what = "variants", "the variants"
+        key, what = _named_by(exc, game_path, variants, named)
         if key == "file" and game_file is not None:
             raise  # the game named with --game: its own errors name it
         raise _named_file_error(exc, log, key, what) from None
-    scenario = None
-    if "scenario" in log.start:
-        from .loader.scenario import load_scenario
 
-        try:
-            scenario = load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
-        except LogError:
-            raise
-        except RibbitError as exc:
-            raise _named_file_error(exc, log, "scenario", "the scenario file") from None
-    if not game.min_players <= log.start["players"] <= game.max_players:
-        raise LogError(f"the log is of a {log.start['players']}-player game; {game.name} is for "
-                       f"{game.min_players}-{game.max_players} players",
-                       Location(log.path, log.start_line, key="players"))
-    return game, scenario
+
+def _named_by(exc: RibbitError, game_path, variants: list, named: dict) -> tuple[str, str]:
+    """(key of the start record, what it names) of the file an error of loading the game comes from."""
+    where = getattr(exc.location, "file", None)
+    real = _real(where) if where is not None else None
+    if real not in named and str(where) in named:  # a NAME not found: the error names the folder
+        real = str(where)
+    if real in named:
+        return named[real]
+    if real is None or real == _real(game_path) or not variants:
+        return "file", "the game file"
+    return "variants", "the variants"  # a file one of the variants extends, or a variant NAME not found
+
+
+def _logged_scenario(log: GameLogFile):
+    """The scenario the log's start record names, read like ``play --scenario``; None if it names none."""
+    if "scenario" not in log.start:
+        return None
+    from .loader.scenario import load_scenario
+
+    try:
+        return load_scenario(locate(log.start["scenario"], log, "scenario file", "scenario"))
+    except LogError:
+        raise
+    except RibbitError as exc:
+        raise _named_file_error(exc, log, "scenario", "the scenario file") from None
 
 
 def _real(path) -> str:

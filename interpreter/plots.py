@@ -242,6 +242,19 @@ def _lengths(Figure, title, runs, confidence, measures=("turns",)):
     return figure
 
 
+def _difference_bars(axes, mine: list, xs: list, scale: float, colour, name: str) -> None:
+    """One configuration's differences on one panel: a point per seat with its interval, and its Holm p-value."""
+    ys = [scale * r["estimate"] for r in mine]
+    errors = [[scale * (r["estimate"] - r["low"]) if r["low"] is not None else 0 for r in mine],
+              [scale * (r["high"] - r["estimate"]) if r["high"] is not None else 0 for r in mine]]
+    how = "paired" if mine and mine[0]["paired"] else "independent"
+    axes.errorbar(xs, ys, yerr=errors, fmt="o", capsize=5, color=colour, label=label(f"{name} ({how})"))
+    for x, y, r in zip(xs, ys, mine):
+        if r["p_holm"] is not None:
+            axes.annotate(f"p={r['p_holm']:.3f}" if r["p_holm"] >= 0.001 else "p<0.001", (x, y),
+                          textcoords="offset points", xytext=(6, 4), fontsize="x-small")
+
+
 def _differences(Figure, title, configurations, confidence):
     """Per seat, each configuration's difference from the first (win share, mean score) with its interval."""
     from .compare import comparison_note
@@ -258,15 +271,7 @@ def _differences(Figure, title, configurations, confidence):
         for k, (name, colour) in enumerate(zip(others, colours)):
             mine = [r for r in rows if r["configuration"] == name and r["measure"] == measure and r["estimate"] is not None]
             xs = [r["seat"] - 1 + (k - (len(others) - 1) / 2) * width for r in mine]
-            ys = [scale * r["estimate"] for r in mine]
-            errors = [[scale * (r["estimate"] - r["low"]) if r["low"] is not None else 0 for r in mine],
-                      [scale * (r["high"] - r["estimate"]) if r["high"] is not None else 0 for r in mine]]
-            how = "paired" if mine and mine[0]["paired"] else "independent"
-            axes.errorbar(xs, ys, yerr=errors, fmt="o", capsize=5, color=colour, label=label(f"{name} ({how})"))
-            for x, y, r in zip(xs, ys, mine):
-                if r["p_holm"] is not None:
-                    axes.annotate(f"p={r['p_holm']:.3f}" if r["p_holm"] >= 0.001 else "p<0.001", (x, y),
-                                  textcoords="offset points", xytext=(6, 4), fontsize="x-small")
+            _difference_bars(axes, mine, xs, scale, colour, name)
         axes.axhline(0, color="black", linewidth=1)
         axes.set_xticks(range(seats), [f"player {s + 1}" for s in range(seats)])
         axes.set_xlabel("seat")

@@ -112,14 +112,19 @@ def format_value(value, kind: str = "any") -> str:
     if kind == "player" and isinstance(value, int):
         return f"player {value + 1}"
     if isinstance(value, list):
-        if kind == "list:player":
-            return ", ".join(f"player {v + 1}" for v in value) or "nobody"
-        if all(isinstance(v, str) for v in value):
-            return describe_cards(value) if value else "none"
-        return ", ".join(format_value(v) for v in value) or "none"
+        return _format_list(value, kind)
     if isinstance(value, dict):
         return ", ".join(f"{k}: {format_value(v)}" for k, v in value.items())
     return str(value)
+
+
+def _format_list(values: list, kind: str) -> str:
+    """A list value: seats by number ("nobody" when empty), card names grouped, anything else item by item."""
+    if kind == "list:player":
+        return ", ".join(f"player {v + 1}" for v in values) or "nobody"
+    if all(isinstance(v, str) for v in values):
+        return describe_cards(values) if values else "none"
+    return ", ".join(format_value(v) for v in values) or "none"
 
 
 def zone_contents(shown: dict, game=None) -> Text:
@@ -185,29 +190,51 @@ def card_face(game, name: str, whole: bool = False) -> Text:
     """A card's face as text: title, badges, band, ability type and its whole text; ``whole`` adds every
     other property (what ``info NAME`` shows)."""
     face, props = _face(game), card_properties(game, name)
+    text = _face_title(face, props, name)
+    summary = _face_summary(game, face, props, name)
+    if summary:
+        text.append("  " + " · ".join(summary))
+    _append_face_rules(text, face, props)
+    rest = _unshown_properties(face, props)
+    plain = not (face.get("badges") or face.get("band") or face.get("ability") or face.get("text"))
+    if rest and (whole or plain):
+        text.append("\n" + " · ".join(rest), style="dim")
+    return text
+
+
+def _face_title(face: dict, props: dict, name: str) -> Text:
+    """The face's title in bold: the property the face names as title, then the card's name (dim), or the name."""
     title = props.get(face.get("title")) if face.get("title") not in (None, "name") else None
     text = Text(str(title if title is not None else name), style="bold")
     if title is not None:
         text.append(f"  ({name})", style="dim")
+    return text
+
+
+def _face_summary(game, face: dict, props: dict, name: str) -> list:
+    """What follows the title on its line: the badges, then the band's value."""
     badges = card_badges(game, name)
     band = face.get("band")
-    extra = [badges] if badges else []
+    summary = [badges] if badges else []
     if band and band in props:
-        extra.append(format_value(props[band]))
-    if extra:
-        text.append("  " + " · ".join(extra))
+        summary.append(format_value(props[band]))
+    return summary
+
+
+def _append_face_rules(text: Text, face: dict, props: dict) -> None:
+    """The ability type (italic) and the rules text, each on its own line, when the card has them."""
     ability, rules = face.get("ability"), face.get("text")
     if ability and props.get(ability):
         text.append("\n" + format_value(props[ability]), style="italic")
     if rules and props.get(rules):
         text.append("\n" + format_value(props[rules]))
-    shown = {face.get("title"), band, ability, rules, *face.get("badges", ())}
-    rest = [_short(k, v) if v is True else f"{k.replace('_', ' ')}: {format_value(v)}"
+
+
+def _unshown_properties(face: dict, props: dict) -> list:
+    """The card's other properties, as short texts: those no part of the face shows."""
+    shown = {face.get("title"), face.get("band"), face.get("ability"), face.get("text"), *face.get("badges", ())}
+    return [_short(k, v) if v is True else f"{k.replace('_', ' ')}: {format_value(v)}"
             for k, v in props.items() if k not in shown]
-    plain = not (face.get("badges") or band or ability or rules)
-    if rest and (whole or plain):
-        text.append("\n" + " · ".join(rest), style="dim")
-    return text
 
 
 def _grouped(game, names: list) -> list:
@@ -317,42 +344,62 @@ def render_view(console: Console, game, view: dict, seat: int | None, events=(),
 WIDE_PLAYERS_TABLE = 10  # more columns than this: one block per player instead of one row each
 
 
+class _PlayerColumns:
+    """What the players table shows of each player: their zones, their variables and their counters."""
+
+    def __init__(self, game, view: dict):
+        self.zones = [name for name in _ordered_zones(game) if game.zones[name].per == "player"
+                      and zone_place(game, name)["at"] != "box"]
+        self.variables: list = []
+        self.labels: dict = {}
+        for row in view["player_variables"]:
+            for name, label, _ in shown_variables(game, row, "player"):
+                if name not in self.variables:
+                    self.variables.append(name)
+                    self.labels[name] = label
+        self.counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items()
+                         if "players" in entry}
+
+    def width(self) -> int:
+        """Columns of the one-row-per-player table (the player's name first)."""
+        return 1 + len(self.zones) + len(self.variables) + len(self.counters)
+
+
+def _player_label(player: int, seat: int | None, active) -> str:
+    """'player 2 (you) *': the viewer's own row says so, the active player's is starred."""
+    return f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
+
+
 def _players_table(game, view: dict, per_player: dict, seat: int | None):
     """One row per player: their zones, then their variables (private ones only for their owner)."""
-    zone_names = [name for name, spec in game.zones.items() if spec.per == "player"]
-    zone_names = [name for name in _ordered_zones(game) if game.zones[name].per == "player"
-                  and zone_place(game, name)["at"] != "box"]
-    variable_names, labels = [], {}
-    for row in view["player_variables"]:
-        for name, label, _ in shown_variables(game, row, "player"):
-            if name not in variable_names:
-                variable_names.append(name)
-                labels[name] = label
-    counted = [name for name, entry in (view.get("counters") or {}).items() if "players" in entry]
-    if 1 + len(zone_names) + len(variable_names) + len(counted) > WIDE_PLAYERS_TABLE:
-        return _player_blocks(game, view, per_player, seat, zone_names, variable_names, labels)
+    columns = _PlayerColumns(game, view)
+    if columns.width() > WIDE_PLAYERS_TABLE:
+        return _player_blocks(game, view, per_player, seat, columns)
     table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("player", no_wrap=True)
-    for name in zone_names:
+    for name in columns.zones:
         table.add_column(Text(zone_place(game, name)["label"]), ratio=3)
-    for name in variable_names:
-        table.add_column(Text(labels[name]), justify="right")
-    counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
-    for name in counters:
+    for name in columns.variables:
+        table.add_column(Text(columns.labels[name]), justify="right")
+    for name in columns.counters:
         table.add_column(Text(name), justify="right")
     active = view["variables"].get("active")
     for player in range(view["players"]):
-        zones = dict(per_player.get(player, []))
-        values = view["player_variables"][player]
-        label = f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
-        table.add_row(label, *(_with_top_text(game, n, zones[n]) if n in zones else Text("") for n in zone_names),
-                      *(Text(format_value(values[n], game.pvars.get(n, "any")) if n in values else "?")
-                        for n in variable_names),
-                      *(str(values_of[player]) for values_of in counters.values()),
+        table.add_row(_player_label(player, seat, active),
+                      *_player_cells(game, view, dict(per_player.get(player, [])), player, columns),
                       style="bold" if player == seat else "")
     table.caption = "* active player" if active is not None else None
     table.caption_justify = "left"
     return table
+
+
+def _player_cells(game, view: dict, zones: dict, player: int, columns: _PlayerColumns) -> list:
+    """One player's row after their name: each zone ('' when unseen), variable ('?' when private), counter."""
+    values = view["player_variables"][player]
+    return [*(_with_top_text(game, n, zones[n]) if n in zones else Text("") for n in columns.zones),
+            *(Text(format_value(values[n], game.pvars.get(n, "any")) if n in values else "?")
+              for n in columns.variables),
+            *(str(values_of[player]) for values_of in columns.counters.values())]
 
 
 def top_text(game, zone: str, shown: dict) -> str:
@@ -383,37 +430,43 @@ def _is_empty(shown: dict) -> bool:
     return not shown.get("cards") and not shown.get("count") and not shown.get("shown")
 
 
-def _player_blocks(game, view: dict, per_player: dict, seat: int | None, zone_names: list, variable_names: list,
-                   labels: dict) -> Group:
+def _player_blocks(game, view: dict, per_player: dict, seat: int | None, columns: _PlayerColumns) -> Group:
     """Too many columns for one row per player: each player as a block of their non-empty zones (the
     empty ones named on one line), their counters and their variables."""
-    counters = {name: entry["players"] for name, entry in (view.get("counters") or {}).items() if "players" in entry}
     active = view["variables"].get("active")
     blocks = [Text("Players", style="italic")]
     for player in range(view["players"]):
-        zones = dict(per_player.get(player, []))
-        label = f"player {player + 1}" + (" (you)" if player == seat else "") + (" *" if player == active else "")
-        table = Table(title=label, title_justify="left", title_style="bold" if player == seat else "",
-                      box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column()
-        empty = [name for name in zone_names if name in zones and _is_empty(zones[name])]
-        for name in zone_names:
-            if name in zones and name not in empty:
-                table.add_row(Text(zone_place(game, name)["label"]), _with_top_text(game, name, zones[name]))
-        if empty:
-            table.add_row(Text("empty", style="dim"),
-                          Text(", ".join(zone_place(game, name)["label"] for name in empty), style="dim"))
-        values = view["player_variables"][player]
-        facts = [f"{name} {values_of[player]}" for name, values_of in counters.items()]
-        facts += [f"{labels[name]} {format_value(values[name], game.pvars.get(name, 'any'))}"
-                  for name in variable_names if name in values]
-        if facts:
-            table.add_row(Text(""), Text(" · ".join(facts), style="dim"))
-        blocks.append(table)
+        blocks.append(_player_block(game, view, dict(per_player.get(player, [])), player, seat, active, columns))
     if active is not None:
         blocks.append(Text("* active player", style="dim"))
     return Group(*blocks)
+
+
+def _player_block(game, view: dict, zones: dict, player: int, seat: int | None, active, columns: _PlayerColumns):
+    """One player's block: a line per non-empty zone, one naming the empty ones, one of counters and variables."""
+    table = Table(title=_player_label(player, seat, active), title_justify="left",
+                  title_style="bold" if player == seat else "",
+                  box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    empty = [name for name in columns.zones if name in zones and _is_empty(zones[name])]
+    for name in columns.zones:
+        if name in zones and name not in empty:
+            table.add_row(Text(zone_place(game, name)["label"]), _with_top_text(game, name, zones[name]))
+    if empty:
+        table.add_row(Text("empty", style="dim"),
+                      Text(", ".join(zone_place(game, name)["label"] for name in empty), style="dim"))
+    facts = _player_facts(game, view["player_variables"][player], player, columns)
+    if facts:
+        table.add_row(Text(""), Text(" · ".join(facts), style="dim"))
+    return table
+
+
+def _player_facts(game, values: dict, player: int, columns: _PlayerColumns) -> list:
+    """'coins 3', 'score 12': a player's counters, then the variables the viewer may see."""
+    facts = [f"{name} {values_of[player]}" for name, values_of in columns.counters.items()]
+    return facts + [f"{columns.labels[name]} {format_value(values[name], game.pvars.get(name, 'any'))}"
+                    for name in columns.variables if name in values]
 
 
 def _zone_table(title: str, zones, game=None) -> Table:
@@ -470,12 +523,7 @@ def space_cell(game, zones: list, counters: list) -> Text:
     named = sum(1 for spec in game.zones.values() if spec.per == "space") > 1
     text = Text()
     for name, shown in zones:
-        cards, count = shown.get("cards"), shown.get("count", 0)
-        if cards is not None:
-            top, count = (cards[-1] if cards else None), len(cards)
-            top_counters = {k: v[-1] for k, v in (shown.get("counters") or {}).items()} if cards else {}
-        else:
-            top, top_counters = shown.get("top"), shown.get("top_counters") or {}
+        cards, top, count, top_counters = _space_pile(shown)
         if not count:
             continue
         if text:
@@ -484,28 +532,48 @@ def space_cell(game, zones: list, counters: list) -> Text:
             text.append(f"{zone_place(game, name)['label']}: ", style="dim")
         if top is None:
             text.append(f"{plural(count, 'card')} (hidden)", style="dim")
-            continue
-        text.append(str(top), style="bold")
-        badges = card_badges(game, top)
-        if badges:
-            text.append(f" ({badges})", style="dim")
-        marks = ", ".join(f"{k} {v}" for k, v in top_counters.items() if v)
-        if marks:
-            text.append(f" [{marks}]")
-        if cards is not None and count > 1:  # a visible pile: what lies under the top, nearest first
-            under = cards[-2::-1]
-            for name_below in under[:PILE_SHOWN - 1]:
-                text.append("\n  on ", style="dim")
-                text.append(str(name_below))
-            if len(under) >= PILE_SHOWN:
-                text.append(f"\n  +{len(under) - PILE_SHOWN + 1} more below", style="dim")
-        elif count > 1:
-            text.append(f" +{count - 1} below", style="dim")
+        else:
+            _append_top_card(text, game, top, top_counters)
+            _append_below_top(text, cards, count)
     for name, n in counters:
         if text:
             text.append("\n")
         text.append(f"{name}: {n}")
     return text if text else Text("·", style="dim")
+
+
+def _space_pile(shown: dict) -> tuple:
+    """(cards or None, top card or None, how many, the top card's counters) of one zone on a space: a visible
+    pile lists its cards, a hidden one gives a count and perhaps its top."""
+    cards = shown.get("cards")
+    if cards is None:
+        return None, shown.get("top"), shown.get("count", 0), shown.get("top_counters") or {}
+    top_counters = {k: v[-1] for k, v in (shown.get("counters") or {}).items()} if cards else {}
+    return cards, (cards[-1] if cards else None), len(cards), top_counters
+
+
+def _append_top_card(text: Text, game, top: str, top_counters: dict) -> None:
+    """The top card in bold, its badges, and the counters on it that are not 0."""
+    text.append(str(top), style="bold")
+    badges = card_badges(game, top)
+    if badges:
+        text.append(f" ({badges})", style="dim")
+    marks = ", ".join(f"{k} {v}" for k, v in top_counters.items() if v)
+    if marks:
+        text.append(f" [{marks}]")
+
+
+def _append_below_top(text: Text, cards, count: int) -> None:
+    """What lies under the top card: a visible pile's next few cards, nearest first; else how many."""
+    if cards is not None and count > 1:
+        under = cards[-2::-1]
+        for name_below in under[:PILE_SHOWN - 1]:
+            text.append("\n  on ", style="dim")
+            text.append(str(name_below))
+        if len(under) >= PILE_SHOWN:
+            text.append(f"\n  +{len(under) - PILE_SHOWN + 1} more below", style="dim")
+    elif count > 1:
+        text.append(f" +{count - 1} below", style="dim")
 
 
 def _grid_drawing(game, per_space: dict, counters: dict) -> Table:
@@ -903,18 +971,24 @@ def _components(console, game, data):
     for name in ("component", "count", "properties", "starts in", "abilities"):
         table.add_column(name, justify="right" if name == "count" else "left")
     for kind in game.kinds:
-        decl = kind["declaration"]
-        count = decl.get("count", 1)
-        count_text = f"{count} each" if decl.get("per_player") else str(count)
-        props = ", ".join(f"{k}: {format_value(v)}" for k, v in kind["values"].items()
-                          if v != defaults.get(k))
-        zone = decl.get("zone")
-        start = "out of play" if zone is None else zone + (" (each player's)" if decl.get("per_player") else "")
-        abilities = [f"when {k[5:].replace('_', ' ')}" for k in decl if k.startswith("when_")]
-        abilities += [f"modifies {m['quantity']}" for m in decl.get("modifiers") or []]
-        table.add_row(Text(kind["name"]) + _changed(game, ("components", kind["index"])), count_text,
-                      Text(props or "-"), Text(start), Text(", ".join(abilities)))
+        table.add_row(*_component_row(game, kind, defaults))
     console.print(table)
+
+
+def _component_row(game, kind: dict, defaults: dict) -> tuple:
+    """One kind of component: its name (marked if a variant changed it), how many, the properties that differ
+    from the defaults, where it starts, and its abilities."""
+    decl = kind["declaration"]
+    count = decl.get("count", 1)
+    count_text = f"{count} each" if decl.get("per_player") else str(count)
+    props = ", ".join(f"{k}: {format_value(v)}" for k, v in kind["values"].items()
+                      if v != defaults.get(k))
+    zone = decl.get("zone")
+    start = "out of play" if zone is None else zone + (" (each player's)" if decl.get("per_player") else "")
+    abilities = [f"when {k[5:].replace('_', ' ')}" for k in decl if k.startswith("when_")]
+    abilities += [f"modifies {m['quantity']}" for m in decl.get("modifiers") or []]
+    return (Text(kind["name"]) + _changed(game, ("components", kind["index"])), count_text,
+            Text(props or "-"), Text(start), Text(", ".join(abilities)))
 
 
 def _parameters(console, game, data):
@@ -1182,11 +1256,21 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
     """The comparison as tables: configurations, then win share, score, length and endings, each value with
     its interval and, after the first configuration, its difference to the first with that interval."""
     from .compare import comparison_note
-    from .sim import LENGTHS
 
     level = f"{confidence:.0%}"
+    console.print(_comparison_head(game_name, configurations, games, seed, elapsed))
+    for measure in (_compared_win_shares, _compared_scores, _compared_lengths, _compared_endings):
+        console.print(measure(configurations, level))
+    console.print(Text("An interval that excludes 0 (in the difference columns) is a difference the games show at "
+                       f"the {level} level; one that includes 0 is not, at this number of games.", style="dim"))
+    note = comparison_note(configurations, confidence)
+    if note:
+        console.print(Text(note, style="dim"))
+
+
+def _comparison_head(game_name: str, configurations: list, games: int, seed: int, elapsed) -> Table:
+    """The configurations compared: players, variants, bots, and how each is compared with the first."""
     base = configurations[0]["name"]
-    base_config = configurations[0]
     timing = f", {elapsed:.1f} s" if elapsed else ""
     head = Table(title=f"{game_name}: {len(configurations)} configurations, {games} games each on seeds {seed} to "
                        f"{seed + games - 1}{timing}", title_justify="left", box=box.SIMPLE_HEAD)
@@ -1197,62 +1281,79 @@ def render_comparison(console, game_name: str, configurations: list, games: int,
         how = "-" if not k else ("paired: the same deals" if c["difference"]["paired"]
                                  else "independent samples (other seats)")
         head.add_row(c["name"], str(c["players"]), ", ".join(c["variants"]) or "-", bots, how)
-    console.print(head)
+    return head
 
-    def table(title, value_name, delta_name):
-        t = Table(title=f"{title} ({level} intervals; difference: configuration minus {base!r})",
-                  title_justify="left", box=box.SIMPLE_HEAD)
-        for name, justify in (("", "left"), ("configuration", "left"), (value_name, "right"),
-                              ("interval", "right"), (delta_name, "right"), ("interval", "right"),
-                              ("p (Holm)", "right")):
-            t.add_column(name, justify=justify)
-        return t
 
-    def rows(t, label, pick, show, delta, shown_delta):
-        for k, c in enumerate(configurations):
-            value = pick(c)
-            if value is None:
-                continue
-            d = delta(c["difference"]) if k else None
-            label, first = "", label
-            t.add_row(first, c["name"], show(value["estimate"]), _span(value, show),
-                      shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "",
-                      _p_value(d.get("p_holm")) if d else "")
-        t.add_section()
+def _comparison_table(configurations: list, level: str, title: str, value_name: str, delta_name: str) -> Table:
+    """An empty table of one measure: per configuration its value, interval, difference, interval and p."""
+    base = configurations[0]["name"]
+    t = Table(title=f"{title} ({level} intervals; difference: configuration minus {base!r})",
+              title_justify="left", box=box.SIMPLE_HEAD)
+    for name, justify in (("", "left"), ("configuration", "left"), (value_name, "right"),
+                          ("interval", "right"), (delta_name, "right"), ("interval", "right"),
+                          ("p (Holm)", "right")):
+        t.add_column(name, justify=justify)
+    return t
 
-    seats = max(c["players"] for c in configurations)
 
-    def seat_of(c, s):
-        return c["seats"][s] if s < c["players"] else None
+def _comparison_rows(t: Table, configurations: list, label: str, pick, show, delta, shown_delta) -> None:
+    """One section of a measure's table (labelled on its first row): each configuration that has the value,
+    with its difference to the first configuration (none for the first itself)."""
+    for k, c in enumerate(configurations):
+        value = pick(c)
+        if value is None:
+            continue
+        d = delta(c["difference"]) if k else None
+        label, first = "", label
+        t.add_row(first, c["name"], show(value["estimate"]), _span(value, show),
+                  shown_delta(d["estimate"]) if d else "", _span(d, shown_delta) if d else "",
+                  _p_value(d.get("p_holm")) if d else "")
+    t.add_section()
 
-    def seat_delta(d, s, key):
-        return d["seats"][s][key] if d and s < len(d["seats"]) else None
 
-    wins = table("Win share per seat", "win share", "difference")
-    for s in range(seats):
-        rows(wins, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("win_share"), _percent,
-             lambda d, s=s: seat_delta(d, s, "win_share"), _points)
-    console.print(wins)
-    scores = table("Score per seat, finished games", "mean score", "difference")
-    for s in range(seats):
-        rows(scores, f"player {s + 1}", lambda c, s=s: (seat_of(c, s) or {}).get("score", {}).get("mean"), _plain,
-             lambda d, s=s: seat_delta(d, s, "score_mean"), _signed)
-    console.print(scores)
-    length = table("Game length", "mean", "difference")
-    for key in ("decisions",) + tuple(name for name in LENGTHS if name in base_config):
-        rows(length, f"{key} per game", lambda c, key=key: c[key]["mean"], _plain, lambda d, key=key: d[f"{key}_mean"],
-             _signed)
-    console.print(length)
-    endings = table("How the games ended", "share", "difference")
+def _seat_of(c: dict, s: int):
+    return c["seats"][s] if s < c["players"] else None
+
+
+def _seat_delta(d, s: int, key: str):
+    return d["seats"][s][key] if d and s < len(d["seats"]) else None
+
+
+def _compared_win_shares(configurations: list, level: str) -> Table:
+    wins = _comparison_table(configurations, level, "Win share per seat", "win share", "difference")
+    for s in range(max(c["players"] for c in configurations)):
+        _comparison_rows(wins, configurations, f"player {s + 1}",
+                         lambda c, s=s: (_seat_of(c, s) or {}).get("win_share"), _percent,
+                         lambda d, s=s: _seat_delta(d, s, "win_share"), _points)
+    return wins
+
+
+def _compared_scores(configurations: list, level: str) -> Table:
+    scores = _comparison_table(configurations, level, "Score per seat, finished games", "mean score", "difference")
+    for s in range(max(c["players"] for c in configurations)):
+        _comparison_rows(scores, configurations, f"player {s + 1}",
+                         lambda c, s=s: (_seat_of(c, s) or {}).get("score", {}).get("mean"), _plain,
+                         lambda d, s=s: _seat_delta(d, s, "score_mean"), _signed)
+    return scores
+
+
+def _compared_lengths(configurations: list, level: str) -> Table:
+    """Decisions per game, then each other length the first configuration counted."""
+    from .sim import LENGTHS
+
+    length = _comparison_table(configurations, level, "Game length", "mean", "difference")
+    for key in ("decisions",) + tuple(name for name in LENGTHS if name in configurations[0]):
+        _comparison_rows(length, configurations, f"{key} per game", lambda c, key=key: c[key]["mean"], _plain,
+                         lambda d, key=key: d[f"{key}_mean"], _signed)
+    return length
+
+
+def _compared_endings(configurations: list, level: str) -> Table:
+    endings = _comparison_table(configurations, level, "How the games ended", "share", "difference")
     for key, label in ENDING_LABELS.items():
-        rows(endings, label, lambda c, key=key: c["ended_by"][key]["share"], _percent,
-             lambda d, key=key: d["ended_by"][key], _points)
-    console.print(endings)
-    console.print(Text("An interval that excludes 0 (in the difference columns) is a difference the games show at "
-                       f"the {level} level; one that includes 0 is not, at this number of games.", style="dim"))
-    note = comparison_note(configurations, confidence)
-    if note:
-        console.print(Text(note, style="dim"))
+        _comparison_rows(endings, configurations, label, lambda c, key=key: c["ended_by"][key]["share"], _percent,
+                         lambda d, key=key: d["ended_by"][key], _points)
+    return endings
 
 
 # ---------------------------------------------------------------- a position of a replayed log (ribbit replay)

@@ -194,9 +194,16 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
 
     A game still running after ``max_decisions`` decisions is abandoned (``state.abandon()``:
     over, nobody wins, ``state.ended_by == "decision cap"``) rather than played forever.
-    An agent with ``act_id`` (the random bot) plays by option number (``state.apply_id``), the
-    others by text; both record the same history.
+    A game of random bots only (each with a ``playout_rng``) is played by ``state.playout``, one
+    generator per seat; otherwise an agent with ``act_id`` plays by option number (``state.apply_id``),
+    the others by text.  All three draw alike and record the same history.
     """
+    rngs = _playout_generators(agents, state.n)
+    if rngs is not None:  # random bots only: played straight from the pending decisions, the same draws
+        state.playout(rngs, decisions=max(0, max_decisions - len(state.history)))
+        if not state.over:
+            state.abandon()
+        return state
     while not state.is_terminal():
         if len(state.history) >= max_decisions:
             state.abandon()
@@ -209,6 +216,20 @@ def play_out(state, agents, max_decisions: int = MAX_DECISIONS):
         else:
             state.apply(seat, agent.act(state, seat))
     return state
+
+
+def _playout_generators(agents, players: int) -> list | None:
+    """Each seat's ``playout_rng`` when every seat is played by a random bot (see RandomAgent), else None."""
+    rngs = []
+    for seat in range(players):
+        try:
+            rng = getattr(agents[seat], "playout_rng", None)
+        except (KeyError, IndexError):  # a seat without a bot: played (or refused) by the loop
+            return None
+        if rng is None:
+            return None
+        rngs.append(rng)
+    return rngs
 
 
 def bot_specs(bot, players: int) -> dict:

@@ -260,32 +260,52 @@ def _redacted(value):
 # ---------------------------------------------------------------- text
 def describe(record: dict) -> str:
     """One record as a line of text, for ``ribbit play --trace``."""
-    kind = record["type"]
-    if kind == "move":
-        return f"move {record['card']}: {record['from'] or '(out of play)'} -> {record['to']}" \
-               + (" (bottom)" if record["at"] == "bottom" else "")
-    if kind == "shuffle":
-        return f"shuffle {record['zone']} ({record['cards']} cards)"
-    if kind == "decision":
-        auto = " (automatic: the only option)" if record["automatic"] else ""
-        return f"decision player {record['player']} {record['prompt']}: {record['chosen']} " \
-               f"[{record['options']} option{'s' if record['options'] != 1 else ''}]{auto}"
-    if kind == "event":
-        args = record["args"]
-        shown = "(not computed)" if args is None else ", ".join(f"{k}={_text(v)}" for k, v in args.items())
-        return f"event {record['name']}({shown})"
-    if kind == "variable":
-        owner = f"player {record['player']}." if "player" in record else "game."
-        return f"set {owner}{record['name']}: {_text(record['old'])} -> {_text(record['new'])}"
-    if kind == "counter":
-        holder = next((f"{k} {record[k]}" for k in ("player", "space", "card") if k in record), "")
-        return f"counter {record['name']} on {holder}: {record['old']} -> {record['new']}"
-    if kind == "log":
-        return f"log {record['text']}"
-    if kind == "show":
-        cards = record["cards"] if type(record["cards"]) is list else [record["cards"]]
-        return f"show {', '.join(cards)} to " + ", ".join(f"player {p}" for p in record["to"])
-    return str(record)
+    line = _LINES.get(record["type"])
+    return str(record) if line is None else line(record)
+
+
+def _move_line(record: dict) -> str:
+    return f"move {record['card']}: {record['from'] or '(out of play)'} -> {record['to']}" \
+        + (" (bottom)" if record["at"] == "bottom" else "")
+
+
+def _decision_line(record: dict) -> str:
+    auto = " (automatic: the only option)" if record["automatic"] else ""
+    return f"decision player {record['player']} {record['prompt']}: {record['chosen']} " \
+           f"[{record['options']} option{'s' if record['options'] != 1 else ''}]{auto}"
+
+
+def _event_line(record: dict) -> str:
+    args = record["args"]
+    shown = "(not computed)" if args is None else ", ".join(f"{k}={_text(v)}" for k, v in args.items())
+    return f"event {record['name']}({shown})"
+
+
+def _variable_line(record: dict) -> str:
+    owner = f"player {record['player']}." if "player" in record else "game."
+    return f"set {owner}{record['name']}: {_text(record['old'])} -> {_text(record['new'])}"
+
+
+def _counter_line(record: dict) -> str:
+    holder = next((f"{k} {record[k]}" for k in ("player", "space", "card") if k in record), "")
+    return f"counter {record['name']} on {holder}: {record['old']} -> {record['new']}"
+
+
+def _show_line(record: dict) -> str:
+    cards = record["cards"] if type(record["cards"]) is list else [record["cards"]]
+    return f"show {', '.join(cards)} to " + ", ".join(f"player {p}" for p in record["to"])
+
+
+_LINES = {  # the type of a record: its line of text
+    "move": _move_line,
+    "shuffle": lambda record: f"shuffle {record['zone']} ({record['cards']} cards)",
+    "decision": _decision_line,
+    "event": _event_line,
+    "variable": _variable_line,
+    "counter": _counter_line,
+    "log": lambda record: f"log {record['text']}",
+    "show": _show_line,
+}
 
 
 def _text(value) -> str:

@@ -16,6 +16,26 @@ def view(state, player: int | None) -> dict:
     if player is not None and (type(player) is not int or not 0 <= player < state.n):
         state._no_such_player(player)
     g = state.game
+    view = {
+        "game": g.name, "players": state.n, "you": player,
+        "zones": _zones_view(state, player),
+        "variables": {k: _plain_view(g, v, g.gvars[k]) for k, v in state.gv.items()},
+        "player_variables": _player_variables_view(state, player),
+        "over": state.over,
+    }
+    if state.pending is not None:
+        view["decision"] = _decision_view(state, player)
+    if state.counters:
+        _show_counters(state, view)
+    if state.over:
+        view["scores"] = state.scores()
+        view["winners"] = state.winners()
+    return view
+
+
+def _zones_view(state, player: int | None) -> dict:
+    """Each zone of this game as ``player`` sees it: its cards, its count and top card, or its count."""
+    g = state.game
     zones = {}
     for index, cards in enumerate(state.zones):
         spec = g.zone_spec[index]
@@ -34,35 +54,25 @@ def view(state, player: int | None) -> dict:
         _show_seen(state, player, zones)
     if state.shown:  # a spectator (seat n) is listed for cards shown to every player
         _show_shown(state, state.n if player is None else player, zones)
-    pvars = []
-    for p in state.players:
-        row = {}
-        for name, values in state.pv.items():
-            if name in g.hidden_pvars and p != player:
-                continue
-            row[name] = _plain_view(g, values[p], g.pvars[name])
-        pvars.append(row)
-    view = {
-        "game": g.name, "players": state.n, "you": player,
-        "zones": zones,
-        "variables": {k: _plain_view(g, v, g.gvars[k]) for k, v in state.gv.items()},
-        "player_variables": pvars,
-        "over": state.over,
-    }
+    return zones
+
+
+def _player_variables_view(state, player: int | None) -> list:
+    """Per seat, its variables ``player`` may see (a hidden one only for its own seat)."""
+    g = state.game
+    return [{name: _plain_view(g, values[p], g.pvars[name]) for name, values in state.pv.items()
+             if name not in g.hidden_pvars or p == player} for p in state.players]
+
+
+def _decision_view(state, player: int | None) -> dict:
+    """The pending decision in a view: who it waits for, who has decided, and ``player``'s own options."""
     pend = state.pending
-    if pend is not None:
-        decision = {"prompt": pend.prompt, "secret": pend.secret, "waiting_for": state.current_players(),
-                    "decided": [p for p, d in zip(pend.players, pend.chosen) if d is not None]}
-        if player in pend.players:
-            i = pend.players.index(player)
-            decision["your_options"] = list(state._options(pend, i)[0]) if pend.chosen[i] is None else []
-        view["decision"] = decision
-    if state.counters:
-        _show_counters(state, view)
-    if state.over:
-        view["scores"] = state.scores()
-        view["winners"] = state.winners()
-    return view
+    decision = {"prompt": pend.prompt, "secret": pend.secret, "waiting_for": state.current_players(),
+                "decided": [p for p, d in zip(pend.players, pend.chosen) if d is not None]}
+    if player in pend.players:
+        i = pend.players.index(player)
+        decision["your_options"] = list(state._options(pend, i)[0]) if pend.chosen[i] is None else []
+    return decision
 
 
 def decision_for(state, player: int | None) -> dict | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,13 @@ import pytest
 from interpreter import load_game
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Tests live in folders that mirror the package (engine, compiler, games, cli, web, agents, hostile);
+# a few import another test module's tables (``from test_conformance import CONFIGURATIONS``), so
+# every folder is importable by module name, whichever file pytest is asked to run.
+for _folder in sorted(p for p in Path(__file__).resolve().parent.iterdir() if p.is_dir() and p.name.isidentifier()):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 @pytest.fixture(scope="session")

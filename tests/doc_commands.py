@@ -7,7 +7,7 @@ Conventions of the documents' fenced blocks (the first word is the language, as 
   block's install, and a ``ribbit ...`` command (after an optional ``yes 1 |``, its answers) is run. Any other
   command (``python3 -m pytest``, ``ray start``) is the reader's business and not run here.
 - ```` ```console ````: ``$ ribbit ...`` lines, each followed by its output (docs/authoring.md; its outputs are
-  checked by tests/test_authoring_guide.py).
+  checked by tests/games/test_authoring_guide.py).
 - ```` ```sh not-run: REASON ````: a block that cannot run on one machine (a cluster's commands); it is read,
   never run, and must say why.
 - ```` ```yaml file=PATH ```` / ```` ```yaml part=PATH ````: a file the reader writes (docs/authoring.md),

@@ -1,6 +1,6 @@
 """Start Ray inside a private network namespace that has an outward interface, and report what listens.
 
-Run by tests/test_ray_loopback.py as ``unshare --net --pid --mount ... python3 tests/ray_loopback_probe.py
+Run by tests/cli/test_ray_loopback.py as ``unshare --net --pid --mount ... python3 tests/ray_loopback_probe.py
 local|head``, never on its own: it changes the network and mounts of the namespace it runs in.
 
 It first gives the namespace what a machine on a network has: ``lo`` up, and a veth pair with

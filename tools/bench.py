@@ -2,6 +2,7 @@
 
     python tools/bench.py            # the full report (a minute or two)
     python tools/bench.py --quick    # fewer games, for a smoke check
+    python tools/bench.py --against ../other-checkout   # the core figures of both, side by side, with ratios
 
 Figures printed (medians over several repetitions, so a busy machine skews them less):
   * load: time to read, validate and compile a definition (``load_game``: the board of the fewest
@@ -15,7 +16,11 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
     API by option number (``sample_action_id`` + ``apply_id``), exactly what
     ``ribbit simulate`` does; against the hand-written simulator, also by text
     (``legal_actions`` + ``apply``, the figure printed before integer actions);
+  * random full games per second by playout (``state.playout``: what ``ribbit simulate`` with random
+    bots plays), against the hand-written simulator too;
   * bot decisions per second (greedy, mcts, ismcts at 100 and 1,000 iterations), Frog Tower 3 players;
+  * search: ISMCTS and MCTS iterations per second (CPU time) on Frog Tower 3 players and Kaeru 2 players,
+    and what a search pays per iteration before it plays: ``determinised`` and ``clone``, in µs;
   * peak memory (max RSS) of ``ribbit simulate`` for an increasing number of
     games: it must stay flat, since nothing per game is kept but statistics;
   * `ribbit compare` of three configurations (Frog Tower, 3 players): wall time for
@@ -28,6 +33,11 @@ Figures printed (medians over several repetitions, so a busy machine skews them 
   * parallel simulate: ``--jobs 1`` against ``--jobs 2`` (speed-up, best and median of
     alternated runs; on a busy machine only the best means much), and with ``--ray``
     the ray backend on a local Ray instance (start-up, and the cost per game).
+
+``--against PATH`` measures the core figures (games/s, decisions/s, iterations/s, determinised and clone,
+load) of this checkout and of the one at PATH in child processes, taken in turn (A B A B ...), and prints
+them side by side with the median of the pair-by-pair ratios: on a shared machine only figures taken
+alternately compare fairly.  The figures use only the public API both checkouts have.
 
 Nothing here asserts: speed is measured and reported, not tested.
 """
@@ -44,7 +54,16 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+
+
+def _root() -> Path:
+    """This checkout, or the one ``--root PATH`` names (its ``interpreter`` measured with these figures)."""
+    if "--root" in sys.argv[:-1]:
+        return Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
+    return Path(__file__).resolve().parents[1]
+
+
+ROOT = _root()
 sys.path.insert(0, str(ROOT))
 
 from interpreter import load_game  # noqa: E402
@@ -130,6 +149,124 @@ def bench_against_reference(games: int, repeats: int, by_text: bool = False) -> 
         reference_times.append(median_time(lambda: reference.run(3, games * 4), 1) / (games * 4))
     ratios = sorted(e / r for e, r in zip(engine_times, reference_times))
     return 1 / statistics.median(engine_times), 1 / statistics.median(reference_times), statistics.median(ratios)
+
+
+def simulated_games(game, path, players: int, games: int) -> None:
+    """``ribbit simulate``'s own work, the definition loaded: ``games`` random-bot games and their statistics
+    (played by ``state.playout`` where the checkout has it)."""
+    from interpreter import sim
+
+    sim.simulate(ROOT / path, players, games, seed=1, game=game)
+
+
+def bench_simulated(path: str, players: int, games: int, repeats: int) -> float:
+    """Games per second of ``ribbit simulate``'s work (median)."""
+    game = load_game(ROOT / path)
+    simulated_games(game, path, players, max(1, games // 4))  # warm-up
+    return games / median_time(lambda: simulated_games(game, path, players, games), repeats)
+
+
+def bench_simulated_against_reference(games: int, repeats: int) -> tuple[float, float, float]:
+    """``ribbit simulate``'s work (Frog Tower, 3 players) vs the hand-written simulator, alternated."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import reference_frog_tower as reference
+
+    path = GAMES["Frog Tower"][0]
+    game = load_game(ROOT / path)
+    simulated_games(game, path, 3, max(1, games // 4))
+    engine_times, reference_times = [], []
+    for _ in range(repeats * 2):
+        engine_times.append(median_time(lambda: simulated_games(game, path, 3, games), 1) / games)
+        reference_times.append(median_time(lambda: reference.run(3, games * 4), 1) / (games * 4))
+    ratios = sorted(e / r for e, r in zip(engine_times, reference_times))
+    return 1 / statistics.median(engine_times), 1 / statistics.median(reference_times), statistics.median(ratios)
+
+
+SEARCH_GAMES = (("Frog Tower", 3), ("Kaeru", 2))  # where search is measured: iterations/s, determinised, clone
+
+
+def bench_search(game, players: int, name: str, iterations: int, positions: list, repeats: int) -> float:
+    """Search iterations per second of CPU time (median of ``repeats``), ``iterations`` per decision."""
+    from interpreter.agents import make_agent
+
+    rates = []
+    for _ in range(repeats):
+        bot = make_agent(name, 1, iterations=iterations)
+        start = time.process_time()
+        for state, seat in positions:
+            bot.act(state, seat)
+        rates.append(len(positions) * iterations / (time.process_time() - start))
+    return statistics.median(rates)
+
+
+def bench_copies(positions: list, repeats: int, copies: int = 20) -> tuple[float, float]:
+    """(µs per ``determinised``, µs per ``clone``) over the positions (median of ``repeats``)."""
+    rng = random.Random(1)
+    count = len(positions) * copies
+    worlds = median_time(lambda: [s.determinised(seat, rng) for s, seat in positions for _ in range(copies)],
+                         repeats)
+    clones = median_time(lambda: [s.clone() for s, _ in positions for _ in range(copies)], repeats)
+    return worlds / count * 1e6, clones / count * 1e6
+
+
+def core_figures(quick: bool) -> dict:
+    """The figures ``--against`` compares: {name: (value, unit, higher is better)}."""
+    games, repeats = (60, 3) if quick else (200, 3)
+    figures = {}
+    for name, (path, counts) in GAMES.items():
+        for players in counts:
+            count = max(2, games // GAMES_DIVISOR.get(name, 1))
+            figures[f"{name} {players}p simulate"] = (bench_simulated(path, players, count, repeats), "games/s", True)
+    engine, reference, ratio = bench_simulated_against_reference(max(10, games // 4), repeats)
+    figures["Frog Tower 3p simulate vs hand-written"] = (ratio, "x slower", False)
+    for name, players, count in (("Frog Tower", 3, games // 2), ("Top Frog", 4, 2)):
+        game = load_game(ROOT / GAMES[name][0])
+        decisions = random_games(game, players, count)
+        figures[f"{name} {players}p integer API"] = (
+            decisions / median_time(lambda: random_games(game, players, count), repeats), "decisions/s", True)
+    for name, players in SEARCH_GAMES:
+        if name not in GAMES:
+            continue
+        game = load_game(ROOT / GAMES[name][0])
+        positions = bot_positions(game, players, 8 if quick else 16)
+        for bot in ("ismcts", "mcts"):
+            figures[f"{name} {players}p {bot}"] = (bench_search(game, players, bot, 100, positions, repeats),
+                                                   "iterations/s", True)
+        worlds, clones = bench_copies(positions, repeats)
+        figures[f"{name} {players}p determinised"] = (worlds, "µs", False)
+        figures[f"{name} {players}p clone"] = (clones, "µs", False)
+    for name, (path, _) in GAMES.items():
+        figures[f"{name} load again"] = (bench_load(path, repeats) * 1000, "ms", False)
+        figures[f"{name} first load"] = (bench_first_load(path, repeats) * 1000, "ms", False)
+    return figures
+
+
+def against(other: Path, rounds: int, quick: bool) -> None:
+    """The core figures of this checkout (A) and ``other`` (B), in child processes taken in turn."""
+    import json
+
+    def run(root: Path) -> dict:
+        command = [sys.executable, str(Path(__file__).resolve()), "--figures-json", "--root", str(root)]
+        if quick:
+            command.append("--quick")
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    mine, theirs = [], []
+    for _ in range(rounds):
+        mine.append(run(ROOT))
+        theirs.append(run(other))
+    print(f"A = {ROOT}\nB = {other}\n{rounds} rounds, A B A B ... (medians; the ratio is the median of the "
+          "pair-by-pair ratios, > 1 when A is better)\n")
+    print(f"  {'figure':44s} {'A':>12s} {'B':>12s}  {'unit':12s} {'A vs B':>8s}")
+    for name, (_, unit, higher) in mine[0].items():
+        if name not in theirs[0]:
+            continue
+        a = [m[name][0] for m in mine]
+        b = [t[name][0] for t in theirs]
+        ratios = [(x / y if higher else y / x) if x and y else float("nan") for x, y in zip(a, b)]
+        print(f"  {name:44s} {statistics.median(a):12.1f} {statistics.median(b):12.1f}  {unit:12s} "
+              f"{statistics.median(ratios):7.2f}x")
 
 
 def peak_rss_of(command_name: str, path: str, players: int, games: int, extra=()) -> tuple[float, float]:
@@ -249,6 +386,7 @@ PETTINGZOO_GAMES = (("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players,
 def bench_pettingzoo(repeats: int) -> None:
     """PettingZoo AEC steps/s against the integer API's decisions/s on the same seeds (best of alternated runs)."""
     try:
+        import numpy as np
         from interpreter.adapters.pettingzoo import RibbitEnv
     except ImportError:
         print("\nPettingZoo steps/s vs the integer API: skipped (pip install -e '.[pettingzoo]')")
@@ -269,7 +407,7 @@ def bench_pettingzoo(repeats: int) -> None:
                     if terminated or truncated:
                         env.step(None)
                         continue
-                    env.step(rng.randrange(int(observation["action_mask"].sum())))
+                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))  # a fixed action id
                     steps += 1
             return steps
 
@@ -284,6 +422,81 @@ def bench_pettingzoo(repeats: int) -> None:
               f"observation {env.encoder.size} numbers)")
 
 
+ADAPTER_GAMES = (("Kaeru", 2, 20), ("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players, games per run
+
+
+def bench_adapters(repeats: int) -> None:
+    """Steps/s through each adapter beside the integer API on the same games (best of alternated runs).
+
+    The integer API plays ``sample_action_id`` + ``apply_id`` with narration off (as ``ribbit simulate``)
+    and on; the OpenSpiel adapter narrates by default (its information state strings read it) and is
+    set beside the narrated API, and with ``narration=False`` beside the plain one.  The OpenSpiel
+    adapter's step is ``legal_actions()`` + ``apply_action`` (fixed ids; no tensor, string or clone
+    asked for); PettingZoo's is ``env.last()`` + ``env.step`` (the observation encoded, its mask and texts).
+    """
+    try:
+        import numpy as np
+        from interpreter.adapters.openspiel import RibbitSpielGame
+        from interpreter.adapters.pettingzoo import RibbitEnv
+    except ImportError:
+        print("\nadapters vs the integer API: skipped (pip install -e '.[openspiel,pettingzoo]')")
+        return
+    print(f"\nsteps/s through each adapter vs the integer API (random games, best of {repeats} alternated runs):")
+    for name, players, games in ADAPTER_GAMES:
+        game = load_game(ROOT / GAMES[name][0])
+        spiel, env = RibbitSpielGame(game, players), RibbitEnv(game, players)
+        quiet = RibbitSpielGame(game, players, max_actions=spiel.max_actions, narration=False)
+
+        def integer_api(log):
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                state = game.new_game(players, seed, log=log)
+                while not state.is_terminal():
+                    player = state.current_players()[0]
+                    state.apply_id(player, state.sample_action_id(player, rng))
+                    steps += 1
+            return steps
+
+        def through_openspiel(spiel):
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                state = spiel.new_initial_state()
+                state.apply_action(seed % spiel.seeds)
+                while not state.is_terminal():
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    steps += 1
+            return steps
+
+        def through_pettingzoo():
+            rng, steps = random.Random(0), 0
+            for seed in range(games):
+                env.reset(seed=seed)
+                for _ in env.agent_iter():
+                    observation, _, terminated, truncated, _ = env.last()
+                    if terminated or truncated:
+                        env.step(None)
+                        continue
+                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                    steps += 1
+            return steps
+
+        runs = {"integer API": lambda: integer_api(False), "integer API, narrated": lambda: integer_api(True),
+                "OpenSpiel": lambda: through_openspiel(spiel), "OpenSpiel, unnarrated": lambda: through_openspiel(quiet),
+                "PettingZoo": through_pettingzoo}
+        steps = {label: run() for label, run in runs.items()}  # warm-up, and each path's step count
+        best = {label: float("inf") for label in runs}
+        for _ in range(repeats):
+            for label, run in runs.items():
+                best[label] = min(best[label], median_time(run, 1))
+        rate = {label: steps[label] / best[label] for label in runs}
+        base, narrated = rate["integer API"], rate["integer API, narrated"]
+        spiel_rate, quiet_rate = rate["OpenSpiel"], rate["OpenSpiel, unnarrated"]
+        print(f"  {name:12s} {players}p  integer API {base:6.0f}/s, narrated {narrated:6.0f}/s   OpenSpiel "
+              f"{spiel_rate:6.0f}/s ({narrated / spiel_rate:.2f}x the narrated API's cost), narration=False "
+              f"{quiet_rate:6.0f}/s ({base / quiet_rate:.2f}x)   PettingZoo {rate['PettingZoo']:6.0f}/s "
+              f"({base / rate['PettingZoo']:.2f}x)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke check)")
@@ -293,9 +506,22 @@ def main(argv=None) -> int:
     parser.add_argument("--no-parallel", action="store_true", help="skip --jobs 1 vs --jobs 2")
     parser.add_argument("--no-pettingzoo", action="store_true", help="skip PettingZoo steps/s vs the integer API")
     parser.add_argument("--ray", action="store_true", help="also time the ray backend on a local Ray instance")
+    parser.add_argument("--against", metavar="PATH", help="the core figures of this checkout and of the one at PATH, "
+                        "side by side (child processes, taken in turn)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: how many turns each (default 3)")
+    parser.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)  # one child of --against
+    parser.add_argument("--root", help=argparse.SUPPRESS)  # (read before the imports: see _root)
     parser.add_argument("--parallel-only", action="store_true",
                         help="only --jobs 1 vs --jobs 2 (and --ray): a short run to catch a quiet moment")
     args = parser.parse_args(argv)
+    if args.figures_json:
+        import json
+
+        print(json.dumps(core_figures(args.quick)))
+        return 0
+    if args.against:
+        against(Path(args.against).resolve(), args.rounds, args.quick)
+        return 0
     if args.parallel_only:
         bench_parallel(500 if args.quick else 2000, 3 if args.quick else 5, ray=args.ray)
         return 0
@@ -315,7 +541,17 @@ def main(argv=None) -> int:
             per_game, per_decision = bench_games(path, players, max(1, games // GAMES_DIVISOR.get(name, 1)), repeats)
             print(f"  {name:12s} {players}p  {per_game:8.0f} games/s  {per_decision:10.0f} decisions/s")
 
+    print(f"\n`ribbit simulate`'s work, random bots (state.playout), the definition loaded, {games} games x {repeats} runs "
+          "(median; Top Frog fewer):")
+    for name, (path, counts) in GAMES.items():
+        for players in counts:
+            count = max(2, games // GAMES_DIVISOR.get(name, 1))
+            print(f"  {name:12s} {players}p  {bench_simulated(path, players, count, repeats):8.1f} games/s")
+
     print("\nagainst a tight hand-written simulator of the same rules (tools/reference_frog_tower.py), 3 players:")
+    engine_rate, reference_rate, ratio = bench_simulated_against_reference(games // 4, repeats)
+    print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
+          f"engine is {ratio:.1f}x slower (median of interleaved runs), `ribbit simulate` (state.playout)")
     for by_text, path in ((False, "by number (sample_action_id + apply_id)"), (True, "by text (legal_actions + apply)")):
         engine_rate, reference_rate, ratio = bench_against_reference(games // 4, repeats, by_text)
         print(f"  engine {engine_rate:8.0f} games/s   hand-written {reference_rate:8.0f} games/s   "
@@ -330,8 +566,20 @@ def main(argv=None) -> int:
         label = name + "".join(f" {k}={v}" for k, v in params.items())
         print(f"  {label:24s} {rate:10.1f} decisions/s  ({count} decisions)")
 
+    print("\nsearch (100 iterations a decision; CPU time) and what an iteration pays before it plays:")
+    for name, players in SEARCH_GAMES:
+        if name not in GAMES:
+            continue
+        game = load_game(ROOT / GAMES[name][0])
+        positions = bot_positions(game, players, 8 if args.quick else 20)
+        rates = [f"{bot} {bench_search(game, players, bot, 100, positions, repeats):7.0f}" for bot in ("ismcts", "mcts")]
+        worlds, clones = bench_copies(positions, repeats)
+        print(f"  {name:12s} {players}p  iterations/s: {'   '.join(rates)}   determinised {worlds:6.1f} µs   "
+              f"clone {clones:6.1f} µs")
+
     if not args.no_pettingzoo:
         bench_pettingzoo(repeats)
+        bench_adapters(repeats)
 
     if not args.no_parallel:
         bench_parallel(500 if args.quick else 2000, repeats, ray=args.ray)

@@ -5,8 +5,8 @@
 * :mod:`interpreter.adapters.openspiel` — an OpenSpiel Python game for any definition
   (``pip install -e '.[openspiel]'``).
 
-Both see the game only as the seats see it: observations come from ``state.view(seat)``,
-actions are indices into the legal actions of the current decision.
+Both see the game only as the seats see it: observations come from ``state.view(seat)``;
+actions are fixed ids from a game-wide table (:mod:`interpreter.adapters.actions`).
 """
 
 from __future__ import annotations
@@ -79,6 +79,25 @@ def action_index(action, count: int, who: str) -> int:
     return int(action)
 
 
+def action_option(action, ids: list[int], who: str) -> int:
+    """The engine's option number of fixed action id ``action`` among ``ids`` (the legal ids now, in the
+    engine's order): exactly an int (a NumPy integer too), never a bool, a float or a text."""
+    import numpy as np
+
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    legal = sorted(ids)
+    shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
+    if type(action) is not int and not isinstance(action, np.integer):
+        raise ActionIndexError(f"an action is the id of one of {who}'s {len(ids)} legal actions now (an int: "
+                               f"{shown}), not {_type_of(action)}; the observation's action_mask marks them")
+    try:
+        return ids.index(int(action))
+    except ValueError:
+        raise ActionIndexError(f"{quote(int(action))} is not one of {who}'s {len(ids)} legal action ids now ("
+                               f"{shown}); the observation's action_mask marks them") from None
+
+
 def check_sizes(game, **sizes) -> None:
     """The sizes an adapter is made with (``max_actions``, ``max_decisions``, ``seeds``): each exactly an int
     from 1 (``max_actions`` at most MAX_OPTIONS, the most options a decision can have), or None where
@@ -91,10 +110,3 @@ def check_sizes(game, **sizes) -> None:
             raise DefinitionError(f"{name} must be a whole number (an int) from 1 to {top:,}"
                                   f"{' or None (sized from random games)' if name == 'max_actions' else ''}, "
                                   f"not {_type_of(value)}", Location(game.file, key=name))
-
-
-def check_action_count(legal: list, max_actions: int, prompt: str) -> None:
-    if len(legal) > max_actions:
-        raise TooManyActionsError(
-            f"the decision {prompt!r} offers {len(legal)} actions, more than this environment's action space "
-            f"holds (max_actions={max_actions}); create it with a larger max_actions")

@@ -7,41 +7,81 @@
     game = RibbitSpielGame(load_game("definitions/GAME.yaml"), players=2)
     state = game.new_initial_state()                # a chance node: the deal
     state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
-    state.legal_actions(), state.information_state_string(0)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    state.legal_actions(), state.information_state_string(0)   # fixed action ids (actions.py)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
-* **Chance**: every random event of a Ribbit game comes from its seeded RNG, so a game
-  is fixed by its seed and its decisions.  The first node is therefore OpenSpiel's one
-  chance node: it picks the seed, uniformly among ``seeds`` (default 100, the outcomes
-  0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions.
-* **Actions**: action ``i`` is the ``i``-th of ``state.legal_actions(seat)`` at the current
-  decision (``action_to_string`` gives its text); ``num_distinct_actions`` is
-  ``max_actions``, sized from random games when not given, as in the PettingZoo adapter.
+* **Chance**: ``chance="seed"`` (the default): every random event of a Ribbit game comes from
+  its seeded RNG, so a game is fixed by its seed and its decisions.  The first node is then
+  OpenSpiel's one chance node: it picks the seed, uniformly among ``seeds`` (default 100, the
+  outcomes 0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions, so
+  a clone knows the future draws (fine for sampling games, not for search that clones).
+  ``chance="explicit"`` uses the engine's chance mode (``new_game(..., chance=True)``, where it
+  exists): every random event (a shuffle read card by card, a draw, a roll) is a chance node with
+  the engine's outcomes and probabilities (card ids, or numbers below the engine's
+  ``MAX_OUTCOMES``), so a clone knows nothing of future draws and the deals are unbounded; it
+  refuses to be made on an engine without chance mode.
+* **Actions**: fixed ids (:mod:`interpreter.adapters.actions`): ``num_distinct_actions`` is the
+  table's size, an id means the same option in every decision of its kind (the card named X, a
+  menu's fixed text, a menu entry's text with given items; combinations by their place, in a
+  fallback block of ``max_actions`` ids, sized from random games when not given, as in the
+  PettingZoo adapter).  ``legal_actions()`` is sorted; ``action_to_string`` gives an option's text
+  (an id not legal now: what it means, ``game.actions.describe``).
 * **Players**: sequential.  At a simultaneous secret decision the seats it waits for move
   one after another, and what each sees never includes another's pick.
 * **Information**: ``observation_string(p)`` is ``state.view(p)`` as JSON (sorted keys);
   ``information_state_string(p)`` adds, for perfect recall, the seat's own actions so far
   (a JSON list of their texts: a secret pick is remembered before the narration tells it)
-  and its narration of the game (``state.narration(p)``: what it was told).  No tensors
-  are provided.
+  and its narration of the game (``state.narration(p)``: what it was told).  Games are narrated
+  unless ``narration=False`` (faster by a third to two thirds; the strings then hold the view and
+  the seat's own actions only, so two histories that end in the same view may read alike).
+  ``observation_tensor(p)`` is the view encoded (:mod:`interpreter.adapters.encoding`: the same
+  vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by a
+  count of the parts of the seat's own actions (their items, texts, templates, fallback places:
+  a summary of what it chose, not their order).  Both have shapes fixed per game and player count
+  and are zeros before the deal.
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
+* **Search**: ``resample_from_infostate(p, sampler)`` deals what seat ``p`` cannot see again
+  (``state.determinised``), keeping its information state exactly, so OpenSpiel's ``ISMCTSBot``
+  (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too, but
+  a clone knows the real game's future draws (chance is one node, the seed).
+* **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
+  its parameters: the definition's file and variants, quoted, and the sizes), so
+  ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
+  that can read the definition; a state pickles as its plain data (never the compiled rules).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import random
+import weakref
+from urllib.parse import quote, unquote
 
 import numpy as np
 import pyspiel
 
-from . import check_action_count, check_sizes, probe_max_actions
+from ..errors import DefinitionError, Location
+from ..state import _type_of
+from . import check_sizes, probe_max_actions
+from .actions import ActionTable
+from .encoding import ViewEncoder
+from ..state import State
 
 DEFAULT_SEEDS = 100
+SEED, EXPLICIT = "seed", "explicit"  # the two chance models (see the module docstring)
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 MAX_DECISIONS = 10_000
 
 
-def game_type(name: str, players: int) -> pyspiel.GameType:
+_REGISTERED: set = set()  # the short names registered with OpenSpiel (once each)
+_LOADED: dict = {}  # (definition file, variants) -> the Ribbit game loaded for a deserialised game
+_GAMES = weakref.WeakValueDictionary()  # game string -> the live game (a serialised state names its game)
+
+
+def game_type(name: str, game, parameters: dict) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=f"python_ribbit_{name}", long_name=f"Ribbit: {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -49,38 +89,110 @@ def game_type(name: str, players: int) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
-        parameter_specification={})
+        max_num_players=game.max_players, min_num_players=game.min_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=parameters)
+
+
+def _parameters(game, players: int, seeds: int, max_actions: int, max_decisions: int, narration: bool,
+                chance: str) -> dict:
+    """The game's OpenSpiel parameters: everything that makes it again (texts quoted: OpenSpiel's
+    game strings have no escapes, and a path or a variant's setting may hold ``=``, ``,`` or ``(``)."""
+    return {"definition": quote(os.path.abspath(game.file), safe=""),
+            "variants": quote(json.dumps(list(game.variants)), safe=""),
+            "players": players, "seeds": seeds, "max_actions": max_actions, "max_decisions": max_decisions,
+            "narration": narration, "chance": chance}
+
+
+def _from_parameters(params=None) -> "RibbitSpielGame":
+    """The game a serialised game string names (``pyspiel.load_game``, ``deserialize_game_and_state``)."""
+    from ..loader import load_game
+
+    params = dict(params or {})
+    key = (unquote(params["definition"]), tuple(json.loads(unquote(params["variants"]))))
+    ribbit = _LOADED.get(key)
+    if ribbit is None:
+        ribbit = _LOADED[key] = load_game(key[0], variants=list(key[1]))
+    return RibbitSpielGame(ribbit, params["players"], seeds=params["seeds"], max_actions=params["max_actions"],
+                           max_decisions=params["max_decisions"], narration=params["narration"],
+                           chance=params["chance"])
+
+
+def _max_outcomes() -> int:
+    """The most outcomes one chance node of the engine's chance mode has (its numbers 0 to that less one)."""
+    from ..runtime import chance as engine_chance
+
+    return engine_chance.MAX_OUTCOMES
+
+
+class _Factory:
+    """What OpenSpiel's registry calls to make a game from its parameters: a class, as OpenSpiel's own
+    Python games register (a plain function held by the registry aborts Python at exit)."""
+
+    def __new__(cls, params=None):
+        return _from_parameters(params)
 
 
 class RibbitSpielGame(pyspiel.Game):
-    """One Ribbit definition at a fixed player count, as an OpenSpiel game."""
+    """One Ribbit definition at a fixed player count, as an OpenSpiel game.
+
+    It is registered with OpenSpiel under ``python_ribbit_<name>`` when first made, with parameters
+    that load it again (the definition's file, its variants, the sizes), so
+    ``pyspiel.serialize_game_and_state`` and ``deserialize_game_and_state`` work in this process.
+    """
 
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
-                 max_decisions: int = MAX_DECISIONS):
+                 max_decisions: int = MAX_DECISIONS, narration: bool = True, chance: str = SEED):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
+        if chance not in (SEED, EXPLICIT):
+            raise DefinitionError(f"chance must be {SEED!r} (one chance node deals a seed) or {EXPLICIT!r} (the "
+                                  f"engine's chance nodes), not {_type_of(chance)}", Location(game.file, key="chance"))
+        if chance == EXPLICIT and "chance" not in inspect.signature(game.new_game).parameters:
+            raise DefinitionError("chance='explicit' needs the engine's chance mode (new_game(..., chance=True)), "
+                                  "which this version of Ribbit does not have", Location(game.file, key="chance"))
+        self.chance = chance
+        if type(narration) is not bool:
+            raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
+                                  Location(game.file, key="narration"))
+        self.narration = narration  # games narrated (the information state strings read it), unless False
         self.ribbit, self.players, self.seeds = game, players, seeds
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
+        self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
+        self.encoder = ViewEncoder(game, players)  # the view as numbers (encoding.py)
         self.max_decisions = max_decisions
+        self.deals = [(seed, 1.0 / seeds) for seed in range(seeds)]  # the chance node's outcomes, made once
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
-        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=seeds,
+        outcomes = seeds if chance == SEED else max(len(game.card_names), _max_outcomes())
+        info = pyspiel.GameInfo(num_distinct_actions=self.actions.size, max_chance_outcomes=outcomes,
                                 num_players=players, min_utility=0.0, max_utility=1.0,
                                 max_game_length=max_decisions)
-        super().__init__(game_type(name, players), info, {})
+        parameters = _parameters(game, players, seeds, self.max_actions, max_decisions, narration, chance)
+        kind = game_type(name, game, parameters)
+        if kind.short_name not in _REGISTERED:
+            pyspiel.register_game(kind, _Factory)
+            _REGISTERED.add(kind.short_name)
+        super().__init__(kind, info, parameters)
+        _GAMES[str(self)] = self
 
     def new_initial_state(self):
         return RibbitSpielState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return RibbitObserver(perfect_recall)
+        return RibbitObserver(self, perfect_recall)
+
+
+def _game_named(name: str) -> "RibbitSpielGame":
+    """The live game whose OpenSpiel string is ``name``, or that game made again (``pyspiel.load_game``)."""
+    game = _GAMES.get(name)
+    return game if game is not None else pyspiel.load_game(name)
 
 
 class _Shared:
-    """A reference that OpenSpiel's clone (a deep copy of each attribute) shares instead of copying."""
+    """The game, as a state holds it: OpenSpiel's clone (a deep copy of each attribute) shares it, and
+    its serialisation (a pickle of the attributes) names it by its game string."""
 
     def __init__(self, value):
         self.value = value
@@ -88,15 +200,68 @@ class _Shared:
     def __deepcopy__(self, memo):
         return self
 
+    def __reduce__(self):
+        return _shared, (str(self.value),)
+
+
+def _shared(name: str) -> _Shared:
+    return _Shared(_game_named(name))
+
 
 class _Owned:
-    """A Ribbit state that OpenSpiel's clone copies with ``State.clone()`` (the compiled game is shared)."""
+    """A Ribbit state that OpenSpiel's clone copies with ``State.clone()`` (the compiled game is shared), and
+    its serialisation pickles as its plain data (every slot but the compiled game and a cache), so a state
+    dealt again for search (``resample_from_infostate``) comes back as it was, not replayed from a seed."""
 
-    def __init__(self, state):
-        self.state = state
+    def __init__(self, state, game: str | None = None):
+        self.state, self.game = state, game
 
     def __deepcopy__(self, memo):
-        return _Owned(None if self.state is None else self.state.clone())
+        return _Owned(None if self.state is None else self.state.clone(), self.game)
+
+    def __reduce__(self):
+        state = self.state
+        if state is None:
+            return _Owned, (None, self.game)
+        if getattr(state, "chance", None) is not None:  # chance mode keeps a copy of the game's step: replayed instead
+            return _replayed, (self.game, state.history, state.log is not None, state.ended_by == State.DECISION_CAP)
+        data = {slot: getattr(state, slot) for slot in State.__slots__ if slot not in ("game", "_made")}
+        return _revive, (self.game, data)
+
+
+def _replayed(name: str, history: list, log: bool, abandoned: bool) -> _Owned:
+    """A game of the engine's chance mode made again from its history (chance outcomes as ``[-1, outcome]``)."""
+    game = _game_named(name)
+    state = game.ribbit.new_game(game.players, 0, log=log, chance=True)
+    for player, action in history:
+        if player < 0:
+            state.apply_chance(action)
+        else:
+            state.apply(player, action)
+    if abandoned:
+        state.abandon()
+    return _Owned(state, name)
+
+
+def _revive(name: str, data: dict) -> _Owned:
+    state = State.__new__(State)
+    state.game, state._made = _game_named(name).ribbit, None
+    for slot, value in data.items():
+        setattr(state, slot, value)
+    return _Owned(state, name)
+
+
+class _Cache:
+    """What a state works out and may work out again: never copied by a clone nor pickled."""
+
+    def __init__(self):
+        self.value = None
+
+    def __deepcopy__(self, memo):
+        return _Cache()
+
+    def __reduce__(self):
+        return _Cache, ()
 
 
 class RibbitSpielState(pyspiel.State):
@@ -106,6 +271,9 @@ class RibbitSpielState(pyspiel.State):
         super().__init__(game)
         self._game = _Shared(game)
         self._state = _Owned(None)  # before the deal (the chance node)
+        self._decisions = 0  # decisions taken (max_decisions), chance outcomes not counted
+        self._own = np.zeros((game.players, game.actions.parts_size), np.float32)  # each seat's own actions' parts
+        self._made = _Cache()  # the ids of the decision now (see _ids)
 
     @property
     def spiel(self) -> RibbitSpielGame:
@@ -116,39 +284,114 @@ class RibbitSpielState(pyspiel.State):
         return self._state.state
 
     def current_player(self):
-        if self.ribbit is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.ribbit.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return self.ribbit.current_players()[0]
+        ribbit = self._state.state  # (OpenSpiel asks this several times a step: kept short)
+        if ribbit is None:
+            if self._game.value.chance == EXPLICIT:  # the game starts at once: setup's random events are chance nodes
+                ribbit = self._start()
+            else:
+                return _CHANCE
+        if ribbit.over:
+            return _TERMINAL
+        p = ribbit.pending
+        if p is not None and not p.each:
+            return p.players[0]
+        if self._game.value.chance == EXPLICIT and ribbit.is_chance():
+            return _CHANCE
+        return ribbit.current_players()[0]
+
+    def _start(self):
+        """The game in the engine's chance mode, run up to its first decision or chance node."""
+        self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, 0, log=self.spiel.narration,
+                                                        chance=True), str(self.spiel))
+        return self.ribbit
 
     def chance_outcomes(self):
-        p = 1.0 / self.spiel.seeds
-        return [(seed, p) for seed in range(self.spiel.seeds)]
+        if self.spiel.chance == EXPLICIT:
+            ribbit = self.ribbit if self.ribbit is not None else self._start()
+            return ribbit.chance_outcomes()
+        return self.spiel.deals
+
+    def _ids(self, player) -> list[int]:
+        """The fixed ids of ``player``'s options now, in the engine's order (option k has id ``ids[k]``);
+        made once per decision (``legal_actions`` then ``apply_action`` ask twice)."""
+        ribbit = self.ribbit
+        if ribbit is None or ribbit.over or ribbit.pending is None:
+            return []
+        key = (len(ribbit.history), player)
+        cached = self._made.value
+        if cached is not None and cached[0] == key and cached[1] is ribbit:
+            return cached[2]
+        ids = self.spiel.actions.ids(ribbit, player)
+        self._made.value = (key, ribbit, ids)
+        return ids
 
     def _legal_actions(self, player):
-        if self.ribbit is None or self.ribbit.is_terminal():
-            return []
-        legal = self.ribbit.legal_action_ids(player)  # numbers only: no option's text is made
-        check_action_count(legal, self.spiel.max_actions, self.ribbit.prompt())
-        return list(legal)
+        return sorted(self._ids(player))
+
+    def _option(self, player, action) -> int:
+        """The engine's option number of fixed id ``action`` for ``player`` now."""
+        try:
+            return self._ids(player).index(action)
+        except ValueError:
+            raise pyspiel.SpielError(f"action {action} is not legal for player {player} now; the legal ids are "
+                                     f"{self._legal_actions(player)}") from None
 
     def _apply_action(self, action):
+        if self.spiel.chance == EXPLICIT:
+            ribbit = self.ribbit if self.ribbit is not None else self._start()
+            if ribbit.is_chance():
+                ribbit.apply_chance(int(action))
+                return
         if self.ribbit is None:
-            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action)))
+            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action), log=self.spiel.narration),
+                                 str(self.spiel))
             return
         seat = self.ribbit.current_players()[0]
-        self.ribbit.apply_id(seat, int(action))
-        if not self.ribbit.is_terminal() and len(self.ribbit.history) >= self.spiel.max_decisions:
+        self.ribbit.apply_id(seat, self._option(seat, int(action)))
+        own = self._own[seat]
+        for at in self.spiel.actions.parts(int(action)):
+            own[at] += 1
+        self._decisions += 1
+        if not self.ribbit.is_terminal() and self._decisions >= self.spiel.max_decisions:
             self.ribbit.abandon()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
+            if self.spiel.chance == EXPLICIT:
+                ribbit = self.ribbit if self.ribbit is not None else self._start()
+                if ribbit.is_chance():  # two cards alike are two outcomes: the number keeps their texts apart
+                    return f"{ribbit.chance_outcome_text(int(action))} (outcome {action})"
+                return f"outcome {action}"
             return f"deal with seed {action}"
-        return self.ribbit.action_to_string(player, int(action))
+        if self.ribbit is not None and not self.ribbit.is_terminal() and int(action) in self._ids(player):
+            return self.ribbit.action_to_string(player, self._option(player, int(action)))
+        return self.spiel.actions.describe(int(action))  # an id not legal now: what it means in general
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: its information state string and tensor are
+        the same, every card it cannot see dealt again (``state.determinised``, which keeps the history
+        and the narration).  At a simultaneous secret decision the others' picks, unknown to it, are drawn
+        again uniformly among their options in the new deal; future chance comes from the sampler
+        (``probability_sampler()``, a number in [0, 1) as OpenSpiel's samplers give), not the real game's.
+        """
+        state = self.clone()
+        if self.ribbit is None or self.ribbit.is_terminal():
+            return state
+        bits = [int(probability_sampler() * 2 ** 53) for _ in range(2)]
+        rng = random.Random(bits[0] << 53 | bits[1])
+        world = self.ribbit.determinised(player_id, rng)
+        waiting = set(self.ribbit.current_players())
+        while world.pending is not None and world.pending.each:
+            again = [seat for seat in world.current_players() if seat not in waiting]
+            if not again:
+                break
+            world.apply_id(again[0], world.sample_action_id(again[0], rng))
+        state._state = _Owned(world, str(self.spiel))
+        return state
 
     def is_terminal(self):
-        return self.ribbit is not None and self.ribbit.is_terminal()
+        ribbit = self._state.state
+        return ribbit is not None and ribbit.over
 
     def returns(self):
         if self.ribbit is None:
@@ -162,15 +405,34 @@ class RibbitSpielState(pyspiel.State):
 
 
 class RibbitObserver:
-    """OpenSpiel's observer interface: strings from ``view`` (and own actions and narration, for perfect recall)."""
+    """OpenSpiel's observer interface, from ``view`` (and the seat's own actions, for perfect recall).
 
-    def __init__(self, perfect_recall: bool):
+    * ``tensor`` (float32): the view encoded (:class:`~interpreter.adapters.encoding.ViewEncoder`,
+      ``dict["view"]``); with perfect recall, then how often the seat chose each part of an action
+      (``dict["own actions"]``: the items, texts, templates and fallback places of its actions' fixed
+      ids, :meth:`~interpreter.adapters.actions.ActionTable.parts`).  All zeros before the deal.
+    * strings: the view as JSON (sorted keys); with perfect recall, then the texts of the seat's own
+      actions (a JSON list) and its narration (``state.narration(seat)``).
+    """
+
+    def __init__(self, game: RibbitSpielGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.encoder, self.actions = game.encoder, game.actions
+        size = self.encoder.size
+        self.tensor = np.zeros(size + (self.actions.parts_size if perfect_recall else 0), np.float32)
+        self.dict = {"view": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["own actions"] = self.tensor[size:]
 
     def set_from(self, state, player):
-        pass
+        tensor = self.tensor
+        if state.ribbit is None:
+            tensor.fill(0)
+            return
+        size = self.encoder.size
+        tensor[:size] = self.encoder.encode(state.ribbit.view(player))
+        if self.perfect_recall:
+            tensor[size:] = state._own[player]
 
     def string_from(self, state, player):
         if state.ribbit is None:

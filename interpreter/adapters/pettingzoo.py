@@ -8,7 +8,7 @@
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
         action = None if terminated or truncated else env.action_space(agent).sample(observation["action_mask"])
-        env.step(action)                                 # info["legal_actions"][action] is its text
+        env.step(action)                                 # a fixed id: info["legal_actions"][action] is its text
 
 Agents are ``"player_1"`` ... ``"player_N"`` (seats).
 
@@ -20,7 +20,7 @@ Agents are ``"player_1"`` ... ``"player_N"`` (seats).
   decide at once (a secret simultaneous choice): each ``step(actions)`` is one decision
   of every seat the game waits for now (``state.current_players()``): all of them at a
   simultaneous decision, the one seat at any other.  Each acting agent's ``action_mask`` marks
-  its legal actions; an agent the game does not wait for gets a mask that allows only action
+  its legal action ids; an agent the game does not wait for gets a mask that allows only action
   ``0``, a no-op (its entry in ``actions`` may be ``0``, ``None`` or left out; anything else is
   refused), so a policy always has one valid action and a training loop needs no special case.
   ``info["legal_actions"]`` is given to the acting agents only.  The acting agents' actions are
@@ -36,13 +36,14 @@ Both environments:
   (so ``reset(seed=s)`` followed by ``reset()``s is a reproducible sequence of deals, as
   PettingZoo's ``seed_test`` checks), or from the operating system's entropy if no seed was
   ever given.  ``env.state.seed`` is the seed of the game being played.
-* **Actions**: ``Discrete(max_actions)``; action ``i`` is the ``i``-th of
-  ``state.legal_actions(seat)`` at the current decision (no fixed identities: ``0`` means
-  "the first option now"), and the observation's ``action_mask`` marks the first
-  ``len(legal_actions)`` as legal.  The size is ``max_actions`` if given, else sized from
-  random games of the definition (see :func:`interpreter.adapters.probe_max_actions`): a
-  definition does not state how many options a decision can offer.
-* **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(max_actions,) of
+* **Actions**: ``Discrete(n)``, ``n = env.actions.size``: fixed action ids, each meaning the same
+  thing in every decision of its kind (``37`` is "the card named X", a fixed menu text, or a menu
+  entry's text with given items; :mod:`interpreter.adapters.actions` documents the table and
+  the fallback for decisions that pick combinations).  The observation's ``action_mask`` marks the
+  legal ids; ``info["legal_actions"]`` maps each legal id to its text (in the engine's order), and
+  ``env.actions.describe(id)`` says what any id means.  ``max_actions`` (given, or sized from random
+  games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.
+* **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(n,) of
   int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes
   ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`, NumPy; ``env.encoder.parts`` names
   its slices and its docstring says which never change), so it holds no hidden information.
@@ -71,7 +72,8 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from ..errors import DefinitionError, IllegalActionError, Location, quote
 from ..state import _type_of
-from . import ActionIndexError, action_index, check_action_count, check_sizes, probe_max_actions
+from . import ActionIndexError, action_index, action_option, check_sizes, probe_max_actions
+from .actions import ActionTable
 from .encoding import LIMIT, ViewEncoder
 
 MAX_DECISIONS = 10_000
@@ -94,15 +96,17 @@ class _RibbitEnvironment:
                                   Location(game.file, key="narration"))
         self.narration = narration  # the games' narration (state.narration): off unless asked, as in simulate
         self.encoder = ViewEncoder(game, players)
+        self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.possible_agents = [f"player_{seat + 1}" for seat in range(players)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation = spaces.Dict({
             "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
+            "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
         })
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.max_actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
+        self._made = None  # ((decision, seat), state, ids): see _ids
         self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
@@ -134,21 +138,33 @@ class _RibbitEnvironment:
         self._deals = random.Random(seed)
         return state
 
-    def legal_actions(self, agent) -> list[str]:
-        """The texts of ``agent``'s legal actions now (index ``i`` is action ``i``)."""
-        return self.state.legal_actions(self.seat[self._known(agent)])
+    def legal_actions(self, agent) -> dict[int, str]:
+        """``agent``'s legal actions now: their fixed ids and texts, in the engine's order."""
+        seat = self.seat[self._known(agent)]
+        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
 
-    def _observation(self, seat: int, legal: int) -> dict:
-        """``seat``'s view, encoded, with a mask allowing its first ``legal`` actions."""
-        mask = np.zeros(self.max_actions, np.int8)
-        mask[:legal] = 1
+    def _ids(self, seat: int) -> list[int]:
+        """The fixed ids of ``seat``'s options now (engine order), made once per decision and seat."""
+        state = self.state
+        if state.pending is None or state.over:
+            return []
+        key = (state, len(state.history), seat)
+        made = self._made
+        if made is not None and made[0] == key[1:] and made[1] is state:
+            return made[2]
+        ids = self.actions.ids(state, seat)
+        self._made = (key[1:], state, ids)
+        return ids
+
+    def _observation(self, seat: int, ids) -> dict:
+        """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
+        mask = np.zeros(self.actions.size, np.int8)
+        mask[ids] = 1
         return {"observation": self.encoder.encode(self.state.view(seat)), "action_mask": mask}
 
-    def _legal(self, seat: int) -> list[str]:
-        """``seat``'s legal actions now, checked against the action space."""
-        legal = self.state.legal_actions(seat)
-        check_action_count(legal, self.max_actions, self.state.prompt())
-        return legal
+    def _legal(self, seat: int) -> dict[int, str]:
+        """``seat``'s legal actions now: {fixed id: text}."""
+        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
 
     def _ended(self) -> str | None:
         """"terminated" or "truncated" if the game is over now (a game too long is abandoned), else None."""
@@ -199,7 +215,7 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
 
     def observe(self, agent):
         seat = self.seat[self._known(agent)]
-        return self._observation(seat, len(self.state.legal_action_ids(seat)))
+        return self._observation(seat, self._ids(seat))
 
     def step(self, action):
         """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
@@ -224,7 +240,7 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        index = action_index(action, len(self.state.legal_action_ids(seat)), agent)
+        index = action_option(action, self._ids(seat), agent)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = {name: 0.0 for name in self.agents}
@@ -273,10 +289,10 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
             seat = self.seat[agent]
             if agent in self.acting:
                 legal = self._offered[agent] = self._legal(seat)
-                observations[agent] = self._observation(seat, len(legal))
+                observations[agent] = self._observation(seat, list(legal))
                 infos[agent] = {"legal_actions": legal}
             else:
-                observations[agent] = self._observation(seat, 0 if self.state.is_terminal() else 1)
+                observations[agent] = self._observation(seat, [] if self.state.is_terminal() else [0])
                 infos[agent] = {}
         return observations, infos
 
@@ -298,9 +314,11 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         for agent in self.acting:
             seat, legal = self.seat[agent], self._offered[agent]
             if actions.get(agent) is None:
-                raise ActionIndexError(f"{agent} must act now (one of its {len(legal)} legal actions, 0 to "
-                                       f"{len(legal) - 1}); the acting agents are {', '.join(self.acting)}")
-            chosen.append((seat, legal[action_index(actions[agent], len(legal), agent)]))
+                raise ActionIndexError(f"{agent} must act now (one of its {len(legal)} legal action ids: "
+                                       f"{', '.join(map(str, sorted(legal)[:12]))}); the acting agents are "
+                                       f"{', '.join(self.acting)}")
+            ids = list(legal)
+            chosen.append((seat, legal[ids[action_option(actions[agent], ids, agent)]]))
         return chosen
 
     def step(self, actions):

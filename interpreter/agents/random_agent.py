@@ -5,7 +5,8 @@ fuzzer: random playouts reach corners of the rules that people rarely visit.
 Each bot owns its own ``random.Random`` so a game's result depends only on the
 game seed and the bot seeds, never on other bots or on global state.  ``act_id``
 draws the same option as ``act`` but as a number (``state.apply_id``), with no
-option's text made: the cheap path ``ribbit simulate`` takes.
+option's text made; ``playout_rng`` lets a game of random bots be played by
+``state.playout`` (the same draws): the cheap path ``ribbit simulate`` takes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ class RandomAgent:
     def act(self, state, seat: int) -> str:
         """One of ``seat``'s legal actions in ``state``, uniformly (the same draws as ``choose``)."""
         return self.choose(None, state.legal_actions(seat))
+
+    @property
+    def playout_rng(self):
+        """The generator this bot's choices are uniform draws from (``randrange`` of the option count), so a
+        game of random bots can be played by ``state.playout`` with one generator per seat."""
+        return self.rng
 
     def act_id(self, state, seat: int) -> int:
         """The number of the action ``act`` would choose (the same draw), made without any option's text."""

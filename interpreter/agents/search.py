@@ -13,8 +13,9 @@ the seat cannot see is dealt again at random and future chance is drawn from the
   cards that is plain UCT; on a game with hidden cards it plans as if one guess at them were true,
   which is why ``ismcts`` is the bot for such games.
 
-Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout)
-until the game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
+Each iteration walks down the tree with UCB1, adds one node, then plays random moves (the rollout,
+``state.playout``: uniform draws straight from the pending decisions, no option's text made) until the
+game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
 game is worth ``state.returns()`` to each player; an unfinished one is worth a share of 1 among the
 leaders by ``state.current_scores()``.  Each node adds up the worth to the player who moved into it.
 At a simultaneous decision the searching seat chooses first in the tree and the others after it
@@ -91,6 +92,7 @@ class TreeSearchAgent:
             return legal[0]
         rng = self.rng
         root = Node()
+        state = _unrecorded(state)
         base = None if self.new_world_each_iteration else state.determinised(seat, rng)
         order = self._order(state, seat, legal, base)
         deadline = None if self.time is None else time.monotonic() + self.time
@@ -128,7 +130,7 @@ class TreeSearchAgent:
         return order[:max(2, self.iterations // 4)]  # too many options for the iterations: the best judged
 
     def _iterate(self, root: Node, world, seat: int, order: list) -> None:
-        rng, c = self.rng, self.c
+        rng = self.rng
         node, path = root, []
         here = set(world.legal_actions(seat))
         player, legal = seat, [a for a in order if a in here] or order
@@ -136,21 +138,7 @@ class TreeSearchAgent:
         while True:
             children = node.children
             keys = [(player, a) for a in legal]
-            fresh = [k for k in keys if k not in children]
-            if fresh:  # the root tries its options in order; deeper nodes at random
-                key = fresh[0] if node is root or len(fresh) == 1 else fresh[rng.randrange(len(fresh))]
-                children[key] = Node()
-            else:
-                key, best = None, -1.0
-                for k in keys:
-                    child = children[k]
-                    score = child.total / child.visits + c * math.sqrt(math.log(child.avail + 1) / child.visits)
-                    if score > best:
-                        key, best = k, score
-            for k in keys:
-                child = children.get(k)
-                if child is not None:
-                    child.avail += 1
+            key, fresh = self._descend(node, root, keys)
             node = children[key]
             world.apply(player, key[1])
             path.append((node, player))
@@ -159,15 +147,40 @@ class TreeSearchAgent:
                 break
             player = world.current_players()[0]
             legal = world.legal_actions(player)
-        while not world.over and budget > 0:  # the rollout: random moves, by number (no option's text made)
-            player = world.current_players()[0]
-            world.apply_id(player, world.sample_action_id(player, rng))
-            budget -= 1
+        if not world.over and budget > 0:  # the rollout: random moves straight from the decisions (state.playout)
+            world.playout(rng, decisions=budget)
         value = worth(world)
         root.visits += 1
         for node, mover in path:
             node.visits += 1
             node.total += value[mover]
+
+    def _descend(self, node: Node, root: Node, keys: list):
+        """(the child's key to go down to, whether it is new): an option not tried yet (the root tries its options
+        in order, deeper nodes at random), else the best by UCB1.  Each child offered counts one availability."""
+        children = node.children
+        fresh = [k for k in keys if k not in children]
+        if fresh:
+            key = fresh[0] if node is root or len(fresh) == 1 else fresh[self.rng.randrange(len(fresh))]
+            children[key] = Node()
+        else:
+            key = self._best_by_ucb1(children, keys)
+        for k in keys:
+            child = children.get(k)
+            if child is not None:
+                child.avail += 1
+        return key, bool(fresh)
+
+    def _best_by_ucb1(self, children: dict, keys: list):
+        """The key of the child with the highest UCB1 score (availability-counted, as ISMCTS needs); the first
+        of equals."""
+        key, best = None, -1.0
+        for k in keys:
+            child = children[k]
+            score = child.total / child.visits + self.c * math.sqrt(math.log(child.avail + 1) / child.visits)
+            if score > best:
+                key, best = k, score
+        return key
 
 
 class MCTSAgent(TreeSearchAgent):
@@ -182,3 +195,11 @@ class ISMCTSAgent(TreeSearchAgent):
 
     name = "ismcts"
     new_world_each_iteration = True
+
+
+def _unrecorded(state):
+    """A copy of ``state`` that keeps no history, narration or trace: the worlds searched are made from it,
+    and a rollout that narrated every move it tries would pay for a record nobody reads."""
+    quiet = state.clone()
+    quiet.log, quiet.log_seen, quiet.trace, quiet.trace_vars, quiet.history = None, [], None, None, []
+    return quiet

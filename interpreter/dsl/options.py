@@ -3,7 +3,7 @@
 Every optimisation must leave a game exactly as it would be without it: the same
 legal actions, the same random numbers drawn, the same narration and the same end.
 Each can be switched off when a game is loaded, so the differential tests
-(``tests/test_differential.py``) can play the same seeded games under every
+(``tests/compiler/test_differential.py``) can play the same seeded games under every
 combination and compare them move for move, and a developer chasing a bug can
 see whether an optimisation is to blame::
 

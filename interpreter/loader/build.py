@@ -240,10 +240,12 @@ class Builder:
                 names_seen[name] = i
                 self.add_component(comp, path, name, raw, defaults, tables)
         for prop, default in defaults.items():
-            # an empty list says nothing about the items' kind: [] next to [3, 6] is still a list of numbers
-            kinds = {T.kind_of_value(v) for v in tables[prop] if v is not None and v != []} \
-                or {T.kind_of_value(default)}
-            g.properties[prop] = (tables[prop], kinds.pop() if len(kinds) == 1 else T.ANY)
+            g.properties[prop] = (tables[prop], _property_kind(tables[prop], default))
+        self.check_show_text()
+
+    def check_show_text(self):
+        """A zone's ``show_text`` names a text property of the cards."""
+        g = self.g
         for name, z in g.zones.items():
             if z.show_text and (z.show_text not in g.properties or g.properties[z.show_text][1] != "str"):
                 texts = sorted(p for p, (_, kind) in g.properties.items() if kind == "str")
@@ -261,7 +263,23 @@ class Builder:
         if "family" not in comp:
             return [(comp["name"], written)]
         family = comp["family"]
-        where = path + ("family",)
+        self.check_family_values(comp, family, path + ("family",))
+        name = self.template(comp["name"], family, path + ("name",))
+        if not any(isinstance(part, tuple) for part in name):
+            self.fail(f"every card of a family needs its own name: put the family's values in it, e.g. "
+                      f"{quote(' '.join('{' + k + '}' for k in family))}", path + ("name",))
+        rules = {key: self.family_rule(key, value, family, path + (key,)) for key, value in written.items()}
+        import itertools
+
+        members = []
+        for combo in itertools.product(*family.values()):
+            at = dict(zip(family, combo))
+            members.append((_fill(name, at), {key: _member_value(key, rule, at, defaults)
+                                              for key, rule in rules.items()}))
+        return members
+
+    def check_family_values(self, comp, family, where):
+        """Each key's values are distinct, and the family (times its count and seats) makes at most MAX_CARDS."""
         size = comp.get("count", 1) * (self.g.max_players if comp.get("per_player") else 1)
         for key, values in family.items():
             seen = {}
@@ -273,37 +291,15 @@ class Builder:
             size *= len(values)
             if size > MAX_CARDS:
                 self.fail(f"this family makes more than {MAX_CARDS:,} cards; a game has at most {MAX_CARDS:,}", where)
-        name = self.template(comp["name"], family, path + ("name",))
-        if not any(isinstance(part, tuple) for part in name):
-            self.fail(f"every card of a family needs its own name: put the family's values in it, e.g. "
-                      f"{quote(' '.join('{' + k + '}' for k in family))}", path + ("name",))
-        rules = {}
-        for key, value in written.items():
-            if isinstance(value, str) and ("{" in value or "}" in value):
-                rules[key] = ("text", self.template(value, family, path + (key,)))
-            elif isinstance(value, dict) and set(value) == {"by", "table"}:
-                rules[key] = ("table", self.family_table(key, value, family, path + (key,)))
-            else:
-                rules[key] = ("same", value)
-        import itertools
 
-        members = []
-        for combo in itertools.product(*family.values()):
-            at = dict(zip(family, combo))
-            values = {}
-            for key, (how, rule) in rules.items():
-                if how == "same":
-                    values[key] = rule
-                elif how == "table":
-                    by, table = rule
-                    values[key] = table[str(at[by])]
-                elif len(rule) == 1 and isinstance(rule[0], tuple):  # "{rank}" alone: the value itself
-                    value = at[rule[0][0]]
-                    values[key] = str(value) if isinstance(defaults.get(key), str) else value
-                else:
-                    values[key] = _fill(rule, at)
-            members.append((_fill(name, at), values))
-        return members
+    def family_rule(self, key, value, family, path):
+        """How a family's property is given to each card: ("text", a template), ("table", by which value) or
+        ("same", one value for all)."""
+        if isinstance(value, str) and ("{" in value or "}" in value):
+            return "text", self.template(value, family, path)
+        if isinstance(value, dict) and set(value) == {"by", "table"}:
+            return "table", self.family_table(key, value, family, path)
+        return "same", value
 
     def template(self, text, family, path):
         """A text with {value} placeholders, as parts: strings and 1-tuples naming a family key."""
@@ -346,31 +342,11 @@ class Builder:
     def add_component(self, comp, path, name, written, defaults, tables):
         """One kind of card (a component entry, or one card of a family) and its copies."""
         g = self.g
-        i = path[1]
         zone = comp.get("zone")
-        if zone is not None and zone not in g.zones:
-            self.fail(f"unknown zone {quote(zone)}{_suggest(zone, g.zones)}", path + ("zone",))
         per_player = comp.get("per_player", False)
-        if zone is not None and per_player != (g.zones[zone].per == "player"):
-            self.fail(f"zone {quote(zone)} is per {g.zones[zone].per}; "
-                      + ("set per_player: true to give each player their own copies" if not per_player
-                         else "per_player components need a per-player zone"), path + ("zone",))
-        if zone is not None and g.zones[zone].per == "space":
-            self.fail("components cannot start in a per-space zone; move them there in setup", path + ("zone",))
-        values = {}
-        for key, value in written.items():
-            if key not in defaults:
-                self.fail(f"unknown property {quote(key)}{_suggest(key, defaults)} (every property is declared under "
-                          "'properties:' with its default value)", path + (key,))
-            if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
-                value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
-            self.check_constant(value, path + (key,), f"property {quote(key)}")
-            if defaults[key] is not None and value is not None \
-                    and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
-                self.fail(f"property {quote(key)} is {T.describe(T.kind_of_value(defaults[key]))} "
-                          f"(its default is {quote(defaults[key])}), not {quote(value)}", path + (key,))
-            values[key] = value
-        kind = {"name": name, "index": i, "values": values, "declaration": comp, "ids": []}
+        self.check_start_zone(zone, per_player, path)
+        values = {key: self.property_value(key, value, defaults, path) for key, value in written.items()}
+        kind = {"name": name, "index": path[1], "values": values, "declaration": comp, "ids": []}
         g.kinds.append(kind)
         seats = range(g.max_players) if per_player else [None]
         copies = comp.get("count", 1) * len(seats)
@@ -386,6 +362,33 @@ class Builder:
                 for prop, default in defaults.items():
                     tables[prop].append(values.get(prop, default))
 
+    def check_start_zone(self, zone, per_player, path):
+        """A component starts in a zone that exists, is per player exactly when it is, and is not per space."""
+        g = self.g
+        if zone is not None and zone not in g.zones:
+            self.fail(f"unknown zone {quote(zone)}{_suggest(zone, g.zones)}", path + ("zone",))
+        if zone is not None and per_player != (g.zones[zone].per == "player"):
+            self.fail(f"zone {quote(zone)} is per {g.zones[zone].per}; "
+                      + ("set per_player: true to give each player their own copies" if not per_player
+                         else "per_player components need a per-player zone"), path + ("zone",))
+        if zone is not None and g.zones[zone].per == "space":
+            self.fail("components cannot start in a per-space zone; move them there in setup", path + ("zone",))
+
+    def property_value(self, key, value, defaults, path):
+        """A component's value of a declared property, of its default's kind ('weights: 4' is 'weights: [4]'
+        when the default is a list)."""
+        if key not in defaults:
+            self.fail(f"unknown property {quote(key)}{_suggest(key, defaults)} (every property is declared under "
+                      "'properties:' with its default value)", path + (key,))
+        if isinstance(defaults[key], list) and value is not None and not isinstance(value, (list, dict)):
+            value = [value]  # one value of a list property: 'weights: 4' is 'weights: [4]'
+        self.check_constant(value, path + (key,), f"property {quote(key)}")
+        if defaults[key] is not None and value is not None \
+                and not T.fits(T.kind_of_value(value), T.kind_of_value(defaults[key])):
+            self.fail(f"property {quote(key)} is {T.describe(T.kind_of_value(defaults[key]))} "
+                      f"(its default is {quote(defaults[key])}), not {quote(value)}", path + (key,))
+        return value
+
     def build_variables(self):
         g, d = self.g, self.data
         for name, (kind, default) in BUILTIN_GVARS.items():
@@ -393,27 +396,36 @@ class Builder:
         for section, kinds, defaults in (("game_variables", g.gvars, g.gvar_defaults),
                                          ("player_variables", g.pvars, g.pvar_defaults)):
             for name, spec in (d.get(section) or {}).items():
-                path = (section, name)
-                if name in BUILTIN_GVARS and section == "game_variables":
-                    self.fail(f"{quote(name)} is a built-in game variable", path)
-                self.check_constant(spec.get("default") if isinstance(spec, dict) else spec,
-                                    path + (("default",) if isinstance(spec, dict) else ()), f"variable {quote(name)}")
-                if isinstance(spec, dict):
-                    value = spec.get("default")
-                    kind = self.kind(spec["kind"], path + ("kind",)) if "kind" in spec else T.kind_of_value(value)
-                    if spec.get("visibility") == "owner":
-                        if section != "player_variables":
-                            self.fail("only player variables can be private", path + ("visibility",))
-                        g.hidden_pvars.add(name)
-                else:
-                    value, kind = spec, T.kind_of_value(spec)
-                if kind == "none":
-                    kind = T.ANY
-                if kind == "space" and value is not None and (g.board is None or value not in g.board.space_set):
-                    spaces = ", ".join(g.board.spaces) if g.board else "none: the game has no board"
-                    self.fail(f"the default {quote(value)} is not a space of the board (spaces: {spaces})",
-                              path + ("default",) if isinstance(spec, dict) else path)
-                kinds[name], defaults[name] = kind, value
+                kinds[name], defaults[name] = self.variable(section, name, spec)
+
+    def variable(self, section, name, spec):
+        """(kind, default) of one declared variable: ``name: default``, or ``{default, kind, visibility}``."""
+        g = self.g
+        path = (section, name)
+        if name in BUILTIN_GVARS and section == "game_variables":
+            self.fail(f"{quote(name)} is a built-in game variable", path)
+        self.check_constant(spec.get("default") if isinstance(spec, dict) else spec,
+                            path + (("default",) if isinstance(spec, dict) else ()), f"variable {quote(name)}")
+        kind, value = self.declared_variable(section, name, spec, path) if isinstance(spec, dict) \
+            else (T.kind_of_value(spec), spec)
+        if kind == "none":
+            kind = T.ANY
+        if kind == "space" and value is not None and (g.board is None or value not in g.board.space_set):
+            spaces = ", ".join(g.board.spaces) if g.board else "none: the game has no board"
+            self.fail(f"the default {quote(value)} is not a space of the board (spaces: {spaces})",
+                      path + ("default",) if isinstance(spec, dict) else path)
+        return kind, value
+
+    def declared_variable(self, section, name, spec: dict, path):
+        """(kind, default) of a variable written as a mapping; ``visibility: owner`` makes a player variable
+        private."""
+        value = spec.get("default")
+        kind = self.kind(spec["kind"], path + ("kind",)) if "kind" in spec else T.kind_of_value(value)
+        if spec.get("visibility") == "owner":
+            if section != "player_variables":
+                self.fail("only player variables can be private", path + ("visibility",))
+            self.g.hidden_pvars.add(name)
+        return kind, value
 
     def build_counters(self):
         g = self.g
@@ -466,64 +478,80 @@ class Builder:
         hooks = getattr(self.src, "hooks", None)
         if not hooks:
             return
-        g = self.g
         by_proc: dict = {}
         for i, hook in enumerate(hooks):
             by_proc.setdefault(hook.procedure, []).append((i, hook))
         for name, entries in by_proc.items():
-            first = ("$hooks", entries[0][0])
-            proc = g.procedures.get(name)
-            if proc is None:
-                self.fail(f"there is no procedure {quote(name)} to run an effect {entries[0][1].when}"
-                          f"{_suggest(name, g.procedures)}", first)
-            params, returns = list(proc.params), proc.returns
-            if any(p == "result" for p, _ in params) and any(h.when == "after" for _, h in entries):
-                self.fail(f"procedure {quote(name)} has a parameter called 'result', the name an 'after' hook gives "
-                          "its result; rename the parameter", first)
-            args = tuple(A.Name(p) for p, _ in params)
-            body_key = f"{name} body"
-            g.procedures[body_key] = proc
-            self.setup_steps.append(body_key)
-            before, insteads, after, default = [], [], [], None
-            for i, hook in entries:
-                path = ("$hooks", i)
-                hook_params = params + ([("result", returns)] if hook.when == "after" else [])
-                key = f"{name} {hook.when} {i}"
-                hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
-                                      returns if hook.when == "instead" else T.ANY)
-                hproc.hook = (name, hook.when)  # (dsl/returns.py: an 'instead' answers as the procedure does)
-                hproc.declares_result = hook.when == "instead" and getattr(proc, "declares_result", False)
-                g.procedures[key] = hproc
-                self.setup_steps.append(key)
-                cond = None
-                if hook.condition is not None:
-                    cond_key = f"{name} {hook.when} {i} if"
-                    node = self.parse_expr(hook.condition, path + ("if",))
-                    self.check_expr(node, hook_params, path + ("if",), "bool")
-                    g.functions[cond_key] = Func(cond_key, hook_params, node, path + ("if",))
-                    self.hidden_functions.append(cond_key)
-                    cond = cond_key
-                if hook.when == "instead" and cond is None:
-                    default = key  # a new body for good: after the conditional ones
-                else:
-                    {"before": before, "instead": insteads, "after": after}[hook.when].append((key, cond))
-            stmts = []
-            for key, cond in before:
-                stmts.append(_guarded(A.CallStmt(A.Call(key, args)), cond, args))
-            result = A.Name("$result")  # a local no effect can name, of the procedure's return kind
-            fallback = (A.Let("$result", A.Call(default or body_key, args)),)
-            if insteads:
-                branches = tuple((A.Call(cond, args), (A.Let("$result", A.Call(key, args)),))
-                                 for key, cond in insteads)
-                stmts.append(A.If(branches, fallback))
+            self.wrap_hooked(name, entries)
+
+    def wrap_hooked(self, name, entries):
+        """Procedure ``name`` replaced by a wrapper that runs its hooks ``[(index, Hook)]`` around its body."""
+        g = self.g
+        proc = self.hooked_procedure(name, entries)
+        params, returns = list(proc.params), proc.returns
+        args = tuple(A.Name(p) for p, _ in params)
+        body_key = f"{name} body"
+        g.procedures[body_key] = proc
+        self.setup_steps.append(body_key)
+        before, insteads, after, default = [], [], [], None
+        for i, hook in entries:
+            key, cond = self.hook_procedure(name, i, hook, proc)
+            if hook.when == "instead" and cond is None:
+                default = key  # a new body for good: after the conditional ones
             else:
-                stmts.extend(fallback)
-            for key, cond in after:
-                stmts.append(_guarded(A.CallStmt(A.Call(key, args + (result,))), cond, args + (result,)))
-            stmts.append(A.Return(result))
-            wrapper = self.new_proc(name, params, tuple(stmts), proc.where, returns)
-            wrapper.declares_result = None  # made here, not written: its returns are not checked
-            g.procedures[name] = wrapper
+                {"before": before, "instead": insteads, "after": after}[hook.when].append((key, cond))
+        stmts = [_guarded(A.CallStmt(A.Call(key, args)), cond, args) for key, cond in before]
+        result = A.Name("$result")  # a local no effect can name, of the procedure's return kind
+        fallback = (A.Let("$result", A.Call(default or body_key, args)),)
+        if insteads:
+            branches = tuple((A.Call(cond, args), (A.Let("$result", A.Call(key, args)),))
+                             for key, cond in insteads)
+            stmts.append(A.If(branches, fallback))
+        else:
+            stmts.extend(fallback)
+        for key, cond in after:
+            stmts.append(_guarded(A.CallStmt(A.Call(key, args + (result,))), cond, args + (result,)))
+        stmts.append(A.Return(result))
+        wrapper = self.new_proc(name, params, tuple(stmts), proc.where, returns)
+        wrapper.declares_result = None  # made here, not written: its returns are not checked
+        g.procedures[name] = wrapper
+
+    def hooked_procedure(self, name, entries):
+        """The procedure the hooks ``entries`` run around: one that exists, with no parameter called 'result'
+        when an 'after' hook is given the result under that name."""
+        g = self.g
+        first = ("$hooks", entries[0][0])
+        proc = g.procedures.get(name)
+        if proc is None:
+            self.fail(f"there is no procedure {quote(name)} to run an effect {entries[0][1].when}"
+                      f"{_suggest(name, g.procedures)}", first)
+        if any(p == "result" for p, _ in proc.params) and any(h.when == "after" for _, h in entries):
+            self.fail(f"procedure {quote(name)} has a parameter called 'result', the name an 'after' hook gives "
+                      "its result; rename the parameter", first)
+        return proc
+
+    def hook_procedure(self, name, i, hook, proc):
+        """(procedure key, condition function key or None) of hook ``i``: its effect as a procedure of its own
+        (so its 'return' ends only itself and its errors point into its variant), its condition a function."""
+        g = self.g
+        params, returns = list(proc.params), proc.returns
+        path = ("$hooks", i)
+        hook_params = params + ([("result", returns)] if hook.when == "after" else [])
+        key = f"{name} {hook.when} {i}"
+        hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
+                              returns if hook.when == "instead" else T.ANY)
+        hproc.hook = (name, hook.when)  # (dsl/returns.py: an 'instead' answers as the procedure does)
+        hproc.declares_result = hook.when == "instead" and getattr(proc, "declares_result", False)
+        g.procedures[key] = hproc
+        self.setup_steps.append(key)
+        if hook.condition is None:
+            return key, None
+        cond_key = f"{name} {hook.when} {i} if"
+        node = self.parse_expr(hook.condition, path + ("if",))
+        self.check_expr(node, hook_params, path + ("if",), "bool")
+        g.functions[cond_key] = Func(cond_key, hook_params, node, path + ("if",))
+        self.hidden_functions.append(cond_key)
+        return key, cond_key
 
     def check_free(self, name, path):
         g = self.g
@@ -825,55 +853,78 @@ class Builder:
                     changed = True
 
     def compile_all(self):
-        g, c = self.g, self.compiler
-        for func in g.functions.values():
-            try:
-                c.function_kind(func)  # its body checked (lowered where a call is not inlined)
-            except CompileError as exc:
-                self.compile_error(exc, getattr(exc, "where", func.where))
-            except RecursionError:
-                raise self.too_deep(func.where) from None
+        g = self.g
+        self.compile_functions()
         self.compile_quantities()
         self.compile_listeners()
         self.compile_seen_by()
-        # Resumable code only for what runs in a frame of its own: the flow, setup, event handlers and the
-        # procedures an ordinary waiting call enters (found while compiling the others).  A procedure that
-        # never waits is called directly; one spliced into its callers runs there.  A waiting procedure
-        # nothing enters and nothing splices (unused, say) is still compiled, so its errors are reported.
-        entered = {g.main.id, g.setup.id}
-        entered.update(p.id for procs in g.triggers.values() for p in procs)
-        entered.update(p.id for table in g.abilities.values() for p in table if p is not None)
-        entered.update(p.id for entries in g.listeners.values() for _, p, _ in entries)
-        compiled = set()
-
-        def compile_proc(proc, resumable=True):
-            compiled.add(proc.id)
-            try:
-                c.compile_proc(proc, resumable)
-            except CompileError as exc:
-                self.compile_error(exc, proc.where)
-            except RecursionError:
-                raise self.too_deep(proc.where) from None
-
-        for proc in g.procs:
-            if not proc.suspends or proc.id in entered:
-                compile_proc(proc, proc.id in entered)
-        waiting = [proc for proc in g.procs if proc.suspends]
-        while True:
-            todo = [p for p in waiting if p.id not in compiled and p.id in c.pushed_ids] \
-                or [p for p in waiting if p.id not in compiled and p.id not in c.spliced_ids][:1]
-            if not todo:
-                break
-            for proc in todo:
-                compile_proc(proc)
-        for proc in waiting:
-            if proc.id not in compiled:  # spliced wherever it is called
-                compile_proc(proc, resumable=False)
+        self.compile_procedures()
         g.codes = [p.code for p in g.procs]
         for key in self.setup_steps:
             del g.procedures[key]
         for key in self.hidden_functions:
             del g.functions[key]
+
+    def compile_functions(self):
+        """Every function's body checked (lowered where a call is not inlined)."""
+        for func in self.g.functions.values():
+            try:
+                self.compiler.function_kind(func)
+            except CompileError as exc:
+                self.compile_error(exc, getattr(exc, "where", func.where))
+            except RecursionError:
+                raise self.too_deep(func.where) from None
+
+    def compile_procedures(self):
+        """Every procedure compiled, as resumable code only where it runs in a frame of its own.
+
+        That is the flow, setup, event handlers and the procedures an ordinary waiting call enters (found
+        while compiling the others).  A procedure that never waits is called directly; one spliced into its
+        callers runs there.  A waiting procedure nothing enters and nothing splices (unused, say) is still
+        compiled, so its errors are reported.
+        """
+        g = self.g
+        entered = self.entered_ids()
+        compiled: set = set()
+        for proc in g.procs:
+            if not proc.suspends or proc.id in entered:
+                self.compile_procedure(proc, compiled, proc.id in entered)
+        waiting = [proc for proc in g.procs if proc.suspends]
+        while True:
+            todo = self.next_to_compile(waiting, compiled)
+            if not todo:
+                break
+            for proc in todo:
+                self.compile_procedure(proc, compiled)
+        for proc in waiting:
+            if proc.id not in compiled:  # spliced wherever it is called
+                self.compile_procedure(proc, compiled, resumable=False)
+
+    def next_to_compile(self, waiting: list, compiled: set) -> list:
+        """The waiting procedures not compiled yet that a compiled call enters in a frame of their own; else the
+        first one no compiled code splices (so far), whose compiling may find more."""
+        c = self.compiler
+        return [p for p in waiting if p.id not in compiled and p.id in c.pushed_ids] \
+            or [p for p in waiting if p.id not in compiled and p.id not in c.spliced_ids][:1]
+
+    def entered_ids(self) -> set:
+        """The ids of the procedures that run in a frame of their own from the start: the flow, setup, triggers,
+        card abilities and listeners."""
+        g = self.g
+        entered = {g.main.id, g.setup.id}
+        entered.update(p.id for procs in g.triggers.values() for p in procs)
+        entered.update(p.id for table in g.abilities.values() for p in table if p is not None)
+        entered.update(p.id for entries in g.listeners.values() for _, p, _ in entries)
+        return entered
+
+    def compile_procedure(self, proc, compiled: set, resumable: bool = True):
+        compiled.add(proc.id)
+        try:
+            self.compiler.compile_proc(proc, resumable)
+        except CompileError as exc:
+            self.compile_error(exc, proc.where)
+        except RecursionError:
+            raise self.too_deep(proc.where) from None
 
     def build_scoring(self):
         g, d = self.g, self.data
@@ -911,6 +962,28 @@ def _guarded(stmt, cond, args):
 
 def _fill(parts, at) -> str:
     return "".join(part if isinstance(part, str) else str(at[part[0]]) for part in parts)
+
+
+def _member_value(key, rule, at: dict, defaults: dict):
+    """One card's value of a family's property, by its rule (see :meth:`Builder.family_rule`); ``at``: the card's
+    family values."""
+    how, rule = rule
+    if how == "same":
+        return rule
+    if how == "table":
+        by, table = rule
+        return table[str(at[by])]
+    if len(rule) == 1 and isinstance(rule[0], tuple):  # "{rank}" alone: the value itself
+        value = at[rule[0][0]]
+        return str(value) if isinstance(defaults.get(key), str) else value
+    return _fill(rule, at)
+
+
+def _property_kind(values: list, default):
+    """The kind of a property's values; an empty list says nothing about the items' kind ([] next to [3, 6] is
+    still a list of numbers)."""
+    kinds = {T.kind_of_value(v) for v in values if v is not None and v != []} or {T.kind_of_value(default)}
+    return kinds.pop() if len(kinds) == 1 else T.ANY
 
 
 def _suggest(name, candidates):
@@ -953,31 +1026,11 @@ def _build_per_count(source: Source, texts: list[str], variants: list[str], opti
     now and for each other board the first time a game of that count starts (or ``check_all``
     asks), so every count runs its own rules against its own board at no cost per step."""
     data = source.data
-    low, high = data["players"]["min"], data["players"]["max"]
     table = {int(k): v for k, v in data["board"]["players"].items()}
     keys = {int(k): k for k in data["board"]["players"]}
     path = ("board", "players")
-    stray = sorted(n for n in table if not low <= n <= high)
-    if stray:
-        where = path + (keys[stray[0]],)
-        message = f"a board for {_counts(stray)} players, but the game is for {low}-{high} players " \
-                  "(players.min to players.max)"
-        if where in source.key_marks:  # at the key: its value may be an alias of another count's board
-            line, column = source.key_marks[where]
-            raise source.error_at(message, E.Location(source.file, line + 1, column + 1, format_path(where)))
-        raise source.error(message, where)
-    missing = [n for n in range(low, high + 1) if n not in table]
-    if missing:
-        raise source.error(f"no board for {_counts(missing)} players: the game is for {low}-{high} players, "
-                           "and every player count it allows needs a board under board.players", path)
-    groups: list[tuple[dict, list[int]]] = []  # one per distinct board (counts sharing an anchor share one)
-    for n in sorted(table):
-        for spec, counts in groups:
-            if spec is table[n] or spec == table[n]:
-                counts.append(n)
-                break
-        else:
-            groups.append((table[n], [n]))
+    _check_board_counts(source, data["players"]["min"], data["players"]["max"], table, keys, path)
+    groups = _board_groups(table)
     boards = []
     for spec, counts in groups:
         try:
@@ -998,3 +1051,33 @@ def _build_per_count(source: Source, texts: list[str], variants: list[str], opti
         return game
 
     return compile_for(0)
+
+
+def _check_board_counts(source: Source, low: int, high: int, table: dict, keys: dict, path: tuple) -> None:
+    """Every player count the game allows has a board, and no board is for a count it does not allow."""
+    stray = sorted(n for n in table if not low <= n <= high)
+    if stray:
+        where = path + (keys[stray[0]],)
+        message = f"a board for {_counts(stray)} players, but the game is for {low}-{high} players " \
+                  "(players.min to players.max)"
+        if where in source.key_marks:  # at the key: its value may be an alias of another count's board
+            line, column = source.key_marks[where]
+            raise source.error_at(message, E.Location(source.file, line + 1, column + 1, format_path(where)))
+        raise source.error(message, where)
+    missing = [n for n in range(low, high + 1) if n not in table]
+    if missing:
+        raise source.error(f"no board for {_counts(missing)} players: the game is for {low}-{high} players, "
+                           "and every player count it allows needs a board under board.players", path)
+
+
+def _board_groups(table: dict) -> list:
+    """[(board spec, [player counts])]: one per distinct board (counts sharing an anchor share one)."""
+    groups: list[tuple[dict, list[int]]] = []
+    for n in sorted(table):
+        for spec, counts in groups:
+            if spec is table[n] or spec == table[n]:
+                counts.append(n)
+                break
+        else:
+            groups.append((table[n], [n]))
+    return groups

@@ -46,88 +46,116 @@ def build_presentation(game, table, fail, changes=()) -> dict:
     A name the game does not have is an error, unless a variant changed that part of the game
     (``changes``, the variants' :class:`Change` records): a variant that removes a zone or a score term
     need not rewrite the table, whose hint about it is then dropped."""
-    table = table or {}
-    touched = {change.part for change in changes}
-    if "components" in touched:
-        touched.add("properties")
+    reader = _TableReader(game, table or {}, fail, changes)
+    return {"zones": reader.zones(), "cards": reader.cards(), "variables": reader.variables(),
+            "score": reader.score()}
 
-    def unknown(part, message, where):
-        if part not in touched:
-            fail(message, where)
 
-    zones = {}
-    for name, hint in (table.get("zones") or {}).items():
-        where = ("table", "zones", name)
-        spec = game.zones.get(name)
-        if spec is None:
-            unknown("zones", f"the table names zone {quote(name)}, which the game does not have"
-                    f"{_close(name, game.zones)}", where)
-            continue
-        hint = hint or {}
-        at = hint.get("at", default_place(game, spec))
+class _TableReader:
+    """Reads each part of the ``table:`` section against the game, every default filled."""
+
+    def __init__(self, game, table: dict, fail, changes):
+        self.game, self.table, self.fail = game, table, fail
+        self.touched = {change.part for change in changes}
+        if "components" in self.touched:
+            self.touched.add("properties")
+
+    def unknown(self, part: str, message: str, where: tuple) -> None:
+        """A name the game lacks: an error, unless a variant changed that part (the hint is then dropped)."""
+        if part not in self.touched:
+            self.fail(message, where)
+
+    def zones(self) -> dict:
+        """Every zone, the listed ones first: where it is drawn, its label, how its cards are shown."""
+        game, zones = self.game, {}
+        for name, hint in (self.table.get("zones") or {}).items():
+            spec = game.zones.get(name)
+            if spec is None:
+                self.unknown("zones", f"the table names zone {quote(name)}, which the game does not have"
+                             f"{_close(name, game.zones)}", ("table", "zones", name))
+                continue
+            zones[name] = self.zone(name, spec, hint or {})
+        for name, spec in game.zones.items():
+            if name not in zones:
+                zones[name] = {"at": default_place(game, spec), "label": name.replace("_", " "), "show": "row"}
+        return zones
+
+    def zone(self, name: str, spec, hint: dict) -> dict:
+        """One listed zone: drawn where its kind goes (or under the table), never elsewhere."""
+        at = hint.get("at", default_place(self.game, spec))
         if at != "box" and at != PLACE_OF[spec.per]:
             kind = {"game": "a shared zone", "player": "a zone per player", "space": "a zone per board space"}[spec.per]
-            fail(f"zone {quote(name)} is {kind}: it can be drawn at {quote(PLACE_OF[spec.per])} or under the table "
-                 f"(box), not at {quote(at)}", where + ("at",))
-        zones[name] = {"at": at, "label": hint.get("label", name.replace("_", " ")), "show": hint.get("show", "row")}
-    for name, spec in game.zones.items():
-        if name not in zones:
-            zones[name] = {"at": default_place(game, spec), "label": name.replace("_", " "), "show": "row"}
+            self.fail(f"zone {quote(name)} is {kind}: it can be drawn at {quote(PLACE_OF[spec.per])} or under the "
+                      f"table (box), not at {quote(at)}", ("table", "zones", name, "at"))
+        return {"at": at, "label": hint.get("label", name.replace("_", " ")), "show": hint.get("show", "row")}
 
-    props = list(game.properties)
-    face = table.get("cards") or {}
+    def cards(self) -> dict:
+        """The card face: title, badges, band (with its default and colours), ability and text properties."""
+        face = self.table.get("cards") or {}
+        badges = self.badges(face)  # checked first: its error comes before the other parts'
+        cards = {"title": self.face_property(face, "title", allow_name=True) or "name", "badges": badges,
+                 "band": self.face_property(face, "band"), "colours": dict(face.get("colours") or {}),
+                 "ability": self.face_property(face, "ability"), "text": self.face_property(face, "text")}
+        default = self.game.property_defaults.get(cards["band"]) if cards["band"] else None
+        cards["band_default"] = default if isinstance(default, (str, int)) and default not in ("", 0) else None
+        if cards["colours"] and not cards["band"]:
+            self.fail("the card face gives colours but no band: name the property they colour (band: suit)",
+                      ("table", "cards", "colours"))
+        return cards
 
-    def prop(key, allow_name=False):
+    def face_property(self, face: dict, key: str, allow_name: bool = False):
+        """The property a part of the card face names (None: not given, or not the cards' and dropped)."""
         value = face.get(key)
         if value is None or (allow_name and value == "name"):
             return value
-        if value not in game.properties:
-            unknown("properties", f"the card face's {key} names property {quote(value)}, which the cards do not have"
-                    + _close(value, props + (["name"] if allow_name else [])), ("table", "cards", key))
+        if value not in self.game.properties:
+            props = list(self.game.properties)
+            self.unknown("properties", f"the card face's {key} names property {quote(value)}, which the cards do "
+                         "not have" + _close(value, props + (["name"] if allow_name else [])), ("table", "cards", key))
             return None
         return value
 
-    badges = []
-    for i, badge in enumerate(face.get("badges") or []):
-        if badge in game.properties:
-            badges.append(badge)
-        else:
-            unknown("properties", f"badge {quote(badge)} is not a property of the cards{_close(badge, props)}",
-                    ("table", "cards", "badges", i))
-    cards = {"title": prop("title", allow_name=True) or "name", "badges": badges, "band": prop("band"),
-             "colours": dict(face.get("colours") or {}), "ability": prop("ability"), "text": prop("text")}
-    default = game.property_defaults.get(cards["band"]) if cards["band"] else None
-    cards["band_default"] = default if isinstance(default, (str, int)) and default not in ("", 0) else None
-    if cards["colours"] and not cards["band"]:
-        fail("the card face gives colours but no band: name the property they colour (band: suit)",
-             ("table", "cards", "colours"))
+    def badges(self, face: dict) -> list:
+        badges = []
+        for i, badge in enumerate(face.get("badges") or []):
+            if badge in self.game.properties:
+                badges.append(badge)
+            else:
+                self.unknown("properties", f"badge {quote(badge)} is not a property of the cards"
+                             f"{_close(badge, list(self.game.properties))}", ("table", "cards", "badges", i))
+        return badges
 
-    variables = None
-    if table.get("variables") is not None:
+    def variables(self):
+        """None (every variable under its name), or the listed ones under their labels, by game and player."""
+        game = self.game
+        if self.table.get("variables") is None:
+            return None
         variables = {"game": {}, "player": {}}
         known = [*game.gvars, *game.pvars]
-        for name, label in table["variables"].items():
+        for name, label in self.table["variables"].items():
             if name in game.pvars:
                 variables["player"][name] = label
             elif name in game.gvars or name in BUILTIN_VARIABLES:
                 variables["game"][name] = label
             else:
-                unknown("game_variables" if "game_variables" in touched else "player_variables",
-                        f"the table shows variable {quote(name)}, which is neither a game nor a player variable"
-                        + _close(name, known), ("table", "variables", name))
+                self.unknown("game_variables" if "game_variables" in self.touched else "player_variables",
+                             f"the table shows variable {quote(name)}, which is neither a game nor a player variable"
+                             + _close(name, known), ("table", "variables", name))
+        return variables
 
-    terms = [name for name, _ in game.score_terms]
-    score = []
-    for term, label in (table.get("score") or {}).items():
-        if term not in terms:
-            what = f"the score terms are {', '.join(map(quote, terms))}" if terms else "the game has no score"
-            unknown("scoring", f"the breakdown names score term {quote(term)}, which the scoring does not have ({what})"
-                    + _close(term, terms), ("table", "score", term))
-            continue
-        score.append([term, label])
-    listed = {term for term, _ in score}
-    score += [[term, term.replace("_", " ")] for term in terms if term not in listed]
-    return {"zones": zones, "cards": cards, "variables": variables, "score": score}
+    def score(self) -> list:
+        """[[term, label]] of every score term, the listed ones first."""
+        terms = [name for name, _ in self.game.score_terms]
+        score = []
+        for term, label in (self.table.get("score") or {}).items():
+            if term not in terms:
+                what = f"the score terms are {', '.join(map(quote, terms))}" if terms else "the game has no score"
+                self.unknown("scoring", f"the breakdown names score term {quote(term)}, which the scoring does not "
+                             f"have ({what})" + _close(term, terms), ("table", "score", term))
+                continue
+            score.append([term, label])
+        listed = {term for term, _ in score}
+        return score + [[term, term.replace("_", " ")] for term in terms if term not in listed]
 
 
 def _close(name, known) -> str:

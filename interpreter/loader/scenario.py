@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..dsl import types as T
 from ..runtime.limits import MAX_INT
 from ..errors import DefinitionError, Location, quote
+from .data_schemas import SCENARIO_SCHEMA, first_error
 from .source import _declares, format_path, read_user_file, read_yaml_text
 
 MAX_PLAIN_ITEMS = 100_000  # values in one scenario: a hand-built table is a few hundred
@@ -144,45 +145,102 @@ def prepare_scenario(scenario) -> tuple:
 def apply_scenario(state, scenario: dict, source=None) -> None:
     """Rearrange ``state`` (fresh from the initial layout) as the scenario says.
 
-    ``source`` (the parsed scenario file, if it came from one) locates each error in the file.
+    The scenario is checked against its JSON Schema (``schemas/scenario.schema.json``) first, then
+    against the game (zones, cards, variables, seats, counters it names).  ``source`` (the parsed
+    scenario file, if it came from one) locates each error in the file.
     """
-    g = state.game
+    fail = _failing(source)
+    error = first_error(SCENARIO_SCHEMA, scenario)
+    if error is not None:
+        message, path = _schema_message(error, state.n)
+        raise fail(message, *path)
+    if "first_player" in scenario:  # whose turn the first turn phase starts with (seats count from 1)
+        seat = scenario["first_player"]
+        if seat > state.n:
+            raise fail(_first_player_message(state.n, seat), "first_player")
+        state.first_player = seat - 1
+    zone_index = _zone_indexer(state, fail)
+    _lay_cards(state, scenario, fail, zone_index)
+    _set_variables(state, scenario, fail)
+    if "counters" in scenario:
+        try:
+            _set_counters(state, scenario["counters"], lambda label: zone_index(label, "counters"))
+        except DefinitionError as exc:
+            if source is None or exc.location is not None:
+                raise
+            raise fail(exc.message, "counters") from None
 
+
+def _failing(source):
+    """fail(message, *path): the error of the scenario at ``path`` (a last part ``@key``: at that key itself)."""
     def fail(message, *path):
         loc = None
         if source is not None:
             loc = source.key_location(path[:-1] + (path[-1][1:],)) if path and type(path[-1]) is str \
                 and path[-1].startswith("@") else source.location(path)
         return DefinitionError(message, loc)
+    return fail
 
-    if type(scenario) is not dict:
-        raise fail("a scenario must be a mapping with keys " + ", ".join(SCENARIO_KEYS))
-    unknown = set(scenario) - set(SCENARIO_KEYS)
-    if unknown:
-        raise fail(f"unknown scenario key(s) {', '.join(sorted(unknown))}; "
-                   "expected " + ", ".join(SCENARIO_KEYS), "@" + min(unknown))
 
-    def mapping(key: str) -> dict:
-        value = scenario.get(key, {})
-        if type(value) is not dict or not all(type(k) is str for k in value):
-            raise fail(f"scenario {key}: expected a mapping with text keys", key)
-        return value
+def _first_player_message(n, seat):
+    return f"scenario first_player: expected a seat from 1 to {n}, not {quote(seat)}"
 
-    for key in ("zones", "on_top"):
-        for label, names in mapping(key).items():
-            if type(names) is not list or not all(type(n) is str for n in names):
-                raise fail(f"scenario {key} {label!r}: expected a list of card names", key, label)
-    for seat, values in mapping("player_variables").items():
-        if type(values) is not dict:
-            raise fail(f"scenario player_variables {seat!r}: expected a mapping of variable names to values",
-                       "player_variables", seat)
-    mapping("game_variables")
-    if "first_player" in scenario:  # whose turn the first turn phase starts with (seats count from 1)
-        seat = scenario["first_player"]
-        if type(seat) is not int or not 1 <= seat <= state.n:
-            raise fail(f"scenario first_player: expected a seat from 1 to {state.n}, not {quote(seat)}", "first_player")
-        state.first_player = seat - 1
+
+def _schema_message(error, n: int) -> tuple[str, tuple]:
+    """(the sentence, the path to locate it at) for a scenario that breaks its schema: a table of wordings."""
+    path = tuple(error.absolute_path)
+    if not path:
+        if error.validator == "additionalProperties":
+            unknown = sorted(k for k in error.instance if k not in SCENARIO_KEYS)
+            return (f"unknown scenario key(s) {', '.join(map(quote, unknown))}; expected {KEYS_TEXT}",
+                    ("@" + unknown[0],))
+        return f"a scenario must be a mapping with keys {KEYS_TEXT}", ()
+    key, depth = path[0], len(path)
+    if key == "first_player":
+        return _first_player_message(n, error.instance), path
+    if depth == 1:
+        return f"scenario {key}: expected a mapping with text keys", path
+    if key in ("zones", "on_top"):
+        return f"scenario {key} {path[1]!r}: expected a list of card names", path[:2]
+    if key == "player_variables":
+        return f"scenario player_variables {path[1]!r}: expected a mapping of variable names to values", path
+    if error.validator == "additionalProperties":  # (only a counter's holders are a closed set of keys)
+        holder = next(k for k in error.instance if k not in ("spaces", "players", "cards"))
+        return (f"scenario: counter {path[1]!r} has no counts on {quote(holder)}; counts are on spaces, players "
+                "or cards"), path + ("@" + holder,)
+    return _counters_message(error, path), path  # the only other key with parts below it
+
+
+def _counters_message(error, path: tuple) -> str:
+    name = path[1]
+    if len(path) == 2:
+        return f"scenario counters {name!r}: expected a mapping of spaces, players or cards"
+    if len(path) == 3:
+        return f"scenario counters {name!r} {path[2]}: expected a mapping with text keys"
+    if path[2] == "cards" and len(path) == 4:
+        return f"scenario: counters {name} of {path[3]}: give a list of counts, one per card"
+    return f"scenario: counts of {name} are whole numbers >= 0, not {quote(error.instance)}"
+
+
+def _zone_indexer(state, fail):
+    """zone_index(label, *path): the index of the zone labelled ``label`` in this game, else a located error."""
+    g = state.game
     labels = {g.zone_label(i): i for i in range(g.zone_count)}
+
+    def zone_index(label: str, *path) -> int:
+        if label not in labels:
+            raise fail(f"scenario: unknown zone {label!r}; zones are {', '.join(labels)}", *path)
+        index = labels[label]
+        owner = g.zone_owner[index]
+        if owner is not None and owner >= state.n:
+            raise fail(f"scenario: zone {label!r} belongs to a player not in this {state.n}-player game", *path)
+        return index
+    return zone_index
+
+
+def _lay_cards(state, scenario: dict, fail, zone_index) -> None:
+    """Lay the named cards: ``zones`` exactly (what they held leaves the game), ``on_top`` over what is there."""
+    g = state.game
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):
         if state.loc[card] >= 0:
@@ -198,24 +256,14 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
             raise fail(f"scenario {label}: there is no card called {name!r}", key, label, i)
         raise fail(f"scenario {label}: not enough copies of {name!r} in the game", key, label, i)
 
-    def zone_index(label: str, *path) -> int:
-        if label not in labels:
-            raise fail(f"scenario: unknown zone {label!r}; zones are {', '.join(labels)}", *path)
-        index = labels[label]
-        owner = g.zone_owner[index]
-        if owner is not None and owner >= state.n:
-            raise fail(f"scenario: zone {label!r} belongs to a player not in this {state.n}-player game", *path)
-        return index
-
     def laid(key):
         return {zone_index(label, key, "@" + label): [take(n, key, label, i) for i, n in enumerate(names)]
                 for label, names in scenario.get(key, {}).items()}
 
     exact = laid("zones")
     on_top = laid("on_top")
-    moved = used
     for zone in state.zones:
-        zone[:] = [c for c in zone if c not in moved]
+        zone[:] = [c for c in zone if c not in used]
     for index in exact:
         for c in state.zones[index]:  # cards displaced from an exact zone are out of the game
             state.loc[c] = -1
@@ -227,6 +275,11 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
     for index, zone in enumerate(state.zones):
         for c in zone:
             state.loc[c] = index
+
+
+def _set_variables(state, scenario: dict, fail) -> None:
+    """Set the game and player variables the scenario names, each of its declared kind."""
+    g = state.game
     for name, value in scenario.get("game_variables", {}).items():
         if name not in state.gv:
             raise fail(f"scenario: unknown game variable {name!r}", "game_variables", "@" + name)
@@ -234,7 +287,7 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
             raise fail(_unfit(value, g.gvars[name], f"game variable {name!r}"), "game_variables", name)
         state.gv[name] = value
     for seat, values in scenario.get("player_variables", {}).items():
-        p = int(seat) - 1 if type(seat) is str and seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        p = int(seat) - 1 if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
         if not 0 <= p < state.n:
             raise fail(f"scenario: no player {seat!r} in a {state.n}-player game (players count from 1)",
                        "player_variables", "@" + seat)
@@ -245,13 +298,6 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
                 raise fail(_unfit(value, g.pvars[name], f"player variable {name!r} of seat {seat}"),
                            "player_variables", seat, name)
             state.pv[name][p] = value
-    if "counters" in scenario:
-        try:
-            _set_counters(state, scenario["counters"], lambda label: zone_index(label, "counters"))
-        except DefinitionError as exc:
-            if source is None or exc.location is not None:
-                raise
-            raise fail(exc.message, "counters") from None
 
 
 def _unfit(value, kind: str, what: str) -> str:
@@ -259,59 +305,54 @@ def _unfit(value, kind: str, what: str) -> str:
     return f"scenario: {what} holds {T.describe(kind)}, not {value!r:.60}"
 
 
+_FITS = {  # kind: whether a value may be a variable's of that kind (the kinds a scenario can check)
+    "int": lambda state, value: type(value) is int and value.bit_length() <= 64,
+    "bool": lambda state, value: type(value) is bool,
+    "space": lambda state, value: value is None or type(value) is str and (
+        state.game.board is None or value in state.game.board.space_set),
+    "str": lambda state, value: type(value) is str,
+    "card": lambda state, value: value is None or type(value) is int and 0 <= value < len(state.game.card_names),
+    "player": lambda state, value: value is None or type(value) is int and 0 <= value < state.n,
+}
+
+
 def _fits(state, value, kind: str) -> bool:
     if kind.startswith("list:"):
         return type(value) is list and all(_fits(state, v, kind[5:]) for v in value)
-    if kind == "int":
-        return type(value) is int and value.bit_length() <= 64
-    if kind == "bool":
-        return type(value) is bool
-    if kind == "space":
-        board = state.game.board
-        return value is None or type(value) is str and (board is None or value in board.space_set)
-    if kind == "str":
-        return type(value) is str
-    if kind == "card":
-        return value is None or type(value) is int and 0 <= value < len(state.game.card_names)
-    if kind == "player":
-        return value is None or type(value) is int and 0 <= value < state.n
-    return True  # any other kind: plain data is all a scenario can hold
+    fits = _FITS.get(kind)
+    return fits is None or fits(state, value)  # any other kind: plain data is all a scenario can hold
 
 
-def _set_counters(state, counters, zone_index) -> None:
-    """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}."""
-    g = state.game
-    if type(counters) is not dict or not all(type(k) is str for k in counters):
-        raise DefinitionError("scenario counters: expected a mapping with text keys")
+def _set_counters(state, counters: dict, zone_index) -> None:
+    """Counts as a view shows them: {name: {"spaces": {sp: n}, "players": {"1": n}, "cards": {zone: [n, ...]}}}.
+
+    The kinds are the schema's; here, whether the game has that counter, on those holders."""
     for name, where in counters.items():
         if name not in state.counters:
             raise DefinitionError(f"scenario: unknown counter {name!r:.60}")
         rows = state.counters[name]
-        if type(where) is not dict:
-            raise DefinitionError(f"scenario counters {name!r}: expected a mapping of spaces, players or cards")
         for holder, values in where.items():
-            kind = {"spaces": "space", "players": "player", "cards": "card"}.get(holder)
+            kind = {"spaces": "space", "players": "player", "cards": "card"}[holder]
             if kind not in rows:
                 raise DefinitionError(f"scenario: counter {name!r} has no counts on {holder!r:.60}")
-            if type(values) is not dict or not all(type(k) is str for k in values):
-                raise DefinitionError(f"scenario counters {name!r} {holder}: expected a mapping with text keys")
             for key, value in values.items():
-                if kind == "card":
-                    cards = state.zones[zone_index(key)]
-                    if not isinstance(value, list) or len(value) != len(cards):
-                        raise DefinitionError(f"scenario: counters {name} of {key}: give one count per card "
-                                              f"({len(cards)})")
-                    pairs = list(zip(cards, value))
-                elif kind == "space":
-                    if g.board is None or key not in g.board.space_set:
-                        raise DefinitionError(f"scenario: {key!r} is not a space of the board")
-                    pairs = [(g.board.spaces.index(key), value)]
-                else:
-                    p = int(key) - 1 if key.isascii() and key.isdigit() and len(key) < 4 else -1
-                    if not 0 <= p < state.n:
-                        raise DefinitionError(f"scenario: no player {key} in a {state.n}-player game")
-                    pairs = [(p, value)]
-                for index, count in pairs:
-                    if type(count) is not int or count < 0:
-                        raise DefinitionError(f"scenario: counts of {name} are whole numbers >= 0, not {count!r}")
+                for index, count in _counted(state, name, kind, key, value, zone_index):
                     rows[kind][index] = count
+
+
+def _counted(state, name: str, kind: str, key: str, value, zone_index) -> list:
+    """(index of the holder, count) pairs that ``key: value`` of counter ``name``'s ``kind`` counts set."""
+    g = state.game
+    if kind == "card":
+        cards = state.zones[zone_index(key)]
+        if len(value) != len(cards):
+            raise DefinitionError(f"scenario: counters {name} of {key}: give one count per card ({len(cards)})")
+        return list(zip(cards, value))
+    if kind == "space":
+        if g.board is None or key not in g.board.space_set:
+            raise DefinitionError(f"scenario: {key!r} is not a space of the board")
+        return [(g.board.spaces.index(key), value)]
+    p = int(key) - 1 if key.isascii() and key.isdigit() and len(key) < 4 else -1
+    if not 0 <= p < state.n:
+        raise DefinitionError(f"scenario: no player {key} in a {state.n}-player game")
+    return [(p, value)]

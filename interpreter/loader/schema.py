@@ -142,55 +142,84 @@ def _extra_keys(error) -> list:
 
 def _explain(error) -> str:
     """A sentence for one jsonschema error, naming what was expected."""
-    v = error.validator
     keys = _choice_of_keys(error)
     if keys:
-        present = [k for k in keys if isinstance(error.instance, dict) and k in error.instance]
-        listed = " or ".join(repr(k) for k in keys)
-        if present:
-            return f"use only one of {listed}, not {' and '.join(map(repr, present))} together"
-        return f"needs one of {listed}"
-    if v == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        about = error.schema.get("properties", {}).get(missing, {}).get("description", "")
-        about = about.split(". ")[0].rstrip(".")
-        return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "")
-    if v == "additionalProperties":
-        extra = _extra_keys(error) if isinstance(error.instance, dict) else []
-        allowed = sorted(error.schema.get("properties", {}))
-        close = difflib.get_close_matches(str(extra[0]), allowed, n=1) if extra else []
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        named = ", ".join(quote(k) for k in extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
-        return f"unknown key {named}{hint} Expected one of: {', '.join(allowed)}" \
-            if hint else f"unknown key {named}; expected one of: {', '.join(allowed)}"
-    if v == "type":
-        types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
-        hint = ""
-        if "string" in types and isinstance(error.instance, (list, dict)):
-            hint = ("; YAML reads a value that starts with '[' or '{' as a list or mapping, "
-                    "so put an expression that starts with one in quotes")
-        return f"expected {want}, not {_describe(error.instance)}{hint}"
-    if v == "enum":
-        options = [str(o) for o in error.validator_value]
-        close = difflib.get_close_matches(str(error.instance), options, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        return f"{quote(error.instance)} is not one of: {', '.join(options)}{hint}"
+        return _one_of_keys(error, keys)
+    explain = _BY_VALIDATOR.get(error.validator)
+    if explain is not None:
+        return explain(error)
     if "propertyNames" in error.absolute_schema_path:
-        if "(" not in str(error.validator_value):  # a plain name (a counter, a score term)
-            return f"{quote(error.instance)} is not a valid name here; expected lower_case letters, digits and _"
-        hint = ""
-        if NAME_FIRST.search(str(error.instance)):
-            hint = ("; write each parameter as its kind, then its name: "
-                    + quote(NAME_FIRST.sub(lambda m: f"{m[2]} {m[1]}", str(error.instance))))
-        return (f"{quote(error.instance)} is not a valid name here; expected 'name(kind parameter, ...)', "
-                f"optionally followed by '-> kind', e.g. 'deal(player p)'{hint}")
-    if v == "pattern":
+        return _bad_name(error)
+    if error.validator == "pattern":
         desc = error.schema.get("description", "")
         return f"{quote(error.instance)} does not have the expected form{': ' + desc if desc else ''}"
-    if v in ("minItems", "minProperties") and error.validator_value == 1:
+    if error.validator in ("minItems", "minProperties") and error.validator_value == 1:
         return "must not be empty"
     return error.message[:300]
+
+
+def _one_of_keys(error, keys) -> str:
+    """Exactly one of ``keys`` is wanted: none was given, or several."""
+    present = [k for k in keys if isinstance(error.instance, dict) and k in error.instance]
+    listed = " or ".join(repr(k) for k in keys)
+    if present:
+        return f"use only one of {listed}, not {' and '.join(map(repr, present))} together"
+    return f"needs one of {listed}"
+
+
+def _missing_key(error) -> str:
+    """A required key is missing: named, with the first sentence of its description."""
+    missing = error.message.split("'")[1] if "'" in error.message else error.message
+    about = error.schema.get("properties", {}).get(missing, {}).get("description", "")
+    about = about.split(". ")[0].rstrip(".")
+    return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "")
+
+
+def _unknown_keys(error) -> str:
+    """Keys the schema does not know: the first three named, the nearest known key suggested, the known listed."""
+    extra = _extra_keys(error) if isinstance(error.instance, dict) else []
+    allowed = sorted(error.schema.get("properties", {}))
+    close = difflib.get_close_matches(str(extra[0]), allowed, n=1) if extra else []
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    named = ", ".join(quote(k) for k in extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
+    return f"unknown key {named}{hint} Expected one of: {', '.join(allowed)}" \
+        if hint else f"unknown key {named}; expected one of: {', '.join(allowed)}"
+
+
+def _wrong_type(error) -> str:
+    """A value of the wrong type; a list or mapping where text was expected is often an unquoted expression."""
+    types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+    want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
+    hint = ""
+    if "string" in types and isinstance(error.instance, (list, dict)):
+        hint = ("; YAML reads a value that starts with '[' or '{' as a list or mapping, "
+                "so put an expression that starts with one in quotes")
+    return f"expected {want}, not {_describe(error.instance)}{hint}"
+
+
+def _not_one_of(error) -> str:
+    options = [str(o) for o in error.validator_value]
+    close = difflib.get_close_matches(str(error.instance), options, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{quote(error.instance)} is not one of: {', '.join(options)}{hint}"
+
+
+def _bad_name(error) -> str:
+    """A key that is not a name: a plain name, or a signature (with a hint when its parameters are written
+    name first)."""
+    if "(" not in str(error.validator_value):  # a plain name (a counter, a score term)
+        return f"{quote(error.instance)} is not a valid name here; expected lower_case letters, digits and _"
+    hint = ""
+    if NAME_FIRST.search(str(error.instance)):
+        hint = ("; write each parameter as its kind, then its name: "
+                + quote(NAME_FIRST.sub(lambda m: f"{m[2]} {m[1]}", str(error.instance))))
+    return (f"{quote(error.instance)} is not a valid name here; expected 'name(kind parameter, ...)', "
+            f"optionally followed by '-> kind', e.g. 'deal(player p)'{hint}")
+
+
+# jsonschema validator -> its sentence (checked before the shape of a key name, which has validators of its own)
+_BY_VALIDATOR = {"required": _missing_key, "additionalProperties": _unknown_keys, "type": _wrong_type,
+                 "enum": _not_one_of}
 
 
 def _describe(value) -> str:

@@ -232,29 +232,41 @@ class Source:
             state = self._scalar_cache[(mline, mcol, style)] = [[], row, col, False]
         chars, row, col, closed = state
         text_lines = self._lines()
-        quoted = style in ('"', "'")
         while len(chars) < target and not closed and row < len(text_lines):
-            raw = text_lines[row]
-            while col < len(raw):
-                ch = raw[col]
-                width = 1
-                if style == '"' and ch == "\\":
-                    width = 2
-                elif style == "'" and raw.startswith("''", col):
-                    width = 2
-                elif quoted and ch == style:
-                    closed = True
-                    break
-                if not ch.isspace() and not (style == '"' and ch == "\\" and col + 1 >= len(raw)):
-                    chars.append((row, col, width))
-                    if len(chars) >= target:
-                        col += width
-                        break
-                col += width
-            else:
+            col, closed, line_done = _scan_scalar_line(text_lines[row], row, col, style, chars, target)
+            if line_done:
                 row, col = row + 1, 0
         state[1:] = [row, col, closed]
         return chars, closed
+
+
+def _scan_scalar_line(raw: str, row: int, col: int, style, chars: list, target: int):
+    """Read one line of a scalar from ``col``: each non-blank character's (row, column, width) onto ``chars``,
+    until ``target`` are read or the closing quote.  (column to go on from, closed, the line is all read)."""
+    while col < len(raw):
+        ch = raw[col]
+        width = _char_width(raw, col, style)
+        if width == 0:
+            return col, True, False
+        if not ch.isspace() and not (style == '"' and ch == "\\" and col + 1 >= len(raw)):
+            chars.append((row, col, width))
+            if len(chars) >= target:
+                return col + width, False, False
+        col += width
+    return col, False, True
+
+
+def _char_width(raw: str, col: int, style) -> int:
+    """Columns the scalar's character at ``col`` takes: 2 for an escape (a backslash in double quotes, a
+    doubled quote in single quotes), 0 for the closing quote, else 1."""
+    ch = raw[col]
+    if style == '"' and ch == "\\":
+        return 2
+    if style == "'" and raw.startswith("''", col):
+        return 2
+    if style in ('"', "'") and ch == style:
+        return 0
+    return 1
 
 
 def split_lines(text: str) -> list[str]:
@@ -373,22 +385,32 @@ def _declares(text: str, keys: tuple[str, ...], error: Location | None = None) -
         for event in yaml.parse(text[:unreadable.start()] if unreadable else text, Loader=_Loader):
             if at is not None and (event.start_mark.line, event.start_mark.column) >= at:
                 return False
-            if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
-                if len(stack) == 1 and stack[0][0]:
-                    if stack[0][1] % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value in keys:
-                        return True
-                    stack[0][1] += 1
-                if isinstance(event, yaml.CollectionStartEvent):
-                    stack.append([isinstance(event, yaml.MappingStartEvent), 0])
-                    if len(stack) > MAX_DEPTH + 1:  # refused anyway; reading on costs time (PyYAML slows with depth)
-                        return False
-            elif isinstance(event, yaml.CollectionEndEvent):
-                stack.pop()
-                if not stack:
-                    return False
+            found = _top_key(event, stack, keys)
+            if found is not None:
+                return found
     except yaml.YAMLError:
         pass
     return False
+
+
+def _top_key(event, stack: list, keys: tuple) -> bool | None:
+    """One parse event followed through the open collections ``stack``: True when it is one of ``keys`` as a key
+    of the document's mapping, False when reading on is pointless (the document ended, or it nests too deep),
+    else None."""
+    if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
+        if len(stack) == 1 and stack[0][0]:
+            if stack[0][1] % 2 == 0 and isinstance(event, yaml.ScalarEvent) and event.value in keys:
+                return True
+            stack[0][1] += 1
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0])
+            if len(stack) > MAX_DEPTH + 1:  # refused anyway; reading on costs time (PyYAML slows with depth)
+                return False
+    elif isinstance(event, yaml.CollectionEndEvent):
+        stack.pop()
+        if not stack:
+            return False
+    return None
 
 
 def _not_utf8(raw: bytes, exc: UnicodeDecodeError, file: str) -> DefinitionError:
@@ -481,23 +503,15 @@ def _check_events(text: str, file: str, excerpt) -> None:
         raise DefinitionError(message, Location(file, mark.line + 1, mark.column + 1),
                               excerpt(mark.line, mark.column))
     for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.AliasEvent):
-            if any(anchor == event.anchor for anchor, _ in stack):
-                fail(f"the alias *{event.anchor} is used inside the value it names; that value would never end",
-                     event)
-            if event.anchor not in sizes:
-                fail(f"the alias *{event.anchor} refers to no anchor &{event.anchor} defined before it", event)
-            count = sizes[event.anchor]
-        elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
-            count = 1
-        elif isinstance(event, yaml.CollectionEndEvent):
+        if isinstance(event, yaml.CollectionEndEvent):
             anchor, count = stack.pop()
             if anchor is not None:
                 sizes[anchor] = count
             if stack:
                 stack[-1][1] += count
             continue
-        else:
+        count = _values_of(event, stack, sizes, fail)
+        if count is None:
             continue
         total += count
         if total > MAX_NODES:
@@ -512,6 +526,21 @@ def _check_events(text: str, file: str, excerpt) -> None:
                 sizes[event.anchor] = 1
             if stack:
                 stack[-1][1] += count
+
+
+def _values_of(event, stack: list, sizes: dict, fail):
+    """How many values an event stands for (an alias: as many as its anchor's value); None for an event that
+    is no value.  An alias of no anchor before it, or inside the value it names, fails."""
+    if isinstance(event, yaml.AliasEvent):
+        if any(anchor == event.anchor for anchor, _ in stack):
+            fail(f"the alias *{event.anchor} is used inside the value it names; that value would never end",
+                 event)
+        if event.anchor not in sizes:
+            fail(f"the alias *{event.anchor} refers to no anchor &{event.anchor} defined before it", event)
+        return sizes[event.anchor]
+    if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+        return 1
+    return None
 
 
 def _runaway_quote(text: str, exc: yaml.MarkedYAMLError):
@@ -602,37 +631,47 @@ def _construct(node, path, source: Source, depth: int, budget: list[int]):
         raise source.error(f"the YAML tag {tag!r} is not allowed: a definition is plain data (text, numbers, "
                            "true/false, lists and mappings), and tags that build objects are refused", path)
     if isinstance(node, yaml.ScalarNode):
-        problem = _number_problem(node)
-        if problem is not None:
-            raise source.error(problem, path)
-        try:
-            return _scalar(node)
-        except yaml.YAMLError as exc:
-            raise source.error(f"bad scalar value: {getattr(exc, 'problem', None) or exc}", path) from None
+        return _construct_scalar(node, path, source)
     if isinstance(node, yaml.SequenceNode):
         return [_construct(child, path + (i,), source, depth + 1, budget) for i, child in enumerate(node.value)]
     if isinstance(node, yaml.MappingNode):
-        result = {}
-        table = all(k.tag == _CORE + "int" for k, _ in node.value)  # keyed by numbers, e.g. {2: 4, 3: 3}
-        for key_node, value_node in node.value:
-            mark = key_node.start_mark
-            if not isinstance(key_node, yaml.ScalarNode):
-                loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path))
-                raise source.error_at("mapping keys must be plain text, not a list or a mapping", loc)
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise source.error("YAML merge keys (<<) are not supported; write the keys out", path)
-            problem = _number_problem(key_node) if table else None
-            if problem is not None:
-                raise source.error_at(problem, Location(source.file, mark.line + 1, mark.column + 1,
-                                                        format_path(path)))
-            key = _key(key_node, table)
-            if key in result:
-                loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path + (key,)))
-                raise source.error_at(f"duplicate key {key!r}", loc)
-            source.key_marks[path + (key,)] = (mark.line, mark.column)
-            result[key] = _construct(value_node, path + (key,), source, depth + 1, budget)
-        return result
+        return _construct_mapping(node, path, source, depth, budget)
     raise source.error("unsupported YAML node", path)  # pragma: no cover
+
+
+def _construct_scalar(node, path, source: Source):
+    """A scalar's value; a number too long or not finite, or a value YAML cannot build, is a located error."""
+    problem = _number_problem(node)
+    if problem is not None:
+        raise source.error(problem, path)
+    try:
+        return _scalar(node)
+    except yaml.YAMLError as exc:
+        raise source.error(f"bad scalar value: {getattr(exc, 'problem', None) or exc}", path) from None
+
+
+def _construct_mapping(node, path, source: Source, depth: int, budget: list[int]) -> dict:
+    """A mapping of plain-text keys, each once, no merge keys; the marks of its keys are recorded."""
+    result = {}
+    table = all(k.tag == _CORE + "int" for k, _ in node.value)  # keyed by numbers, e.g. {2: 4, 3: 3}
+    for key_node, value_node in node.value:
+        mark = key_node.start_mark
+        if not isinstance(key_node, yaml.ScalarNode):
+            loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path))
+            raise source.error_at("mapping keys must be plain text, not a list or a mapping", loc)
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise source.error("YAML merge keys (<<) are not supported; write the keys out", path)
+        problem = _number_problem(key_node) if table else None
+        if problem is not None:
+            raise source.error_at(problem, Location(source.file, mark.line + 1, mark.column + 1,
+                                                    format_path(path)))
+        key = _key(key_node, table)
+        if key in result:
+            loc = Location(source.file, mark.line + 1, mark.column + 1, format_path(path + (key,)))
+            raise source.error_at(f"duplicate key {key!r}", loc)
+        source.key_marks[path + (key,)] = (mark.line, mark.column)
+        result[key] = _construct(value_node, path + (key,), source, depth + 1, budget)
+    return result
 
 
 def _key(node, table: bool):

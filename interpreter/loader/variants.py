@@ -301,24 +301,25 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
             known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
             where = ("parameters",) if declared else ("variant",)
             raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
-    values = {}
-    for key, spec in declared.items():
-        if key not in settings:
-            values[key] = spec["default"]
-            continue
-        value = _convert(settings[key], spec["default"])
-        given = f"given as {shorten(f'{name}:{key}={settings[key]}')}"
-        problem = None if value is None else constant_problem(value)
-        if problem is not None:  # the checks of the same constant written in the file
-            raise source.error_at(f"{quote(settings[key])} cannot be the value of parameter {quote(key)} ({given}): "
-                                  f"{problem[1]}", source.key_location(("parameters", key)))
-        allowed = spec.get("one_of")
-        if value is None or (allowed is not None and value not in allowed):
-            options = ", ".join(map(_text, allowed)) if allowed else f"any {_kind_word(spec['default'])}"
-            raise source.error_at(f"{quote(settings[key])} is not an allowed value of parameter {quote(key)} "
-                                  f"({given}); allowed: {options}", source.key_location(("parameters", key)))
-        values[key] = value
-    return values
+    return {key: _parameter_value(source, key, spec, settings[key], name) if key in settings else spec["default"]
+            for key, spec in declared.items()}
+
+
+def _parameter_value(source: Source, key: str, spec: dict, text: str, name: str):
+    """A setting's text as the parameter's value: of its default's kind, a constant the file could hold, and one
+    of the allowed values."""
+    value = _convert(text, spec["default"])
+    given = f"given as {shorten(f'{name}:{key}={text}')}"
+    problem = None if value is None else constant_problem(value)
+    if problem is not None:  # the checks of the same constant written in the file
+        raise source.error_at(f"{quote(text)} cannot be the value of parameter {quote(key)} ({given}): "
+                              f"{problem[1]}", source.key_location(("parameters", key)))
+    allowed = spec.get("one_of")
+    if value is None or (allowed is not None and value not in allowed):
+        options = ", ".join(map(_text, allowed)) if allowed else f"any {_kind_word(spec['default'])}"
+        raise source.error_at(f"{quote(text)} is not an allowed value of parameter {quote(key)} "
+                              f"({given}); allowed: {options}", source.key_location(("parameters", key)))
+    return value
 
 
 _WHOLE_NUMBER = re.compile("[+-]?[0-9]+")  # ASCII digits only: int() also reads '１２', '١٢' and '1_000'
@@ -527,47 +528,15 @@ class Overlay:
         across variants; two variants patching the same path (or one a path inside the other's), or one patching
         what another replaces whole, is a conflict unless one extends the other."""
         where = (op, dotted)
-        segments = dotted.split(".")
-        part = segments[0]
-        if part not in WORDS or part == "tiebreaks":
-            known = ", ".join(p for p in WORDS if p != "tiebreaks")
-            raise v.source.error_at(f"{quote(dotted)} does not start with a part of a game; a key path starts with "
-                                    f"one of {known}", v.source.key_location(where))
-        if part in WHOLE_PARTS:
-            entry, keys = self.part(part)[self.find(v, part, "", where, op, own=False, key=True)], segments[1:]
-        else:
-            for k in range(len(segments) - 1, 0, -1):  # the longest name that names an entry (names may hold dots)
-                entry = self.lookup(part, ".".join(segments[1:k + 1]))
-                if entry is not None:
-                    keys = segments[k + 1:]
-                    break
-            else:
-                self.find(v, part, segments[1], where, op, own=False, key=True)  # raises: no such entry
-            if not keys:
-                raise v.source.error_at(f"{quote(dotted)} names a whole {WORDS[part]}; write it as {op}: {{{part}: ...}}"
-                                        f", or give a key path inside it ({dotted}.KEY)", v.source.key_location(where))
+        part, entry, keys = self._patch_target(v, op, dotted, where)
         self._check_patch(v, op, part, entry, tuple(keys), dotted, where)
         if not entry.private:
             entry.value, entry.private = copy.deepcopy(entry.value), True
         node, actual = entry.value, []
         for depth, segment in enumerate(keys):
             walked = ".".join([part] + ([entry.name] if entry.name else []) + [str(k) for k in actual])
-            if not isinstance(node, dict):
-                raise v.source.error_at(f"{quote(dotted)}: {walked} is {_kind_of(node)}, not a mapping, so it has no "
-                                        f"key {quote(segment)}", v.source.key_location(where))
-            found = next((k for k in node if _text(k) == segment), _MISSING)
             last = depth == len(keys) - 1
-            if last and op == "add":
-                if found is not _MISSING:
-                    raise v.source.error_at(f"{quote(dotted)} already exists; use 'replace' to change it",
-                                            v.source.key_location(where))
-                found = int(segment) if segment.lstrip("-").isdigit() else segment
-            elif found is _MISSING:
-                keys_there = ", ".join(_text(k) for k in node) or "none"
-                close = difflib.get_close_matches(segment, [_text(k) for k in node], n=1)
-                hint = f"; did you mean {quote(close[0])}?" if close else ""
-                raise v.source.error_at(f"{quote(dotted)} names nothing: {walked} has no key {quote(segment)} (its keys: "
-                                        f"{keys_there}){hint}", v.source.key_location(where))
+            found = _patched_key(v, op, node, segment, last, walked, dotted, where)
             actual.append(found)
             if last:
                 node[found] = copy.deepcopy(value)
@@ -577,6 +546,29 @@ class Overlay:
         entry.inner[tuple(actual)] = Origin(v.source, where)
         entry.patches.append((tuple(keys), v, op, v.source.key_location(where), dotted))
         self.changes.append(Change(v.name, op, part, entry.name, v.source.key_location(where), path=dotted))
+
+    def _patch_target(self, v: Variant, op: str, dotted: str, where: tuple):
+        """(part, entry, mapping keys inside it) a key path names: a part of a game, then (for a part of named
+        entries) the longest name of an entry (names may hold dots), then at least one key."""
+        segments = dotted.split(".")
+        part = segments[0]
+        if part not in WORDS or part == "tiebreaks":
+            known = ", ".join(p for p in WORDS if p != "tiebreaks")
+            raise v.source.error_at(f"{quote(dotted)} does not start with a part of a game; a key path starts with "
+                                    f"one of {known}", v.source.key_location(where))
+        if part in WHOLE_PARTS:
+            return part, self.part(part)[self.find(v, part, "", where, op, own=False, key=True)], segments[1:]
+        for k in range(len(segments) - 1, 0, -1):
+            entry = self.lookup(part, ".".join(segments[1:k + 1]))
+            if entry is not None:
+                keys = segments[k + 1:]
+                break
+        else:
+            self.find(v, part, segments[1], where, op, own=False, key=True)  # raises: no such entry
+        if not keys:
+            raise v.source.error_at(f"{quote(dotted)} names a whole {WORDS[part]}; write it as {op}: {{{part}: ...}}"
+                                    f", or give a key path inside it ({dotted}.KEY)", v.source.key_location(where))
+        return part, entry, keys
 
     def _check_patch(self, v: Variant, op: str, part: str, entry: Entry, keys: tuple, dotted: str, where: tuple) -> None:
         """A patch may not overlap a change another variant (not one this one extends) made to the same entry."""
@@ -607,13 +599,7 @@ class Overlay:
     def _read_part(self, part: str) -> list[Entry]:
         base = self.base
         if part == "scoring":
-            score = (base.data.get("scoring") or {}).get("score")
-            if score is None:
-                return []
-            if not isinstance(score, dict):  # one expression: the single term 'score'
-                origin = Origin(base, ("scoring", "score"))
-                return [Entry(UNNAMED_SCORE, UNNAMED_SCORE, score, origin)]
-            return [Entry(str(k), k, t, Origin(base, ("scoring", "score", k))) for k, t in score.items()]
+            return _score_terms(base)
         if part in WHOLE_PARTS:
             path = ("scoring", "tiebreaks") if part == "tiebreaks" else (part,)
             value = base.data.get("scoring", {}).get("tiebreaks") if part == "tiebreaks" else base.data.get(part)
@@ -739,42 +725,89 @@ class Overlay:
         origins = {(): Origin(self.base, ())}
         for part, entries in self.parts.items():
             if part == "scoring":
-                scoring = data.setdefault("scoring", {})
-                if entries:
-                    scoring["score"] = {e.key: e.value for e in entries}
-                else:
-                    scoring.pop("score", None)
-                for e in entries:
-                    origins[("scoring", "score", e.key)] = e.origin
-                continue
-            if part in WHOLE_PARTS:
-                entry = entries[0]
-                path = ("scoring", "tiebreaks") if part == "tiebreaks" else (part,)
-                container = data.setdefault("scoring", {}) if part == "tiebreaks" else data
-                if entry.value is None:
-                    container.pop(path[-1], None)
-                else:
-                    container[path[-1]] = entry.value
-                origins[path] = entry.origin
-                for sub, origin in entry.inner.items():
-                    origins[path + sub] = origin
-                continue
-            if part in LIST_PARTS:
-                data[part] = [e.value for e in entries]
-                paths = [(part, i) for i in range(len(entries))]
+                _merge_score_terms(data, entries, origins)
+            elif part in WHOLE_PARTS:
+                _merge_whole_part(data, part, entries[0], origins)
             else:
-                data[part] = {e.key: e.value for e in entries}
-                paths = [(part, e.key) for e in entries]
-            if not entries:
-                data.pop(part)
-            for path, entry in zip(paths, entries):
-                origins[path] = entry.origin
-                for sub, origin in entry.inner.items():
-                    origins[path + sub] = origin
+                _merge_entries(data, part, entries, origins)
         for i, hook in enumerate(self.hooks):
             origins[("$hooks", i)] = hook.origin
             origins[("$hooks", i, "if")] = hook.cond_origin
         return MergedSource(self.base, data, origins, list(self.applied.values()), self.changes, self.hooks)
+
+
+def _score_terms(base: Source) -> list[Entry]:
+    """The score's terms as entries: none, the one expression as the term 'score', or the named terms."""
+    score = (base.data.get("scoring") or {}).get("score")
+    if score is None:
+        return []
+    if not isinstance(score, dict):  # one expression: the single term 'score'
+        origin = Origin(base, ("scoring", "score"))
+        return [Entry(UNNAMED_SCORE, UNNAMED_SCORE, score, origin)]
+    return [Entry(str(k), k, t, Origin(base, ("scoring", "score", k))) for k, t in score.items()]
+
+
+def _patched_key(v: Variant, op: str, node, segment: str, last: bool, walked: str, dotted: str, where: tuple):
+    """The key of mapping ``node`` that a key path's ``segment`` names: one that exists, except that the last key
+    of an ``add`` must not (it is made, a number if it reads as one)."""
+    if not isinstance(node, dict):
+        raise v.source.error_at(f"{quote(dotted)}: {walked} is {_kind_of(node)}, not a mapping, so it has no "
+                                f"key {quote(segment)}", v.source.key_location(where))
+    found = next((k for k in node if _text(k) == segment), _MISSING)
+    if last and op == "add":
+        if found is not _MISSING:
+            raise v.source.error_at(f"{quote(dotted)} already exists; use 'replace' to change it",
+                                    v.source.key_location(where))
+        return int(segment) if segment.lstrip("-").isdigit() else segment
+    if found is _MISSING:
+        keys_there = ", ".join(_text(k) for k in node) or "none"
+        close = difflib.get_close_matches(segment, [_text(k) for k in node], n=1)
+        hint = f"; did you mean {quote(close[0])}?" if close else ""
+        raise v.source.error_at(f"{quote(dotted)} names nothing: {walked} has no key {quote(segment)} (its keys: "
+                                f"{keys_there}){hint}", v.source.key_location(where))
+    return found
+
+
+def _merge_score_terms(data: dict, entries: list, origins: dict) -> None:
+    scoring = data.setdefault("scoring", {})
+    if entries:
+        scoring["score"] = {e.key: e.value for e in entries}
+    else:
+        scoring.pop("score", None)
+    for e in entries:
+        origins[("scoring", "score", e.key)] = e.origin
+
+
+def _merge_whole_part(data: dict, part: str, entry: Entry, origins: dict) -> None:
+    """A part that is one value (the board, the tie-breaks...): written back, or dropped when removed."""
+    path = ("scoring", "tiebreaks") if part == "tiebreaks" else (part,)
+    container = data.setdefault("scoring", {}) if part == "tiebreaks" else data
+    if entry.value is None:
+        container.pop(path[-1], None)
+    else:
+        container[path[-1]] = entry.value
+    _note_origins(origins, path, entry)
+
+
+def _merge_entries(data: dict, part: str, entries: list, origins: dict) -> None:
+    """A part of entries (a list, or a mapping by name) written back; an emptied part is dropped."""
+    if part in LIST_PARTS:
+        data[part] = [e.value for e in entries]
+        paths = [(part, i) for i in range(len(entries))]
+    else:
+        data[part] = {e.key: e.value for e in entries}
+        paths = [(part, e.key) for e in entries]
+    if not entries:
+        data.pop(part)
+    for path, entry in zip(paths, entries):
+        _note_origins(origins, path, entry)
+
+
+def _note_origins(origins: dict, path: tuple, entry: Entry) -> None:
+    """Where the entry at ``path`` and each value patched inside it were written."""
+    origins[path] = entry.origin
+    for sub, origin in entry.inner.items():
+        origins[path + sub] = origin
 
 
 def apply_variants(base: Source, refs: list[str], verbose: bool = False) -> MergedSource:

@@ -162,48 +162,64 @@ class Server:
         try:
             while True:
                 async with table.lock:
-                    moves = table.bot_moves()
-                    if not moves or table.problem:
-                        if table.thinking:
-                            table.thinking.clear()
-                            self.changed(table)
-                        return
-                    seat, bot = moves[0]
-                    asked_at, world, knows = table.bot_question(seat)
-                    table.thinking = {seat}  # in every frame sent from now on
-                failure = None
-                try:
-                    thought = asyncio.ensure_future(asyncio.to_thread(bot.act, world, seat))
-                    done, _ = await asyncio.wait({thought}, timeout=SAY_THINKING_AFTER)
-                    if not done:  # a bot that takes its time: every page is told at once
-                        self.changed(table)
-                    action = await thought
-                except RibbitError as exc:
-                    action, failure = None, f"the game stopped: {exc}"
-                except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
-                    print(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}",
-                          file=sys.stderr)
-                    action, failure = None, f"the game stopped: the bot of seat {seat + 1} failed"
+                    question = self.bot_question(table)
+                if question is None:
+                    return
+                seat, bot, asked_at, world, knows = question
+                action, failure = await self.bot_decision(table, seat, bot, world)
                 async with table.lock:
                     if table.state_id != asked_at and table.bot_knows(seat) != knows:
                         continue  # the position changed for this seat while it thought: think again
-                    table.thinking.discard(seat)
-                    if failure is not None:
-                        table.problem = failure
-                    else:
-                        try:
-                            table.apply(seat, action)
-                        except RibbitError as exc:
-                            table.problem = f"the game stopped: {exc}"
-                        except OSError as exc:
-                            table.problem = f"the game cannot be saved: {exc.strerror or exc}"
-                    self.changed(table)
+                    self.apply_bot_decision(table, seat, action, failure)
                 if table.bot_delay:
                     await asyncio.sleep(table.bot_delay)
                 else:
                     await asyncio.sleep(0)
         finally:
             self.advancing.discard(table.id)
+
+    def bot_question(self, table):
+        """(seat, bot, state id, the copy it thinks on, what it knows) of the bot to decide next, marked as
+        thinking; None when no bot is to move (the pages are told the thinking is over).  Under the lock."""
+        moves = table.bot_moves()
+        if not moves or table.problem:
+            if table.thinking:
+                table.thinking.clear()
+                self.changed(table)
+            return None
+        seat, bot = moves[0]
+        asked_at, world, knows = table.bot_question(seat)
+        table.thinking = {seat}  # in every frame sent from now on
+        return seat, bot, asked_at, world, knows
+
+    async def bot_decision(self, table, seat: int, bot, world):
+        """(action, None) as the bot decided in a worker thread, or (None, why the game stopped)."""
+        try:
+            thought = asyncio.ensure_future(asyncio.to_thread(bot.act, world, seat))
+            done, _ = await asyncio.wait({thought}, timeout=SAY_THINKING_AFTER)
+            if not done:  # a bot that takes its time: every page is told at once
+                self.changed(table)
+            return await thought, None
+        except RibbitError as exc:
+            return None, f"the game stopped: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
+            print(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}",
+                  file=sys.stderr)
+            return None, f"the game stopped: the bot of seat {seat + 1} failed"
+
+    def apply_bot_decision(self, table, seat: int, action, failure) -> None:
+        """The bot's decision applied (or the table stopped with why), and every page told.  Under the lock."""
+        table.thinking.discard(seat)
+        if failure is not None:
+            table.problem = failure
+        else:
+            try:
+                table.apply(seat, action)
+            except RibbitError as exc:
+                table.problem = f"the game stopped: {exc}"
+            except OSError as exc:
+                table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+        self.changed(table)
 
     def check_current(self, conn: Connection, message: dict) -> None:
         """Refuse (IllegalActionError) a message not chosen in the table's current state; the page is sent that state."""
@@ -216,64 +232,82 @@ class Server:
             raise IllegalActionError(STALE)
 
     async def handle(self, conn: Connection, message: dict):
+        """Answer one message of a page, by its type."""
         kind = message.get("type")
-        table = conn.table
-        request = message.get("request")
-        request = request if type(request) is int else None
-        if kind == "act":
-            action = message.get("action")
-            if conn.seat is None:
-                raise IllegalActionError("spectators cannot act; open a seat's link to play")
-            if type(action) is not str:
-                raise IllegalActionError("an action is its text: {\"type\": \"act\", \"action\": TEXT}")
-            async with table.lock:
-                if table.problem:
-                    raise IllegalActionError(table.problem)
-                self.check_current(conn, message)
-                try:
-                    table.apply(conn.seat, action)
-                except OSError as exc:
-                    table.problem = f"the game cannot be saved: {exc.strerror or exc}"
-                conn.answered = request
-                self.changed(table)
-            self.wake(table)
-        elif kind == "undo":
-            if conn.seat is None:
-                raise IllegalActionError("spectators have no decision to take back")
-            async with table.lock:
-                if table.problem:
-                    raise IllegalActionError(table.problem)
-                self.check_current(conn, message)
-                try:
-                    action = table.undo(conn.seat)
-                except OSError as exc:
-                    table.problem = f"the game cannot be saved: {exc.strerror or exc}"
-                    action = None
-                length = len(table.state.log or ())
-                for other in table.connections:  # narration is sent again from where the game now is
-                    other.cursor = min(other.cursor, length)
-                    if other.seat == conn.seat and action is not None:
-                        other.send({"type": "notice", "text": f"You took back your last decision ({action})."})
-                conn.answered = request
-                self.changed(table)
-            self.wake(table)
-        elif kind == "again":
-            if conn.seat is None:
-                raise IllegalActionError("spectators cannot start a new game")
-            async with table.lock:
-                if not table.state.is_terminal() and not table.problem:
-                    raise IllegalActionError("this game is not over yet")
-                if table.vote_again(conn.seat):  # a new game once every person at the table has asked
-                    table.play_again()
-                self.changed(table)
-            self.wake(table)
-        elif kind == "log":
-            text = table.log_lines(conn.seat)
-            conn.send({"type": "log", "text": text, "filename": table.log_filename(conn.seat)})
-        elif kind == "ping":
-            conn.send({"type": "pong"})
-        else:
+        answer = self.ANSWERS.get(kind) if type(kind) is str else None
+        if answer is None:
             raise IllegalActionError("unknown message; expected a type of act, undo, again, log or ping")
+        request = message.get("request")
+        await answer(self, conn, message, request if type(request) is int else None)
+
+    def refuse_unless_current(self, conn: Connection, message: dict) -> None:
+        """A stopped game takes no decision, nor one chosen in an earlier state.  Under the lock."""
+        if conn.table.problem:
+            raise IllegalActionError(conn.table.problem)
+        self.check_current(conn, message)
+
+    async def act(self, conn: Connection, message: dict, request) -> None:
+        """``act``: the seat's decision applied, then the bots wake."""
+        action = message.get("action")
+        if conn.seat is None:
+            raise IllegalActionError("spectators cannot act; open a seat's link to play")
+        if type(action) is not str:
+            raise IllegalActionError("an action is its text: {\"type\": \"act\", \"action\": TEXT}")
+        table = conn.table
+        async with table.lock:
+            self.refuse_unless_current(conn, message)
+            try:
+                table.apply(conn.seat, action)
+            except OSError as exc:
+                table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+            conn.answered = request
+            self.changed(table)
+        self.wake(table)
+
+    async def undo(self, conn: Connection, message: dict, request) -> None:
+        """``undo``: the seat's last decision taken back (if fair); the narration is sent again from there."""
+        if conn.seat is None:
+            raise IllegalActionError("spectators have no decision to take back")
+        table = conn.table
+        async with table.lock:
+            self.refuse_unless_current(conn, message)
+            try:
+                action = table.undo(conn.seat)
+            except OSError as exc:
+                table.problem = f"the game cannot be saved: {exc.strerror or exc}"
+                action = None
+            length = len(table.state.log or ())
+            for other in table.connections:  # narration is sent again from where the game now is
+                other.cursor = min(other.cursor, length)
+                if other.seat == conn.seat and action is not None:
+                    other.send({"type": "notice", "text": f"You took back your last decision ({action})."})
+            conn.answered = request
+            self.changed(table)
+        self.wake(table)
+
+    async def again(self, conn: Connection, message: dict, request) -> None:
+        """``again``: the seat's vote for a new game, started once every person at the table has asked."""
+        if conn.seat is None:
+            raise IllegalActionError("spectators cannot start a new game")
+        table = conn.table
+        async with table.lock:
+            if not table.state.is_terminal() and not table.problem:
+                raise IllegalActionError("this game is not over yet")
+            if table.vote_again(conn.seat):  # a new game once every person at the table has asked
+                table.play_again()
+            self.changed(table)
+        self.wake(table)
+
+    async def send_log(self, conn: Connection, message: dict, request) -> None:
+        """``log``: the game's log as this seat may read it, to download."""
+        table = conn.table
+        text = table.log_lines(conn.seat)
+        conn.send({"type": "log", "text": text, "filename": table.log_filename(conn.seat)})
+
+    async def pong(self, conn: Connection, message: dict, request) -> None:
+        conn.send({"type": "pong"})
+
+    ANSWERS = {"act": act, "undo": undo, "again": again, "log": send_log, "ping": pong}
 
     async def websocket(self, ws: WebSocket):
         if not same_origin(ws):
@@ -283,18 +317,10 @@ class Server:
         conn = None
         sender = None
         try:
-            try:
-                hello = parse(await asyncio.wait_for(next_text(ws), HELLO_TIMEOUT))
-                if hello.get("type") != "hello":
-                    raise IllegalActionError("the first message must be {\"type\": \"hello\", ...}")
-                table, seat = self.find(hello)
-                if len(table.connections) >= MAX_CONNECTIONS:
-                    raise IllegalActionError("too many browsers are connected to this game")
-            except (IllegalActionError, asyncio.TimeoutError) as exc:
-                await ws.send_text(json.dumps({"type": "error", "message": str(exc) or "no hello in time",
-                                               "fatal": True}))
-                await ws.close(code=1008)
+            greeted = await self.greet(ws)
+            if greeted is None:
                 return
+            table, seat = greeted
             conn = Connection(ws, table, seat)
             table.connections.add(conn)
             sender = asyncio.create_task(conn.sender())
@@ -302,26 +328,7 @@ class Server:
                        "table": table.id})
             conn.push_state()
             self.wake(table)  # a resumed game may wait for a bot
-            while True:
-                text = await next_text(ws)
-                if sender.done():
-                    break
-                if not conn.allowed():
-                    if conn.strikes >= STRIKES:
-                        break
-                    conn.send({"type": "error", "message": "too many messages; slow down"})
-                    continue
-                request = None
-                try:
-                    message = parse(text)
-                    request = message.get("request") if type(message.get("request")) is int else None
-                    await self.handle(conn, message)
-                except RibbitError as exc:
-                    conn.send({"type": "error", "message": str(exc), "request": request})
-                except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
-                    print(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}", file=sys.stderr)
-                    conn.send({"type": "error", "message": "the server could not handle that message",
-                               "request": request})
+            await self.converse(ws, conn, sender)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception as exc:  # noqa: BLE001 - a bug must cost this connection, not the server
@@ -335,6 +342,49 @@ class Server:
                 await ws.close()
             except Exception:  # noqa: BLE001 - already closed
                 pass
+
+    async def greet(self, ws: WebSocket):
+        """(table, seat) the page's hello names, in time; else the page is told why and closed (None)."""
+        try:
+            hello = parse(await asyncio.wait_for(next_text(ws), HELLO_TIMEOUT))
+            if hello.get("type") != "hello":
+                raise IllegalActionError("the first message must be {\"type\": \"hello\", ...}")
+            table, seat = self.find(hello)
+            if len(table.connections) >= MAX_CONNECTIONS:
+                raise IllegalActionError("too many browsers are connected to this game")
+        except (IllegalActionError, asyncio.TimeoutError) as exc:
+            await ws.send_text(json.dumps({"type": "error", "message": str(exc) or "no hello in time",
+                                           "fatal": True}))
+            await ws.close(code=1008)
+            return None
+        return table, seat
+
+    async def converse(self, ws: WebSocket, conn: Connection, sender) -> None:
+        """Answer the page's messages until it goes, its sender stops, or it sends too many too fast."""
+        while True:
+            text = await next_text(ws)
+            if sender.done():
+                break
+            if not conn.allowed():
+                if conn.strikes >= STRIKES:
+                    break
+                conn.send({"type": "error", "message": "too many messages; slow down"})
+                continue
+            await self.answer(conn, text)
+
+    async def answer(self, conn: Connection, text) -> None:
+        """One message answered; a mistake in it is told to the page, a bug costs this message only."""
+        request = None
+        try:
+            message = parse(text)
+            request = message.get("request") if type(message.get("request")) is int else None
+            await self.handle(conn, message)
+        except RibbitError as exc:
+            conn.send({"type": "error", "message": str(exc), "request": request})
+        except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
+            print(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}", file=sys.stderr)
+            conn.send({"type": "error", "message": "the server could not handle that message",
+                       "request": request})
 
 
 async def next_text(ws: WebSocket):

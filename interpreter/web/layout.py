@@ -42,34 +42,42 @@ def _board(game):
     if board is None:
         return None
     drawn = {"spaces": list(board.spaces), "shape": "spaces", "markers": {}, "exits": {}}
-    in_grid = set()
+    in_shape = _draw_shape(board, drawn)
+    for (space, direction), target in sorted(board.step_table.items()):
+        listed = _where_step_is_listed(board, drawn, space, direction, target, in_shape)
+        if listed is not None:
+            drawn[listed].setdefault(space, []).append({"direction": direction, "to": target})
+    drawn["others"] = [sp for sp in board.spaces if sp not in in_shape]
+    return drawn
+
+
+def _draw_shape(board, drawn: dict) -> set:
+    """The board's shape (a grid's rows and columns, a ring's order and forward direction) into ``drawn``; the
+    spaces the shape places."""
     if board.grid is not None:
         rows, columns = board.grid
         drawn.update(shape="grid", rows=rows, columns=columns)
-        in_grid = {f"r{r}c{c}" for r in range(1, rows + 1) for c in range(1, columns + 1)}
-    elif board.ring is not None:
+        return {f"r{r}c{c}" for r in range(1, rows + 1) for c in range(1, columns + 1)}
+    if board.ring is not None:
         ring = list(board.ring)
         forward = next((d for d in board.directions if board.step_table.get((ring[0], d)) == ring[1 % len(ring)]), "")
         drawn.update(shape="ring", ring=ring, forward=forward)
-        in_grid = set(ring)
-    steps = {**ORTHOGONAL, **DIAGONAL}
-    for (space, direction), target in sorted(board.step_table.items()):
-        if space in in_grid and board.grid is not None:
-            r, c = _cell(space)
-            dr, dc = steps.get(direction, (None, None))
-            if dr is not None and target == f"r{r + dr}c{c + dc}":
-                continue  # an ordinary step to the neighbour: the grid itself shows it
-            drawn["markers"].setdefault(space, []).append({"direction": direction, "to": target})
-        elif space in in_grid:  # a ring: the ring's own steps are drawn as its order
-            ring = drawn["ring"]
-            i = ring.index(space)
-            if target in (ring[(i + 1) % len(ring)], ring[i - 1]):
-                continue
-            drawn["markers"].setdefault(space, []).append({"direction": direction, "to": target})
-        else:
-            drawn["exits"].setdefault(space, []).append({"direction": direction, "to": target})
-    drawn["others"] = [sp for sp in board.spaces if sp not in in_grid]
-    return drawn
+        return set(ring)
+    return set()
+
+
+def _where_step_is_listed(board, drawn: dict, space: str, direction: str, target: str, in_shape: set):
+    """None for a step the shape itself shows (to the grid neighbour, along the ring); else "markers" for a
+    step from a space of the shape, "exits" for a step from a space off it."""
+    if space not in in_shape:
+        return "exits"
+    if board.grid is not None:
+        r, c = _cell(space)
+        dr, dc = {**ORTHOGONAL, **DIAGONAL}.get(direction, (None, None))
+        return None if dr is not None and target == f"r{r + dr}c{c + dc}" else "markers"
+    ring = drawn["ring"]
+    i = ring.index(space)
+    return None if target in (ring[(i + 1) % len(ring)], ring[i - 1]) else "markers"
 
 
 def _cell(space: str):

@@ -88,44 +88,21 @@ class Catalog:
         A file that is not a game, or whose game or variant does not load, is left out and named in
         ``problems``; raises LobbyError if no game is left.
         """
-        from ..loader import load_game
-        from ..loader.source import read_yaml_file
-        from ..loader.variants import read_variant, variants_folder
-
         where = Path(where)
         files = sorted(p for p in where.iterdir() if p.suffix in (".yaml", ".yml")) if where.is_dir() else [where]
         offers, problems = {}, []
         for path in files:
-            if not ID_SHAPE.fullmatch(path.stem):
-                problems.append(f"{path}: left out: a game's file name must be letters, digits, '-' or '_' "
-                                "(it is the game's id in the lobby)")
-                continue
-            if path.stem in offers:
-                problems.append(f"{path}: left out: another game file is also called {path.stem}")
+            problem = _file_name_problem(path, offers)
+            if problem:
+                problems.append(problem)
                 continue
             try:
-                source = read_yaml_file(path, expect=("game", "variant"), kind="game definition")
-                if not isinstance(source.data, dict) or "game" not in source.data or "variant" in source.data:
-                    if where.is_dir():
-                        continue  # a variant or some other YAML beside the games: not offered
-                    raise DefinitionError("a lobby serves game definitions; this is not one", Location(str(path)))
-                game = load_game(path)
+                game = _read_game(path, where.is_dir())
             except DefinitionError as exc:
                 problems.append(f"left out: {exc}")
                 continue
-            variants = {}
-            folder = variants_folder(path)
-            for file in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-                if not ID_SHAPE.fullmatch(file.stem):
-                    problems.append(f"{file}: left out: a variant's file name must be letters, digits, '-' or '_'")
-                    continue
-                try:
-                    variant = read_variant(file, file.stem, {}, game.source)
-                except DefinitionError as exc:
-                    problems.append(f"left out: {exc}")
-                    continue
-                variants[file.stem] = (file, variant.source)
-            offers[path.stem] = Offer(path.stem, path, game, variants)
+            if game is not None:
+                offers[path.stem] = Offer(path.stem, path, game, _offered_variants(path, game, problems))
         if not offers:
             raise LobbyError(f"{where}: no game definition to serve" + (f" ({problems[0]})" if problems else
                              " (a lobby serves the *.yaml game files of a folder, or one game file)"))
@@ -133,6 +110,49 @@ class Catalog:
 
     def describe(self) -> list[dict]:
         return [offer.describe() for offer in self.offers.values()]
+
+
+def _file_name_problem(path: Path, offers: dict) -> str:
+    """Why a game file cannot be offered under its name (the game's id in the lobby), or ''."""
+    if not ID_SHAPE.fullmatch(path.stem):
+        return (f"{path}: left out: a game's file name must be letters, digits, '-' or '_' "
+                "(it is the game's id in the lobby)")
+    if path.stem in offers:
+        return f"{path}: left out: another game file is also called {path.stem}"
+    return ""
+
+
+def _read_game(path: Path, in_folder: bool):
+    """The game defined in ``path``, loaded; None for a variant or other YAML beside the games of a folder.
+    DefinitionError when it does not load (or, given alone, is not a game)."""
+    from ..loader import load_game
+    from ..loader.source import read_yaml_file
+
+    source = read_yaml_file(path, expect=("game", "variant"), kind="game definition")
+    if not isinstance(source.data, dict) or "game" not in source.data or "variant" in source.data:
+        if in_folder:
+            return None  # a variant or some other YAML beside the games: not offered
+        raise DefinitionError("a lobby serves game definitions; this is not one", Location(str(path)))
+    return load_game(path)
+
+
+def _offered_variants(path: Path, game, problems: list) -> dict:
+    """{id: (file, source)} of the game's variants that read well; each one left out is named in ``problems``."""
+    from ..loader.variants import read_variant, variants_folder
+
+    variants = {}
+    folder = variants_folder(path)
+    for file in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        if not ID_SHAPE.fullmatch(file.stem):
+            problems.append(f"{file}: left out: a variant's file name must be letters, digits, '-' or '_'")
+            continue
+        try:
+            variant = read_variant(file, file.stem, {}, game.source)
+        except DefinitionError as exc:
+            problems.append(f"left out: {exc}")
+            continue
+        variants[file.stem] = (file, variant.source)
+    return variants
 
 
 # ---------------------------------------------------------------- a table's choices, checked
@@ -145,8 +165,6 @@ class Choice:
     @classmethod
     def read(cls, catalog: Catalog, game_id, variants) -> "Choice":
         """The choice sent by a browser or read from a record; LobbyError naming what is wrong."""
-        from ..loader.variants import choose_parameters
-
         if type(game_id) is not str or game_id not in catalog.offers:
             raise LobbyError(f"there is no game {quote(str(game_id), 40)} here; choose one of "
                              f"{', '.join(catalog.offers)}")
@@ -155,33 +173,9 @@ class Choice:
             raise LobbyError(f"variants are a list of at most {MAX_VARIANTS} [id, settings] pairs")
         chosen, seen = [], set()
         for item in variants:
-            if type(item) is not list or len(item) != 2 or type(item[1]) is not dict:
-                raise LobbyError("a variant is [id, {setting: value}]")
-            variant_id, settings = item
-            if type(variant_id) is not str or variant_id not in offer.variants:
-                known = ", ".join(offer.variants) or "none"
-                raise LobbyError(f"{offer.game.name} has no variant {quote(str(variant_id), 40)} here "
-                                 f"(its variants: {known})")
-            if variant_id in seen:
-                raise LobbyError(f"variant {variant_id} is chosen twice")
+            variant_id, settings = _chosen_variant(offer, item, seen)
             seen.add(variant_id)
-            source = offer.variants[variant_id][1]
-            texts = {}
-            for key, value in settings.items():
-                if type(value) is bool:
-                    value = "true" if value else "false"
-                elif type(value) is int:
-                    value = str(value)
-                if type(value) is not str or len(value) > MAX_SETTING or not value.strip() \
-                        or any(c in value for c in ",:=\n\r"):
-                    raise LobbyError(f"variant {variant_id}, setting {quote(str(key), 40)}: a value is a text of "
-                                     f"1 to {MAX_SETTING} characters without ',', ':', '=' or line breaks")
-                texts[key] = value.strip()
-            try:
-                values = choose_parameters(source, texts, variant_id)  # the loader's own checks
-            except DefinitionError as exc:
-                raise LobbyError(f"variant {variant_id}: {exc.message}") from None
-            chosen.append((variant_id, {key: _setting_text(value) for key, value in values.items()}))
+            chosen.append((variant_id, settings))
         return cls(game_id, chosen)
 
     def refs(self) -> list[str]:
@@ -197,6 +191,43 @@ class Choice:
 
     def as_data(self) -> dict:
         return {"game": self.game_id, "variants": [[v, dict(s)] for v, s in self.variants]}
+
+
+def _chosen_variant(offer: Offer, item, seen: set) -> tuple:
+    """(id, {setting: text}) of one ``[id, settings]`` pair: a variant of the game, chosen once, its settings
+    checked by the loader."""
+    from ..loader.variants import choose_parameters
+
+    if type(item) is not list or len(item) != 2 or type(item[1]) is not dict:
+        raise LobbyError("a variant is [id, {setting: value}]")
+    variant_id, settings = item
+    if type(variant_id) is not str or variant_id not in offer.variants:
+        known = ", ".join(offer.variants) or "none"
+        raise LobbyError(f"{offer.game.name} has no variant {quote(str(variant_id), 40)} here "
+                         f"(its variants: {known})")
+    if variant_id in seen:
+        raise LobbyError(f"variant {variant_id} is chosen twice")
+    source = offer.variants[variant_id][1]
+    texts = {key: _setting_value(variant_id, key, value) for key, value in settings.items()}
+    try:
+        values = choose_parameters(source, texts, variant_id)  # the loader's own checks
+    except DefinitionError as exc:
+        raise LobbyError(f"variant {variant_id}: {exc.message}") from None
+    return variant_id, {key: _setting_text(value) for key, value in values.items()}
+
+
+def _setting_value(variant_id: str, key, value) -> str:
+    """A setting as the text a variant reference carries (a yes/no or a number written out); LobbyError for one
+    that could not be carried in ``NAME:key=value,...``."""
+    if type(value) is bool:
+        value = "true" if value else "false"
+    elif type(value) is int:
+        value = str(value)
+    if type(value) is not str or len(value) > MAX_SETTING or not value.strip() \
+            or any(c in value for c in ",:=\n\r"):
+        raise LobbyError(f"variant {variant_id}, setting {quote(str(key), 40)}: a value is a text of "
+                         f"1 to {MAX_SETTING} characters without ',', ':', '=' or line breaks")
+    return value.strip()
 
 
 def _setting_text(value) -> str:

@@ -381,13 +381,7 @@ def read_seats(data, side: Path, players: int):
         return SaveFileError(f"{why} (a seats file is {SEATS_FORMAT!r}, written by `ribbit serve` beside its save)",
                              Location(str(side), key=key))
 
-    if type(data) is not dict or data.get("format") != SEATS_FORMAT:
-        raise fail("format", f"not a seats file: expected \"format\": {SEATS_FORMAT!r}")
-    table_id, number = data.get("table"), data.get("game_number")
-    if type(table_id) is not str or not TABLE_SHAPE.fullmatch(table_id):
-        raise fail("table", "the table's id must be 12 letters, digits, '-' or '_'")
-    if type(number) is not int or not 1 <= number <= MAX_GAMES:
-        raise fail("game_number", f"the game number must be a whole number from 1 to {MAX_GAMES:,}")
+    table_id, number = _seats_header(data, fail)
     seats = {str(p): p - 1 for p in range(1, players + 1)}
     tokens, bots = {}, {}
     for part in ("tokens", "bots"):
@@ -395,24 +389,47 @@ def read_seats(data, side: Path, players: int):
         if type(given) is not dict:
             raise fail(part, "expected a mapping of seats (\"1\", \"2\", ...)")
         for key, value in given.items():
-            where = f"{part}.{key}" if key in seats else f"{part}.{quote(key, 20)}"
-            if key not in seats:
-                raise fail(where, f"there is no seat {quote(key, 20)} in this {players}-player save")
-            if seats[key] in tokens or seats[key] in bots:
-                raise fail(where, f"seat {key} has both a token and a bot")
+            where = _seat_key(part, key, seats, players, tokens, bots, fail)
             if part == "tokens":
-                if type(value) is not str or not TOKEN_SHAPE.fullmatch(value):
-                    raise fail(where, "a seat's token must be 32 letters, digits, '-' or '_', as the server makes "
-                                      "them (an empty or short token could be guessed)")
-                if value in tokens.values():
-                    raise fail(where, "this token is also another seat's; every seat needs its own")
-                tokens[seats[key]] = value
+                tokens[seats[key]] = _seat_token(value, tokens, fail, where)
             else:
                 bots[seats[key]] = _seated_bot(value, fail, where)
     missing = [str(p + 1) for p in range(players) if p not in tokens and p not in bots]
     if missing:
         raise fail("tokens", f"seat {', '.join(missing)} has neither a token nor a bot; every seat needs one")
     return tokens, bots, table_id, number
+
+
+def _seats_header(data, fail) -> tuple:
+    """(table id, game number) of a seats file, after its format."""
+    if type(data) is not dict or data.get("format") != SEATS_FORMAT:
+        raise fail("format", f"not a seats file: expected \"format\": {SEATS_FORMAT!r}")
+    table_id, number = data.get("table"), data.get("game_number")
+    if type(table_id) is not str or not TABLE_SHAPE.fullmatch(table_id):
+        raise fail("table", "the table's id must be 12 letters, digits, '-' or '_'")
+    if type(number) is not int or not 1 <= number <= MAX_GAMES:
+        raise fail("game_number", f"the game number must be a whole number from 1 to {MAX_GAMES:,}")
+    return table_id, number
+
+
+def _seat_key(part: str, key, seats: dict, players: int, tokens: dict, bots: dict, fail) -> str:
+    """Where an entry of ``tokens`` or ``bots`` is (its key path), once it names a seat that has nothing yet."""
+    where = f"{part}.{key}" if key in seats else f"{part}.{quote(key, 20)}"
+    if key not in seats:
+        raise fail(where, f"there is no seat {quote(key, 20)} in this {players}-player save")
+    if seats[key] in tokens or seats[key] in bots:
+        raise fail(where, f"seat {key} has both a token and a bot")
+    return where
+
+
+def _seat_token(value, tokens: dict, fail, where: str) -> str:
+    """A seat's token, as the server makes them and no other seat's."""
+    if type(value) is not str or not TOKEN_SHAPE.fullmatch(value):
+        raise fail(where, "a seat's token must be 32 letters, digits, '-' or '_', as the server makes "
+                          "them (an empty or short token could be guessed)")
+    if value in tokens.values():
+        raise fail(where, "this token is also another seat's; every seat needs its own")
+    return value
 
 
 def _seated_bot(value, fail, where: str) -> tuple[str, dict]:

@@ -1,6 +1,6 @@
 """Run hostile cases in this process and judge each one: one JSON line per case on stdout.
 
-    python3 tests/hostile/worker.py BATCH.json START     # used by tests/test_hostile.py
+    python3 tests/hostile/worker.py BATCH.json START     # used by tests/hostile/test_hostile.py
     python3 tests/hostile/worker.py --case ID [--dir D]  # re-run one case and show everything
 
 Batch mode prints ``{"start": id}`` before a case and ``{"id": ..., "problems": [...]}`` after it,

@@ -1,0 +1,110 @@
+"""Playouts: a game played on to its end by random (or policy) choices, straight from the pending decisions.
+
+A playout is what ``ribbit simulate`` with random bots, ``ribbit compare`` and the search bots' rollouts
+do thousands of times: no person watches, no bot reads a view or an option's text.  So
+:func:`playout` skips the public API's per-decision work (the checks of who may act, the list of
+current players, a label list made from an option space) and reads each decision where the rules
+left it: the number of options of each seat (:func:`option_count`: the length of its labels, or the
+count of its option space, never expanded), one of them drawn, and only that option's text and value
+made (``option_spaces.option``) for the history.
+
+The contract:
+
+* the state is played on **in place** and returned (clone it first to keep the position);
+* a decision's option is ``rng.randrange(count)`` (or ``policy(state, player, count, rng)``), where
+  ``count`` is ``len(state.legal_actions(player))``; the option applied is exactly the one
+  ``state.apply_id(player, k)`` applies, so a playout draws the same numbers and plays the same game
+  as a loop of ``apply_id(player, sample_action_id(player, rng))`` taking the first current player
+  each time (``tests/engine/test_playout.py`` checks both, and the distribution statistically);
+* ``rng`` is one ``random.Random`` for every seat, or a list of them, one per seat (a seat draws
+  from its own: the random bots of a simulation);
+* in chance mode (docs/chance.md) a chance event's outcome is drawn by its probabilities from ``rng``
+  (the first seat's generator, when there is one per seat); it is no decision;
+* at most ``decisions`` decisions are made (None: until the end); a game still running then is left
+  running (``state.over`` is False), for the caller to judge (a simulation abandons it, a search
+  weighs the position);
+* everything the public API keeps is kept: the history (each option's text), the trace when the
+  state is traced, the narration when it keeps a log; a rule that fails rewinds the last decision and
+  raises its ``RuleError`` as ``apply_id`` does.
+
+Bounded whatever the definition: the rules between two decisions run within the step budget (as
+with ``apply``), and a playout without ``decisions`` stops after :data:`MAX_DECISIONS`, the game left
+running.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .errors import IllegalActionError, not_a_generator
+from . import chance as CHANCE
+from . import run_loop as RUN
+from .runtime import option_spaces as OPT
+
+MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
+
+
+def uniform(state, player: int, count: int, rng) -> int:
+    """The default policy: each of the ``count`` options alike (what ``sample_action_id`` draws)."""
+    return rng.randrange(count)
+
+
+def option_count(pending, seat: int) -> int:
+    """How many options seat ``seat`` of a pending decision has (an option space is counted, not listed)."""
+    space = pending.lazy and pending.lazy[seat]
+    return OPT.count(space) if space else len(pending.labels[seat])
+
+
+def playout(state, rng, policy=None, decisions: int | None = None):
+    """Play ``state`` on (in place) until it ends or ``decisions`` decisions were made; returns ``state``.
+
+    See the module's docstring for the contract.  ``policy(state, player, count, rng)`` returns an
+    option number below ``count``; None draws uniformly (:func:`uniform`).
+    """
+    rngs = _generators(state, rng)
+    if decisions is None:
+        decisions = MAX_DECISIONS
+    elif type(decisions) is not int or decisions < 0:
+        raise IllegalActionError(f"a playout's decisions must be a whole number of 0 or more, not {decisions!r}")
+    names = state.game.card_names
+    play = RUN.play
+    randrange = None if policy is not None else [r.randrange for r in rngs]
+    while decisions > 0 and not state.over:
+        p = state.pending
+        if p is None:  # chance mode: a chance event waits (a seeded game is never without a decision here)
+            state.apply_chance(CHANCE.sample_outcome(state, rngs[0]))
+            continue
+        if p.each:  # a simultaneous decision: the first seat that has not chosen yet, as current_players()[0]
+            i = p.chosen.index(None)
+        else:
+            i = 0
+        player = p.players[i]
+        space = p.lazy and p.lazy[i]
+        count = OPT.count(space) if space else len(p.labels[i])
+        k = randrange[player](count) if randrange is not None else policy(state, player, count, rngs[player])
+        if type(k) is not int or not 0 <= k < count:
+            raise IllegalActionError(f"the playout's policy chose {k!r} for player {player} (seat {player + 1}), "
+                                     f"who has options 0 to {count - 1}")
+        if space:  # only the chosen option made, located once (as apply_id)
+            label, value = OPT.option(space, k, names)
+            j = k
+        else:
+            labels = p.labels[i]
+            label = labels[k]
+            j = labels.index(label)  # as apply does: the first option with that text
+            value = p.values[i][j]
+        play(state, p, i, player, label, j, value)
+        decisions -= 1
+    return state
+
+
+def _generators(state, rng) -> list:
+    """One generator per seat: ``rng`` for all, or ``rng[seat]`` each; anything else is refused before a draw."""
+    if isinstance(rng, random.Random):
+        return [rng] * state.n
+    if isinstance(rng, (list, tuple)) and len(rng) == state.n and all(isinstance(r, random.Random) for r in rng):
+        return list(rng)
+    if isinstance(rng, (list, tuple)):
+        raise IllegalActionError(f"playout draws from rng: one random.Random, or a list of {state.n} of them "
+                                 f"(one per seat), not a list of {len(rng)} items or of other things")
+    not_a_generator("playout", rng)

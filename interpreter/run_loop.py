@@ -1,0 +1,180 @@
+"""The run loop: rule code runs from a chosen option to the next decision, or to the end of the game.
+
+A state's suspended rule code is a stack of frames (``Frame``: procedure id, pc, locals, return slot);
+each procedure is one generated function ``code(state, frame, pc)`` that returns the next pc, or
+``SUSPEND`` once it has set a pending decision.  A chosen option is written into the waiting frame and
+the loop resumes; the work between two decisions is bounded by the game's step budget (``steps``,
+reset at each decision).  A rule that fails rewinds the action (the game is replayed without it) and
+raises a RuleError naming the statement that failed.
+
+Plain functions of a :class:`~interpreter.state.State` (``State`` binds them as its ``_run``,
+``_rewind``; :meth:`State.start` calls :func:`set_up`).  In chance mode (:mod:`interpreter.chance`) a
+decision's step runs from a boundary kept before it instead, and a failed step goes back to that boundary.
+"""
+
+from __future__ import annotations
+
+from . import chance as CHANCE
+from . import trace as TR
+from .errors import RibbitError, RuleError
+from .runtime.control import SUSPEND, GameOver
+from .runtime.sandbox import SAFE_BUILTINS, failed_at, in_ribbit_words
+
+# How a finished game ended (``State.ended_by``; None while it runs):
+END_STATEMENT = "end game"  # an effect said ``end game``
+END_OF_FLOW = "flow"  # the flow ran out: the last phase's ``until`` held (or its single round was played)
+DECISION_CAP = "decision cap"  # stopped from outside by ``State.abandon`` (a simulation's cap): no winner
+
+
+def run(state) -> None:
+    """Run rule code until a player must decide or the game ends."""
+    codes = state.game.codes
+    frames = state.frames
+    ended_by = END_OF_FLOW
+    try:
+        while frames:
+            fr = frames[-1]
+            code = codes[fr.pid]
+            pc = fr.pc
+            while pc >= 0:
+                pc = code(state, fr, pc)
+            if pc == SUSPEND:
+                return
+    except GameOver:
+        ended_by = END_STATEMENT
+    except (RibbitError, RecursionError):
+        raise
+    except Exception as exc:  # no check foresaw it: name the statement whose code was running
+        fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
+        raise _Unforeseen(_located(state.game, exc, state.game.procs[fr.pid], pc)) from exc
+    end(state, ended_by)
+
+
+def end(state, ended_by: str, winners=None) -> None:
+    """The game is over (``ended_by`` says how; ``winners``: imposed from outside, else None)."""
+    state.frames.clear()
+    state.pending = None
+    state.over = True
+    if winners is not None:
+        state.forced_winners = winners
+    state.ended_by = ended_by
+    state._result = None
+
+
+def set_up(state) -> None:
+    """Run a new game's setup to its first decision; a rule that fails is a located RuleError."""
+    try:
+        state._run()  # (the state's own: a test or a tool may wrap it)
+        if state.trace is not None:
+            TR.changed(state)
+    except RibbitError:
+        raise
+    except RecursionError:
+        raise RuleError("effects nested too deeply during setup (endless recursion?)") from None
+    except Exception as exc:
+        cause, where = _unforeseen(exc)
+        raise RuleError(f"a rule failed while setting up the game: {in_ribbit_words(cause)}", where) from cause
+
+
+def play(state, p, i, player, action, j, value) -> None:
+    """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
+    ch = state.chance
+    if ch is not None and not ch.live:  # chance mode: the step runs from a kept boundary (interpreter.chance)
+        return CHANCE.play(state, p, i, player, action, j, value)
+    state.history.append([player, action])
+    if state.trace is not None:
+        labels, values = state._options(p, i)
+        TR.decided(state, player, p.prompt, labels, None if p.dest is None else values, j, False, p.secret)
+    try:
+        if p.each:
+            p.chosen[i] = [value]
+            if None in p.chosen:
+                return
+            env = state.frames[-1].env
+            result = list(env[p.dest])  # a new list: clones may share the old one
+            for who, done in zip(p.players, p.chosen):
+                result[who] = done[0]
+            env[p.dest] = result
+        elif p.dest is None:  # a menu: the value is where the chosen option's code starts
+            state.frames[-1].pc = value
+        else:
+            state.frames[-1].env[p.dest] = value
+        state.pending = None
+        state.steps = state.game.step_limit
+        state._run()
+        if state.trace is not None:
+            TR.changed(state)
+    except Exception as exc:
+        failed(state, exc, action)
+
+
+def failed(state, exc, action):
+    """A rule failed while ``action`` resolved: rewind the action and raise the error (located, if unforeseen)."""
+    rewind(state)
+    if isinstance(exc, RibbitError):
+        raise exc
+    if isinstance(exc, RecursionError):
+        raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
+    # a rule failed in a way no check foresaw: never half an action
+    cause, where = _unforeseen(exc)
+    raise RuleError(f"a rule failed after {action!r}: {in_ribbit_words(cause)}; "
+                    "the game is back where it was before that action", where) from cause
+
+
+def rewind(state) -> None:
+    """Go back to the state before the last action, by replaying the game without it."""
+    if state.chance is not None:  # chance mode: the step's runner goes back to the step's boundary itself
+        return
+    before = type(state).start(state.game, state.n, state.seed, state.log is not None, state.scenario,
+                               state.trace is not None)
+    for player, action in state.history[:-1]:
+        before.apply(player, action)
+    state._restore(before)
+
+
+class _Unforeseen(Exception):
+    """A Python error no check foresaw, raised by rule code; ``where`` is the Location of the statement that
+    failed (or of its rule: procedure, trigger, ability...) and the error itself is the ``__cause__``."""
+
+    def __init__(self, where):
+        super().__init__(where)
+        self.where = where
+
+
+def _pc_at(exc, code, pc):
+    """The instruction a procedure's generated function was at when ``exc`` went through it (else ``pc``)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is getattr(code, "__code__", None):
+            return tb.tb_frame.f_locals.get("pc", pc)
+        tb = tb.tb_next
+    return pc
+
+
+def _failing_frame(exc, fr, pc):
+    """(frame, pc) of the innermost procedure function ``exc`` went through (a waiting call runs its callee
+    inside its caller's function: see ``resumable.push_call``), else ``(fr, pc)``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        code = frame.f_code
+        if code.co_argcount == 3 and code.co_varnames[:3] == ("s", "fr", "pc") \
+                and frame.f_globals.get("__builtins__") is SAFE_BUILTINS:
+            fr, pc = frame.f_locals["fr"], frame.f_locals["pc"]
+        tb = tb.tb_next
+    return fr, pc
+
+
+def _located(game, exc, proc, pc):
+    """Where rule code failed (see :mod:`interpreter.runtime.sandbox`): the statement, else the rule running ``pc``."""
+    try:
+        return failed_at(game, exc, proc, pc)
+    except Exception:  # noqa: BLE001 - never hide the real error behind one in locating it
+        return game.source.location(proc.where_at(pc))
+
+
+def _unforeseen(exc):
+    """(the original error, the Location of the statement that raised it or None) for an error no check foresaw."""
+    if type(exc) is not _Unforeseen:
+        return exc, None
+    return exc.__cause__, exc.where

@@ -1,0 +1,317 @@
+"""interpreter.adapters.openspiel: an OpenSpiel Python game for any definition, checked by OpenSpiel's random_sim_test.
+
+Skipped only when the ``openspiel`` extra (open_spiel) is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
+
+from interpreter import DefinitionError, load_game  # noqa: E402
+from interpreter.adapters.openspiel import RibbitSpielGame  # noqa: E402
+
+DEFINITIONS = Path(__file__).resolve().parents[2] / "definitions"
+
+
+def spiel_game(path: str, variants=(), players: int = 2, **options) -> RibbitSpielGame:
+    return RibbitSpielGame(load_game(DEFINITIONS / path, variants=list(variants)), players, **options)
+
+
+SHIPPED = [  # every shipped definition, and the variants that add decisions of their own
+    ("frog_tower.yaml", [], 3),
+    ("frog_tower.yaml", ["crayfish"], 4),
+    ("frog_tower.yaml", ["flower"], 2),
+    ("kaeru.yaml", [], 2),
+    ("kaeru.yaml", ["unknown_tastes"], 2),
+    ("crazy_eights.yaml", [], 3),
+    ("top_frog.yaml", [], 2),
+]
+
+
+def test_every_shipped_definition_is_covered():
+    assert {p.name for p in DEFINITIONS.glob("*.yaml")} <= {path for path, _, _ in SHIPPED}
+
+
+@pytest.mark.parametrize("path, variants, players", SHIPPED)
+def test_the_game_passes_openspiel_s_random_simulation_test_with_serialisation(path, variants, players):
+    pyspiel.random_sim_test(spiel_game(path, variants, players), num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_serialised_state_comes_back_as_it_was_and_plays_on_alike():
+    game = spiel_game("crazy_eights.yaml", players=3)
+    state, rng = game.new_initial_state(), random.Random(3)
+    state.apply_action(5)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again_game) == str(game) and str(again) == str(state) and again.history() == state.history()
+    for seat in range(3):
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+        assert again.information_state_tensor(seat) == state.information_state_tensor(seat)
+    while not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns()
+    assert pickle.loads(pickle.dumps(state)).returns() == state.returns()
+
+
+def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():
+    game = spiel_game("kaeru.yaml", seeds=10)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and game.max_chance_outcomes() == 10
+    outcomes = state.chance_outcomes()
+    assert [seed for seed, _ in outcomes] == list(range(10)) and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal with seed 7"
+    state.apply_action(7)
+    dealt = game.ribbit.new_game(2, 7)
+    assert state.observation_string(0) == json.dumps(dealt.view(0), sort_keys=True)
+    assert state.current_player() == dealt.current_players()[0]
+    assert sorted(state.action_to_string(a) for a in state.legal_actions()) == sorted(dealt.legal_actions(0))
+
+
+def test_a_clone_is_independent_and_keeps_the_history():
+    game = spiel_game("kaeru.yaml")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    first = state.legal_actions()[0]
+    state.apply_action(first)
+    clone = state.clone()
+    assert clone.history() == state.history() == [3, first]
+    clone.apply_action(clone.legal_actions()[0])
+    assert len(state.history()) == 2 and len(state.ribbit.history) == 1
+    assert len(clone.ribbit.history) == 2
+
+
+def test_information_states_never_show_another_seat_s_secret_pick():
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    rng = random.Random(0)
+    for seed in range(200):  # find a secret decision that waits for two or more seats
+        state = game.new_initial_state()
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            decision = state.ribbit.view(None)["decision"]
+            if decision["secret"] and len(decision["waiting_for"]) >= 2:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    first = state.current_player()
+    others = [p for p in range(4) if p != first]
+    assert len(state.legal_actions()) >= 2
+    seen = set()
+    for action in state.legal_actions():
+        after = state.child(action)
+        assert after.current_player() == decision["waiting_for"][1]
+        seen.add(tuple(after.information_state_string(p) for p in others))
+    assert len(seen) == 1
+    picks = {state.child(action).information_state_string(first) for action in state.legal_actions()}
+    assert len(picks) == len(state.legal_actions())  # the seat itself remembers what it chose
+
+
+def test_the_information_state_is_the_view_the_seat_s_own_actions_and_its_narration():
+    game = spiel_game("kaeru.yaml")
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(state.legal_actions()[0])
+    ribbit = state.ribbit
+    own = [action for seat, action in ribbit.history if seat == 0]
+    assert len(own) == 1
+    assert state.information_state_string(0) == (json.dumps(ribbit.view(0), sort_keys=True) + "\n"
+                                                 + json.dumps(own) + "\n" + "\n".join(ribbit.narration(0)))
+    assert state.observation_string(1) == json.dumps(ribbit.view(1), sort_keys=True)
+    assert game.new_initial_state().information_state_string(0) == "before the deal"
+
+
+def test_the_readme_example_runs(monkeypatch):
+    readme = (DEFINITIONS.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Game-AI ecosystem", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    monkeypatch.chdir(DEFINITIONS.parent)
+    (example,) = [block for block in blocks if "adapters.openspiel" in block]
+    scope = {}
+    exec(compile(example, "README.md", "exec"), scope)
+    assert scope["state"].ribbit.seed == 7
+
+
+@pytest.mark.parametrize("options", [{"max_actions": 0}, {"max_actions": False}, {"seeds": 0}, {"seeds": 1.0},
+                                     {"max_decisions": -5}])
+def test_a_game_size_that_is_not_a_positive_int_is_refused(options):
+    name = next(iter(options))
+    with pytest.raises(DefinitionError, match=f"{name} must be a whole number \\(an int\\) from 1 to "):
+        spiel_game("kaeru.yaml", **options)
+
+
+def test_legal_actions_are_the_fixed_ids_of_the_options_and_name_them():
+    game = spiel_game("crazy_eights.yaml", players=3)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(4)
+    for _ in range(30):
+        seat = state.current_player()
+        ids = game.actions.ids(state.ribbit, seat)
+        assert state.legal_actions() == sorted(ids) and game.num_distinct_actions() == game.actions.size
+        assert [state.action_to_string(seat, a) for a in ids] == state.ribbit.legal_actions(seat)
+        action = rng.choice(ids)
+        text = state.action_to_string(seat, action)
+        state.apply_action(action)
+        assert state.ribbit.history[-1] == [seat, text]
+    wrong = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError, match=f"action {wrong} is not legal for player"):
+        state.apply_action(wrong)
+
+
+# ==================================================================== tensors
+TENSOR_GAMES = [("frog_tower.yaml", ["crayfish"], 4), ("kaeru.yaml", [], 2), ("crazy_eights.yaml", [], 3),
+                ("top_frog.yaml", [], 2)]
+
+
+def spiel_positions(game, seeds=range(2), every: int = 5):
+    """Adapter states of random games (every ``every``-th decision, and the end)."""
+    for seed in seeds:
+        state, rng = game.new_initial_state(), random.Random(seed)
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            if len(state.ribbit.history) % every == 0:
+                yield state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+        yield state
+
+
+@pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
+def test_the_tensors_have_the_shapes_the_game_states_and_are_never_empty(path, variants, players):
+    game = spiel_game(path, variants, players)
+    (observation,), (information,) = game.observation_tensor_shape(), game.information_state_tensor_shape()
+    assert observation == game.encoder.size and information == observation + game.actions.parts_size > 0
+    before = game.new_initial_state()
+    assert len(before.information_state_tensor(0)) == information and not any(before.observation_tensor(0))
+    for state in spiel_positions(game, seeds=range(1), every=9):
+        for seat in range(players):
+            seen = np.asarray(state.observation_tensor(seat), np.float32)
+            assert np.array_equal(seen, game.encoder.encode(state.ribbit.view(seat)))
+            assert len(state.information_state_tensor(seat)) == information
+
+
+@pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
+def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted(path, variants, players):
+    from invariants import seen_cards, with_cards_permuted
+
+    game = spiel_game(path, variants, players)
+    rng, moved = random.Random(0), 0
+    for state in spiel_positions(game, seeds=range(1)):
+        for seat in range(players):
+            unseen = [card for cards in state.ribbit.zones for card in cards
+                      if card not in seen_cards(state.ribbit, seat)]
+            world, sigma = with_cards_permuted(state.ribbit, unseen, rng)
+            moved += any(game.ribbit.card_names[a] != game.ribbit.card_names[b] for a, b in sigma.items())
+            other = state.clone()
+            other._state.state = world
+            assert other.observation_tensor(seat) == state.observation_tensor(seat)
+            assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+    assert moved
+
+
+def test_the_information_state_tensor_never_shows_another_seat_s_secret_pick_but_remembers_its_own():
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    rng = random.Random(0)
+    for seed in range(200):
+        state = game.new_initial_state()
+        state.apply_action(seed % game.seeds)
+        while not state.is_terminal():
+            decision = state.ribbit.view(None)["decision"]
+            if decision["secret"] and len(decision["waiting_for"]) >= 2:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    first = state.current_player()
+    others = [p for p in range(4) if p != first]
+    children = [state.child(action) for action in state.legal_actions()]
+    assert len(children) >= 2
+    assert len({tuple(tuple(c.information_state_tensor(p)) for p in others) for c in children}) == 1
+    assert len({tuple(c.information_state_tensor(first)) for c in children}) == len(children)
+
+
+# ==================================================================== search
+@pytest.mark.parametrize("path, variants, players", [("frog_tower.yaml", ["crayfish"], 4), ("kaeru.yaml", [], 2),
+                                                     ("crazy_eights.yaml", [], 3)])
+def test_a_resampled_state_has_the_seat_s_information_state_and_deals_the_rest_again(path, variants, players):
+    game = spiel_game(path, variants, players)
+    differs = 0
+    for state in spiel_positions(game, seeds=range(2), every=2):
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert world.current_player() == seat and world.legal_actions() == state.legal_actions()
+        differs += world.ribbit.zones != state.ribbit.zones
+        assert world.history() == state.history()
+    assert differs  # the cards the seat cannot see were dealt again
+
+
+def test_openspiel_s_ismcts_bot_plays_through_the_adapter():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 8,
+                           random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    state.apply_action(5)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_openspiel_s_mcts_bot_plays_through_the_adapter():
+    from open_spiel.python.algorithms import mcts
+
+    game = spiel_game("kaeru.yaml")
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                       random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    state.apply_action(2)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+# ==================================================================== chance models
+def engine_has_chance_mode() -> bool:
+    import inspect
+
+    return "chance" in inspect.signature(load_game(DEFINITIONS / "kaeru.yaml").new_game).parameters
+
+
+@pytest.mark.parametrize("path, variants, players", [("kaeru.yaml", [], 2), ("frog_tower.yaml", ["crayfish"], 4)])
+def test_explicit_chance_uses_the_engine_s_chance_nodes_where_the_engine_has_them(path, variants, players):
+    if not engine_has_chance_mode():
+        with pytest.raises(DefinitionError, match="chance='explicit' needs the engine's chance mode"):
+            spiel_game(path, variants, players, chance="explicit")
+        return
+    game = spiel_game(path, variants, players, chance="explicit")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == state.ribbit.chance_outcomes()  # the engine's outcomes and probabilities
+    assert game.max_chance_outcomes() >= max(outcome for outcome, _ in state.chance_outcomes()) + 1
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_chance_model_that_is_not_seed_or_explicit_is_refused():
+    with pytest.raises(DefinitionError, match="chance must be 'seed' .* or 'explicit' .*, not str 'dice'"):
+        spiel_game("kaeru.yaml", chance="dice")

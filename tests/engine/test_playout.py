@@ -1,0 +1,221 @@
+"""Playouts (interpreter/playout.py): a game played on by random choices straight from its pending decisions.
+
+A playout must play exactly the game the integer API plays with the same draws (``sample_action_id`` +
+``apply_id``, first current player first), so its choices are uniform over ``legal_actions``; it must
+work for every kind of decision (one card, several cards as an option space, a card plus others, menus,
+pairs, simultaneous decisions) and stay bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT
+from interpreter import IllegalActionError, RuleError, load_game
+from interpreter.agents import RandomAgent
+from interpreter.playout import MAX_DECISIONS
+from interpreter.sim import play_out
+from test_conformance import CONFIGURATIONS, shipped_game
+
+DEFINITIONS = sorted((REPO_ROOT / "tests" / "definitions").glob("*.yaml"))
+
+
+def position(s) -> str:
+    return json.dumps([s.to_json(), [f.to_json() for f in s.frames], s.pending and s.pending.to_json(), s.over,
+                       s.ended_by])
+
+
+def by_integer_api(state, rngs, decisions):
+    """The loop a playout replaces: the first current player, ``sample_action_id`` + ``apply_id``."""
+    for _ in range(decisions):
+        if state.over:
+            break
+        seat = state.current_players()[0]
+        state.apply_id(seat, state.sample_action_id(seat, rngs[seat]))
+    return state
+
+
+def assert_same_games(game, players, seed, decisions=400, per_seat=False):
+    start = game.new_game(players, seed)
+    rngs = [random.Random(seed * 10 + i) for i in range(players)] if per_seat else [random.Random(seed)] * players
+    twins = [random.Random(seed * 10 + i) for i in range(players)] if per_seat else [random.Random(seed)] * players
+    expected = by_integer_api(start.clone(), twins, decisions)
+    played = start.clone().playout(rngs if per_seat else rngs[0], decisions=decisions)
+    assert position(played) == position(expected), f"{game.source.path} {players}p seed {seed}"
+    return played
+
+
+@pytest.mark.parametrize("stem, variants", CONFIGURATIONS,
+                         ids=[stem + "".join("+" + v for v in variants) for stem, variants in CONFIGURATIONS])
+def test_a_playout_plays_the_game_the_integer_api_plays_in_every_shipped_game(stem, variants):
+    game = shipped_game(stem, variants)
+    for players in sorted({game.min_players, game.max_players}):
+        for seed in range(2):
+            assert_same_games(game, players, seed, decisions=150 if stem == "top_frog" else 400,
+                              per_seat=bool(seed))
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=[p.stem for p in DEFINITIONS])
+def test_a_playout_plays_every_kind_of_decision_as_the_integer_api(path):
+    game = load_game(path)
+    finished = 0
+    for seed in range(6):
+        finished += assert_same_games(game, game.min_players, seed, per_seat=seed % 2 == 1).over
+    assert finished  # at least one game was played to its end
+
+
+def test_a_simulation_of_random_bots_plays_the_games_their_decisions_would():
+    game = load_game(REPO_ROOT / "definitions" / "kaeru.yaml")
+    for seed in range(3):
+        agents = {seat: RandomAgent(seed * 7 + seat) for seat in range(2)}
+        twins = [RandomAgent(seed * 7 + seat) for seat in range(2)]
+        played = play_out(game.new_game(2, seed, log=False), agents)
+        expected = game.new_game(2, seed, log=False)
+        while not expected.over:
+            seat = expected.current_players()[0]
+            expected.apply_id(seat, twins[seat].act_id(expected, seat))
+        assert position(played) == position(expected)
+
+
+# ---------------------------------------------------------------- uniform over legal_actions
+stats = pytest.importorskip("scipy.stats", reason="the uniformity tests need scipy (the dev extra)")
+
+# (definition, players, scenario or None): a first decision of each kind
+FIRST_DECISIONS = [
+    ("large_choice", 2, {"game_variables": {"form": 1}}),  # choose 4 of 12 (an option space)
+    ("large_choice", 2, {"game_variables": {"form": 3}}),  # one card plus any number (a 'plus' space)
+    ("selection", 2, None),  # a simultaneous choice of several cards
+    ("simultaneous", 2, None),  # a simultaneous choice from a list
+    ("differential", 2, None),  # a menu
+    ("pairs", 2, None),  # pairs
+    ("decisions", 2, None),  # one card
+]
+
+
+@pytest.mark.parametrize("stem, players, scenario", FIRST_DECISIONS, ids=[f"{s}-{i}" for i, (s, _, _) in
+                                                                          enumerate(FIRST_DECISIONS)])
+def test_a_playout_chooses_every_option_equally_often(stem, players, scenario):
+    game = load_game(REPO_ROOT / "tests" / "definitions" / f"{stem}.yaml")
+    start = game.new_game(players, 0, scenario=scenario)
+    seat = start.current_players()[0]
+    legal = start.legal_actions(seat)
+    assert len(legal) > 1
+    chosen = Counter()
+    for n in range(30 * len(legal)):
+        state = start.clone().playout(random.Random(n), decisions=1)
+        assert len(state.history) == len(start.history) + 1
+        chosen[state.history[-1][1]] += 1
+    assert set(chosen) == set(legal)  # every option reached, nothing else
+    assert stats.chisquare([chosen[label] for label in legal]).pvalue > 0.001
+
+
+def test_a_policy_that_is_not_uniform_is_told_apart():  # the check above can fail
+    game = load_game(REPO_ROOT / "tests" / "definitions" / "large_choice.yaml")
+    start = game.new_game(2, 0, scenario={"game_variables": {"form": 1}})
+    legal = start.legal_actions(0)
+    chosen = Counter()
+    for n in range(30 * len(legal)):
+        state = start.clone().playout(random.Random(n), lambda s, p, count, rng: min(rng.randrange(count),
+                                                                                      rng.randrange(count)),
+                                      decisions=1)
+        chosen[state.history[-1][1]] += 1
+    assert stats.chisquare([chosen[label] for label in legal]).pvalue < 1e-9
+
+
+# ---------------------------------------------------------------- the contract
+def kaeru():
+    return load_game(REPO_ROOT / "definitions" / "kaeru.yaml")
+
+
+def test_a_playout_stops_after_the_decisions_it_is_given_and_leaves_the_game_running():
+    start = kaeru().new_game(2, 3)
+    state = start.clone().playout(random.Random(0), decisions=5)
+    assert len(state.history) == 5 and not state.over
+    assert position(state.playout(random.Random(1), decisions=0)) == position(state)
+    rest = state.playout(random.Random(1))
+    assert rest is state and state.over
+
+
+def test_a_policy_chooses_by_number_and_a_wrong_number_changes_nothing():
+    start = kaeru().new_game(2, 3)
+    firsts = start.clone().playout(random.Random(0), lambda s, p, count, rng: 0, decisions=20)
+    expected = start.clone()
+    for _ in range(20):
+        expected.apply_id(expected.current_players()[0], 0)
+    assert position(firsts) == position(expected)
+    for bad in (-1, 10_000, 1.0, True, "0"):
+        state = start.clone()
+        with pytest.raises(IllegalActionError, match="the playout's policy chose"):
+            state.playout(random.Random(0), lambda s, p, count, rng: bad)
+        assert position(state) == position(start)
+
+
+@pytest.mark.parametrize("rng", [None, 3, "seed", [random.Random(0)], [random.Random(0), 4], random])
+def test_a_playout_needs_a_generator_or_one_per_seat(rng):
+    state = kaeru().new_game(2, 3)
+    before = position(state)
+    with pytest.raises(IllegalActionError, match="playout draws from rng"):
+        state.playout(rng)
+    assert position(state) == before
+
+
+@pytest.mark.parametrize("decisions", [-1, 1.5, "3", True])
+def test_a_playout_is_given_a_whole_number_of_decisions(decisions):
+    with pytest.raises(IllegalActionError, match="decisions must be a whole number"):
+        kaeru().new_game(2, 3).playout(random.Random(0), decisions=decisions)
+
+
+def test_a_playout_of_a_finished_game_does_nothing():
+    state = kaeru().new_game(2, 3).playout(random.Random(0))
+    assert state.over
+    again = position(state)
+    assert position(state.playout(random.Random(1))) == again
+
+
+def test_a_playout_keeps_the_trace_and_narration_the_api_keeps():
+    game = kaeru()
+    traced = game.new_game(2, 4, trace=True)
+    expected = by_integer_api(traced.clone(), [random.Random(2)] * 2, 10_000)
+    played = traced.clone().playout(random.Random(2))
+    assert played.trace == expected.trace and played.log == expected.log and played.over
+
+
+DIFFERENTIAL = (REPO_ROOT / "tests" / "definitions" / "differential.yaml").read_text()
+# the menu's second option loops without a decision; a game whose flow never ends
+HOSTILE_LOOP = DIFFERENTIAL.replace('"two":\n        p.points += 2', '"two":\n        while true:\n          p.points += 2')
+ENDLESS = DIFFERENTIAL.replace("until: size(deck) == 0", "until: false").replace("move top(deck) to hand(p)", "pass")
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "game.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_loop_without_a_decision_fails_located_and_rewinds_in_a_playout(tmp_path):
+    game = load_game(write(tmp_path, HOSTILE_LOOP))
+    for seed in range(20):
+        state, twin = game.new_game(2, seed), game.new_game(2, seed)
+        try:
+            state.playout(random.Random(seed))
+        except RuleError as exc:
+            assert "too long without a decision" in str(exc) and "game.yaml" in str(exc.location)
+            with pytest.raises(RuleError):
+                by_integer_api(twin, [random.Random(seed)] * 2, 10_000)
+            assert position(state) == position(twin)  # back before the decision that looped, as apply_id
+            assert state.pending is not None and not state.over
+            return
+    raise AssertionError("no random game chose the looping option")
+
+
+def test_a_game_that_never_ends_stops_at_the_playout_bound(tmp_path, monkeypatch):
+    monkeypatch.setattr("interpreter.playout.MAX_DECISIONS", 500)
+    state = load_game(write(tmp_path, ENDLESS)).new_game(2, 0)
+    state.playout(random.Random(0))
+    assert len(state.history) == 500 and not state.over
+    assert MAX_DECISIONS >= 100_000
