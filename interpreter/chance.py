@@ -172,6 +172,11 @@ def _check_outcome(event, outcome) -> None:
                                  f"({event.what}); its outcomes are: {shown}")
 
 
+def last_step_drew(s) -> bool:
+    """In chance mode: the last action's step drew an outcome (the history ends with one), or waits for one."""
+    return s.chance is not None and (s.history[-1][0] == CHANCE_PLAYER or s.chance.node is not None)
+
+
 # ---------------------------------------------------------------- copies
 def clone_into(src, c) -> None:
     """``c.chance`` and ``c.zones`` for ``c``, a clone of ``src`` (in chance mode)."""

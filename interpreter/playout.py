@@ -85,17 +85,22 @@ def playout(state, rng, policy=None, decisions: int | None = None):
         if type(k) is not int or not 0 <= k < count:
             raise IllegalActionError(f"the playout's policy chose {k!r} for player {player} (seat {player + 1}), "
                                      f"who has options 0 to {count - 1}")
-        if space:  # only the chosen option made, located once (as apply_id)
-            label, value = OPT.option(space, k, names)
-            j = k
-        else:
-            labels = p.labels[i]
-            label = labels[k]
-            j = labels.index(label)  # as apply does: the first option with that text
-            value = p.values[i][j]
+        label, j, value = _option(p, i, space, k, names)
         play(state, p, i, player, label, j, value)
         decisions -= 1
     return state
+
+
+def _option(p, i, space, k, names) -> tuple:
+    """(text, index, value) of option ``k`` of seat ``i`` of ``p``: of an option space, only that option made,
+    located once (as apply_id); of a list, the first option with its text (as apply)."""
+    if space:
+        label, value = OPT.option(space, k, names)
+        return label, k, value
+    labels = p.labels[i]
+    label = labels[k]
+    j = labels.index(label)
+    return label, j, p.values[i][j]
 
 
 def _generators(state, rng) -> list:

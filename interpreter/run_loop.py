@@ -14,7 +14,6 @@ decision's step runs from a boundary kept before it instead, and a failed step g
 
 from __future__ import annotations
 
-from . import chance as CHANCE
 from . import trace as TR
 from .errors import RibbitError, RuleError
 from .runtime.control import SUSPEND, GameOver
@@ -80,7 +79,7 @@ def play(state, p, i, player, action, j, value) -> None:
     """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
     ch = state.chance
     if ch is not None and not ch.live:  # chance mode: the step runs from a kept boundary (interpreter.chance)
-        return CHANCE.play(state, p, i, player, action, j, value)
+        return state._play_from_boundary(p, i, player, action, j, value)
     state.history.append([player, action])
     if state.trace is not None:
         labels, values = state._options(p, i)

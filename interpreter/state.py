@@ -139,6 +139,7 @@ class State:
     _no_such_player = ACTIONS.no_such_player
     _run = RUN.run
     _rewind = RUN.rewind
+    _play_from_boundary = CHANCE.play  # chance mode's run_loop.play (bound here: chance.py imports run_loop)
 
     def playout(self, rng, policy=None, decisions: int | None = None) -> "State":
         """Play this state on, in place, to its end (or for ``decisions`` decisions) by random choices; returns it.

@@ -5,7 +5,7 @@ Plain functions of a :class:`~interpreter.state.State` (its methods of the same 
 
 from __future__ import annotations
 
-from .chance import CHANCE_PLAYER
+from .chance import last_step_drew
 from .errors import UndoRefusedError
 from .views import seen_cards
 
@@ -54,7 +54,7 @@ def undo_check(state, player):
     if state.over:
         return "the game is over: its result is known to everyone, so no decision can be taken back", None
     last = state.history[-1][0]
-    if state.chance is not None and (last == CHANCE_PLAYER or state.is_chance()):  # chance mode (docs/chance.md)
+    if last_step_drew(state):  # chance mode (docs/chance.md): its draws are in the history, not the generator
         return f"the last decision of {who} cannot be taken back: it led to a random draw", None
     if last != player:
         return (f"{who} cannot take back a decision: the last one was seat {last + 1}'s, and "

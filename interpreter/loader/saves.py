@@ -88,7 +88,7 @@ def _envelope_message(error, game) -> str:
 
 def _not_an_entry(number: int) -> str:
     return (f"action {number} of the save's history is not [player number, action text] "
-            f"(with at most {MAX_ACTION_TEXT} characters of text), nor, in chance mode, [-1, outcome]")
+            f"(with at most {MAX_ACTION_TEXT} characters of text)")
 
 
 def _check_chance_outcomes(data) -> None:
@@ -100,8 +100,7 @@ def _check_chance_outcomes(data) -> None:
             raise SaveFileError(f"entry {number} of the save's history is a chance outcome that is not a whole "
                                 "number of at most 64 bits")
         if type(action) is int and (not chance or player != CHANCE_PLAYER):
-            raise SaveFileError(_not_an_entry(number) + ("" if chance else
-                                                        ": this save is not of a game in chance mode"))
+            raise SaveFileError(_not_an_entry(number) + (", nor a chance outcome [-1, outcome]" if chance else ""))
 
 
 def _replayed(game, data):
