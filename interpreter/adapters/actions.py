@@ -201,7 +201,7 @@ class ActionTable:
             return []
         space = p.lazy and p.lazy[i]
         if space:  # a combination kept as an option space
-            return self._fallback(state._count(p, i))
+            return self._fallback(len(state.legal_action_ids(seat)))
         labels, values = p.labels[i], p.values[i]
         first = values[0] if values else None
         if p.dest is None or type(first) is tuple:  # a menu (its values: code positions, or (entry, item))

@@ -377,9 +377,12 @@ class RibbitSpielState(pyspiel.State):
         state = self.clone()
         if self.ribbit is None or self.ribbit.is_terminal():
             return state
+        if self.spiel.chance == EXPLICIT and self.ribbit.is_chance():  # no seat's knowledge is settled mid-step
+            raise pyspiel.SpielError("resample_from_infostate at a chance node: resample at a player's decision "
+                                     "(the engine determinises only where every seat's knowledge is settled)")
         bits = [int(probability_sampler() * 2 ** 53) for _ in range(2)]
         rng = random.Random(bits[0] << 53 | bits[1])
-        world = self.ribbit.determinised(player_id, rng)
+        world = self.ribbit.determinised(int(player_id), rng)  # (OpenSpiel may pass a PlayerId)
         waiting = set(self.ribbit.current_players())
         while world.pending is not None and world.pending.each:
             again = [seat for seat in world.current_players() if seat not in waiting]
