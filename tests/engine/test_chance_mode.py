@@ -519,3 +519,42 @@ def test_an_outcome_whose_rules_fail_is_an_error_and_the_game_is_back_before_its
     state.apply(0, "go roll")
     state.apply_chance(0)
     assert state.gv["die"] == 1 and state.legal_actions(0) == ["go roll", "go stop"]
+
+
+# ---------------------------------------------------------------- on main's layout: saves' schema, playout, determinised
+def test_a_chance_outcome_entry_is_refused_in_a_seeded_save_and_a_number_only_as_player_minus_one():
+    game = shipped_game("crazy_eights", ())
+    seeded = game.new_game(2, seed=3)
+    data = json.loads(json.dumps(seeded.to_json()))
+    data["history"] = [[CHANCE_PLAYER, 5]]
+    with pytest.raises(SaveFileError, match=r"^action 1 of the save's history is not \[player number, action text\]"):
+        State.from_json(game, data)
+    state = game.new_game(2, chance=True)
+    state.apply_chance(state.chance_outcomes()[0][0])
+    data = json.loads(json.dumps(state.to_json()))
+    data["history"][0] = [0, data["history"][0][1]]  # an outcome as a seat's action
+    with pytest.raises(SaveFileError, match=r"nor a chance outcome \[-1, outcome\]"):
+        State.from_json(game, data)
+    data["chance"] = {"undecided": "all"}
+    with pytest.raises(SaveFileError, match="chance"):
+        State.from_json(game, data)
+
+
+def test_a_playout_in_chance_mode_draws_outcomes_by_their_probabilities_and_reaches_the_end():
+    game = shipped_game("crazy_eights", ())
+    state = game.new_game(2, chance=True)
+    assert state.is_chance()  # the deal waits
+    state.playout(random.Random(3))
+    assert state.is_terminal() and not state.is_chance()
+    assert any(player == CHANCE_PLAYER for player, _ in state.history)
+    again = State.from_json(game, json.loads(json.dumps(state.to_json())))  # its history replays
+    assert again.to_json() == state.to_json()
+
+
+def test_a_determinised_copy_keeps_the_seats_history_but_no_chance_outcome(draws):
+    state = settle(draws.new_game(2, chance=True), by_probability(random.Random(4)))
+    state.apply(0, "go draw")
+    state = settle(state, by_probability(random.Random(5)))
+    assert any(player == CHANCE_PLAYER for player, _ in state.history)
+    copy = state.determinised(0, random.Random(1))
+    assert copy.history == [entry for entry in state.history if entry[0] != CHANCE_PLAYER]
