@@ -73,7 +73,7 @@ def legal_action_ids(state, player: int | None = None) -> range:
     asked = _asked(state, player)
     if asked is None:
         return range(0)
-    return range(_count(*asked))
+    return range(option_count(*asked))
 
 
 def sample_action_id(state, player: int | None, rng) -> int:
@@ -92,7 +92,7 @@ def sample_action_id(state, player: int | None, rng) -> int:
         return rng.randrange(OPT.count(space[0]) if space else len(p.labels[0]))
     asked = _asked(state, player)
     if asked is not None:
-        return rng.randrange(_count(*asked))
+        return rng.randrange(option_count(*asked))
     raise IllegalActionError("there is no decision to make now" if player is None else
                              f"player {player} (seat {player + 1}) has no decision to make now")
 
@@ -194,8 +194,8 @@ def _asked(state, player: int | None):
     return None if p.chosen[i] is not None else (p, i)
 
 
-def _count(p, i) -> int:
-    """How many options seat ``i`` of the pending decision ``p`` has."""
+def option_count(p, i) -> int:
+    """How many options seat ``i`` of the pending decision ``p`` has (an option space is counted, not listed)."""
     space = p.lazy and p.lazy[i]
     return OPT.count(space) if space else len(p.labels[i])
 

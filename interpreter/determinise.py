@@ -18,7 +18,8 @@ def determinised(state, seat: int, rng) -> "State":
     """A copy of this position as ``seat`` might believe it to be, for search: never the real hidden state.
 
     Every card ``seat`` cannot see (hidden zones, other players' ``owner`` zones, all but the top
-    card of ``top`` zones, cards shown only to others) is dealt again at random among the positions
+    card of ``top`` zones, cards shown only to others; never a card public where it lies, which
+    everyone saw go there) is dealt again at random among the positions
     it cannot see, keeping zone sizes; a card only trades places with cards that started the game in
     the same zone (cards of one starting pile share their back).  The deal depends only on which
     cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
@@ -46,7 +47,7 @@ def determinised(state, seat: int, rng) -> "State":
         _settled_and_forgotten(state, c)
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
-    shown = state.shown
+    shown, public = state.shown, state.public
     start_of, hidden = _unseen_zones(g, len(state.zones), seat)
     groups: dict = {}  # starting zone -> ([(zone, first, stop) runs of positions], [cards]) the seat cannot see
     for index, top in hidden:
@@ -55,14 +56,15 @@ def determinised(state, seat: int, rng) -> "State":
         if last <= 0:
             continue
         starts = set(map(start_of.__getitem__, cards[:last]))
-        if len(starts) == 1 and not (shown and any(seat in shown.get(card, ()) for card in cards[:last])):
+        if len(starts) == 1 and not (shown and any(seat in shown.get(card, ()) for card in cards[:last])) \
+                and not (public and not public.isdisjoint(cards[:last])):
             runs, pile = groups.setdefault(starts.pop(), ([], []))  # the common case: one run, in C
             runs.append((index, 0, last))
             pile += cards[:last]
             continue
         for k in range(last):
             card = cards[k]
-            if shown and seat in shown.get(card, ()):
+            if (shown and seat in shown.get(card, ())) or card in public:  # seen: it stays where it is
                 continue
             runs, pile = groups.setdefault(start_of[card], ([], []))
             runs.append((index, k, k + 1))

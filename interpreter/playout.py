@@ -4,7 +4,7 @@ A playout is what ``ribbit simulate`` with random bots, ``ribbit compare`` and t
 do thousands of times: no person watches, no bot reads a view or an option's text.  So
 :func:`playout` skips the public API's per-decision work (the checks of who may act, the list of
 current players, a label list made from an option space) and reads each decision where the rules
-left it: the number of options of each seat (:func:`option_count`: the length of its labels, or the
+left it: the number of options of each seat (``actions.option_count``: the length of its labels, or the
 count of its option space, never expanded), one of them drawn, and only that option's text and value
 made (``option_spaces.option``) for the history.
 
@@ -47,12 +47,6 @@ MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition w
 def uniform(state, player: int, count: int, rng) -> int:
     """The default policy: each of the ``count`` options alike (what ``sample_action_id`` draws)."""
     return rng.randrange(count)
-
-
-def option_count(pending, seat: int) -> int:
-    """How many options seat ``seat`` of a pending decision has (an option space is counted, not listed)."""
-    space = pending.lazy and pending.lazy[seat]
-    return OPT.count(space) if space else len(pending.labels[seat])
 
 
 def playout(state, rng, policy=None, decisions: int | None = None):

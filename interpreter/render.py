@@ -136,15 +136,21 @@ def zone_contents(shown: dict, game=None) -> Text:
                                   for name, times in group_cards(shown["cards"])))
         return Text(describe_cards(shown["cards"]), style="" if shown["cards"] else "dim")
     count = shown.get("count", 0)
-    seen = shown.get("shown")  # cards shown to this viewer alone ('show'): where they lie, from the top
-    extra = (("  shown to you: ", "dim"), ", ".join(f"{s['card']} (#{s['from_top'] + 1} from top)"
-                                                     for s in seen)) if seen else ()
+    seen = shown.get("shown") or ()  # cards this viewer sees in a zone hiding them: where they lie, from the top
+    extra = []
+    for words, listed in (("known to all", [s for s in seen if s.get("public")]),  # everyone saw them
+                          ("shown to you", [s for s in seen if not s.get("public")])):  # 'show', seen_by
+        if listed:
+            extra += [(f"  {words}: ", "dim"), ", ".join(f"{s['card']} (#{s['from_top'] + 1} from top)"
+                                                         for s in listed)]
     if "top" in shown:
         if not count:
             return Text("empty", style="dim")
         top = card_label(game, shown["top"]) if game is not None and shown["top"] is not None else str(shown["top"])
         return Text.assemble(("top: ", "dim"), top, (f"  ({plural(count, 'card')})", "dim"), *extra)
-    return Text.assemble((f"{plural(count, 'card')} (hidden)" if count else "empty", "dim"), *extra)
+    hidden = count - len(seen)
+    counted = f"{plural(count, 'card')}" + (" (hidden)" if not seen else f" ({hidden} hidden)" if hidden else "")
+    return Text.assemble((counted if count else "empty", "dim"), *extra)
 
 
 # ---------------------------------------------------------------- card faces (the definition's table.cards)

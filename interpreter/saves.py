@@ -22,10 +22,13 @@ SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", 
 # (written only when it holds something, so games that never use it save as before); "layout" is the
 # hash of the compiled layout the save was made under (see interpreter.dsl.layout_hash), which saves made before
 # it was written lack.  A save is resumed by replaying it whatever its layout, so the layout is checked
-# for its type only.  "chance" marks a game in chance mode (docs/chance.md): {"undecided": [[zone index,
-# first undecided position, last + 1], ...]}, the zones whose order is not decided yet (their cards are
-# listed there in sorted order, which means nothing); its history holds [-1, outcome] for each chance outcome.
-OPTIONAL_SAVE_KEYS = ("shown", "layout", "chance")
+# for its type only.  "public" lists the cards public in a zone hiding them (everyone watched them go
+# there: State.public), written only when it holds something; saves made before it existed lack it, and
+# a save without it claims nothing (it is loaded by replaying, which works out the public cards again).
+# "chance" marks a game in chance mode (docs/chance.md): {"undecided": [[zone index, first undecided
+# position, last + 1], ...]}, the zones whose order is not decided yet (their cards are listed there in
+# sorted order, which means nothing); its history holds [-1, outcome] for each chance outcome.
+OPTIONAL_SAVE_KEYS = ("shown", "layout", "public", "chance")
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -59,6 +62,8 @@ def to_json(state) -> dict:
         data["chance"] = {"undecided": CHANCE.undecided(state)}
     if state.shown:
         data["shown"] = [[c, list(players)] for c, players in sorted(state.shown.items())]
+    if state.public:
+        data["public"] = sorted(state.public)
     return data
 
 

@@ -40,7 +40,7 @@ from .saves import fingerprint  # noqa: F401 (re-exported: where callers found i
 class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
-                 "trace", "trace_vars", "shown",
+                 "trace", "trace_vars", "shown", "public",
                  "chance",  # None, or the chance mode's ChanceMode (interpreter.chance: random events as chance nodes)
                  "_made")  # the labels and values made from the pending decision's option spaces (see _options)
 
@@ -76,6 +76,7 @@ class State:
         s.steps = game.step_limit
         s.trace = s.trace_vars = None
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
+        s.public = set()  # cards everyone watched go into a zone hiding them (runtime.moves): public there
         s._made = None
         s.chance = None
         if scenario is not None:
@@ -114,6 +115,7 @@ class State:
         c.trace = None if self.trace is None else self.trace[:]  # records are never changed once written: shared
         c.trace_vars = self.trace_vars
         c.shown = dict(self.shown) if self.shown else {}  # the player lists are replaced, never changed
+        c.public = set(self.public) if self.public else set()
         c._made = self._made  # made from option spaces the copy shares, and only ever added to: shared
         if self.chance is not None:  # undecided zones are copied undecided, bound to the copy's chance mode
             CHANCE.clone_into(self, c)

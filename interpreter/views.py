@@ -2,7 +2,7 @@
 
 Plain functions of a :class:`~interpreter.state.State` (its methods of the same names delegate here):
 they read the state and never change it.  Hidden cards appear only as counts; what a seat was shown
-(``show``, ``seen_by``) appears where it lies.
+(``show``, ``seen_by``) or what everyone saw (a card public in a zone hiding it) appears where it lies.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _zones_view(state, player: int | None) -> dict:
         zones[g.zone_label(index)] = shown
     if g.seen_zone is not None and player is not None:
         _show_seen(state, player, zones)
-    if state.shown:  # a spectator (seat n) is listed for cards shown to every player
+    if state.shown or state.public:  # a spectator (seat n) is listed for cards shown to every player
         _show_shown(state, state.n if player is None else player, zones)
     return zones
 
@@ -129,7 +129,8 @@ def sees_card(state, player, card) -> bool:
         return False
     vis = state.game.zone_spec[zone].visibility
     return vis == "public" or (vis == "owner" and state.game.zone_owner[zone] == player) \
-        or (vis == "top" and state.zones[zone][-1] == card) or player in state.shown.get(card, ())
+        or (vis == "top" and state.zones[zone][-1] == card) or player in state.shown.get(card, ()) \
+        or card in state.public
 
 
 def narration(state, player: int | None, since: int = 0) -> list[str]:
@@ -217,20 +218,28 @@ def _show_seen(state, player, zones) -> None:
 
 
 def _show_shown(state, player, zones) -> None:
-    """Cards shown to ``player`` ('show') in zones that hide them: ``"shown": [{"card", "from_top"}]`` there."""
+    """Cards shown to ``player`` ('show') or public (seen by everyone: shown to every player, or watched going
+    into their zone, ``State.public``) in zones that hide them: ``"shown": [{"card", "from_top"}]`` there, with
+    ``"public": true`` on a card every player and spectator sees (known to all, not shown to this viewer alone)."""
     g = state.game
-    for card, players in state.shown.items():
+    everyone = state.n + 1
+    listed = [(card, len(players) == everyone) for card, players in state.shown.items() if player in players]
+    listed += [(card, True) for card in state.public]  # (a card also shown to some players: listed once)
+    for card, public in listed:
         zone = state.loc[card]
-        if player not in players or zone < 0:
+        if zone < 0:
             continue
         entry = zones.get(g.zone_label(zone))
         cards = state.zones[zone]
         from_top = len(cards) - 1 - cards.index(card)
         if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
             continue  # the zone shows it anyway
-        if any(item["from_top"] == from_top for item in entry.get("shown", ())):
-            continue  # seen there already (seen_by)
-        entry.setdefault("shown", []).append({"card": g.card_names[card], "from_top": from_top})
+        item = next((item for item in entry.get("shown", ()) if item["from_top"] == from_top), None)
+        if item is None:
+            item = {"card": g.card_names[card], "from_top": from_top}
+            entry.setdefault("shown", []).append(item)
+        if public:
+            item["public"] = True  # (also where seen_by listed it: everyone sees it, not this viewer alone)
     for entry in zones.values():
         if "shown" in entry:
             entry["shown"].sort(key=lambda item: item["from_top"])

@@ -50,8 +50,8 @@ def check_cards(state, in_play: frozenset) -> None:
 # ==================================================================== views
 def seen_cards(state, viewer) -> set[int]:
     """The cards ``viewer`` (``None``: a spectator) may see now, worked out from the definition: public
-    zones, their own ``owner`` zones, the top of ``top`` zones, cards shown to them ('show') and the top
-    cards of a zone whose ``seen_by`` condition holds for them."""
+    zones, their own ``owner`` zones, the top of ``top`` zones, cards shown to them ('show'), cards public
+    where they lie (``state.public``) and the top cards of a zone whose ``seen_by`` condition holds for them."""
     g, seen = state.game, set()
     for index, cards in enumerate(state.zones):
         if not cards:
@@ -67,6 +67,7 @@ def seen_cards(state, viewer) -> set[int]:
             seen.update(cards[-watch[0]:])
     seat = state.n if viewer is None else viewer  # a spectator: seat n, listed for what every player was shown
     seen.update(c for c, players in state.shown.items() if seat in players and state.loc[c] >= 0)
+    seen.update(c for c in state.public if state.loc[c] >= 0)  # public where it lies: everyone watched it go there
     return seen
 
 
@@ -111,10 +112,14 @@ def expected_zone_views(state) -> list[dict]:
                 if seen_by[1](probe, {"p": viewer}):
                     looks = set(range(max(len(cards) - seen_by[0], 0), len(cards)))
                 assert snapshot(probe) == snapshot(state)
-            # a card shown to this player ('show') is listed beside a zone that hides it, until it moves
-            extra = sorted(({"card": names[c], "from_top": len(cards) - 1 - k} for k, c in enumerate(cards)
-                            if (viewer in state.shown.get(c, ()) or k in looks) and "cards" not in zones[label]
-                            and not ("top" in zones[label] and k == len(cards) - 1)),
+            # a card shown to this player ('show') or public (seen by everyone) is listed beside a zone that
+            # hides it, marked public when every player and the spectator see it
+            def item(k, c):
+                public = c in state.public or len(state.shown.get(c, ())) == state.n + 1
+                return {"card": names[c], "from_top": len(cards) - 1 - k, **({"public": True} if public else {})}
+            extra = sorted((item(k, c) for k, c in enumerate(cards)
+                            if (viewer in state.shown.get(c, ()) or c in state.public or k in looks)
+                            and "cards" not in zones[label] and not ("top" in zones[label] and k == len(cards) - 1)),
                            key=lambda item: item["from_top"])
             if extra:
                 zones[label] = {**zones[label], "shown": extra}

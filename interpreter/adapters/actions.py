@@ -37,10 +37,28 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..actions import option_count
 from ..dsl import ast as A
 
 NUMBERS = 32  # the numbers an item can read as: 0 to 31 (positions, small counts); larger ones fall back
 MAX_BLOCK = 1 << 20  # the most ids one template may take
+
+
+def _vocabulary(game) -> tuple[list, list, list]:
+    """What the rules can name in an option: string list literals, fixed menu texts, templated menu texts."""
+    bodies = [proc.body for proc in game.procs] + [f.body for f in game.functions.values()]
+    strings, texts, patterns = [], [], []
+    for node in _nodes(bodies):
+        if isinstance(node, A.ListLit):
+            strings += [item.value for item in node.items if isinstance(item, A.Const) and type(item.value) is str]
+        elif isinstance(node, A.AskMenu):
+            for option in node.options:
+                pattern = _pattern(option)
+                if pattern is None:
+                    texts.append(option.label)
+                else:
+                    patterns.append(pattern)
+    return strings, texts, patterns
 
 
 def _nodes(node):
@@ -79,18 +97,7 @@ class ActionTable:
     def __init__(self, game, players: int, max_actions: int):
         game = game.for_players(players)
         self.game, self.players, self.max_actions = game, players, max_actions
-        bodies = [proc.body for proc in game.procs] + [f.body for f in game.functions.values()]
-        strings, texts, patterns = [], [], []
-        for node in _nodes(bodies):
-            if isinstance(node, A.ListLit):
-                strings += [item.value for item in node.items if isinstance(item, A.Const) and type(item.value) is str]
-            elif isinstance(node, A.AskMenu):
-                for option in node.options:
-                    pattern = _pattern(option)
-                    if pattern is None:
-                        texts.append(option.label)
-                    else:
-                        patterns.append(pattern)
+        strings, texts, patterns = _vocabulary(game)
         spaces = list(game.board.spaces) if game.board else []
         items = sorted(set(game.card_names)) + [game.describe_value(p, "player") for p in range(players)] \
             + spaces + strings + [str(k) for k in range(NUMBERS)] + ["yes", "no"]
@@ -201,7 +208,11 @@ class ActionTable:
             return []
         space = p.lazy and p.lazy[i]
         if space:  # a combination kept as an option space
-            return self._fallback(len(state.legal_action_ids(seat)))
+            return self._fallback(option_count(p, i))
+        return self._listed_ids(p, i)
+
+    def _listed_ids(self, p, i) -> list[int]:
+        """The ids of a listed decision's options: by item or menu text, else by place in the fallback block."""
         labels, values = p.labels[i], p.values[i]
         first = values[0] if values else None
         if p.dest is None or type(first) is tuple:  # a menu (its values: code positions, or (entry, item))

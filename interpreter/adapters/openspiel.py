@@ -44,7 +44,9 @@
 * **Search**: ``resample_from_infostate(p, sampler)`` deals what seat ``p`` cannot see again
   (``state.determinised``), keeping its information state exactly, so OpenSpiel's ``ISMCTSBot``
   (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too, but
-  a clone knows the real game's future draws (chance is one node, the seed).
+  with ``chance="seed"`` a clone knows the real game's future draws (chance is one node, the seed).
+  With ``chance="explicit"`` a resample is refused at a chance node (resample at a decision), and
+  the information states never hold chance outcomes (they are the view and the seat's own actions).
 * **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
   its parameters: the definition's file and variants, quoted, and the sizes), so
   ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process

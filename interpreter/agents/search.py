@@ -92,15 +92,14 @@ class TreeSearchAgent:
             return legal[0]
         rng = self.rng
         root = Node()
-        state = _unrecorded(state)
-        base = None if self.new_world_each_iteration else state.determinised(seat, rng)
+        base = None if self.new_world_each_iteration else _world(state, seat, rng)
         order = self._order(state, seat, legal, base)
         deadline = None if self.time is None else time.monotonic() + self.time
         for done in range(self.iterations):
             if deadline is not None and done and time.monotonic() >= deadline:
                 break  # anytime: the search so far decides
             if base is None:
-                world = state.determinised(seat, rng)
+                world = _world(state, seat, rng)
             else:
                 world = base.clone()
                 world.rng = state.game.seed_state(rng.getrandbits(64))
@@ -123,7 +122,7 @@ class TreeSearchAgent:
         self.rng.shuffle(order)
         if not self.prior:
             return order
-        world = base if base is not None else state.determinised(seat, self.rng)
+        world = base if base is not None else _world(state, seat, self.rng)
         others_seed = self.rng.getrandbits(64)
         judged = {action: GreedyAgent.try_option(world, seat, action, others_seed) for action in order}
         order.sort(key=judged.__getitem__, reverse=True)  # stable: equals keep their shuffled order
@@ -197,9 +196,10 @@ class ISMCTSAgent(TreeSearchAgent):
     new_world_each_iteration = True
 
 
-def _unrecorded(state):
-    """A copy of ``state`` that keeps no history, narration or trace: the worlds searched are made from it,
-    and a rollout that narrated every move it tries would pay for a record nobody reads."""
-    quiet = state.clone()
-    quiet.log, quiet.log_seen, quiet.trace, quiet.trace_vars, quiet.history = None, [], None, None, []
-    return quiet
+
+def _world(state, seat, rng):
+    """A determinised copy to search that keeps no history, narration or trace: a rollout that narrated
+    every move it tries would pay for a record nobody reads."""
+    world = state.determinised(seat, rng)
+    world.log, world.log_seen, world.trace, world.trace_vars, world.history = None, [], None, None, []
+    return world

@@ -1,7 +1,7 @@
 """The analysis pass: names, kinds and shapes of an expression, worked out before it is lowered.
 
 :meth:`Analysis.analyse` walks an expression's syntax tree (``ast.py`` nodes) once,
-in its :class:`~interpreter.dsl.units.Scope`, and returns the annotated IR: a side
+in its :class:`~interpreter.dsl.procedures.Scope`, and returns the annotated IR: a side
 table ``{id(node): Note}`` with one :class:`Note` for every node of the tree.  All
 the located :class:`CompileError` s of expressions come from here (the kind rules
 themselves are :class:`~interpreter.dsl.check.ExpressionChecker`'s); the lowering
@@ -21,10 +21,11 @@ A note says:
   parameter, a zone's index, an inlined constant argument, a folded ``2 + 3``), else
   :data:`NOT_CONSTANT`;
 * ``reads``: whether the code built for it reads the game state (zones, variables,
-  counters, the players, random numbers...), an inlined argument's own tree aside
-  (it was built at the call; the per-card table's run against a poisoned state
-  refuses it).  An expression over card variables that reads nothing else is
-  *static over those cards*: the lowering tries a per-card table for it;
+  counters, the players, random numbers...; a builtin's own code as its record in
+  ``builtins.py`` says), an inlined argument's code included (its note at the call).
+  An expression over card variables that reads nothing else is *static over those
+  cards*: the lowering makes a per-card table for it, as it makes a fixed list or
+  checks a fixed choice at load, for nothing but this note;
 * ``bound``: for a call of a user function, procedure or quantity, the kinds its
   arguments are bound with (the argument's own kind, or the parameter's declared kind
   where the argument's is unknown or is a zone given for a list: it is passed as a
@@ -50,27 +51,17 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from ..runtime import values as X
 from . import types as T
-from .builtins import BUILTINS, BuiltinError
+from .builtins import BUILTINS, NOT_CONSTANT, Arg, BuiltinError
 from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
-from .pyast import StateReads, local_key
+from .pyast import local_key
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
 from .stmt_analysis import StatementAnalysis
-from .units import CompileError, Scope
+from .procedures import CompileError, Scope
 
 
-class _NotConstant:
-    def __repr__(self):
-        return "NOT_CONSTANT"
-
-
-NOT_CONSTANT = _NotConstant()
 REDUCTIONS = ("count", "size", "any", "all")
-# run-time helpers given 's' for the step budget only: a builtin calling them reads no state (see _Rules)
-BUDGET_ONLY = {X.paid, X.paid_copy, X.kept, X.kept_values, X.count_in, X.any_in, X.all_in, X.contains, X.join_lists,
-               X.scan_reduce, X.number_range, X.product, X.flatten}
 STATE_NAMES = ("players", "player_count", "active")  # names read from the state (s.players, s.n, s.gv)
 
 
@@ -82,6 +73,10 @@ class Note:
     def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None, reads=False):
         self.kind, self.ref, self.shape, self.local, self.const = kind, ref, shape, local, const
         self.bound, self.reads = bound, reads
+
+    def reading(self) -> "Note":
+        """This note, of an expression that reads the state."""
+        return Note(self.kind, self.ref, self.shape, self.local, self.const, self.bound, True)
 
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
@@ -157,9 +152,9 @@ class Analysis(StatementAnalysis, ExpressionChecker):
     def a_Name(self, node, scope, notes):
         ref = self.resolve_name(node, scope)
         if ref.what == "alias":  # an inlined parameter: the caller's argument tree, already lowered
-            tree = ref.data[0]
+            tree, _, reads = ref.data  # (what the argument's code reads: its note at the call)
             found, value = self.static_value(tree)
-            return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT)
+            return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT, reads=reads)
         if ref.what == "local":
             return Note(ref.kind, ref, local=ref.data)
         if ref.what in ("zone", "parameter"):
@@ -248,47 +243,59 @@ class Analysis(StatementAnalysis, ExpressionChecker):
     # ---------------------------------------------------------------- calls
     def a_Call(self, node, scope, notes):
         what = self.resolve_call(node, scope)
-        m, name = self.m, node.func
-        if what == "zone":
-            spec = m.zones[name]
-            if spec.per == "game":
-                raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
-            if len(node.args) != 1:
-                raise self.err(f"{name}(...) takes one {spec.per}", node)
-            self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
-            return Note("zone", shape=what, reads=self._reads(notes, node.args[0]))
-        if what == "counter":
-            spec = m.counters[name]
-            if len(node.args) != 1 or isinstance(node.args[0], tuple):
-                raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
-            self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
-            return Note("int", shape=what, reads=True)
-        if what == "function":
-            func = m.functions[name]
-            self.function_kind(func)
-            bound = self._args(node, func.params, scope, name, notes)
-            # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
-            # arguments'; else a call given the state
-            inlined = self.options.inline and all(is_cheap(a) for a in node.args)
-            reads = not inlined or func.reads or self._reads(notes, *node.args) \
-                or self._copies(node, func.params, notes)
-            return Note(func.kind, shape=what, bound=bound, reads=reads)
-        if what == "quantity":
-            return Note("int", shape=what, bound=self._args(node, m.quantities[name].params, scope, name, notes),
-                        reads=True)
-        if what == "sort_by":
-            from .ordering import SORT_BY_FORM
+        return getattr(self, "call_" + what)(node, scope, notes)  # zone, counter, function, quantity...
 
-            if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
-                raise self.err(SORT_BY_FORM, node)
-            each = node.args[0]
-            skind, inner = self.each_inner(each, scope, notes)
-            if each.where is not None:
-                self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
-            self._a(each.result, inner, notes)
-            reads = self._list_reads(notes, each.source) or self._reads(notes, each.where, each.result)
-            notes[id(each)] = Note(T.list_of(T.element(skind)), reads=reads)
-            return Note(T.list_of(T.element(skind)), shape=what, reads=reads)
+    def call_zone(self, node, scope, notes):
+        name = node.func
+        spec = self.m.zones[name]
+        if spec.per == "game":
+            raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
+        if len(node.args) != 1:
+            raise self.err(f"{name}(...) takes one {spec.per}", node)
+        self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
+        return Note("zone", shape="zone", reads=self._reads(notes, node.args[0]))
+
+    def call_counter(self, node, scope, notes):
+        name = node.func
+        spec = self.m.counters[name]
+        if len(node.args) != 1 or isinstance(node.args[0], tuple):
+            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+        self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
+        return Note("int", shape="counter", reads=True)
+
+    def call_function(self, node, scope, notes):
+        name = node.func
+        func = self.m.functions[name]
+        self.function_kind(func)
+        bound = self._args(node, func.params, scope, name, notes)
+        # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
+        # arguments'; else a call given the state
+        inlined = self.options.inline and all(is_cheap(a) for a in node.args)
+        reads = not inlined or func.reads or self._reads(notes, *node.args) \
+            or self._copies(node, func.params, notes)
+        return Note(func.kind, shape="function", bound=bound, reads=reads)
+
+    def call_quantity(self, node, scope, notes):
+        name = node.func
+        return Note("int", shape="quantity", bound=self._args(node, self.m.quantities[name].params, scope, name, notes),
+                    reads=True)
+
+    def call_sort_by(self, node, scope, notes):
+        from .ordering import SORT_BY_FORM
+
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
+            raise self.err(SORT_BY_FORM, node)
+        each = node.args[0]
+        skind, inner = self.each_inner(each, scope, notes)
+        if each.where is not None:
+            self._sub(each.where, inner, notes, "bool", "the condition after 'where'")
+        self._a(each.result, inner, notes)
+        reads = self._list_reads(notes, each.source) or self._reads(notes, each.where, each.result)
+        notes[id(each)] = Note(T.list_of(T.element(skind)), reads=reads)
+        return Note(T.list_of(T.element(skind)), shape="sort_by", reads=reads)
+
+    def call_builtin(self, node, scope, notes):
+        name = node.func
         if name in REDUCTIONS and len(node.args) == 1:  # count(each c in X where ...): no list is built
             arg = node.args[0]
             if isinstance(arg, A.Each) and arg.where is not None and arg.result is None or self.filtered(arg, scope):
@@ -301,7 +308,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
                 raise self.err(f"{name}() takes no named arguments", node)
             args.append(self._a(a, scope, notes))
         kind, reads = self.builtin_kind(node, args, notes)
-        return Note(kind, shape=what, reads=reads or self._reads(notes, *node.args))
+        return Note(kind, shape="builtin", reads=reads or self._reads(notes, *node.args))
 
     def reduction_reads(self, arg, notes) -> bool:
         """Does count/any/all of ``arg`` (an 'each ... where ...', or a function that is one) read the state?"""
@@ -348,7 +355,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         saved = self.where
         self.where = func.where
         try:
-            params = {n: (ast.Name(n, ast.Load()), k) for n, k in func.params}  # placeholders of the arguments
+            params = {n: (ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders of the arguments
             notes = self.analyse(func.body, Scope(dict(func.params), None, params))
         except CompileError as exc:
             if exc.node is not None and not getattr(exc, "located", False):
@@ -362,52 +369,54 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         func.kind, func.reads, func.notes, func.analysed = note.kind, note.reads, notes, True
         func.param_reads = [(key, n.ref.data[0].id) for key, n in notes.items()  # (its aliases are the parameters)
                             if n.ref is not None and n.ref.what == "alias"]
+        func.param_readers = _readers(func.body, dict(func.param_reads))
         return func.kind
 
     def function_notes(self, func, aliases=None) -> dict:
         """The notes of a function's body (analysed by :meth:`function_kind`) where it is lowered: each
         read of a parameter is a local of the function's own env (``aliases`` None), or, where the call
-        is inlined, an alias of the caller's argument (``aliases``: parameter -> (tree, bound kind))."""
+        is inlined, an alias of the caller's argument (``aliases``: parameter -> (tree, bound kind, whether
+        it reads the state)).  Where an argument reads the state, so does every part of the body that
+        reads its parameter."""
         notes = dict(func.notes)
         kinds = dict(func.params)
         for key, name in func.param_reads:
             if aliases is None:
                 notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name)
             else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
-                tree, kind = aliases[name][0], kinds[name]
+                (tree, _, reads), kind = aliases[name], kinds[name]
                 found, value = self.static_value(tree)
-                notes[key] = Note(kind, Ref("alias", kind, (tree, kind)), local=local_key(tree),
-                                  const=value if found else NOT_CONSTANT)
+                notes[key] = Note(kind, Ref("alias", kind, (tree, kind, reads)), local=local_key(tree),
+                                  const=value if found else NOT_CONSTANT, reads=reads)
+        for name, readers in func.param_readers.items():
+            if aliases is not None and aliases[name][2]:
+                for key in readers:
+                    notes[key] = notes[key].reading()
         return notes
 
     def builtin_kind(self, node, kinds, notes) -> tuple:
-        """(the kind of a builtin's result, whether its own code reads the state): the builtin's own rules,
-        run over placeholder trees."""
+        """(the kind of a builtin's result, whether its own code reads the state): its record's rules
+        (``builtins.py``)."""
         # What the rules may look at: the kinds, the constants, a quoted text and a property's name
         # (a direction, a table of every card); the same call of the same kinds has the same answer.
         consts = tuple(notes[id(a)].const for a in node.args)
         key = (node.func, tuple(kinds), consts, tuple(getattr(a, "name", None) for a in node.args))
-        cache = self.__dict__.setdefault("_builtin_kinds", {})
+        cache = self.builtin_kinds
         try:
             found = cache.get(key)
         except TypeError:  # a constant list or table: not remembered
             key = found = None
         if found is not None:
             return found
-        args = []
-        for a, kind, const in zip(node.args, kinds, consts):
-            args.append((ast.Name("_", ast.Load()) if const is NOT_CONSTANT else ast.Constant(const), kind, a))
-        rules, before = _Rules(self), StateReads.count
+        record = BUILTINS[node.func]
         try:
-            kind = BUILTINS[node.func](rules, args)[1]
+            kind = record.result(self, [Arg(k, a, const) for a, k, const in zip(node.args, kinds, consts)])
         except BuiltinError as exc:
             raise self.err(str(exc), exc.node or node) from None
-        finally:  # code patterns that read 's' count themselves (pyast.shape): the placeholders build none
-            rules.reads |= StateReads.count != before
-            StateReads.count = before
+        found = kind, record.reads(tuple(kinds))
         if key is not None:
-            cache[key] = kind, rules.reads
-        return kind, rules.reads
+            cache[key] = found
+        return found
 
     # ---------------------------------------------------------------- statements
     def waits(self, stmts) -> bool:
@@ -418,7 +427,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         """Can running the statement ``st`` stop to wait for a player (an ask, or a call or an event
         into a procedure that may)?  Noted once per statement: asked while code is laid out, once
         the procedures that may wait are known."""
-        notes = self.__dict__.setdefault("_wait_notes", {})
+        notes = self._wait_notes
         found = notes.get(id(st))
         if found is None or found[0] is not st:
             found = notes[id(st)] = (st, self._waits(st, self.waits))
@@ -452,26 +461,22 @@ _METHODS = {cls: getattr(Analysis, "a_" + cls.__name__) for cls in (A.Const, A.N
                                                                   A.Neg, A.Call)}
 
 
-class _Rules:
-    """What a builtin sees while the analysis asks it for its result's kind: the compiler's tables,
-    and placeholders where it would build code (nothing is added to the generated code)."""
+def _readers(body, reads: dict) -> dict:
+    """Parameter -> the ids of the nodes of ``body`` whose code reads it (``reads``: id of a parameter's
+    read -> the parameter): the parts that read the state where the argument does."""
+    found: dict = {name: set() for name in reads.values()}
 
-    def __init__(self, c):
-        self.m, self.board, self.zone_owner = c.m, c.board, c.zone_owner
-        self.code = self
-        self.call_loc = ast.Constant(None)
-        self.reads = False  # a run-time helper is given the state (not only for its step budget)
-
-    def constant(self, value):
-        return ast.Constant(None)
-
-    def helper(self, fn, *args):
-        if fn not in BUDGET_ONLY and any(isinstance(a, ast.Name) and a.id == "s" for a in args):
-            self.reads = True
-        return ast.Call(ast.Name("_", ast.Load()), list(args), [])
-
-    def loc(self, node):
-        return ast.Constant(None)
-
-    def static_value(self, tree):
-        return (True, tree.value) if isinstance(tree, ast.Constant) else (False, None)
+    def walk(item) -> set:
+        if isinstance(item, tuple):
+            return set().union(*map(walk, item)) if item else set()
+        if not isinstance(item, A.Node):
+            return set()
+        names = {reads[id(item)]} if id(item) in reads else set()
+        for field, value in item.__dict__.items():
+            if field not in ("line", "column"):
+                names |= walk(value)
+        for name in names:
+            found[name].add(id(item))
+        return names
+    walk(body)
+    return found

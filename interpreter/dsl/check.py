@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from . import ast as A
 from . import types as T
-from .units import suggest
+from .procedures import suggest
 
 BUILTIN_NAMES = ("players", "player_count", "active")
 

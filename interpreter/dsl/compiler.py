@@ -32,13 +32,14 @@ from .decisions import DecisionCompiler
 from .lower_expr import ExpressionCompiler
 from .inline import ProcInliner
 from .options import ALL_ON
+from .static import LOAD_STEPS
 from .ordering import OrderingCompiler
 from .resumable import ResumableCompiler
 from .showing import ShowCompiler
 from .splice import ProcSplicer
 from ..runtime.control import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
 from .statements import StatementCompiler
-from .units import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
+from .procedures import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
 class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
@@ -62,6 +63,24 @@ class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, Pro
         self.temp_numbers = itertools.count()
         self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
         self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
+        self.builtin_kinds = {}  # (builtin, argument kinds, constants, names) -> (result kind, reads) (Analysis)
+        # The analysis's notes, kept while the game compiles (analysis.py, stmt_analysis.py):
+        self.notes = None  # the annotated IR of the expression being lowered: {id(node): Note}
+        self._wait_notes = {}  # id(statement) -> (it, whether it may wait for a player) (Analysis.waits_at)
+        self._stmt_notes = {}  # id(statement) -> (it, its StmtNote) (StatementAnalysis.statement_notes)
+        self._expr_notes = {}  # id(expression) -> (it, its procedure, its notes), as the statement walk made them
+        self._owner = None  # the procedure whose statements are being analysed (whose kind a 'return' gives)
+        # What the lowering keeps while the game compiles (lower_expr.py, resumable.py):
+        self._load_steps = [LOAD_STEPS]  # the step budget of everything worked out at load (static.LoadBudget)
+        self._positions = {}  # (where, line, column) -> (file, line, 0-based column)
+        self._locations = {}  # (where, line, column) -> its Location, one object per place
+        self._value_slots = set()  # indexes of K that hold author values (constants of the rules)
+        self._inline_sizes = {}  # function name -> its syntax nodes with its calls inlined (inline_size)
+        self.call_loc = None  # K[i] of the builtin call being lowered, where its run-time errors point
+        self.inlining = ()  # the procedures being inlined right now, innermost last (inline.py)
+        self.splicing = ()  # the procedure being compiled, then those spliced into it (splice.py)
+        self.label_nodes = []  # (ast constant, label) of jumps in the procedure being laid out (resumable.py)
+        self.fixups = []  # what runs once that procedure's code is laid out (menus learn their options' pcs)
         self._node_locations = {}  # (where, id(node)) -> (node, its Location)
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
 

@@ -55,7 +55,7 @@ class CounterCompiler:
         """``marks(x)``: how many x has (lowered to ``s.counters[name][holder][index]``)."""
         import ast
 
-        from ..runtime import values as X
+        from ..runtime import values as V
         from .pyast import py, simple
 
         spec = self.m.counters[node.func]
@@ -65,12 +65,12 @@ class CounterCompiler:
         loc = self.loc(arg)
         if kind == "space":
             index = self.code.constant({sp: i for i, sp in enumerate(self.board.spaces)})
-            at = self.helper(X.space_holder, index, tree, ast.Constant(name), loc)
+            at = self.helper(V.space_holder, index, tree, ast.Constant(name), loc)
         elif simple(tree):
-            at = py("_0 if _0 is not None else _1(None, _2, _3, _4)", tree, self.code.constant(X.holder),
+            at = py("_0 if _0 is not None else _1(None, _2, _3, _4)", tree, self.code.constant(V.holder),
                     ast.Constant(name), ast.Constant(kind), loc)
         else:
-            at = self.helper(X.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
+            at = self.helper(V.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
         return py("s.counters[_0][_1][_2]", ast.Constant(name), ast.Constant(kind), at), "int"
 
     def counter_assign(self, st, scope):

@@ -18,10 +18,10 @@ from ..runtime.records import Pending
 from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
-from .plus import plus_options, split_each, split_one
-from .pyast import local, name, shape
-from .static import Poisoned
-from .units import Label, Op, jump
+from .one_plus_any import plus_options, split_each, split_one
+from .pyast import local, name, py, shape
+from .static import LoadBudget
+from .procedures import Label, Op, jump
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once, else the procedure waits until one is chosen (the pending decision).
@@ -43,18 +43,30 @@ class DecisionCompiler:
     """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
 
     def options_builder(self, count, options_node, scope, verb, listed=None):
-        """Compile what a player chooses among: returns f(s, e) -> (labels, values).
+        """Compile what a player chooses among: returns (what makes the options, the kind chosen).
 
-        A choice of several cards with two options or more returns (None, option space) instead:
+        What makes the options is a function f(s, e) -> (labels, values), or, for one card, the generated
+        call of ``one_card_options`` that lists them (an ``ast`` expression, as :meth:`ask_one_card` writes
+        it).  A choice of several cards with two options or more returns (None, option space) instead:
         its options are counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
         lowered by :meth:`list_code` (tree, kind).
         """
-        values, kind = (self.function_of(listed[0], options_node), listed[1]) if listed is not None \
-            else self.as_list(options_node, scope, "what is chosen among")
+        fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
+        if listed is None:
+            tree, kind, note = self.expr_note(options_node, scope, ("list", "what is chosen among"))
+            fixed = not note.reads and kind != "zone"
+            if kind == "zone":
+                tree, kind = py("s.zones[_0]", tree), "list:card"
+            listed = tree, kind
+        kind = listed[1]
         elem = T.element(kind)  # what an action text can show (the statement analysis)
-        describe = self.m.describe_value
         prefix = f"{verb} " if verb else ""
         names = self.m.card_names
+        if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
+            labels_of = [prefix + name for name in names]  # every card's action text, made once
+            return ast.Call(self.K(one_card_options), [listed[0], self.K(labels_of)], []), elem
+        values = self.function_of(listed[0], options_node)
+        describe = self.m.describe_value
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
@@ -64,13 +76,6 @@ class DecisionCompiler:
             n_fn = "any"
         else:
             n_fn = self.expect(count, scope, "int", "how many to choose")[0]
-
-        if count == "one" and elem == "card":
-            labels_of = [prefix + name for name in names]  # every card's action text, made once
-
-            def build_one_card(s, e):
-                return one_card_options(values(s, e), labels_of)
-            return build_one_card, elem
 
         def build(s, e):
             items = values(s, e)
@@ -115,19 +120,25 @@ class DecisionCompiler:
                     vals.append(picked)
             return labels, vals
         self_loc = self.location(options_node)
-        self.static_choice(build, count, options_node)
+        if fixed:
+            self.static_choice(build, count, options_node)
         return build, (elem if count == "one" else T.list_of(elem))
 
+    def options_call(self, build) -> ast.expr:
+        """What makes an ask's options, in generated code: ``BUILD(s, e)``, or the listing written out."""
+        return build if isinstance(build, ast.expr) else ast.Call(self.K(build), [name("s"), name("e")], [])
+
     def static_choice(self, build, count, options_node):
-        """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load."""
+        """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load
+        (the options' note said they read nothing of the state)."""
         if not isinstance(count, A.Const) or type(count.value) is not int:
             return  # (a count below 0: refused by the statement analysis)
         try:
-            build(Poisoned(self.load_steps()), {})
+            build(LoadBudget(self.load_steps()), {})
         except RuleError as exc:
             if exc.message.startswith("more than"):
                 raise self.err(exc.message, options_node) from None
-        except Exception:  # it reads the game (the usual case): checked when it runs
+        except Exception:  # it fails otherwise (a variable of the rule): checked when it runs
             pass
 
     def ask_options(self, st, options_scope, scope, each: bool, listed=None):
@@ -136,7 +147,7 @@ class DecisionCompiler:
         ``each``: an ``ask each``, whose variables hold one choice per player (a list of them).
         Returns (build, dest, after): ``after`` splits a one-plus-others pick into its two variables.
         """
-        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+        if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
             build = plus_options(self, st, options_scope)
             one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
             scope.names[st.name], scope.names[st.rest_name] = one, rest
@@ -144,7 +155,7 @@ class DecisionCompiler:
             split = split_each if each else split_one
             return build, dest, split(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
         build, kind = self.options_builder(st.count, st.options, options_scope, st.verb, listed)
-        scope.names[st.name] = T.list_of(kind) if each else kind
+        scope.names[st.name] = self.stmt_note(st).kind
         return build, scope.keys.get(st.name, st.name), None
 
     def r_Ask(self, st, scope, code):
@@ -161,12 +172,12 @@ class DecisionCompiler:
         # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
         code.append(Op(lambda k: shape("""
             P = PLAYER
-            LABELS, VALUES = BUILD(s, e)
+            LABELS, VALUES = OPTIONS
             if not LABELS:
                 if LABELS is None:  # an option space (option_spaces.py): nothing listed
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), BUILD=self.K(build),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=self.options_call(build),
             RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.K(decide_space), PC=ast.Constant(k), PENDING=self.K(Pending)), loc))
@@ -176,7 +187,7 @@ class DecisionCompiler:
     def ask_one_card(self, st, scope, code, player, items):
         """``ask P to choose one of CARDS``: the options listed by ``one_card_options`` (identical cards are one
         option, the first of them its value), as :meth:`options_builder` lists them, and ``decide_one`` written out."""
-        scope.names[st.name] = "card"
+        scope.names[st.name] = self.stmt_note(st).kind
         dest = scope.keys.get(st.name, st.name)
         prefix = f"{st.verb} " if st.verb else ""
         labels_of = [prefix + name for name in self.m.card_names]  # every card's action text, made once
@@ -210,7 +221,7 @@ class DecisionCompiler:
                 raise TWICE(ASKED, LOC)
             for P in ASKED:
                 VAR = P
-                LS, VS = BUILD(s, e)
+                LS, VS = OPTIONS
                 if LS is None:  # an option space (option_spaces.py): labels and values made on demand
                     SPACES.append(VS)
                     VS = None
@@ -235,7 +246,7 @@ class DecisionCompiler:
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
-            VAR=local(var, True), LS=name(ls), VS=name(vs), BUILD=self.K(build), PROMPT=ast.Constant(prompt),
+            VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=self.options_call(build), PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
             PENDING=self.K(Pending)), loc))

@@ -18,7 +18,7 @@ from ..errors import RuleError
 from . import ast as A
 from .pyast import local, local_key, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS
-from .units import CompileError, Scope
+from .procedures import CompileError, Scope
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
 
@@ -31,11 +31,11 @@ class ProcInliner:
     def inline_proc(self, call: A.Call, scope, dest, ctx):
         """Statements running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
         proc = self.m.procedures[call.func]
-        if not self.options.inline or proc.suspends or proc is scope.proc or proc in self.inlining or len(self.inlining) >= MAX_DEPTH:
+        if not self.inlinable(proc, scope):
             return None
         try:
             self.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
-            args = [tree for tree, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            args = [tree for tree, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
         if not all(local_key(t) is not None or self.static_value(t)[0] for t in args):
@@ -44,15 +44,7 @@ class ProcInliner:
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.location(call)
-        n = next(self.key_numbers)
-        inner = Scope({}, scope.proc, {name: (t, kind) for (name, kind), t in zip(proc.params, args)})
-        inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
-        last = proc.body[-1] if proc.body else None
-        if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
-                and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
-                and dest not in {local_key(t) for t in args}:
-            inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
-        inner.ret_key = f"$ret.{n}"
+        inner = self.inlined_scope(proc, scope, args, dest)
         saved, saved_stack = self.where, self.inlining
         self.where, self.inlining = proc.where, saved_stack + (proc,)
         try:
@@ -61,6 +53,24 @@ class ProcInliner:
             return None  # the procedure's own compilation reports it, located in its body
         finally:
             self.where, self.inlining = saved, saved_stack
+
+    def inlinable(self, proc, scope) -> bool:
+        """May a call of ``proc`` here be inlined (it never waits, is not recursive, not nested too deep)?"""
+        return self.options.inline and not proc.suspends and proc is not scope.proc and proc not in self.inlining \
+            and len(self.inlining) < MAX_DEPTH
+
+    def inlined_scope(self, proc, scope, args, dest):
+        """The scope an inlined body runs in: its parameters aliases of the arguments, its locals fresh keys."""
+        n = next(self.key_numbers)
+        inner = Scope({}, scope.proc, {name: (t, kind, False) for (name, kind), t in zip(proc.params, args)})
+        inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
+        last = proc.body[-1] if proc.body else None
+        if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
+                and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
+                and dest not in {local_key(t) for t in args}:
+            inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
+        inner.ret_key = f"$ret.{n}"
+        return inner
 
     def _inlined(self, proc, inner, dest, loc, ctx):
         body = proc.body

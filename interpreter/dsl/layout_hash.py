@@ -29,7 +29,7 @@ import json
 import types
 
 from .codegen import unparse
-from .units import Label
+from .procedures import Label
 
 
 def describe(game) -> dict:

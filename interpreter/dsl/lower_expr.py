@@ -30,14 +30,14 @@ import ast
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
-from ..runtime import values as X
+from ..runtime import values as V
 from . import types as T
-from .builtins import BUILTINS, BuiltinError
+from .builtins import BUILTINS, Arg, BuiltinError
 from .loop_locals import as_locals
 from .pyast import local, local_key, py, simple
 from ..runtime.control import TOO_LONG_CALLS
-from .static import LOAD_STEPS, is_cheap, Poisoned
-from .units import Func, Scope
+from .static import LOAD_STEPS, LoadBudget, is_cheap
+from .procedures import Func, Scope
 
 
 MAX_INLINED = 5_000  # syntax nodes a function call may inline, its own calls inlined too (see inline_size)
@@ -113,15 +113,15 @@ class ExpressionCompiler:
         return self.code.probe(tree, line, file)
 
     def load_steps(self) -> list:
-        """The step budget (a one-item list, see runtime.Poisoned) shared by everything this
+        """The step budget (a one-item list, see static.LoadBudget) shared by everything this
         definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
-        return self.__dict__.setdefault("_load_steps", [LOAD_STEPS])
+        return self._load_steps
 
     def position(self, node):
         """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
         key = (self.where if not isinstance(self.where, list) else tuple(self.where),
                getattr(node, "line", 0), getattr(node, "column", 0))
-        cache = self.__dict__.setdefault("_positions", {})
+        cache = self._positions
         found = cache.get(key)
         if found is None:
             place = getattr(self.m, "place", None)  # (a model without it: the full location)
@@ -134,7 +134,7 @@ class ExpressionCompiler:
         body lowered at many call sites finds it again, and the constants table holds it once."""
         key = (self.where if not isinstance(self.where, list) else tuple(self.where),
                getattr(node, "line", 0), getattr(node, "column", 0))
-        cache = self.__dict__.setdefault("_locations", {})
+        cache = self._locations
         found = cache.get(key)
         if found is None:
             found = cache[key] = self.location(node)
@@ -145,7 +145,7 @@ class ExpressionCompiler:
         """An author value as a constant (``ast.Constant`` or ``K[i]``), remembered as a value."""
         tree = self.code.constant(v)
         if isinstance(tree, ast.Subscript):
-            self.__dict__.setdefault("_value_slots", set()).add(tree.slice.value)
+            self._value_slots.add(tree.slice.value)
         return tree
 
     def helper(self, fn, *args) -> ast.Call:
@@ -157,9 +157,14 @@ class ExpressionCompiler:
         if isinstance(tree, ast.Constant):
             return True, tree.value
         if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K" \
-                and tree.slice.value in self.__dict__.get("_value_slots", ()):
+                and tree.slice.value in self._value_slots:
             return True, self.code.constants[tree.slice.value]
         return False, None
+
+    def constant_of(self, tree):
+        """The value of ``tree`` if it is a constant of the rules, else NOT_CONSTANT."""
+        found, value = self.static_value(tree)
+        return value if found else NOT_CONSTANT
 
     def calls(self, tree, fn) -> bool:
         """Is ``tree`` a call of the run-time helper ``fn``?"""
@@ -205,11 +210,11 @@ class ExpressionCompiler:
         players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
         message = (f"{value!r} is not a space of the board for {players} players "
                    f"(its spaces: {', '.join(self.board.spaces)})")
-        return self.helper(X.absent_space, ast.Constant(message), self.loc(node))
+        return self.helper(V.absent_space, ast.Constant(message), self.loc(node))
 
     def alias_code(self, alias):
         """The tree of an inlined parameter: the caller's argument tree, and its kind."""
-        return alias
+        return alias[0], alias[1]
 
     def x_Name(self, node, scope):
         ref = self.notes[id(node)].ref
@@ -238,18 +243,18 @@ class ExpressionCompiler:
             names = self.code.constant(self.m.card_names)
             if simple(obj):
                 return py("'none' if _0 is None else _1[_0]", obj, names), "str"
-            return self.helper(X.card_name, names, obj), "str"
+            return self.helper(V.card_name, names, obj), "str"
         if ref.what == "card_property":
             tab = self.code.constant(self.m.properties[attr][0])
             if simple(obj):
-                fail = self.helper(X.no_card, ast.Constant(attr), self.loc(node))
+                fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
                 return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
-            return self.helper(X.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
+            return self.helper(V.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
         row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
         if simple(obj):
-            fail = self.helper(X.no_player, ast.Constant(attr), self.loc(node))
+            fail = self.helper(V.no_player, ast.Constant(attr), self.loc(node))
             return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
-        return self.helper(X.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
+        return self.helper(V.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
 
     def x_Index(self, node, scope):
         obj, kind = self.expr_code(node.obj, scope)
@@ -258,10 +263,10 @@ class ExpressionCompiler:
         shape, vkind = note.shape, note.kind
         if shape == "table":
             what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
-            return self.helper(X.table_entry, obj, key, ast.Constant(what), self.loc(node)), vkind
+            return self.helper(V.table_entry, obj, key, ast.Constant(what), self.loc(node)), vkind
         if shape == "zone":
             return py("s.zones[_0][_1]", obj, key), vkind
-        return self.helper(X.list_item, obj, key, self.loc(node)), vkind
+        return self.helper(V.list_item, obj, key, self.loc(node)), vkind
 
     # ---------------------------------------------------------------- each
     def each_scope(self, node, scope):
@@ -291,9 +296,9 @@ class ExpressionCompiler:
             if fast is not None:
                 return fast, out_kind
         if where is None and res is None:
-            tree = self.helper(X.paid_copy, s_(), src, loc)
+            tree = self.helper(V.paid_copy, s_(), src, loc)
         else:
-            tree = comprehension(res if res is not None else local(key), key, self.helper(X.paid, s_(), src, loc), where)
+            tree = comprehension(res if res is not None else local(key), key, self.helper(V.paid, s_(), src, loc), where)
         if self.options.tables and not self.notes[id(node)].reads:
             fixed = self.fixed_list(tree, node, loc)
             if fixed is not None:
@@ -313,7 +318,7 @@ class ExpressionCompiler:
             return None
         if type(value) is not list or probe.charges != 1 or any(type(v) not in (int, str) for v in value):
             return None
-        return self.helper(X.paid_fixed, s_(), ast.Constant(probe.paid), self.code.constant(value), loc)
+        return self.helper(V.paid_fixed, s_(), ast.Constant(probe.paid), self.code.constant(value), loc)
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
@@ -333,8 +338,8 @@ class ExpressionCompiler:
         ok, other = ok
         row = self.table_reader(ok, other)
         if values is None:
-            return self.helper(X.kept, s_(), src, row, loc)
-        return self.helper(X.kept_values, s_(), src, row, self.code.constant(self.reader(values)), loc)
+            return self.helper(V.kept, s_(), src, row, loc)
+        return self.helper(V.kept_values, s_(), src, row, self.code.constant(self.reader(values)), loc)
 
     def reader(self, table):
         """``table.__getitem__`` (one per table: the helpers map it over a list, in C, with no attribute
@@ -363,8 +368,8 @@ class ExpressionCompiler:
         the table has two dimensions: ``table[other][c]``.  Returns
         ``(table, other_key)`` or None when the expression reads the game state.
         ``tree`` is the lowered expression, that built no read of the state (the
-        caller checked its analysis note: ``reads``); it is run against a poisoned state, which
-        also refuses what reads the state through an inlined argument.
+        caller checked its analysis note: ``reads``, which counts what an inlined argument reads); it is
+        run against the load's budget alone (``static.LoadBudget``).
         """
         if not self.options.tables:
             return None
@@ -378,7 +383,7 @@ class ExpressionCompiler:
                 return table
             fn = self.probe(tree, at or node)
             try:
-                fn(Poisoned(self.load_steps()), {key: 0})
+                fn(LoadBudget(self.load_steps()), {key: 0})
             except KeyError as missing:  # the other card variable's key in this scope
                 return table[0], missing.args[0]
         if fn is None:
@@ -390,9 +395,8 @@ class ExpressionCompiler:
 
     def _static_table(self, fn, key, scope, as_bool):
         count = len(self.m.card_names)
-        cards = range(count)
         pool = self.load_steps()
-        poisoned = Poisoned(pool)
+        at_load = LoadBudget(pool)
         convert = bool if as_bool else (lambda v: v)
         # each evaluation is paid from the load's budget by the size of the expression (a 3,000-term 'or'
         # over 30,000 cards is 90 million steps of work): what the budget cannot pay is left to run time
@@ -400,31 +404,47 @@ class ExpressionCompiler:
         if not _paid_at_load(pool, count * weight):
             return None
         try:
-            return [convert(fn(poisoned, {key: c})) for c in cards], None
+            return [convert(fn(at_load, {key: c})) for c in range(count)], None
         except KeyError as missing:
             other = missing.args[0] if missing.args else None
-        except Exception:  # it reads the state: not static
+        except Exception:  # it fails for some card (a none, a number too large): left to run time
             return None
+        if self.card_keys(scope).get(other) != "card" or count > 400:
+            return None
+        table = self.two_card_table(fn, key, other, as_bool, weight)
+        return None if table is None else (table, other)
+
+    def card_keys(self, scope) -> dict:
+        """Env key -> kind of the variables of ``scope`` (an inlined function's parameter that is the caller's
+        local variable included)."""
         names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
-        if scope is not None:  # an inlined function's card parameter that is the caller's local variable
+        if scope is not None:
             for alias in scope.aliases.values():
                 alias_tree, alias_kind = self.alias_code(alias)
                 alias_key = local_key(alias_tree)
                 if alias_key is not None:
                     names.setdefault(alias_key, alias_kind)
-        if names.get(other) != "card" or len(cards) > 400:
-            return None
+        return names
+
+    def two_card_table(self, fn, key, other, as_bool, weight):
+        """The table ``[[fn(c, o) for c in cards] for o in cards]`` of an expression over two card variables,
+        or None when the load's budget cannot pay for it or it fails."""
+        count = len(self.m.card_names)
+        pool, cards = self.load_steps(), range(count)
+        at_load = LoadBudget(pool)
+        convert = bool if as_bool else (lambda v: v)
         # count x count evaluations, unless the cards fall in classes: one evaluation per pair of classes
         reads, compared = card_reads(fn.generated_tree, self.code.constants, count)
         rows, columns = card_classes(reads, key, count), card_classes(reads, other, count)
-        pairs = count * count if rows is None or columns is None or not as_bool else (max(rows) + 1) * (max(columns) + 1)
+        by_class = rows is not None and columns is not None and as_bool
+        pairs = (max(rows) + 1) * (max(columns) + 1) if by_class else count * count
         if not _paid_at_load(pool, pairs * weight):
             return None
         try:
-            if rows is None or columns is None or not as_bool:
-                return [[convert(fn(poisoned, {key: c, other: o})) for c in cards] for o in cards], other
-            return pair_table(lambda c, o: bool(fn(poisoned, {key: c, other: o})), count, rows, columns,
-                              frozenset((key, other)) in compared), other
+            if not by_class:
+                return [[convert(fn(at_load, {key: c, other: o})) for c in cards] for o in cards]
+            return pair_table(lambda c, o: bool(fn(at_load, {key: c, other: o})), count, rows, columns,
+                              frozenset((key, other)) in compared)
         except Exception:
             return None
 
@@ -462,9 +482,9 @@ class ExpressionCompiler:
         if table is not None:
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
-            helper = {"count": X.count_in, "size": X.count_in, "any": X.any_in}.get(name, X.all_in)
+            helper = {"count": V.count_in, "size": V.count_in, "any": V.any_in}.get(name, V.all_in)
             return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
-        paid = self.helper(X.paid, s_(), src, loc)
+        paid = self.helper(V.paid, s_(), src, loc)
         if name in ("count", "size"):
             return py("len(_0)", comprehension(ast.Constant(1), key, paid, cond)), kind
         if name == "any":
@@ -485,54 +505,64 @@ class ExpressionCompiler:
         if shape == "join_lists":
             lf = py("s.zones[_0]", left) if lk == "zone" else left
             rf = py("s.zones[_0]", right) if rk == "zone" else right
-            return self.helper(X.join_lists, s_(), lf, rf, self.loc(node)), kind
+            return self.helper(V.join_lists, s_(), lf, rf, self.loc(node)), kind
         if shape == "join_texts":
-            return self.helper(X.join_texts, left, right, self.loc(node)), kind
+            return self.helper(V.join_texts, left, right, self.loc(node)), kind
         if shape == "folded":  # two numbers (the analysis checked the result)
             return ast.Constant(note.const), "int"
         # Results are kept within MAX_INT: repeated squaring stops with an error, not a number of a
         # million digits.  A TypeError is a none (or a text) where a number was needed: say which.
-        helper = {"+": X.add, "-": X.sub, "*": X.mul, "//": X.floordiv, "%": X.mod}[op]
+        helper = {"+": V.add, "-": V.sub, "*": V.mul, "//": V.floordiv, "%": V.mod}[op]
         return self.helper(helper, left, right, self.loc(node)), "int"
 
     def x_Compare(self, node, scope):
         op = node.op
         if op in ("in", "not in"):
-            left, lk = self.expr_code(node.left, scope)
-            right, rk = self.list_code(node.right, scope, f"the right side of '{op}'")
-            negate = op == "not in"
-            if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
-                # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
-                fixed = self.code.constant(tuple(x.value for x in node.right.items))
-                return py("_0 not in _1" if negate else "_0 in _1", left, fixed), "bool"
-            found = self.helper(X.contains, s_(), left, right, self.loc(node))
-            return (py("not _0", found) if negate else found), "bool"
+            return self.membership(node, scope), "bool"
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
         found, v = self.static_value(right)
-        if found and self.calls(left, X.count_in) and (op, v) in ((">=", 1), (">", 0)):
+        if found and self.calls(left, V.count_in) and (op, v) in ((">=", 1), (">", 0)):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
-            return ast.Call(self.code.constant(X.any_in), left.args, []), "bool"
+            return ast.Call(self.code.constant(V.any_in), left.args, []), "bool"
         if op in ("==", "!="):
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
         if self.is_number(left, lk) and self.is_number(right, rk):
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         if simple(left) and simple(right) and lk in ("int", "bool") and rk in ("int", "bool"):
-            test = ast.Compare(left, [AST_COMPARE[op]()], [right])
-            fail = self.helper(X.operand_failure, ast.Constant(op), left, right, self.loc(node))
-            guard = [x for x in (left, right) if not isinstance(x, ast.Constant)]
-            cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
-                else py("_0 is not None", guard[0])
-            return ast.IfExp(cond, test, fail), "bool"
-        return self.helper(X.ORDERED[op], left, right, self.loc(node)), "bool"
+            return self.guarded_order(node, left, right), "bool"
+        return self.helper(V.ORDERED[op], left, right, self.loc(node)), "bool"
+
+    def membership(self, node, scope):
+        """``x in list`` / ``x not in list``."""
+        op = node.op
+        left, lk = self.expr_code(node.left, scope)
+        right, rk = self.list_code(node.right, scope, f"the right side of '{op}'")
+        negate = op == "not in"
+        if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
+            # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
+            fixed = self.code.constant(tuple(x.value for x in node.right.items))
+            return py("_0 not in _1" if negate else "_0 in _1", left, fixed)
+        found = self.helper(V.contains, s_(), left, right, self.loc(node))
+        return py("not _0", found) if negate else found
+
+    def guarded_order(self, node, left, right):
+        """``left < right`` of two cheap numbers, a none on either side a located error."""
+        op = node.op
+        test = ast.Compare(left, [AST_COMPARE[op]()], [right])
+        fail = self.helper(V.operand_failure, ast.Constant(op), left, right, self.loc(node))
+        guard = [x for x in (left, right) if not isinstance(x, ast.Constant)]
+        cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
+            else py("_0 is not None", guard[0])
+        return ast.IfExp(cond, test, fail)
 
     def is_number(self, tree, kind) -> bool:
         """Is ``tree`` sure to give a number (never none): a number constant, an arithmetic helper's result?"""
         if isinstance(tree, ast.Constant):
             return type(tree.value) in (int, bool)
-        if isinstance(tree, ast.Call) and any(self.calls(tree, h) for h in (X.add, X.sub, X.mul, X.floordiv, X.mod,
-                                                                             X.count_in)):
+        if isinstance(tree, ast.Call) and any(self.calls(tree, h) for h in (V.add, V.sub, V.mul, V.floordiv, V.mod,
+                                                                             V.count_in)):
             return True
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "len":
             return True
@@ -584,10 +614,12 @@ class ExpressionCompiler:
                 self.notes = saved
         args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.call_loc = self.loc(node)  # where a builtin's run-time errors point
-        try:
-            return BUILTINS[name](self, args)  # the analysis ran its kind rules already: it builds code only
+        record = BUILTINS[name]
+        try:  # the kind of the lowered arguments (an inlined parameter's is its argument's)
+            kind = record.result(self, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
         except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.err(str(exc), exc.node or node) from None
+        return record.lower(self, args, kind), kind
 
     def zone_call(self, node, scope):
         spec = self.m.zones[node.func]
@@ -595,7 +627,7 @@ class ExpressionCompiler:
         base = spec.base
         if spec.per == "player":
             return ast.BinOp(ast.Constant(base), ast.Add(), tree), "zone"
-        index = X.SpaceIndex({sp: base + i for i, sp in enumerate(self.board.spaces)}, self.located_at(node))
+        index = V.SpaceIndex({sp: base + i for i, sp in enumerate(self.board.spaces)}, self.located_at(node))
         return py("_0[_1]", self.code.constant(index), tree), "zone"
 
     def function_call(self, node, scope):
@@ -614,14 +646,14 @@ class ExpressionCompiler:
             finally:
                 self.where, self.notes = saved, notes
         self.ensure_function(func)
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
 
     def inline_size(self, func) -> int:
         """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when
         more): a function calling another twice, which calls another twice... would double at each
         level, so one that big is called, not inlined (its body is lowered once, on its own)."""
-        sizes = self.__dict__.setdefault("_inline_sizes", {})
+        sizes = self._inline_sizes
         found = sizes.get(func.name)
         if found is None:
             sizes[func.name] = MAX_INLINED + 1  # (recursion is refused by the analysis; this ends it anyway)
@@ -645,7 +677,7 @@ class ExpressionCompiler:
         q = self.m.quantities[node.func]
         args = self.bind_args_code(node, q.params, scope, node.func)
         names = [n for n, _ in q.params]
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         if q.compute is None:  # a function's body checked before the quantities are compiled
             return py("_0.compute(s, _1)", self.code.constant(q), env), "int"
         return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
@@ -672,7 +704,8 @@ class ExpressionCompiler:
             self.where, self.notes = saved, notes
 
     def bind_args_code(self, node, params, scope, name):
-        """The argument trees of a call (checked against ``params`` by the analysis), each with its kind."""
+        """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
+        is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
         notes = self.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
             self.notes = self.analysed_args(node, params, scope, name)
@@ -680,9 +713,10 @@ class ExpressionCompiler:
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.notes[id(node)].bound):
                 tree, kind = self.expr_code(arg, scope)
+                reads = self.notes[id(arg)].reads
                 if kind == "zone" and pkind.startswith("list:"):
-                    tree = py("list(s.zones[_0])", tree)
-                out.append((tree, bound))
+                    tree, reads = py("list(s.zones[_0])", tree), True
+                out.append((tree, bound, reads))
             return out
         finally:
             self.notes = notes
@@ -744,7 +778,7 @@ def _code_size(code) -> int:
 
 
 def _paid_at_load(pool, steps) -> bool:
-    """Take ``steps`` from the load's budget ``pool`` (see runtime.Poisoned) if it holds that many."""
+    """Take ``steps`` from the load's budget ``pool`` (see static.LoadBudget) if it holds that many."""
     if pool[0] < steps:
         return False
     pool[0] -= steps
@@ -810,8 +844,8 @@ def pair_table(value_of, count, rows, columns, same):
     return table
 
 
-class _Counting(Poisoned):
-    """A poisoned state that counts the charges made to its step budget, and what they took (``paid``)."""
+class _Counting(LoadBudget):
+    """A load's state that counts the charges made to its step budget, and what they took (``paid``)."""
 
     def __init__(self, pool=None):
         super().__init__(pool)

@@ -28,10 +28,10 @@ import dataclasses
 
 from . import ast as A
 from . import types as T
+from .builtins import draws_random
 from .inline import statements
-from .units import CompileError
+from .procedures import CompileError
 
-RANDOM_BUILTINS = ("random", "roll")
 MAX_EXPANSION = 2000  # nodes looked at for one interpolation: beyond that, it is treated as hidden
 # Builtins that reveal of a zone only its size (public) or the cards they return (checked themselves).
 ZONE_SAFE_BUILTINS = ("size", "count", "top", "bottom")
@@ -122,42 +122,51 @@ class Dependencies:
         if not isinstance(node, A.Node) or isinstance(node, A.Const):
             return frozenset()
         if isinstance(node, A.Name):
-            if node.name in bound:
-                return frozenset([node.name])
-            self.closed(node)
-            return frozenset([node.name])
-        if isinstance(node, A.Each):
-            names = self.free(node.source, bound)
-            inner = bound | {node.var}
-            names |= (self.free(node.where, inner) | self.free(node.result, inner)) - {node.var}
-        elif isinstance(node, A.Attr):
-            if isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in self.scope.names:
+            if node.name not in bound:
                 self.closed(node)
-                return frozenset()
-            names = self.free(node.obj, bound)
-            if node.name in self.m.hidden_pvars:
-                if names & bound:
-                    raise Opaque()
-                if self.chance(node.obj):  # checking it at run time would draw from the game's random numbers
-                    raise Opaque()
-                player, kind = self.c.expr(node.obj, self.scope)
-                if kind != "player":
-                    raise Opaque()
-                self.private.append(player)
-        elif isinstance(node, A.Call):
-            names = self.call(node, bound)
-        else:
-            names = frozenset()
-            for f in dataclasses.fields(node):
-                if f.name not in ("line", "column"):
-                    names |= self.free(getattr(node, f.name), bound)
+            return frozenset([node.name])
+        if isinstance(node, A.Attr) and isinstance(node.obj, A.Name) and node.obj.name == "game" \
+                and "game" not in self.scope.names:
+            self.closed(node)  # a game variable
+            return frozenset()
+        names = self.parts(node, bound)
         if not names & bound:
             self.closed(node)
         return names
 
+    def parts(self, node, bound) -> frozenset:
+        """:meth:`free` of the parts of ``node`` (an 'each', an attribute, a call, an operator...)."""
+        if isinstance(node, A.Each):
+            names = self.free(node.source, bound)
+            inner = bound | {node.var}
+            return names | (self.free(node.where, inner) | self.free(node.result, inner)) - {node.var}
+        if isinstance(node, A.Attr):
+            names = self.free(node.obj, bound)
+            if node.name in self.m.hidden_pvars:
+                self.private_read(node, names & bound)
+            return names
+        if isinstance(node, A.Call):
+            return self.call(node, bound)
+        names = frozenset()
+        for f in dataclasses.fields(node):
+            if f.name not in ("line", "column"):
+                names |= self.free(getattr(node, f.name), bound)
+        return names
+
+    def private_read(self, node, bound_names) -> None:
+        """A private player variable read: whose it is, checked at run time (unless that cannot be told)."""
+        if bound_names:
+            raise Opaque()
+        if self.chance(node.obj):  # checking it at run time would draw from the game's random numbers
+            raise Opaque()
+        player, kind = self.c.expr(node.obj, self.scope)
+        if kind != "player":
+            raise Opaque()
+        self.private.append(player)
+
     def call(self, node, bound) -> frozenset:
         m, name = self.m, node.func
-        if name in RANDOM_BUILTINS:
+        if draws_random(name):
             if self.expanding:  # a local the log reads was assigned by chance (a roll): what it was given reveals
                 return self.free(node.args, bound)  # only what the arguments read (closed() refuses to re-draw)
             raise CompileError(f"{name}() cannot be used in a log text: writing narration must not "
@@ -194,36 +203,46 @@ class Dependencies:
         if node in self.seen:
             return
         self.seen.add(node)
-        note = self.notes.get(id(node))
-        kind = note.kind if note is not None else None
-        if kind is None or "card" in kind or "zone" in kind or kind == T.ANY:
-            # its code only for what is checked (a part of the interpolation has its kind from the analysis)
-            try:
-                tree, kind = self.c.expr_code(node, self.scope)
-            except CompileError:
-                raise Opaque() from None
+        tree, kind = self.code_of(node)
         if kind in ("card", "list:card", "zone", "list:zone"):  # (a function only for what is checked)
             if self.expanding and self.chance(node):  # checking it would draw again: nobody sees it
                 raise Opaque()
             self.checks.append((self.c.function_of(tree, node), kind))
         elif "card" in kind or "zone" in kind or kind == T.ANY:
             raise Opaque()
-        if isinstance(node, A.Name) and node.name in self.defs and node.name not in self.expanded \
-                and kind not in ("card", "list:card"):
-            self.expanded.add(node.name)  # a number, text, player... computed from cards: check those cards
-            self.expanding += 1
+        if isinstance(node, A.Name) and kind not in ("card", "list:card"):
+            self.expand(node.name)
+
+    def code_of(self, node) -> tuple:
+        """(its code, its kind); its code only for what may be checked (None for the rest: a part of the
+        interpolation has its kind from the analysis)."""
+        note = self.notes.get(id(node))
+        kind = note.kind if note is not None else None
+        if kind is None or "card" in kind or "zone" in kind or kind == T.ANY:
             try:
-                for value in self.defs[node.name]:
-                    self.free(value, frozenset())
-            finally:
-                self.expanding -= 1
+                return self.c.expr_code(node, self.scope)
+            except CompileError:
+                raise Opaque() from None
+        return None, kind
+
+    def expand(self, name) -> None:
+        """A local that is a number, text, player... computed from cards: check those cards (what it was given)."""
+        if name not in self.defs or name in self.expanded:
+            return
+        self.expanded.add(name)
+        self.expanding += 1
+        try:
+            for value in self.defs[name]:
+                self.free(value, frozenset())
+        finally:
+            self.expanding -= 1
 
     def chance(self, node, looked=None) -> bool:
-        """Whether working ``node`` out draws a random number (``random``, ``roll``, in a function it calls too)."""
+        """Whether working ``node`` out draws a random number (a builtin that does, in a function it calls too)."""
         looked = set() if looked is None else looked
         for n in A.walk(node):
             if type(n) is A.Call:
-                if n.func in RANDOM_BUILTINS:
+                if draws_random(n.func):
                     return True
                 func = self.m.functions.get(n.func)
                 if func is not None and n.func not in looked:

@@ -21,22 +21,11 @@ import copy
 import functools
 import textwrap
 
-class StateReads:
-    """How many state reads (``s.<anything but steps>``, or ``s`` handed to a call) were built so far.
-
-    The expression lowering compares the count before and after an expression: an expression
-    that built none is a candidate for a per-card table (see ``static_table``).
-    """
-
-    count = 0
-
 
 @functools.lru_cache(maxsize=None)
 def _parsed(source: str) -> tuple:
-    """(recipes of the statements of ``source`` (see :func:`_recipe`), whether it reads the state ``s``)."""
-    body = ast.parse(textwrap.dedent(source)).body
-    reads = any(isinstance(n, ast.Name) and n.id == "s" for node in body for n in ast.walk(node))
-    return tuple(_recipe(node) for node in body), reads
+    """Recipes of the statements of ``source`` (see :func:`_recipe`)."""
+    return tuple(_recipe(node) for node in ast.parse(textwrap.dedent(source)).body)
 
 
 _SHARED = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)  # no fields, no positions
@@ -112,11 +101,8 @@ def _build(recipe, subs: dict):
 
 def shape(source: str, **subs) -> list:
     """The statements of ``source`` with its placeholders replaced (see the module docstring)."""
-    body, reads = _parsed(source)
-    if reads:
-        StateReads.count += 1
     out = []
-    for recipe in body:
+    for recipe in _parsed(source):
         made = _build(recipe, subs)
         out.extend(made if made.__class__ is list else [made])
     return out

@@ -18,13 +18,13 @@ from __future__ import annotations
 import ast
 
 from . import types as T
-from .pyast import expr as X
+from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, return_from
 from .statements import Ctx
 from ..runtime.listeners import active_listeners
 from ..runtime.records import Frame
-from .units import Jump, Label, Op, Proc, Scope, jump, thread_jumps
+from .procedures import Jump, Label, Op, Proc, Scope, jump, thread_jumps
 
 MAX_DIRECT = 40  # frames deep, at most, that a waiting call runs its callee straight from the caller (see push_call)
 GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
@@ -66,7 +66,7 @@ class ResumableCompiler:
     def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
-            if not self.waits_at(st):  # (the analysis pass's annotation of the statement)
+            if not self.stmt_note(st).waits:  # (the statement analysis's note)
                 if not run.stmts:
                     run.at = self.location(st)
                 run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
@@ -132,7 +132,7 @@ class ResumableCompiler:
 
     def r_For(self, st, scope, code):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, T.element(kind)))
+        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
         n = next(scope.counter)
         lst, idx = f"$for{n}", f"$i{n}"
         var = local(scope.keys.get(st.var, st.var)) if isinstance(st.var, str) else \
@@ -140,7 +140,7 @@ class ResumableCompiler:
         loc = self.location(st)
         xs = self.tmp()
         start = shape("XS = LST = list(ITEMS)", XS=name(xs, True), LST=local(lst, True), ITEMS=items) \
-            + self.budget(X("len(XS)", XS=name(xs)), TOO_LONG_LOOP, loc) \
+            + self.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, loc) \
             + shape("IDX = -1", IDX=local(idx, True))  # one step per iteration, paid up front
         code.append(Op(lambda k: start, loc))
         head, exit_, body = Label(), Label(), Label()
@@ -187,8 +187,7 @@ class ResumableCompiler:
         code.append(self.push_call(st.call, scope, None))
 
     def r_Let(self, st, scope, code):
-        proc = self.m.procedures[st.value.func]
-        scope.names[st.name] = proc.returns
+        scope.names[st.name] = self.stmt_note(st).kind
         code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
     def r_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)
@@ -204,7 +203,7 @@ class ResumableCompiler:
         past MAX_DIRECT frames the run loop takes the call, so Python's stack stays shallow.
         """
         proc = self.m.procedures[call.func]
-        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
         self.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
         loc = self.location(call)
@@ -275,7 +274,7 @@ class ResumableCompiler:
             case = [ast.Assign([name("pc", True)], ast.Constant(k))] + body
             for node in case:
                 locate(node, line, col)
-            cases.append(ast.If(X("pc <= K", K=ast.Constant(k)), case, []))
+            cases.append(ast.If(expr("pc <= K", K=ast.Constant(k)), case, []))
         groups = [list(range(i, min(i + GROUP, len(code)))) for i in range(0, len(code), GROUP)]
 
         def tree(lo, hi):  # groups lo..hi-1
@@ -283,8 +282,8 @@ class ResumableCompiler:
                 ks = groups[lo]
                 return [cases[k] for k in ks] + self.goto(ks[-1] + 1)
             mid = (lo + hi) // 2
-            return [ast.If(X("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
-        body = [ast.Assign([name("e", True)], X("fr.env")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
+            return [ast.If(expr("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
+        body = [ast.Assign([name("e", True)], expr("fr.env")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
         fn = self.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
                              filename=at.file)
         return fn

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import types as T
-from .units import CompileError
+from .procedures import CompileError
 
 # Why a path can reach the end of its rule: the text after "... every path, but ".
 _ENDS = {
@@ -110,21 +110,31 @@ def _statement(st) -> _Exits:
     if isinstance(st, A.AskMenu):  # one option always runs (none open is a rule error)
         return _branches([opt.body for opt in st.options], None)
     if isinstance(st, A.While):
-        body = _block(st.body)
-        if st.condition is None or (isinstance(st.condition, A.Const) and st.condition.value is True):
-            return _Exits(falls=(body.breaks[0], "break") if body.breaks else None)
-        return _Exits(falls=(st, "while"))
+        return _while(st)
     if isinstance(st, A.For):
         return _Exits(falls=(st, "for"))
     if isinstance(st, A.Repeat):
-        times = st.times
-        if isinstance(times, A.Const) and type(times.value) is int and times.value >= 1:
-            body = _block(st.body)
-            if body.falls is not None or body.continues:
-                return _Exits(falls=(st, "repeat done"))
-            return _Exits(falls=(body.breaks[0], "break") if body.breaks else None)
-        return _Exits(falls=(st, "repeat"))
+        return _repeat(st)
     return _Exits(falls=(st, "after"))
+
+
+def _while(st) -> _Exits:
+    """A 'while' whose condition is not always true may be left at its test; one that is, only by a 'break'."""
+    body = _block(st.body)
+    if st.condition is None or (isinstance(st.condition, A.Const) and st.condition.value is True):
+        return _Exits(falls=(body.breaks[0], "break") if body.breaks else None)
+    return _Exits(falls=(st, "while"))
+
+
+def _repeat(st) -> _Exits:
+    """A 'repeat' of a fixed count of 1 or more runs its body: it goes on as the body does."""
+    times = st.times
+    if isinstance(times, A.Const) and type(times.value) is int and times.value >= 1:
+        body = _block(st.body)
+        if body.falls is not None or body.continues:
+            return _Exits(falls=(st, "repeat done"))
+        return _Exits(falls=(body.breaks[0], "break") if body.breaks else None)
+    return _Exits(falls=(st, "repeat"))
 
 
 def _branches(bodies, no_else) -> _Exits:

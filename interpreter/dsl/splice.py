@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from .pyast import expr as X
+from .pyast import expr
 from .pyast import local, name
 from .inline import bound_names, has_return, loose_signal, statements
-from .units import CompileError, Label, Scope
+from .procedures import CompileError, Label, Scope
 
 MAX_SPLICED = 2  # spliced procedures inside spliced procedures, at most: bounds the compiled size
 MAX_STATEMENTS = 80  # a longer procedure keeps the ordinary call (each call site would copy it)
@@ -41,7 +41,7 @@ class ProcSplicer:
         proc = self.m.procedures[call.func]
         try:
             self.statement_notes(proc)  # its body's checks (a body with an error is not spliced)
-            args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
         n = next(self.key_numbers)
@@ -84,29 +84,40 @@ class ProcSplicer:
 
     def _spliceable(self, st, scope):
         """The call in ``st`` and the env key its result goes to, if it can be spliced; else (None, None)."""
-        if isinstance(st, A.CallStmt):
-            call, dest = st.call, None
-        elif isinstance(st, A.Let) and isinstance(st.value, A.Call):
-            call, dest = st.value, scope.keys.get(st.name, st.name)
-        elif isinstance(st, A.Assign) and isinstance(st.value, A.Call) and isinstance(st.target, A.Name) \
-                and st.op == "=" and st.target.name in scope.names:
-            call, dest = st.value, scope.keys.get(st.target.name, st.target.name)
-        else:
+        call, dest = waiting_call(st, scope)
+        if call is None:
             return None, None
         proc = self.m.procedures.get(call.func)
-        if not self.options.splice or proc is None or not proc.suspends or proc in self.splicing or len(self.splicing) > MAX_SPLICED \
-                or sum(1 for _ in statements(proc.body)) > MAX_STATEMENTS or loose_signal(proc.body):
+        if not self.options.splice or proc is None or not proc.suspends or proc in self.splicing \
+                or len(self.splicing) > MAX_SPLICED or too_big_to_splice(proc):
             return None, None
         if isinstance(st, A.Let):
-            scope.names[st.name] = proc.returns
+            scope.names[st.name] = self.stmt_note(st).kind
         return call, dest
+
+
+def waiting_call(st, scope):
+    """The call of ``st`` (a call, a 'let' or a plain assignment of a call) and the env key of its result."""
+    if isinstance(st, A.CallStmt):
+        return st.call, None
+    if isinstance(st, A.Let) and isinstance(st.value, A.Call):
+        return st.value, scope.keys.get(st.name, st.name)
+    if isinstance(st, A.Assign) and isinstance(st.value, A.Call) and isinstance(st.target, A.Name) \
+            and st.op == "=" and st.target.name in scope.names:
+        return st.value, scope.keys.get(st.target.name, st.target.name)
+    return None, None
+
+
+def too_big_to_splice(proc) -> bool:
+    """Too many statements, or a 'break' outside any loop: the ordinary call."""
+    return sum(1 for _ in statements(proc.body)) > MAX_STATEMENTS or loose_signal(proc.body) is not None
 
 
 def entry(keys, args, stale, dest, tmp):
     """The statements that start a spliced call: arguments into the callee's keys, old locals gone."""
     temps = [tmp() for _ in args]
     out = [ast.Assign([name(t, True)], arg) for t, arg in zip(temps, args)]  # all read before any is written
-    out += [ast.Expr(X("e.pop(KEY, None)", KEY=ast.Constant(key))) for key in stale]  # a local bound only in a
+    out += [ast.Expr(expr("e.pop(KEY, None)", KEY=ast.Constant(key))) for key in stale]  # a local bound only in a
     out += [ast.Assign([local(key, True)], name(t)) for key, t in zip(keys, temps)]  # branch must not show the
     if dest is not None:  # previous call's value
         out.append(ast.Assign([local(dest, True)], ast.Constant(None)))  # the result if it ends without 'return'

@@ -28,13 +28,13 @@ from . import ast as A
 from . import types as T
 from ..runtime.listeners import active_listeners
 from .narration import Dependencies, Opaque, assignments
-from .pyast import expr as X
+from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
 from ..runtime.limits import MAX_INT, not_added, over_budget, too_big
 from ..runtime.moves import move_card, move_list, move_zone, shuffle_zone
 from ..runtime.visibility import Line, Part
-from .units import CompileError, Label
+from .procedures import CompileError, Label
 
 class Ctx:
     """Where lowered statements run: a direct function, or a run of resumable code (see the module docstring)."""
@@ -109,18 +109,16 @@ class StatementCompiler:
     def s_Let(self, st, scope, ctx):
         key = scope.keys.get(st.name, st.name)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            proc = self.m.procedures[st.value.func]
             inlined = self.inline_proc(st.value, scope, key, ctx)
-            scope.names[st.name] = proc.returns
+            scope.names[st.name] = self.stmt_note(st).kind
             if inlined is not None:
                 return inlined
             code, value = self.proc_call(st.value, scope)
             return code + [ast.Assign([local(key, True)], value)]
         value, kind = self.expr_code(st.value, scope)
         if kind == "zone":
-            value, kind = X("list(s.zones[Z])", Z=value), "list:card"
-        prev = scope.names.get(st.name)  # (a reserved name, a clash of kinds: refused by the statement analysis)
-        scope.names[st.name] = kind if prev is None else T.unify(prev, kind)
+            value, kind = expr("list(s.zones[Z])", Z=value), "list:card"
+        scope.names[st.name] = self.stmt_note(st).kind  # (joined with what it held before: the statement analysis)
         return [ast.Assign([local(key, True)], value)]
 
     def s_Assign(self, st, scope, ctx):
@@ -131,9 +129,7 @@ class StatementCompiler:
                 and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
             inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), ctx)
             if inlined is not None:
-                vkind = self.m.procedures[st.value.func].returns
-                if not T.fits(vkind, scope.names[target.name]):
-                    scope.names[target.name] = T.unify(scope.names[target.name], vkind)
+                scope.names[target.name] = self.stmt_note(st).kind
                 return inlined
         first = []  # statements that compute the value first (a procedure call)
         if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
@@ -142,41 +138,49 @@ class StatementCompiler:
         else:
             value, vkind = self.expr_code(st.value, scope)
         if vkind == "zone":
-            value, vkind = X("list(s.zones[Z])", Z=value), "list:card"
+            value, vkind = expr("list(s.zones[Z])", Z=value), "list:card"
         op = st.op  # (what it assigns to, and the kinds: checked by the statement analysis, noted in 'target')
         aim = self.stmt_note(st).target
         if aim == "local":
             name_ = target.name
-            if not T.fits(vkind, scope.names[name_]):
-                scope.names[name_] = T.unify(scope.names[name_], vkind)
+            scope.names[name_] = self.stmt_note(st).kind
             key = scope.keys.get(name_, name_)
             if op == "=":
                 return first + [ast.Assign([local(key, True)], value)]
             return first + self._add_local(key, name_, value, st)
         if aim == "game":
-            attr = target.name
-            if op == "=":
-                return first + shape("s.gv[ATTR] = VALUE", ATTR=ast.Constant(attr), VALUE=value)
-            v = self.tmp()
-            return first + shape("""
-                try:
-                    V = s.gv[ATTR] OP AMOUNT
-                    if not -MAX <= V <= MAX:
-                        raise BIG(V, LOC, WHAT)
-                    s.gv[ATTR] = V
-                except TypeError:
-                    raise NOT_ADDED(LABEL, s.gv[ATTR], HINT, LOC) from None
-            """.replace("OP", "-" if op == "-=" else "+"), V=name(v), ATTR=ast.Constant(attr), AMOUNT=value,
-                NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f"game.{attr}"),
-                HINT=ast.Constant(" (give it a starting value under game_variables)"),
-                LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
-                WHAT=ast.Constant(f"'{op}'"))
+            return first + self._assign_game(st, value)
+        return first + self._assign_player(st, scope, value)
+
+    def _assign_game(self, st, value):
+        """``game.x = v`` / ``game.x += v``."""
+        op, attr = st.op, st.target.name
+        if op == "=":
+            return shape("s.gv[ATTR] = VALUE", ATTR=ast.Constant(attr), VALUE=value)
+        v = self.tmp()
+        return shape("""
+            try:
+                V = s.gv[ATTR] OP AMOUNT
+                if not -MAX <= V <= MAX:
+                    raise BIG(V, LOC, WHAT)
+                s.gv[ATTR] = V
+            except TypeError:
+                raise NOT_ADDED(LABEL, s.gv[ATTR], HINT, LOC) from None
+        """.replace("OP", "-" if op == "-=" else "+"), V=name(v), ATTR=ast.Constant(attr), AMOUNT=value,
+            NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f"game.{attr}"),
+            HINT=ast.Constant(" (give it a starting value under game_variables)"),
+            LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
+            WHAT=ast.Constant(f"'{op}'"))
+
+    def _assign_player(self, st, scope, value):
+        """``p.x = v`` / ``p.x += v`` of a player ``p``."""
+        op, target = st.op, st.target
         obj = self.expr_code(target.obj, scope)[0]  # a player ('player')
         attr = target.name
         if op == "=":
-            return first + shape("s.pv[ATTR][OBJ] = VALUE", ATTR=ast.Constant(attr), OBJ=obj, VALUE=value)
+            return shape("s.pv[ATTR][OBJ] = VALUE", ATTR=ast.Constant(attr), OBJ=obj, VALUE=value)
         row, p, v = self.tmp(), self.tmp(), self.tmp()
-        return first + shape("""
+        return shape("""
             ROW = s.pv[ATTR]
             P = OBJ
             try:
@@ -222,7 +226,7 @@ class StatementCompiler:
             """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
                 MOVE=self.K(move_card))
         if kind == "zone":
-            return [ast.Expr(X("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
+            return [ast.Expr(expr("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
                                  BOTTOM=ast.Constant(bottom), LOC=loc))]
         d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
         return shape("""
@@ -232,7 +236,7 @@ class StatementCompiler:
 
     def s_Shuffle(self, st, scope, ctx):
         zone = self.expect_code(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
-        return [ast.Expr(X("SHUFFLE(s, Z, LOC)", SHUFFLE=self.K(shuffle_zone), Z=zone,
+        return [ast.Expr(expr("SHUFFLE(s, Z, LOC)", SHUFFLE=self.K(shuffle_zone), Z=zone,
                            LOC=self.K(self.location(st))))]
 
     def emit_args(self, st, scope):
@@ -264,7 +268,7 @@ class StatementCompiler:
                     s.traced_event(NAME, KINDS, ENV)
             """, RNG=name(rng), STEPS=name(steps), ENV=name(env_), ARGS=env, EXC=self.K(Exception),
                 NAME=ast.Constant(name_), KINDS=self.K(kinds))
-        return [ast.Expr(X("EMIT(s, ENV, NAME, KINDS, HANDLERS, ABILITIES, LISTENERS, LOC)", EMIT=self.K(emit_now),
+        return [ast.Expr(expr("EMIT(s, ENV, NAME, KINDS, HANDLERS, ABILITIES, LISTENERS, LOC)", EMIT=self.K(emit_now),
                            ENV=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), HANDLERS=self.K(handlers),
                            ABILITIES=self.K(abilities), LISTENERS=self.K(listeners), LOC=self.K(self.location(st))))]
 
@@ -277,7 +281,7 @@ class StatementCompiler:
     def proc_call(self, call: A.Call, scope):
         """(statements calling a procedure that never waits, the Python local holding its result)."""
         proc = self.m.procedures[call.func]
-        args = [t for t, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
         loc = self.K(self.location(call))
         t = self.tmp()
@@ -311,7 +315,7 @@ class StatementCompiler:
         if not ctx.run:
             return [ast.Return(ast.Constant(None))]  # no loop to leave: the body stops (the loader refuses it)
         if ctx.rloops is None:
-            return self.goto(X("pc + 1"))
+            return self.goto(expr("pc + 1"))
         return self.goto(self.label_pc(ctx.rloops[1] if exit_ else ctx.rloops[0]))
 
     def label_pc(self, label: Label) -> ast.expr:
@@ -329,7 +333,7 @@ class StatementCompiler:
         if not ctx.run:
             return [ast.Return(value)]
         if signal is None:  # out of the procedure
-            return [ast.Return(X("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
+            return [ast.Return(expr("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
         # past a spliced body: on at its end (from inside a Python loop, through the run loop)
         return [ast.Assign([local(slot, True)], value)] + \
             (self.goto(self.label_pc(signal)) if not ctx.loops else [ast.Return(self.label_pc(signal))])
@@ -340,7 +344,7 @@ class StatementCompiler:
             s.over = True
             s.forced_winners = WINNERS
             raise GAME_OVER
-        """, WINNERS=X("sorted(set(W))", W=winners) if winners is not None else ast.Constant(None),
+        """, WINNERS=expr("sorted(set(W))", W=winners) if winners is not None else ast.Constant(None),
             GAME_OVER=self.K(GameOver))
 
     def s_Log(self, st, scope, ctx):
@@ -420,7 +424,7 @@ class StatementCompiler:
 
     def s_For(self, st, scope, ctx):
         items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, T.element(kind)))
+        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
         body = self.looped(st.body, scope, ctx)
         var = scope.keys.get(st.var, st.var) if isinstance(st.var, str) else None
         target = local(var, True) if var is not None else \
@@ -428,13 +432,13 @@ class StatementCompiler:
         xs = self.tmp()
         return shape("""
             XS = list(ITEMS)
-        """, XS=name(xs), ITEMS=items) + self.budget(X("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.location(st)) \
+        """, XS=name(xs), ITEMS=items) + self.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.location(st)) \
             + [ast.For(target, name(xs), body or [ast.Pass()], [])]  # one step per iteration, paid first
 
     def s_Repeat(self, st, scope, ctx):
         times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
         body = self.looped(st.body, scope, ctx)
-        return [ast.For(name(self.tmp(), True), X("range(N)", N=times),
+        return [ast.For(name(self.tmp(), True), expr("range(N)", N=times),
                         self.budget(ast.Constant(1), TOO_LONG_LOOP, self.location(st)) + body, [])]
 
     def s_CounterMove(self, st, scope, ctx):

@@ -1,13 +1,15 @@
 """What the compiler works out at load: constant arithmetic, static expressions, cheap arguments.
 
-:class:`Poisoned` is the stand-in state that proves an expression static (a per-card table, a fixed
-list): evaluating against it aborts at the first read of the state.  Nothing here runs in a game.
+Whether an expression can be worked out at load (a per-card table, a fixed list, a fixed choice) is
+decided by its analysis note (``reads``: it reads nothing of the state); :class:`LoadBudget` is the
+state such code is then run against, which holds the load's step budget and nothing else.  Nothing
+here runs in a game.
 """
 
 from __future__ import annotations
 
 from . import ast as A
-from .units import CompileError
+from .procedures import CompileError
 
 
 def fold_arith(op, a, b):
@@ -22,22 +24,20 @@ def fold_arith(op, a, b):
     return a // b if op == "//" else a % b
 
 
-class NotStatic(Exception):
-    pass
-
-
 LOAD_STEPS = 1_000_000  # the work a definition's load may do evaluating its fixed expressions, all together
 
 
-class Poisoned:
-    """A stand-in state that refuses every read: evaluating against it proves an expression is static.
+class LoadBudget:
+    """The state that code worked out at load runs against: the load's step budget, and nothing else.
 
-    It has a step budget of its own, so work charged to the budget (``each``, ``in``, ``range``)
-    does not stop an expression from being found static.  That budget is ``pool``, a one-item list
-    shared by every evaluation of one definition's load (LOAD_STEPS), so a definition cannot make
-    its load run for ever: once it is spent, over_budget reads ``game`` (NotStatic) and what was
+    Code runs at load only where its analysis note says it reads nothing of the state; work it
+    charges to the budget (``each``, ``in``, ``range``) is paid from ``pool``, a one-item list shared
+    by every evaluation of one definition's load (LOAD_STEPS), so a definition cannot make its load
+    run for ever: once it is spent, over_budget reads what this state does not have, and what was
     being worked out is left to run time, where the game's own budget pays for it.
     """
+
+    __slots__ = ("pool",)
 
     def __init__(self, pool=None):
         self.pool = pool if pool is not None else [LOAD_STEPS]
@@ -49,9 +49,6 @@ class Poisoned:
     @steps.setter
     def steps(self, value):
         self.pool[0] = value
-
-    def __getattr__(self, name):
-        raise NotStatic(name)
 
 
 def is_cheap(node) -> bool:

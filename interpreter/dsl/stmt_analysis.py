@@ -31,7 +31,7 @@ from . import types as T
 from .inline import statements
 from .returns import check_returns, subject
 from ..runtime.limits import MAX_LOG_PARTS
-from .units import Scope, suggest
+from .procedures import Scope, suggest
 
 
 class StmtNote:
@@ -60,7 +60,7 @@ class StatementAnalysis:
         notes = getattr(proc, "stmt_notes", None)
         if notes is not None:
             return notes
-        saved = self.where, self.__dict__.get("_owner")
+        saved = self.where, self._owner
         self.where, self._owner = proc.where, proc  # (the owner: whose kind a 'return' gives)
         notes = {}
         try:
@@ -69,20 +69,20 @@ class StatementAnalysis:
         finally:
             self.where, self._owner = saved
         proc.stmt_notes = notes
-        all_notes = self.__dict__.setdefault("_stmt_notes", {})
+        all_notes = self._stmt_notes
         for st in statements(proc.body):
             all_notes[id(st)] = (st, notes[id(st)])
         return notes
 
     def stmt_note(self, st):
         """The note of a statement analysed by :meth:`statement_notes` (None: not analysed)."""
-        found = self.__dict__.get("_stmt_notes", {}).get(id(st))
+        found = self._stmt_notes.get(id(st))
         return found[1] if found is not None and found[0] is st else None
 
     def analysed(self, node, scope, expect=None) -> dict:
         """``analyse``, answered from the statement analysis when the expression is lowered where it was
         analysed (in its procedure's own code: same names, same env keys), so it is analysed once."""
-        found = self.__dict__.get("_expr_notes", {}).get(id(node))
+        found = self._expr_notes.get(id(node))
         if found is not None and found[0] is node and found[1] is scope.proc and not self.inlining \
                 and len(self.splicing) == 1:
             return found[2]
@@ -90,7 +90,7 @@ class StatementAnalysis:
 
     def analysed_args(self, call, params, scope, name) -> dict:
         """``analyse_args``, answered from the statement analysis like :meth:`analysed`."""
-        found = self.__dict__.get("_expr_notes", {}).get(id(call))
+        found = self._expr_notes.get(id(call))
         if found is not None and found[0] is call and found[1] is scope.proc and not self.inlining \
                 and len(self.splicing) == 1:
             return found[2]
@@ -104,7 +104,7 @@ class StatementAnalysis:
     # ---------------------------------------------------------------- helpers
     def st_kind(self, node, scope, expect=None):
         notes = self.analyse(node, scope, expect)
-        self.__dict__.setdefault("_expr_notes", {})[id(node)] = (node, self._owner, notes)
+        self._expr_notes[id(node)] = (node, self._owner, notes)
         return notes[id(node)].kind
 
     def st_list(self, node, scope, what):
@@ -126,7 +126,7 @@ class StatementAnalysis:
         """A call of a procedure as a statement's value: its arguments analysed; the kind it returns."""
         proc = self.m.procedures[call.func]
         notes = self.analyse_args(call, proc.params, scope, call.func)
-        self.__dict__.setdefault("_expr_notes", {})[id(call)] = (call, self._owner, notes)
+        self._expr_notes[id(call)] = (call, self._owner, notes)
         return proc.returns
 
     def is_proc_call(self, node) -> bool:
@@ -158,12 +158,7 @@ class StatementAnalysis:
             self.st_counter_assign(st, scope)
             return StmtNote("int", target="counter")
         if self.is_proc_call(st.value) and self.waits_at(st):  # a procedure that may wait: its own instruction
-            if not isinstance(target, A.Name) or st.op != "=":
-                raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
-            if target.name not in scope.names:
-                raise self.err(f"{target.name!r} is not a variable here; declare it with 'let'", target, "name")
-            self.st_proc_call(st.value, scope)
-            return StmtNote(scope.names[target.name], target="local", waits=True)
+            return self.st_waiting_assign(st, scope)
         if self.is_proc_call(st.value) and st.op == "=":
             vkind = self.st_proc_call(st.value, scope)
         else:
@@ -174,21 +169,41 @@ class StatementAnalysis:
         if op != "=" and not T.fits(vkind, "int"):
             raise self.err(f"'{op}' needs a number, not {T.describe(vkind)}", st.value)
         if isinstance(target, A.Name):
-            name_ = target.name
-            if name_ not in scope.names:
-                raise self.err(f"{name_!r} is not a variable here; declare it first with 'let {name_} = ...'"
-                               + suggest(name_, scope.names), target, "name")
-            if not T.fits(vkind, scope.names[name_]):
-                scope.names[name_] = self.st_rebind(name_, scope.names[name_], vkind, st.value)
-            return StmtNote(scope.names[name_], target="local")
+            return self.st_local_assign(st, scope, vkind)
         if isinstance(target.obj, A.Name) and target.obj.name == "game" and "game" not in scope.names:
-            attr = target.name
-            if attr not in self.m.gvars:
-                raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", target, "name")
-            if not T.fits(vkind, self.m.gvars[attr]):
-                raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
-                               st.value)
-            return StmtNote(vkind, target="game")
+            return self.st_game_assign(st, vkind)
+        return self.st_player_assign(st, scope, vkind)
+
+    def st_waiting_assign(self, st, scope):
+        """``x = p(...)`` of a procedure that may wait: only to a local, with '='."""
+        target = st.target
+        if not isinstance(target, A.Name) or st.op != "=":
+            raise self.err("a procedure that asks players can only be assigned to a local variable with '='", st)
+        if target.name not in scope.names:
+            raise self.err(f"{target.name!r} is not a variable here; declare it with 'let'", target, "name")
+        self.st_proc_call(st.value, scope)
+        return StmtNote(scope.names[target.name], target="local", waits=True)
+
+    def st_local_assign(self, st, scope, vkind):
+        name_ = st.target.name
+        if name_ not in scope.names:
+            raise self.err(f"{name_!r} is not a variable here; declare it first with 'let {name_} = ...'"
+                           + suggest(name_, scope.names), st.target, "name")
+        if not T.fits(vkind, scope.names[name_]):
+            scope.names[name_] = self.st_rebind(name_, scope.names[name_], vkind, st.value)
+        return StmtNote(scope.names[name_], target="local")
+
+    def st_game_assign(self, st, vkind):
+        attr = st.target.name
+        if attr not in self.m.gvars:
+            raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", st.target, "name")
+        if not T.fits(vkind, self.m.gvars[attr]):
+            raise self.err(f"game.{attr} holds {T.describe(self.m.gvars[attr])}, not {T.describe(vkind)}",
+                           st.value)
+        return StmtNote(vkind, target="game")
+
+    def st_player_assign(self, st, scope, vkind):
+        target = st.target
         okind = self.st_kind(target.obj, scope)
         attr = target.name
         if okind != "player":
@@ -380,7 +395,7 @@ class StatementAnalysis:
     # ---------------------------------------------------------------- asks and menus
     def st_options(self, st, options_scope, scope, each):
         """What an ask binds (its name, and a one-plus-others pick's second name): its kind."""
-        if st.rest is not None:  # one of X plus any number of Y (plus.py)
+        if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
             if st.count != "one":
                 raise self.err("'choose ... plus any number of ...' chooses exactly one of the first list: "
                                "write 'choose one of X plus any number of Y'",

@@ -56,7 +56,7 @@ def unpacked(var, kind: str) -> list:
 
 def fits(actual: str, expected: str) -> bool:
     """Can a value of kind ``actual`` be used where ``expected`` is required?"""
-    if actual == expected or ANY in (actual, expected) or actual == "none" or expected == "none":
+    if actual == expected or ANY in (actual, expected) or "none" in (actual, expected):
         return True
     if expected.startswith("list:") and (actual.startswith("list:") or actual == "zone"):
         return fits(element(actual), element(expected))
@@ -65,11 +65,10 @@ def fits(actual: str, expected: str) -> bool:
     if expected.startswith("tuple:") and actual.startswith("tuple:"):
         mine, theirs = tuple_items(actual), tuple_items(expected)
         return len(mine) == len(theirs) and all(fits(a, b) for a, b in zip(mine, theirs))
-    if {actual, expected} == {"int", "bool"}:
-        return True
-    if actual == "space" and expected == "str":  # a space is its name
-        return True
-    return False
+    return (actual, expected) in _ALSO_FITS
+
+
+_ALSO_FITS = {("int", "bool"), ("bool", "int"), ("space", "str")}  # (a space is its name)
 
 
 def showable(kind: str) -> bool:
@@ -99,13 +98,11 @@ def unify(a: str, b: str) -> str | None:
     if a.startswith("tuple:") and b.startswith("tuple:") and len(tuple_items(a)) == len(tuple_items(b)):
         joined = [unify(x, y) for x, y in zip(tuple_items(a), tuple_items(b))]
         return None if None in joined else tuple_of(joined)
-    if {a, b} == {"int", "bool"}:
-        return "int"
-    if {a, b} == {"space", "str"}:
-        return "str"
-    if {a, b} == {"zone", "list:card"}:
-        return "list:card"
-    return None
+    return _JOINED.get(frozenset((a, b)))
+
+
+_JOINED = {frozenset(("int", "bool")): "int", frozenset(("space", "str")): "str",
+           frozenset(("zone", "list:card")): "list:card"}
 
 
 def plural(kind: str) -> str:
@@ -219,20 +216,25 @@ def constant_problem(value, path: tuple = ()):
     if isinstance(value, float):
         return path, "this is not a whole number (numbers in a definition are whole numbers)"
     if isinstance(value, (list, dict)):
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        kind, first = "none", None
-        for key, item in items:
-            problem = constant_problem(item, path + (key,))
-            if problem is not None:
-                return problem
-            item_kind = kind_of_value(item)
-            joined = _unify(kind, item_kind)
-            if joined is None:
-                what = "table" if isinstance(value, dict) else "list"
-                return path + (key,), (f"the values of a {what} must all be of one kind, but this one is "
-                                       f"{describe(item_kind)} and the one at {first!r} is {describe(kind)}")
-            if first is None and item_kind not in ("none", ANY):
-                first = key
-            kind = joined
-        return None
+        return _collection_problem(value, path)
     return path, f"a value of type {type(value).__name__} cannot be a constant"  # pragma: no cover
+
+
+def _collection_problem(value, path: tuple):
+    """:func:`constant_problem` of a list or a table: each item's, then whether the items are of one kind."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    kind, first = "none", None
+    for key, item in items:
+        problem = constant_problem(item, path + (key,))
+        if problem is not None:
+            return problem
+        item_kind = kind_of_value(item)
+        joined = _unify(kind, item_kind)
+        if joined is None:
+            what = "table" if isinstance(value, dict) else "list"
+            return path + (key,), (f"the values of a {what} must all be of one kind, but this one is "
+                                   f"{describe(item_kind)} and the one at {first!r} is {describe(kind)}")
+        if first is None and item_kind not in ("none", ANY):
+            first = key
+        kind = joined
+    return None

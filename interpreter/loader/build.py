@@ -26,7 +26,6 @@ from ..dsl.options import ALL_ON
 from ..dsl.parser import SnippetSyntaxError, parse, parse_expression, parse_function_body
 from ..game import Counter, Game, Quantity, ZoneSpec
 from .presentation import build_presentation
-from ..runtime.scoring import Modified, Scored, Summed
 from .source import Source, format_path
 
 SIGNATURE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(([^)]*)\)\s*(?:->\s*([a-z_:]+))?\s*$")
@@ -725,12 +724,14 @@ class Builder:
     def compile_quantities(self):
         from ..dsl.compiler import Scope
 
+        from ..dsl.scoring import modified
+
         g, c = self.g, self.compiler
         for q in g.quantities.values():
             where = ("quantities", next(k for k in self.data["quantities"] if k.startswith(q.name)))
             c.where = where
             try:
-                base, k = c.expr(q.base_node, Scope(dict(q.params), None))
+                base, k = c.expr_code(q.base_node, Scope(dict(q.params), None))
             except CompileError as exc:
                 self.compile_error(exc, where)
             self.check_kind(k, "int", where)
@@ -753,7 +754,8 @@ class Builder:
                         self.compile_error(exc, path + ("if",))
                     self.check_kind(ck, "bool", path + ("if",))
                 mods.append((list(ids), add, cond))
-            q.compute = Modified(base, mods) if mods else base
+            c.where = where
+            q.compute = modified(c, base, mods, q.base_node) if mods else c.function_of(base, q.base_node)
 
     def build_flow(self):
         """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
@@ -930,6 +932,7 @@ class Builder:
         g, d = self.g, self.data
         scoring = d.get("scoring") or {}
         from ..dsl.compiler import Scope
+        from ..dsl.scoring import scored, summed
 
         c = self.compiler
         if "score" in scoring:
@@ -941,9 +944,10 @@ class Builder:
                 node = self.parse_expr(text, where)
                 self.check_expr(node, [("p", "player")], where, "int")
                 c.where = where
-                fns.append(Scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where),
-                                  "the score" if name is None else f"the score term {quote(name)}"))
-            g.score_fn = fns[0] if len(fns) == 1 else Summed(fns)
+                fns.append(scored(c, node, Scope({"p": "player"}, None), "the score" if name is None
+                                  else f"the score term {quote(name)}", self.src.location(where)))
+            c.where = ("scoring", "score")
+            g.score_fn = fns[0] if len(fns) == 1 else summed(c, fns, node)
             g.score_terms = [("score" if name is None else str(name), fn) for name, fn in zip(terms, fns)]
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
@@ -951,7 +955,7 @@ class Builder:
             node = self.parse_expr(text, where)
             self.check_expr(node, [("p", "player")], where, "int")
             c.where = where
-            fn = Scored(c.expr(node, Scope({"p": "player"}, None))[0], self.src.location(where), f"tie-break {i + 1}")
+            fn = scored(c, node, Scope({"p": "player"}, None), f"tie-break {i + 1}", self.src.location(where))
             g.tiebreaks.append((1 if direction == "highest" else -1, fn))
 
 

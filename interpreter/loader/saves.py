@@ -146,6 +146,8 @@ def _check_same(state, data: dict) -> None:
         _differs("which positions of which zones are not decided yet (chance mode)")
     if not _same(data.get("shown"), real.get("shown")):
         _differs("which cards are shown to which players")
+    if "public" in data and not _same(data["public"], real.get("public", [])):  # absent: a save from before
+        _differs("which cards are public in the zones hiding them")
 
 
 def _differs(what: str):

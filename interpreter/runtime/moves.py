@@ -1,4 +1,14 @@
-"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step."""
+"""Moving and shuffling cards: the zones, each card's location, what is shown, and the trace, kept in step.
+
+Public cards (``State.public``, perfect recall of public events): a card everyone sees where it lies by
+its zone's visibility (a ``public`` zone, or the top card of a ``top`` zone) that moves into a zone hiding
+it stays public there, for every player and spectators: everyone watched it go.  It stays public until it
+moves again, its zone is shuffled, or another card leaves that zone: whoever took a card from a zone
+hiding them could have taken any of them, and the cards still listed would tell which one it was (a
+secret choice).  A card seen by everyone only because of a 'show' does not carry this into the zone it
+moves to: which card left a hidden zone may be a secret choice.  So a card never seen by everyone never
+becomes public.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +24,8 @@ def place_cards(s, cards, dest, bottom):
         loc[c] = dest
     if s.shown:  # a card that moves is no longer shown to anyone ('show')
         forget_shown(s, cards)
+    if s.public:  # nor public where it lay
+        s.public.difference_update(cards)
     if bottom:
         s.zones[dest][:0] = cards
     else:
@@ -25,6 +37,21 @@ def forget_shown(s, cards):
     shown = s.shown
     for c in cards:
         shown.pop(c, None)
+
+
+def forget_public_left_behind(s, cards):
+    """A card left the zone holding ``cards``: none of them is public any more (they would tell which card
+    was taken)."""
+    s.public.difference_update(cards)
+
+
+def keep_public(s, cards, src, dest):
+    """Cards just moved from the top of ``src`` to ``dest``: those everyone saw there stay public there."""
+    spec = s.game.zone_spec
+    vis = spec[src].visibility
+    if not cards or spec[dest].visibility == "public" or vis not in ("public", "top"):
+        return
+    s.public.update(cards if vis == "public" else cards[-1:])  # a top zone showed its top card only
 
 
 def move_card(s, card, dest, bottom):
@@ -41,10 +68,20 @@ def move_card(s, card, dest, bottom):
     s.loc[card] = dest
     if s.shown:
         s.shown.pop(card, None)
+    public = s.public
+    if public:
+        public.discard(card)
+        if src >= 0 and zone:
+            public.difference_update(zone)  # the cards left behind would tell which one was taken
     if bottom:
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
+    if src >= 0:
+        spec = s.game.zone_spec
+        vis = spec[src].visibility
+        if (vis == "public" or (vis == "top" and top is not None)) and spec[dest].visibility != "public":
+            public.add(card)  # everyone watched it go: public where it lies now
     if s.trace is not None:
         s.traced_move(card, src, top, dest, bottom)
 
@@ -61,6 +98,7 @@ def move_zone(s, src, dest, bottom, loc):
         return
     s.zones[src] = []
     place_cards(s, cards, dest, bottom)
+    keep_public(s, cards, src, dest)
     if s.trace is not None:
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
 
@@ -77,7 +115,10 @@ def move_list(s, cards, dest, bottom, loc):
         k = len(cards)
         if zone is not None and src != dest and zone[-k:] == cards:  # the top k of one zone: move in bulk
             del zone[-k:]
+            if s.public and zone:
+                forget_public_left_behind(s, zone)
             place_cards(s, cards, dest, bottom)
+            keep_public(s, cards, src, dest)
             if s.trace is not None:
                 s.traced_moves(cards, src, cards[-1], dest, bottom)
             return
@@ -99,5 +140,7 @@ def shuffle_zone(s, z, loc):
         CHANCE.shuffle_zone(s, z)
     if s.shown:
         forget_shown(s, cards)
+    if s.public:
+        s.public.difference_update(cards)
     if s.trace is not None:
         s.traced_shuffle(z)

@@ -3,7 +3,8 @@
 The rules are those of ``State.view``: a card in a ``public`` zone, in an ``owner`` zone of the
 viewer's, on top of a ``top`` zone, shown to the viewer ('show'), or among the top cards of a zone
 whose ``seen_by`` condition holds for the viewer; a card shown to every player is shown to
-spectators too.  What each ``{expression}`` of a log text may
+spectators too, and a card public in a zone hiding it (``State.public``: everyone watched it go
+there, see ``interpreter.runtime.moves``) is seen by everyone.  What each ``{expression}`` of a log text may
 reveal is worked out at load (``interpreter.dsl.narration``); a :class:`Line` writes the text each
 audience may read.
 """
@@ -31,6 +32,8 @@ def can_see(s, card, viewer, table) -> bool:
         return False
     if s.shown and (s.n if viewer is None else viewer) in s.shown.get(card, ()):  # shown to the viewer
         return True  # ('show', until it moves; a spectator is seat n, listed when shown to every player)
+    if s.public and card in s.public:  # everyone watched it go into the zone hiding it (runtime.moves)
+        return True
     cards = s.zones[zone]
     if type(cards) is not list:  # chance mode: an undecided zone is hidden, and no one sees any of it
         return False

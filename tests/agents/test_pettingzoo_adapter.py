@@ -159,8 +159,8 @@ def test_observations_do_not_change_when_hidden_cards_are_exchanged_but_the_owne
 
 def test_the_fallback_block_of_the_action_space_is_sized_from_the_definition_unless_given():
     env = make_env("kaeru.yaml")
-    assert env.max_actions == 8  # Kaeru offers at most 3 actions at once
-    assert env.action_space("player_1").n == env.actions.size == env.actions.fallback + 8
+    assert env.max_actions == 16  # Kaeru offers at most 3 actions at once: the next power of two from 4 x 3
+    assert env.action_space("player_1").n == env.actions.size == env.actions.fallback + 16
     small = make_env("kaeru.yaml", max_actions=5)
     assert small.action_space("player_2").n == small.actions.fallback + 5
 

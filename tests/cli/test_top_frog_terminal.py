@@ -60,11 +60,16 @@ def test_terminal_play_draws_the_pond_river_and_stacks_and_hides_other_hands(cap
     assert all(re.search(r"gnats \d+", " ".join(block)) for block in mine)
     assert not any("destination" in " ".join(block) for block in mine)  # the table shows no internal variable
     assert any(re.match(r"hand +Leap North", line) for block in mine for line in block)  # my hand, by name
-    # another seat's hand and held Frogs: counts only, never a card
+    # another seat's hand and held Frogs: counts, and only the cards everyone saw go there (the starting
+    # hands dealt from the face-up supply, a frog held from the Pond, an action card back from the Reveal),
+    # known to all, never "shown to you"
+    known = 0
     for seat in (2, 3, 4):
         for block in blocks_of(out, seat):
             for line in block:
                 if line.startswith(("hand ", "held frogs ", "secret selection ", "Lily Pads to choose from ")):
-                    assert re.fullmatch(r"(hand|held frogs|secret selection|Lily Pads to choose from) +\d+ cards? "
-                                        r"\(hidden\)", line), line
+                    assert re.fullmatch(r"(hand|held frogs|secret selection|Lily Pads to choose from) +\d+ cards?"
+                                        r"( \(hidden\)|( \(\d+ hidden\))?  known to all: .*)", line), line
+                    known += "known to all: " in line
+    assert known, "no card everyone saw go into another seat's hand was listed"
     assert "final result" in out

@@ -18,7 +18,7 @@ from conftest import REPO_ROOT
 from interpreter import IllegalActionError, RuleError, State, load_game
 from interpreter.state import replay
 from interpreter.agents import RandomAgent
-from interpreter.dsl import decisions, plus
+from interpreter.dsl import decisions, one_plus_any
 from interpreter.runtime import option_spaces
 from interpreter.runtime.selections import combo_shapes
 from interpreter.sim import play_out
@@ -80,7 +80,7 @@ def test_a_large_choice_lists_no_option_until_asked_and_stays_plain_data(form):
 def test_an_option_space_lists_what_the_listing_builder_lists(form, monkeypatch):
     spaced = large_choice(form).legal_actions(0)
     monkeypatch.setattr(decisions, "names_can_collide", lambda names: True)  # the builder that lists everything
-    monkeypatch.setattr(plus, "names_can_collide", lambda names: True)
+    monkeypatch.setattr(one_plus_any, "names_can_collide", lambda names: True)
     listing = load_game(REPO_ROOT / "tests" / "definitions" / "large_choice.yaml")
     state = large_choice(form, listing)
     assert state.pending["lazy"] is None

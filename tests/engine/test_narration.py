@@ -140,6 +140,13 @@ def test_a_log_text_that_draws_random_numbers_is_refused(tmp_path):
         load_game(log_game(tmp_path, '    log "{p} rolls {roll(6)}."\n'))
 
 
+def test_a_log_text_that_shuffles_is_refused_like_any_random_number(tmp_path):
+    # shuffled() draws from the game's random numbers as roll() does: which builtins draw is their
+    # record's (dsl/builtins.py), so narration cannot miss one
+    with pytest.raises(DefinitionError, match=r"shuffled\(\) cannot be used in a log text"):
+        load_game(log_game(tmp_path, '    log "{p} names {first(shuffled(players))}."\n'))
+
+
 def test_log_to_needs_players(tmp_path):
     with pytest.raises(DefinitionError, match="'log to' needs a player or a list of players, not a card"):
         load_game(log_game(tmp_path, '    log to card: "hello"\n'))

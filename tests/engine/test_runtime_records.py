@@ -5,7 +5,7 @@ constructor wherever the rules stop for a player, copied by a clone so that a ch
 seen in the other, written to plain JSON data exactly, and still read by key by readers written for the
 dict it was (a UI reading ``state.pending["secret"]``).  A frame of suspended rule code is a record too,
 read by name (``fr.pc``, ``fr.env``), not by position.  Scores, tie-breaks and modified quantities are
-callable records of runtime/scoring.py, built by the loader.
+generated functions like every rule (dsl/scoring.py), listed by ``ribbit debug --code``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import pytest
 from conftest import REPO_ROOT
 from interpreter import load_game
 from interpreter.runtime.records import Frame, Pending
-from interpreter.runtime.scoring import Modified, Scored, Summed
 
 SIMULTANEOUS = REPO_ROOT / "tests" / "definitions" / "simultaneous.yaml"
 FIELDS = ("players", "labels", "values", "chosen", "dest", "each", "secret", "prompt", "lazy")
@@ -68,14 +67,21 @@ def test_the_engine_makes_no_pending_dict():
     assert made == []
 
 
-def test_scores_tiebreaks_and_modified_quantities_are_runtime_records():
+def generated(fn) -> bool:
+    """Is ``fn`` a function of the game's generated code (codegen.py), not a closure or a record?"""
+    return type(fn).__name__ == "function" and hasattr(fn, "generated_tree") and fn.__closure__ is None
+
+
+def test_scores_tiebreaks_and_modified_quantities_are_generated_code_like_every_rule():
     game = load_game(REPO_ROOT / "tests" / "definitions" / "modifiers.yaml")
-    assert [type(q.compute) for q in game.quantities.values() if q.compute is not None] and all(
-        type(q.compute) is Modified or type(q.compute).__name__ == "function" for q in game.quantities.values())
-    assert any(type(q.compute) is Modified for q in game.quantities.values())
+    assert game.quantities and all(generated(q.compute) for q in game.quantities.values())
+    source = game.code.source()
+    assert "the quantity at quantities.hand_limit(player p)" in source  # its modifiers' loop, in generated code
+    state = game.new_game(2, seed=0)
+    assert [game.quantities["hand_limit"].compute(state, {"p": p}) for p in state.players] == [2, 2]
     frog_tower = load_game(REPO_ROOT / "definitions" / "frog_tower.yaml")
-    assert type(frog_tower.score_fn) in (Scored, Summed)
-    assert all(type(fn) is Scored for _, fn in frog_tower.tiebreaks)
+    assert generated(frog_tower.score_fn) and all(generated(fn) for _, fn in frog_tower.tiebreaks)
+    assert "tie-break 1 at scoring.tiebreaks.0.lowest" in frog_tower.code.source()
 
 
 def test_a_score_of_several_terms_is_their_sum_and_each_term_explains_its_failure(tmp_path):
@@ -101,7 +107,7 @@ scoring:
 """)
     game = load_game(path)
     state = game.new_game(2, seed=0)
-    assert type(game.score_fn) is Summed and state.scores() == [5, 5]
+    assert generated(game.score_fn) and state.scores() == [5, 5]
     state = game.new_game(2, seed=0)
     state.pv["b"][1] = None
     with pytest.raises(RuleError, match=r"the score term 'second' is not a whole number for player 1 \(it is None\)"):

@@ -201,7 +201,7 @@ def test_an_open_selection_of_hidden_cards_reads_as_secret_in_the_others_trace(t
 
 
 def test_first_cards_that_are_not_among_the_others_share_the_groups_of_the_others_made_once(selection):
-    # (plus.py: the others are grouped once for every first card that is not one of them)
+    # (one_plus_any.py: the others are grouped once for every first card that is not one of them)
     (_, _, plans, total), _ = selection.pending["lazy"]
     assert [(one, groups, n) for one, groups, n in plans] == [(0, [[6, 7], [13]], 6), (5, [[6, 7], [13]], 6)]
     assert plans[0][1] is plans[1][1] and total == 12

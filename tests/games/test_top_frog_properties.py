@@ -22,7 +22,10 @@ import pytest
 
 from conftest import zone
 from interpreter import State
-from invariants import check_secret_choice_is_invisible, random_playout, snapshot
+from interpreter.views import seen_cards as view_seen_cards
+from invariants import check_secret_choice_is_invisible, random_playout, snapshot, with_cards_permuted
+from invariants import seen_cards as invariant_seen_cards
+from public_recall import recalled
 
 GAIN = re.compile(r" gains (\d+) gnats?\.$")
 SQUANDER = re.compile(r"^Squander on (r\d+c\d+):")
@@ -222,9 +225,10 @@ def test_before_the_reveal_no_view_or_narration_shows_another_players_selection(
                 seen.add(json.dumps([[branch.view(q) for q in others], [branch.narration(q) for q in others]],
                                     sort_keys=True))
                 for q in others:  # the chooser's selection shows nowhere: no card left the hand yet
-                    zones = branch.view(q)["zones"]
+                    zones, before = branch.view(q)["zones"], state.view(q)["zones"]
                     assert zones[f"selected({chooser + 1})"] == {"count": 0}
-                    assert zones[f"hand({chooser + 1})"] == {"count": len(zone(state, f"hand({chooser + 1})"))}
+                    assert zones[f"hand({chooser + 1})"] == before[f"hand({chooser + 1})"]
+                    assert zones[f"hand({chooser + 1})"]["count"] == len(zone(state, f"hand({chooser + 1})"))
             assert len(seen) == 1, "another player's view or narration depends on a selection"
             state.apply(chooser, options[0])
         assert check_secret_choice_is_invisible(state, state.current_players()[0]) is False  # the last one alone
@@ -234,18 +238,55 @@ def test_before_the_reveal_no_view_or_narration_shows_another_players_selection(
         assert revealed, "the Reveal shows every selection to everyone"
 
 
-def test_views_never_show_the_pond_deck_another_hand_or_held_frogs(top_frog):
-    state = random_playout(top_frog, 4, 3, checks=())
-    for upto in range(0, len(state.history), 37):
-        s = top_frog.new_game(4, 3)
-        for player, action in state.history[:upto]:
-            s.apply(player, action)
-        for viewer in [0, 1, None]:
-            zones = s.view(viewer)["zones"]
-            assert set(zones["deck"]) <= {"count", "shown"}  # the order never; a Telescope's top card as 'shown'
-            for seat in range(1, 5):
-                if viewer != seat - 1:
-                    assert set(zones[f"hand({seat})"]) == {"count"} and set(zones[f"held({seat})"]) == {"count"}
+def rule_seen(state, viewer, public) -> set:
+    """The cards ``viewer`` may see by the rules of the view (invariants.seen_cards) with ``public`` (the cards
+    public where they lie, by public_recall's own bookkeeping) in place of the engine's."""
+    plain = state.clone()
+    plain.public = set()
+    return invariant_seen_cards(plain, viewer) | public
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_view_shows_another_seats_hand_held_frogs_or_selection_only_where_everyone_saw_them_go(
+        top_frog, monkeypatch, players):
+    """The owner's ruling, perfect recall of public events (docs/dsl.md, "Public reveals"): a view lists a card
+    of another seat's hand, held frogs or selection only when that card is public there, that is everyone saw
+    it where it lay (the Pond, the River, a revealed card) and it went straight into that zone, and since then
+    no card left that zone and it was not shuffled (public_recall keeps that by its own bookkeeping).  Such a
+    card is marked public; the Pond Deck's order never shows, except a card everyone saw put there or a
+    Telescope's top card to its owner.  Permuting the cards a viewer cannot see by that rule (never public
+    since they entered their zone) changes nothing in that viewer's view."""
+    moves, worlds = random.Random(players), random.Random(f"worlds {players}")
+    listed = 0
+    with recalled(monkeypatch) as recall:
+        state = top_frog.new_game(players, players, trace=True)
+        for step in range(400):
+            public = recall.public_cards(state)
+            for viewer in state.players + [None]:
+                zones = state.view(viewer)["zones"]
+                assert set(zones["deck"]) <= {"count", "shown"}
+                for seat in range(players):
+                    if seat == viewer:
+                        continue
+                    for name in ("hand", "held", "selected"):
+                        label = f"{name}({seat + 1})"
+                        entry = zones[label]
+                        assert "cards" not in entry and all(item.get("public") for item in entry.get("shown", ()))
+                        names = sorted(item["card"] for item in entry.get("shown", ()))
+                        assert names == sorted(state.game.card_names[c] for c in state.zones[state.game.zone_index(label)]
+                                               if c in public)
+                        listed += len(names)
+                seen = rule_seen(state, viewer, public)
+                assert view_seen_cards(state, viewer) == seen
+                if step % 7 == 0:
+                    unseen = [c for cards in state.zones for c in cards if c not in seen]
+                    world, _ = with_cards_permuted(state, unseen, worlds)
+                    assert world.view(viewer) == state.view(viewer), "a view depends on a card it may not see"
+            if state.is_terminal():
+                break
+            player = moves.choice(state.current_players())
+            state.apply(player, moves.choice(state.legal_actions(player)))
+    assert listed > 20  # held frogs and action cards back in hand, listed for the others
 
 
 # ---------------------------------------------------------------- saves and the end

@@ -633,7 +633,7 @@ def save_cases(count: int) -> list:
            "history_append", "history_junk", "zones_move", "zones_reorder", "zones_dup", "zones_junk", "gv", "pv",
            "rng", "frames_forged", "log_seen", "log_seen", "pending_labels", "pending_values",
            "pending_players", "pending_chosen", "pending_flags", "over", "forced_winners", "log", "scenario",
-           "random_leaf", "random_leaf", "drop_key", "fingerprint"]
+           "random_leaf", "random_leaf", "drop_key", "fingerprint", "part_kind", "part_deep"]
     out = []
     for label, game, variant, players in shipped():
         for i in range(count):
@@ -679,7 +679,8 @@ def api_cases() -> list:
         out.append({"id": f"api-simultaneous-{game}", "kind": "api", "about": "apply the same action twice",
                     "spec": {"op": "twice", "game": game}})
     for value in ["zones_list", "zones_string", "unknown_card", "unknown_zone", "gv_type", "pv_seat", "on_top_int",
-                  "not_a_dict", "huge_list", "pv_unknown"]:
+                  "not_a_dict", "huge_list", "pv_unknown", "counters_kind", "counters_holder", "first_player_bool",
+                  "unknown_key", "deep"]:
         out.append({"id": f"api-scenario-{value}", "kind": "api", "about": f"a hostile scenario ({value})",
                     "spec": {"op": "scenario", "value": value}})
     return out

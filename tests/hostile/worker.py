@@ -239,6 +239,17 @@ def tamper(rng: random.Random, data: dict, op: str, game) -> str:
         del data[rng.choice(sorted(k for k in data if k not in ("format", "fingerprint")))]
     elif op == "fingerprint":
         data["fingerprint"] = rng.choice(["0" * 16, None, 5])
+    elif op == "part_kind":  # a part of another kind than the save schema's (a value, a list, a mapping)
+        part = rng.choice(sorted(data))
+        data[part] = rng.choice([None, 7, "x", [], {}, [[[]]], {"x": [1]}, True])
+        return f"{op}:{part}"
+    elif op == "part_deep":  # a part nested far deeper than any save writes
+        part = rng.choice(sorted(data))
+        value = []
+        for _ in range(500):
+            value = [value]
+        data[part] = value
+        return f"{op}:{part}"
     else:
         paths = [p for p, _ in leaves(data) if p and p[0] not in ("format", "fingerprint", "game")]
         path = rng.choice(paths)
@@ -313,6 +324,13 @@ def run_save(case: dict) -> dict:
 
 
 # ---------------------------------------------------------------- API misuse
+def deep_list(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 class AlwaysEqual:
     def __eq__(self, other):
         return True
@@ -481,6 +499,9 @@ def run_api(case: dict) -> dict:
             "pv_seat": {"player_variables": {"9": {"points": 1}}}, "on_top_int": {"on_top": {"pond": [1]}},
             "not_a_dict": [1], "huge_list": {"zones": {"holding": ["leaf"] * 100000}},
             "pv_unknown": {"player_variables": {"1": {"nope": 1}}},
+            "counters_kind": {"counters": {"drops": {"players": {"1": "many"}}}},
+            "counters_holder": {"counters": {"drops": {"seats": {}}}}, "first_player_bool": {"first_player": True},
+            "unknown_key": {"players": 3}, "deep": {"game_variables": {"turn": deep_list(500)}},
         }
         try:
             state = ft.new_game(3, seed=1, scenario=scenarios[spec["value"]])

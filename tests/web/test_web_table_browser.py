@@ -73,6 +73,33 @@ def folded_zones_stay_readable(seat):
     page.locator("#under-table summary").click()
 
 
+def any_public(seat) -> bool:
+    """Does seat 1's last view list a card public in a zone hiding it?"""
+    return any(item.get("public") for entry in last_state(seat)["view"]["zones"].values()
+               for item in entry.get("shown", ()))
+
+
+def public_cards_read_known_to_all(seat):
+    """Cards public in another seat's zone (everyone watched them go there: a frog held, an action card back
+    in hand) are drawn beside that zone under "known to all", never "shown to you"."""
+    page = seat.page
+    listed = 0
+    for label, entry in last_state(seat)["view"]["zones"].items():
+        public = sorted(item["card"] for item in entry.get("shown", ()) if item.get("public"))
+        private = sorted(item["card"] for item in entry.get("shown", ()) if not item.get("public"))
+        box = page.locator(f'.zone[data-zone="{label}"]')
+        if public:
+            expect(box.locator(".shown.public .shown-label")).to_have_text("known to all:")
+            expect(box.locator(".shown.public .card")).to_have_count(len(public))
+        drawn = box.locator(".shown.public .card").evaluate_all("cs => cs.map(c => c.dataset.name)") if public else []
+        assert sorted(drawn) == public
+        alone = box.locator(".shown:not(.public) .card").evaluate_all("cs => cs.map(c => c.dataset.name)") \
+            if box.count() else []
+        assert sorted(alone) == private
+        listed += len(public)
+    assert listed, "no card was public in another seat's zone at this point of the game"
+
+
 def a_card_reads_whole_on_its_i(seat, zone):
     """A card's "i" opens the whole card: every property, its text in full."""
     page = seat.page
@@ -111,6 +138,9 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     screenshot(page, f"{name}_desktop.png", tmp_path)
     assert overflow(page) <= 0
     if name == "top_frog":
+        play([seat], rng, until=lambda: any_public(seat) or seat.over())  # (a selection empties a hand's list)
+        assert not seat.over()
+        public_cards_read_known_to_all(seat)
         folded_zones_stay_readable(seat)
         a_card_reads_whole_on_its_i(seat, "river")
     page.set_viewport_size(PHONE)

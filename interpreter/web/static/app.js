@@ -359,10 +359,15 @@
       row.append(entry.count ? backEl(entry.count) : el("span", "empty", "empty"));
     }
     box.append(row);
-    if (entry.shown && entry.shown.length) {
-      const shown = el("div", "shown");
-      shown.append(el("span", "shown-label", "shown to you:"));
-      for (const s of entry.shown) {
+    // Cards this seat sees in a zone that hides them: those everyone saw ("public": watched going there,
+    // or shown to every player) are known to all; the others were shown to this seat alone.
+    const seen = entry.shown || [];
+    for (const [words, cls, listed] of [["known to all:", "shown public", seen.filter((s) => s.public)],
+                                        ["shown to you:", "shown", seen.filter((s) => !s.public)]]) {
+      if (!listed.length) continue;
+      const shown = el("div", cls);
+      shown.append(el("span", "shown-label", words));
+      for (const s of listed) {
         const c = cardEl(s.card, label, entry.count - 1 - s.from_top);
         c.title = `#${s.from_top + 1} from the top`;
         shown.append(c);

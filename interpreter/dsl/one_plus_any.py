@@ -19,7 +19,7 @@ from ..runtime.decisions import MAX_OPTIONS, savable_labels
 from ..runtime.option_spaces import PLUS, SEPARATOR, names_can_collide
 from .pyast import local, name, shape
 from ..runtime.selections import combo_shapes, count_any_shapes
-from .units import Op
+from .procedures import Op
 
 
 def plus_options(compiler, st, scope):
