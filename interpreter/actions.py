@@ -208,6 +208,9 @@ def illegal(state, player, action):
     action = quote(action, 200)
     if state.over:
         raise IllegalActionError(f"the game is over; {action} cannot be played")
+    if state.is_chance():
+        raise IllegalActionError(f"{action} cannot be played now: a chance event is pending "
+                                 "(state.is_chance()); choose its outcome with apply_chance first")
     _not_waiting_for(state, player)
     legal = legal_actions(state, player)
     shown = "; ".join(legal[:12]) + ("; ..." if len(legal) > 12 else "")
@@ -223,6 +226,9 @@ def bad_id(state, player, action_id):
         raise IllegalActionError(f"an action id must be exactly an int, not {type_of(action_id)}")
     if state.over:
         raise IllegalActionError(f"the game is over; action id {action_id} cannot be played")
+    if state.is_chance():
+        raise IllegalActionError(f"action id {action_id} cannot be played now: a chance event is pending "
+                                 "(state.is_chance()); choose its outcome with apply_chance first")
     _not_waiting_for(state, player)
     n = len(legal_action_ids(state, player))
     raise IllegalActionError(f"{quote(action_id)} is not an action id of player {player} (seat {player + 1}) "

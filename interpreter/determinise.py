@@ -9,7 +9,9 @@ import random
 import weakref
 
 from . import rng as RNG
-from .errors import not_a_generator
+from .errors import IllegalActionError, not_a_generator
+from .chance import CHANCE_PLAYER
+from .runtime.chance import Unresolved, raw
 
 
 def determinised(state, seat: int, rng) -> "State":
@@ -37,16 +39,19 @@ def determinised(state, seat: int, rng) -> "State":
         state._no_such_player(seat)
     if not isinstance(rng, random.Random):
         not_a_generator("determinised", rng)
+    chance = state.chance is not None  # chance mode: undecided positions are unseen cards like any other
     g = state.game
     c = state.clone()
     c.trace, c.trace_vars = None, None  # history and narration are kept: the seat remembers them as they were
+    if chance:
+        _settled_and_forgotten(state, c)
     c.seed = rng.getrandbits(64)
     c.rng = g.seed_state(c.seed)
     shown, public = state.shown, state.public
     start_of, hidden = _unseen_zones(g, len(state.zones), seat)
     groups: dict = {}  # starting zone -> ([(zone, first, stop) runs of positions], [cards]) the seat cannot see
     for index, top in hidden:
-        cards = state.zones[index]
+        cards = state.zones[index] if not chance else raw(state.zones[index])  # (read deciding nothing)
         last = len(cards) - 1 if top else len(cards)
         if last <= 0:
             continue
@@ -74,9 +79,11 @@ def determinised(state, seat: int, rng) -> "State":
         for index, first, stop in runs:
             dealt = pile[at:at + stop - first]
             at += stop - first
-            zones[index][first:stop] = dealt
+            list.__setitem__(zones[index], slice(first, stop), dealt)  # (an undecided zone too, as it stands)
             for card in dealt:
                 loc[card] = index
+    if chance:
+        _undecided_sorted(zones)
     if unseen:
         if shown:  # what others were shown of the cards the seat cannot see is not known to it
             c.shown = {card: players for card, players in shown.items() if card not in unseen}
@@ -111,6 +118,23 @@ def determinised(state, seat: int, rng) -> "State":
         if own is not None and own in c.legal_actions(seat):
             c.apply(seat, own)
     return c
+
+
+def _settled_and_forgotten(state, c) -> None:
+    """Chance mode: refuse a position at a chance node; the copy ``c`` keeps no chance outcome in its history
+    (they name cards the seat may not see, and the new deal's would be others)."""
+    if state.is_chance():
+        raise IllegalActionError("a chance event is pending: determinise a position at a decision (after "
+                                 "apply_chance), where every seat's knowledge is settled")
+    c.history = [entry for entry in c.history if entry[0] != CHANCE_PLAYER]
+
+
+def _undecided_sorted(zones) -> None:
+    """Chance mode: an undecided run holds its cards in sorted order again, which means nothing."""
+    for cards in zones:
+        if type(cards) is Unresolved and cards.lo < cards.hi:
+            run = slice(cards.lo, cards.hi)
+            list.__setitem__(cards, run, sorted(list.__getitem__(cards, run)))
 
 
 _UNSEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game -> {(zones, seat): _unseen_zones(...)}

@@ -203,7 +203,7 @@ class Game:
 
     # ---------------------------------------------------------------- states
     def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,
-                 trace: bool = False):
+                 trace: bool = False, chance: bool = False):
         """Start a game: deal the components, run setup until the first decision.
 
         ``scenario`` replaces setup with a hand-built position, for tests and puzzles::
@@ -218,6 +218,10 @@ class Game:
 
         ``trace=True`` records every move, shuffle, decision, event and variable change in
         ``state.trace`` (see :mod:`interpreter.trace` and ``state.trace_for(player)``).
+
+        ``chance=True`` runs it in chance mode: every random event is a chance node whose outcome the
+        caller chooses (``state.is_chance()``, ``chance_outcomes()``, ``apply_chance(outcome)``); the seed
+        is then unused.  See :mod:`interpreter.chance` and docs/chance.md.
         """
         if type(players) is not int:  # exactly int: not a bool, a float or a look-alike
             raise DefinitionError(f"players must be a whole number (an int), not {_type_of(players)}",
@@ -231,11 +235,11 @@ class Game:
             raise DefinitionError(f"{self.name} is for {span} players, not {players}",
                                   Location(self.file, key="players"))
         if self.family is not None and players not in self.board_counts:
-            return self.for_players(players).new_game(players, seed, log, scenario, trace)
+            return self.for_players(players).new_game(players, seed, log, scenario, trace, chance)
         source = None
         if scenario is not None:  # the state keeps its own copy: the caller's dict may change later
             scenario, source = self.prepare_scenario(scenario)
-        return State.start(self, players, seed, bool(log), scenario, bool(trace), source)
+        return State.start(self, players, seed, bool(log), scenario, bool(trace), source, chance=bool(chance))
 
     def initial_layout(self, players: int):
         """Zones (lists of card ids) and card locations before setup runs (fresh copies)."""

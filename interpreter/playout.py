@@ -18,6 +18,8 @@ The contract:
   each time (``tests/engine/test_playout.py`` checks both, and the distribution statistically);
 * ``rng`` is one ``random.Random`` for every seat, or a list of them, one per seat (a seat draws
   from its own: the random bots of a simulation);
+* in chance mode (docs/chance.md) a chance event's outcome is drawn by its probabilities from ``rng``
+  (the first seat's generator, when there is one per seat); it is no decision;
 * at most ``decisions`` decisions are made (None: until the end); a game still running then is left
   running (``state.over`` is False), for the caller to judge (a simulation abandons it, a search
   weighs the position);
@@ -35,6 +37,7 @@ from __future__ import annotations
 import random
 
 from .errors import IllegalActionError, not_a_generator
+from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
 
@@ -62,6 +65,9 @@ def playout(state, rng, policy=None, decisions: int | None = None):
     randrange = None if policy is not None else [r.randrange for r in rngs]
     while decisions > 0 and not state.over:
         p = state.pending
+        if p is None:  # chance mode: a chance event waits (a seeded game is never without a decision here)
+            state.apply_chance(CHANCE.sample_outcome(state, rngs[0]))
+            continue
         if p.each:  # a simultaneous decision: the first seat that has not chosen yet, as current_players()[0]
             i = p.chosen.index(None)
         else:
@@ -73,17 +79,22 @@ def playout(state, rng, policy=None, decisions: int | None = None):
         if type(k) is not int or not 0 <= k < count:
             raise IllegalActionError(f"the playout's policy chose {k!r} for player {player} (seat {player + 1}), "
                                      f"who has options 0 to {count - 1}")
-        if space:  # only the chosen option made, located once (as apply_id)
-            label, value = OPT.option(space, k, names)
-            j = k
-        else:
-            labels = p.labels[i]
-            label = labels[k]
-            j = labels.index(label)  # as apply does: the first option with that text
-            value = p.values[i][j]
+        label, j, value = _option(p, i, space, k, names)
         play(state, p, i, player, label, j, value)
         decisions -= 1
     return state
+
+
+def _option(p, i, space, k, names) -> tuple:
+    """(text, index, value) of option ``k`` of seat ``i`` of ``p``: of an option space, only that option made,
+    located once (as apply_id); of a list, the first option with its text (as apply)."""
+    if space:
+        label, value = OPT.option(space, k, names)
+        return label, k, value
+    labels = p.labels[i]
+    label = labels[k]
+    j = labels.index(label)
+    return label, j, p.values[i][j]
 
 
 def _generators(state, rng) -> list:

@@ -8,7 +8,8 @@ reset at each decision).  A rule that fails rewinds the action (the game is repl
 raises a RuleError naming the statement that failed.
 
 Plain functions of a :class:`~interpreter.state.State` (``State`` binds them as its ``_run``,
-``_play``; :meth:`State.start` calls :func:`set_up`).
+``_rewind``; :meth:`State.start` calls :func:`set_up`).  In chance mode (:mod:`interpreter.chance`) a
+decision's step runs from a boundary kept before it instead, and a failed step goes back to that boundary.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def set_up(state) -> None:
 
 def play(state, p, i, player, action, j, value) -> None:
     """Seat ``i`` of ``p`` (``player``) chose option ``j`` (text ``action``, value ``value``): record and resolve it."""
+    ch = state.chance
+    if ch is not None and not ch.live:  # chance mode: the step runs from a kept boundary (interpreter.chance)
+        return state._play_from_boundary(p, i, player, action, j, value)
     state.history.append([player, action])
     if state.trace is not None:
         labels, values = state._options(p, i)
@@ -118,6 +122,8 @@ def failed(state, exc, action):
 
 def rewind(state) -> None:
     """Go back to the state before the last action, by replaying the game without it."""
+    if state.chance is not None:  # chance mode: the step's runner goes back to the step's boundary itself
+        return
     before = type(state).start(state.game, state.n, state.seed, state.log is not None, state.scenario,
                                state.trace is not None)
     for player, action in state.history[:-1]:

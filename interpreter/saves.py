@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 
+from . import chance as CHANCE
+from .runtime.chance import raw
+
 
 SAVE_FORMAT = "ribbit-state/2"
 MAX_LAYOUT_TEXT = 64  # characters of a layout hash in a save (see Game.layout_hash)
@@ -22,7 +25,10 @@ SAVE_KEYS = ("format", "game", "fingerprint", "players", "seed", "zones", "gv", 
 # for its type only.  "public" lists the cards public in a zone hiding them (everyone watched them go
 # there: State.public), written only when it holds something; saves made before it existed lack it, and
 # a save without it claims nothing (it is loaded by replaying, which works out the public cards again).
-OPTIONAL_SAVE_KEYS = ("shown", "layout", "public")
+# "chance" marks a game in chance mode (docs/chance.md): {"undecided": [[zone index, first undecided
+# position, last + 1], ...]}, the zones whose order is not decided yet (their cards are listed there in
+# sorted order, which means nothing); its history holds [-1, outcome] for each chance outcome.
+OPTIONAL_SAVE_KEYS = ("shown", "layout", "public", "chance")
 # What a save shows of a pending decision; the option values and the variable that receives the
 # choice are positions in the compiled rules, rebuilt by the replay rather than read from a file.
 SAVED_DECISION_KEYS = ("players", "labels", "chosen", "each", "secret", "prompt")
@@ -42,15 +48,18 @@ def to_json(state) -> dict:
     """
     p = state.pending
     pending = None if p is None else {key: getattr(p, key) for key in SAVED_DECISION_KEYS}
+    zones = state.zones if state.chance is None else [raw(z) for z in state.zones]  # deciding nothing
     if pending is not None and p.lazy:  # a save lists every option, as legal_actions does
         pending["labels"] = [state._options(p, i)[0] for i in range(len(p.players))]
     data = _copy({
         "format": SAVE_FORMAT, "game": state.game.name, "fingerprint": fingerprint(state.game),
-        "layout": state.game.layout_hash(), "players": state.n, "seed": state.seed, "zones": state.zones, "gv": state.gv, "pv": state.pv,
+        "layout": state.game.layout_hash(), "players": state.n, "seed": state.seed, "zones": zones, "gv": state.gv, "pv": state.pv,
         "rng": str(state.rng), "pending": pending, "over": state.over, "forced_winners": state.forced_winners,
         "scenario": state.scenario, "history": state.history, "log": state.log, "log_seen": state.log_seen,
         "counters": state.counters,
     })
+    if state.chance is not None:
+        data["chance"] = {"undecided": CHANCE.undecided(state)}
     if state.shown:
         data["shown"] = [[c, list(players)] for c, players in sorted(state.shown.items())]
     if state.public:

@@ -17,12 +17,14 @@ space, see :mod:`interpreter.runtime.option_spaces`, and its texts are made only
 The work is done elsewhere, in plain functions of a state: the actions open and chosen
 (:mod:`interpreter.actions`), the run loop from one decision to the next (:mod:`interpreter.run_loop`),
 what each audience may know (:mod:`interpreter.views`), taking a decision back (:mod:`interpreter.undo`),
-determinisation for search (:mod:`interpreter.determinise`) and saves (:mod:`interpreter.saves`).
+determinisation for search (:mod:`interpreter.determinise`), saves (:mod:`interpreter.saves`) and
+chance mode, random events as chance nodes decided from outside (:mod:`interpreter.chance`).
 """
 
 from __future__ import annotations
 
 from . import actions as ACTIONS
+from . import chance as CHANCE
 from . import determinise as DETERMINISE
 from . import playout as PLAYOUT
 from . import run_loop as RUN
@@ -39,6 +41,7 @@ class State:
     __slots__ = ("game", "n", "players", "seed", "scenario", "zones", "loc", "gv", "pv", "rng", "frames", "pending",
                  "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
                  "trace", "trace_vars", "shown", "public",
+                 "chance",  # None, or the chance mode's ChanceMode (interpreter.chance: random events as chance nodes)
                  "_made")  # the labels and values made from the pending decision's option spaces (see _options)
 
     # How a finished game ended (``ended_by``; None while it runs):
@@ -49,7 +52,7 @@ class State:
     # ---------------------------------------------------------------- creation
     @classmethod
     def start(cls, game, players: int, seed: int, log: bool = True, scenario: dict | None = None,
-              trace: bool = False, scenario_source=None) -> "State":
+              trace: bool = False, scenario_source=None, chance: bool = False) -> "State":
         s = cls.__new__(cls)
         s.game, s.n, s.seed, s.scenario = game, players, seed, scenario
         s.players = list(range(players))
@@ -75,18 +78,24 @@ class State:
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
         s.public = set()  # cards everyone watched go into a zone hiding them (runtime.moves): public there
         s._made = None
+        s.chance = None
         if scenario is not None:
             game.apply_scenario(s, scenario, scenario_source)
         if trace:
             TR.start(s)
-        RUN.set_up(s)
+        if chance:
+            CHANCE.begin(s)
+            CHANCE.run_setup(s)
+        else:
+            RUN.set_up(s)
         return s
 
     def clone(self) -> "State":
         """An independent copy (cheap: card ids and variable values are shared immutables)."""
         c = State.__new__(State)
         c.game, c.n, c.players, c.seed, c.scenario = self.game, self.n, self.players, self.seed, self.scenario
-        c.zones = [z[:] for z in self.zones]
+        c.chance = None
+        c.zones = [z[:] for z in self.zones] if self.chance is None else None  # (chance mode: see below)
         c.loc = self.loc[:]
         c.gv = dict(self.gv)
         c.pv = {k: v[:] for k, v in self.pv.items()}
@@ -108,6 +117,8 @@ class State:
         c.shown = dict(self.shown) if self.shown else {}  # the player lists are replaced, never changed
         c.public = set(self.public) if self.public else set()
         c._made = self._made  # made from option spaces the copy shares, and only ever added to: shared
+        if self.chance is not None:  # undecided zones are copied undecided, bound to the copy's chance mode
+            CHANCE.clone_into(self, c)
         return c
 
     def _restore(self, backup: "State") -> None:
@@ -130,6 +141,7 @@ class State:
     _no_such_player = ACTIONS.no_such_player
     _run = RUN.run
     _rewind = RUN.rewind
+    _play_from_boundary = CHANCE.play  # chance mode's run_loop.play (bound here: chance.py imports run_loop)
 
     def playout(self, rng, policy=None, decisions: int | None = None) -> "State":
         """Play this state on, in place, to its end (or for ``decisions`` decisions) by random choices; returns it.
@@ -137,6 +149,37 @@ class State:
         See :func:`interpreter.playout.playout`.
         """
         return PLAYOUT.playout(self, rng, policy, decisions)
+
+    def _replayed(self, history) -> "State":
+        """A fresh game like this one (game, players, seed, scenario, log, trace, chance mode) with ``history`` applied."""
+        return CHANCE.replay(self, history)
+
+    # ---------------------------------------------------------------- chance mode (interpreter.chance)
+    def is_chance(self) -> bool:
+        """Whether a chance event waits for its outcome (only in chance mode: ``new_game(..., chance=True)``)."""
+        return self.chance is not None and self.chance.node is not None
+
+    def chance_outcomes(self) -> list:
+        """``[(outcome, probability), ...]`` of the pending chance event (outcomes are distinct ints); empty if none.
+
+        Omniscient: a draw from a hidden zone lists the cards it may be.  For the environment, never for a seat.
+        """
+        return CHANCE.outcomes(self)
+
+    def chance_node(self) -> dict | None:
+        """The pending chance event as plain data: ``{"kind": "card"|"number", "what", "outcomes", "weights"}``
+        (probability = weight / sum of weights), or None.  Omniscient, as :meth:`chance_outcomes`."""
+        return CHANCE.describe(self)
+
+    def chance_outcome_text(self, outcome: int) -> str:
+        """A readable text of an outcome of the pending chance event: a card's name, or a number."""
+        return CHANCE.outcome_text(self, outcome)
+
+    def apply_chance(self, outcome: int) -> None:
+        """Choose ``outcome`` for the pending chance event; the rules run on to the next decision or chance node.
+        An outcome that is not one of ``chance_outcomes()`` raises IllegalActionError and changes nothing;
+        a rule that fails puts the game back before the action that started the step, and raises."""
+        CHANCE.apply_chance(self, outcome)
 
     # ---------------------------------------------------------------- taking a decision back
     def can_undo(self, player: int) -> bool:
@@ -175,6 +218,8 @@ class State:
         ``ended_by`` becomes ``State.DECISION_CAP``; the scores are those of the position reached.
         """
         if not self.over:
+            if self.chance is not None:  # a chance event that waited is dropped with the rest
+                self.chance.node = None
             RUN.end(self, State.DECISION_CAP, winners=[])
 
     def _results(self):

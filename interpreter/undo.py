@@ -5,6 +5,7 @@ Plain functions of a :class:`~interpreter.state.State` (its methods of the same 
 
 from __future__ import annotations
 
+from .chance import last_step_drew
 from .errors import UndoRefusedError
 from .views import seen_cards
 
@@ -53,13 +54,12 @@ def undo_check(state, player):
     if state.over:
         return "the game is over: its result is known to everyone, so no decision can be taken back", None
     last = state.history[-1][0]
+    if last_step_drew(state):  # chance mode (docs/chance.md): its draws are in the history, not the generator
+        return f"the last decision of {who} cannot be taken back: it led to a random draw", None
     if last != player:
         return (f"{who} cannot take back a decision: the last one was seat {last + 1}'s, and "
                 "a decision can be taken back only while no one else has acted since"), None
-    before = type(state).start(state.game, state.n, state.seed, state.log is not None, state.scenario,
-                               state.trace is not None)
-    for p, action in state.history[:-1]:
-        before.apply(p, action)
+    before = state._replayed(state.history[:-1])
     if before.rng != state.rng:
         return f"the last decision of {who} cannot be taken back: it led to a random draw", None
     for audience in [*range(state.n), None]:

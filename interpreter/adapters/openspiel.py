@@ -44,7 +44,9 @@
 * **Search**: ``resample_from_infostate(p, sampler)`` deals what seat ``p`` cannot see again
   (``state.determinised``), keeping its information state exactly, so OpenSpiel's ``ISMCTSBot``
   (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too, but
-  a clone knows the real game's future draws (chance is one node, the seed).
+  with ``chance="seed"`` a clone knows the real game's future draws (chance is one node, the seed).
+  With ``chance="explicit"`` a resample is refused at a chance node (resample at a decision), and
+  the information states never hold chance outcomes (they are the view and the seat's own actions).
 * **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
   its parameters: the definition's file and variants, quoted, and the sizes), so
   ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
@@ -377,9 +379,12 @@ class RibbitSpielState(pyspiel.State):
         state = self.clone()
         if self.ribbit is None or self.ribbit.is_terminal():
             return state
+        if self.spiel.chance == EXPLICIT and self.ribbit.is_chance():  # no seat's knowledge is settled mid-step
+            raise pyspiel.SpielError("resample_from_infostate at a chance node: resample at a player's decision "
+                                     "(the engine determinises only where every seat's knowledge is settled)")
         bits = [int(probability_sampler() * 2 ** 53) for _ in range(2)]
         rng = random.Random(bits[0] << 53 | bits[1])
-        world = self.ribbit.determinised(player_id, rng)
+        world = self.ribbit.determinised(int(player_id), rng)  # (OpenSpiel may pass a PlayerId)
         waiting = set(self.ribbit.current_players())
         while world.pending is not None and world.pending.each:
             again = [seat for seat in world.current_players() if seat not in waiting]

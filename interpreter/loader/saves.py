@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..chance import CHANCE_PLAYER
 from ..errors import RibbitError, SaveFileError, quote
 from ..rng import MAX_SEED_BITS
 from ..runtime.limits import MAX_ACTION_TEXT
@@ -42,6 +43,7 @@ def load_save(game, data):
         raise SaveFileError(_PARTS["players"](players, game))
     if seed.bit_length() > MAX_SEED_BITS:
         raise SaveFileError(_PARTS["seed"](seed, game))
+    _check_chance_outcomes(data)
     state = _replayed(game, data)
     _check_same(state, data)
     return state
@@ -78,23 +80,43 @@ def _envelope_message(error, game) -> str:
         return _PARTS["format"](None, game)
     part = path[0]
     if part == "history" and len(path) > 1:
-        return (f"action {path[1] + 1} of the save's history is not [player number, action text] "
-                f"(with at most {MAX_ACTION_TEXT} characters of text)")
+        return _not_an_entry(path[1] + 1)
     if part in _PARTS:
         return _PARTS[part](error.instance if len(path) == 1 else None, game)
     return f"the save's part {format_path(path)} is damaged: {explain(error)}"
 
 
+def _not_an_entry(number: int) -> str:
+    return (f"action {number} of the save's history is not [player number, action text] "
+            f"(with at most {MAX_ACTION_TEXT} characters of text)")
+
+
+def _check_chance_outcomes(data) -> None:
+    """A history entry whose second item is a number is a chance outcome: player -1, and only in chance mode
+    (a save with a ``chance`` part, docs/chance.md); the schema let each through as a number of at most 64 bits."""
+    chance = "chance" in data
+    for number, (player, action) in enumerate(data["history"], 1):
+        if chance and player == CHANCE_PLAYER and type(action) is not int:
+            raise SaveFileError(f"entry {number} of the save's history is a chance outcome that is not a whole "
+                                "number of at most 64 bits")
+        if type(action) is int and (not chance or player != CHANCE_PLAYER):
+            raise SaveFileError(_not_an_entry(number) + (", nor a chance outcome [-1, outcome]" if chance else ""))
+
+
 def _replayed(game, data):
     """The game started again from the save's players, seed and scenario, and its history played; else why not."""
-    history = data["history"]
+    history, chance = data["history"], "chance" in data  # chance mode: [-1, outcome] entries are chance outcomes
     try:
-        state = game.new_game(data["players"], data["seed"], data["log"] is not None, data["scenario"])  # a copy
+        state = game.new_game(data["players"], data["seed"], data["log"] is not None, data["scenario"],  # a copy
+                              chance=chance)
     except RibbitError as exc:
         raise SaveFileError(f"the save's game cannot be started again from its seed and scenario: {exc}") from None
     for number, (player, action) in enumerate(history, 1):
         try:
-            state.apply(player, action)
+            if type(action) is int:  # [-1, outcome] (checked above)
+                state.apply_chance(action)
+            else:
+                state.apply(player, action)
         except RibbitError as exc:
             raise SaveFileError(f"action {number} of the save's history (player {player}, {_quote(action)}) "
                                 f"cannot be played: {exc}") from None
@@ -120,6 +142,8 @@ def _check_same(state, data: dict) -> None:
                       ("log", "the log"), ("log_seen", "what each player read of the log"), ("counters", "the counters")):
         if not _same(data[key], real[key]):
             _differs(what)
+    if not _same(data.get("chance"), real.get("chance")):
+        _differs("which positions of which zones are not decided yet (chance mode)")
     if not _same(data.get("shown"), real.get("shown")):
         _differs("which cards are shown to which players")
     if "public" in data and not _same(data["public"], real.get("public", [])):  # absent: a save from before

@@ -13,6 +13,7 @@ becomes public.
 from __future__ import annotations
 
 from .. import rng as RNG
+from . import chance as CHANCE
 from .limits import over_budget
 
 
@@ -59,7 +60,7 @@ def move_card(s, card, dest, bottom):
     top = None
     if src >= 0:
         zone = s.zones[src]
-        if zone[-1] == card:  # most moves take the top card
+        if zone[-1] == card if zone.__class__ is list else zone.on_top(card):  # most moves take the top card
             zone.pop()
             top = card
         else:
@@ -93,6 +94,8 @@ def move_zone(s, src, dest, bottom, loc):
     s.steps -= len(cards)  # a step per card moved
     if s.steps < 0:
         raise over_budget(s, loc)
+    if type(cards) is not list and CHANCE.move_zone(s, src, dest, bottom):  # chance mode: its order stays undecided
+        return
     s.zones[src] = []
     place_cards(s, cards, dest, bottom)
     keep_public(s, cards, src, dest)
@@ -130,7 +133,11 @@ def shuffle_zone(s, z, loc):
     s.steps -= len(cards)  # a step per card shuffled
     if s.steps < 0:
         raise over_budget(s, loc)
-    s.rng = RNG.shuffle(s.rng, cards)
+    if s.chance is None:
+        s.rng = RNG.shuffle(s.rng, cards)
+    else:  # chance mode: no order is decided now (see runtime/chance.py)
+        cards = CHANCE.raw(cards)
+        CHANCE.shuffle_zone(s, z)
     if s.shown:
         forget_shown(s, cards)
     if s.public:

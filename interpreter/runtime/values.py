@@ -15,6 +15,7 @@ import itertools
 from itertools import chain, compress
 
 from .. import rng as RNG
+from . import chance as CHANCE
 from ..errors import RuleError
 from .limits import COMPARE, MAX_INT, MAX_TEXT, operand_error, over_budget, too_big
 
@@ -391,11 +392,15 @@ def opening(s, default):
 def pick(s, xs):
     if not xs:
         return None
+    if s.chance is not None:
+        return CHANCE.pick(s, xs)
     s.rng, i = RNG.below(s.rng, len(xs))
     return xs[i]
 
 
 def shuffled(s, xs):
+    if s.chance is not None:
+        return CHANCE.shuffled(s, xs)
     items = list(xs)
     s.rng = RNG.shuffle(s.rng, items)
     return items
@@ -405,6 +410,8 @@ def roll(s, n, loc):
     """A die of ``n`` sides: 1 to ``n``, from the game's random numbers."""
     if n < 1:
         raise RuleError(f"roll(n) needs n of 1 or more (the sides of a die), not {n}", loc)
+    if s.chance is not None:
+        return CHANCE.roll(s, n)
     s.rng, i = RNG.below(s.rng, n)
     return i + 1
 

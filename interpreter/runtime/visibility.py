@@ -35,6 +35,8 @@ def can_see(s, card, viewer, table) -> bool:
     if s.public and card in s.public:  # everyone watched it go into the zone hiding it (runtime.moves)
         return True
     cards = s.zones[zone]
+    if type(cards) is not list:  # chance mode: an undecided zone is hidden, and no one sees any of it
+        return False
     if zone_shows(s, zone, cards[-1] == card, viewer, table):
         return True
     if len(table) > 2 and table[2][zone] is not None and viewer is not None:  # seen_by, while it holds

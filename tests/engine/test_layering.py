@@ -7,7 +7,7 @@ dependency as any), relative and absolute.  From the bottom up:
 * foundation: ``errors``, ``rng`` (import nothing of the package);
 * runtime: ``runtime/`` (what generated code and the core run against);
 * core: ``game``, ``state`` (a façade over ``actions``, ``run_loop``, ``views``, ``undo``, ``determinise``,
-  ``saves``), ``board``, ``trace``;
+  ``saves``, ``chance``), ``board``, ``trace``;
 * dsl: ``dsl/``, the compiler;
 * loader: ``loader/`` (definitions, variants, scenario files, saves), and the package's face
   (``interpreter/__init__.py``: ``load_game``);
@@ -37,7 +37,7 @@ LAYERS = (  # lowest first: (layer, the modules and packages in it)
     ("runtime", ("interpreter.runtime",)),
     ("core", ("interpreter.game", "interpreter.state", "interpreter.board", "interpreter.trace", "interpreter.views",
               "interpreter.undo", "interpreter.determinise", "interpreter.saves", "interpreter.actions",
-              "interpreter.run_loop", "interpreter.playout")),
+              "interpreter.run_loop", "interpreter.playout", "interpreter.chance")),
     ("dsl", ("interpreter.dsl",)),
     ("loader", ("interpreter.loader", "interpreter")),
     ("agents", ("interpreter.agents",)),

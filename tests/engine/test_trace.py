@@ -238,9 +238,9 @@ def check_records_as_made(monkeypatch, rng, worlds=2):
     monkeypatch.setattr(TR, "emitted", checked_emitted)
     start = State.start
     monkeypatch.setattr(State, "start", classmethod(lambda cls, game, players, seed, log=True, scenario=None,
-                                                    trace=False, source=None:
+                                                    trace=False, source=None, chance=False:
                                                     start.__func__(cls, game, players, seed, log, scenario, True,
-                                                                   source)))
+                                                                   source, chance)))
     return checked
 
 
