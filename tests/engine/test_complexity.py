@@ -41,7 +41,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/loader/scenario.py:plain_data.copy": _ELSEWHERE,  # 16
     "interpreter/runtime/option_spaces.py:expand": _ELSEWHERE,  # 16
     "interpreter/runtime/visibility.py:Line.render": _ELSEWHERE,  # 26
-    "interpreter/render.py:zone_contents": _ELSEWHERE,  # 22
 }
 
 
