@@ -38,9 +38,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/dsl/lower_expr.py:card_reads": _ELSEWHERE,  # 30
     "interpreter/dsl/parser.py:_to_ast": _ELSEWHERE,  # 28
     "interpreter/dsl/parser.py:parse": _ELSEWHERE,  # 27
-    "interpreter/loader/scenario.py:plain_data.copy": _ELSEWHERE,  # 16
-    "interpreter/runtime/option_spaces.py:expand": _ELSEWHERE,  # 16
-    "interpreter/runtime/visibility.py:Line.render": _ELSEWHERE,  # 26
 }
 
 
