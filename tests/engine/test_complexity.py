@@ -31,7 +31,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/dsl/decisions.py:DecisionCompiler.built_menu": _ELSEWHERE,  # 22
     "interpreter/dsl/decisions.py:DecisionCompiler.built_menu.ask_built": _ELSEWHERE,  # 24
     "interpreter/dsl/decisions.py:DecisionCompiler.options_builder.build": _ELSEWHERE,  # 25
-    "interpreter/dsl/loop_locals.py:_mark": _ELSEWHERE,  # 21
     "interpreter/dsl/lower_expr.py:card_reads": _ELSEWHERE,  # 30
     "interpreter/dsl/parser.py:_to_ast": _ELSEWHERE,  # 28
     "interpreter/dsl/parser.py:parse": _ELSEWHERE,  # 27
