@@ -131,26 +131,42 @@ def zone_contents(shown: dict, game=None) -> Text:
     """One zone of a view: grouped cards, or a count for hidden cards, or the top card and a count.
     With ``game``, each card name is followed by its badges (the definition's ``table.cards``)."""
     if "cards" in shown:
-        if game is not None and shown["cards"]:
-            return Text(", ".join(card_label(game, name) + ("" if times == 1 else f" x{times}")
-                                  for name, times in group_cards(shown["cards"])))
-        return Text(describe_cards(shown["cards"]), style="" if shown["cards"] else "dim")
+        return _open_zone(shown["cards"], game)
     count = shown.get("count", 0)
     seen = shown.get("shown") or ()  # cards this viewer sees in a zone hiding them: where they lie, from the top
+    extra = _seen_in_hidden_zone(seen)
+    if "top" in shown:
+        return _top_zone(shown["top"], count, game, extra)
+    hidden = count - len(seen)
+    counted = f"{plural(count, 'card')}" + (" (hidden)" if not seen else f" ({hidden} hidden)" if hidden else "")
+    return Text.assemble((counted if count else "empty", "dim"), *extra)
+
+
+def _open_zone(cards: list, game) -> Text:
+    """A zone whose cards the viewer sees: grouped, with their badges when ``game`` is given."""
+    if game is not None and cards:
+        return Text(", ".join(card_label(game, name) + ("" if times == 1 else f" x{times}")
+                              for name, times in group_cards(cards)))
+    return Text(describe_cards(cards), style="" if cards else "dim")
+
+
+def _seen_in_hidden_zone(seen) -> list:
+    """The text parts after a hidden zone's count: the cards known to all, then those shown to this viewer."""
     extra = []
     for words, listed in (("known to all", [s for s in seen if s.get("public")]),  # everyone saw them
                           ("shown to you", [s for s in seen if not s.get("public")])):  # 'show', seen_by
         if listed:
             extra += [(f"  {words}: ", "dim"), ", ".join(f"{s['card']} (#{s['from_top'] + 1} from top)"
                                                          for s in listed)]
-    if "top" in shown:
-        if not count:
-            return Text("empty", style="dim")
-        top = card_label(game, shown["top"]) if game is not None and shown["top"] is not None else str(shown["top"])
-        return Text.assemble(("top: ", "dim"), top, (f"  ({plural(count, 'card')})", "dim"), *extra)
-    hidden = count - len(seen)
-    counted = f"{plural(count, 'card')}" + (" (hidden)" if not seen else f" ({hidden} hidden)" if hidden else "")
-    return Text.assemble((counted if count else "empty", "dim"), *extra)
+    return extra
+
+
+def _top_zone(top, count: int, game, extra: list) -> Text:
+    """A zone showing only its top card: that card and the count (or 'empty')."""
+    if not count:
+        return Text("empty", style="dim")
+    top = card_label(game, top) if game is not None and top is not None else str(top)
+    return Text.assemble(("top: ", "dim"), top, (f"  ({plural(count, 'card')})", "dim"), *extra)
 
 
 # ---------------------------------------------------------------- card faces (the definition's table.cards)

@@ -42,19 +42,22 @@ def _zones_view(state, player: int | None) -> dict:
         owner = g.zone_owner[index]
         if spec.per == "player" and owner >= state.n:
             continue
-        vis = spec.visibility
-        if vis == "public" or (vis == "owner" and player is not None and owner == player):
-            shown = {"cards": [g.card_names[c] for c in cards]}
-        elif vis == "top":
-            shown = {"count": len(cards), "top": g.card_names[cards[-1]] if cards else None}
-        else:
-            shown = {"count": len(cards)}
-        zones[g.zone_label(index)] = shown
+        zones[g.zone_label(index)] = _zone_as_seen(g, index, cards, player)
     if g.seen_zone is not None and player is not None:
         _show_seen(state, player, zones)
     if state.shown or state.public:  # a spectator (seat n) is listed for cards shown to every player
         _show_shown(state, state.n if player is None else player, zones)
     return zones
+
+
+def _zone_as_seen(g, index: int, cards: list, player: int | None) -> dict:
+    """One zone's entry by its visibility: its cards (public, or ``player``'s own), its count and top card, or its count."""
+    vis = g.zone_spec[index].visibility
+    if vis == "public" or (vis == "owner" and player is not None and g.zone_owner[index] == player):
+        return {"cards": [g.card_names[c] for c in cards]}
+    if vis == "top":
+        return {"count": len(cards), "top": g.card_names[cards[-1]] if cards else None}
+    return {"count": len(cards)}
 
 
 def _player_variables_view(state, player: int | None) -> list:
@@ -226,23 +229,30 @@ def _show_shown(state, player, zones) -> None:
     listed = [(card, len(players) == everyone) for card, players in state.shown.items() if player in players]
     listed += [(card, True) for card in state.public]  # (a card also shown to some players: listed once)
     for card, public in listed:
-        zone = state.loc[card]
-        if zone < 0:
-            continue
-        entry = zones.get(g.zone_label(zone))
-        cards = state.zones[zone]
-        from_top = len(cards) - 1 - cards.index(card)
-        if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
-            continue  # the zone shows it anyway
-        item = next((item for item in entry.get("shown", ()) if item["from_top"] == from_top), None)
-        if item is None:
-            item = {"card": g.card_names[card], "from_top": from_top}
-            entry.setdefault("shown", []).append(item)
-        if public:
-            item["public"] = True  # (also where seen_by listed it: everyone sees it, not this viewer alone)
+        _list_shown_card(state, zones, card, public)
     for entry in zones.values():
         if "shown" in entry:
             entry["shown"].sort(key=lambda item: item["from_top"])
+
+
+def _list_shown_card(state, zones, card: int, public: bool) -> None:
+    """Add ``card`` to the ``"shown"`` list of the zone it lies in, unless that zone shows it anyway (once, even if
+    seen_by listed it already); mark it ``"public"`` if everyone sees it."""
+    g = state.game
+    zone = state.loc[card]
+    if zone < 0:
+        return
+    entry = zones.get(g.zone_label(zone))
+    cards = state.zones[zone]
+    from_top = len(cards) - 1 - cards.index(card)
+    if entry is None or "cards" in entry or (from_top == 0 and "top" in entry):
+        return  # the zone shows it anyway
+    item = next((item for item in entry.get("shown", ()) if item["from_top"] == from_top), None)
+    if item is None:
+        item = {"card": g.card_names[card], "from_top": from_top}
+        entry.setdefault("shown", []).append(item)
+    if public:
+        item["public"] = True  # (also where seen_by listed it: everyone sees it, not this viewer alone)
 
 
 def _show_counters(state, view) -> None:

@@ -111,7 +111,11 @@ class ViewEncoder:
         self._counter_at = [(name, where, length, next(starts)) for name, where, length in self.counters]
         self._decision_at = next(starts)
         self._over_at = next(starts)
-        # every number but the names' counts, in the order encode lists them
+        self._fixed_at = self._fixed_positions()
+        self._no_counter = {"spaces": [0] * len(self.spaces), "players": [0] * self.players}
+
+    def _fixed_positions(self) -> np.ndarray:
+        """Every number but the names' counts, in the order ``encode`` lists them."""
         fixed = list(range(self.players))
         for _, start, has_top, _ in self._zone_at:
             fixed += [start, start + 1] if has_top else [start]
@@ -119,8 +123,7 @@ class ViewEncoder:
         fixed += [start + p for _, start, _ in self._pvar_at for p in range(self.players)]
         fixed += [start + i for _, _, length, start in self._counter_at for i in range(length)]
         fixed += range(self._decision_at, self._decision_at + 2 * self.players + 1)
-        self._fixed_at = np.array(fixed + [self._over_at], np.intp)
-        self._no_counter = {"spaces": [0] * len(self.spaces), "players": [0] * self.players}
+        return np.array(fixed + [self._over_at], np.intp)
 
     def value(self, value, kind: str | None = None) -> float:
         """One variable's value as a number (see the module docstring)."""
@@ -146,14 +149,32 @@ class ViewEncoder:
         Only the numbers that are not 0 are listed, as (position, value) pairs, a visible card as
         (its name's count, 1); one ``np.bincount`` sums them into the vector.
         """
-        n, value = self.players, self.value
         where, what = [], []  # the positions and values of the numbers that are not 0 (cards: in seen)
         you = view.get("you")
         if you is not None:
             where.append(you)
             what.append(1)
-        seen = []  # one position per visible card: its name's count in its zone
-        zones, top_value = view["zones"], self._top_value
+        seen = self._zones_seen(view["zones"], where, what)  # one position per visible card: its name's count
+        self._variables(view, where, what)
+        if self._counter_at:
+            self._counters(view.get("counters", {}), where, what)
+        decision = view.get("decision")
+        if decision is not None:
+            self._decision(decision, where, what)
+        if view["over"]:
+            where.append(self._over_at)
+            what.append(1)
+        if seen:
+            where += seen
+            what += [1] * len(seen)
+        if not where:
+            return np.zeros(self.size, np.float32)
+        return np.bincount(where, what, self.size).astype(np.float32)
+
+    def _zones_seen(self, zones: dict, where: list, what: list) -> list:
+        """List each zone's count and top; return the position of each card the seat sees (its name's count)."""
+        seen = []
+        top_value = self._top_value
         for label, start, has_top, position in self._zone_at:
             zone = zones[label]
             cards = zone.get("cards")
@@ -179,6 +200,11 @@ class ViewEncoder:
             shown = zone.get("shown")
             if shown:
                 seen += [position[item["card"]] for item in shown]
+        return seen
+
+    def _variables(self, view: dict, where: list, what: list) -> None:
+        """List the game variables and each seat's player variables that are not 0."""
+        n, value = self.players, self.value
         variables = view["variables"]
         for name, at, kind in self._gvar_at:
             v = variables.get(name)
@@ -192,35 +218,28 @@ class ViewEncoder:
                 if v:
                     where.append(at + p)
                     what.append(v if type(v) is int and kind != "player" and -LIMIT <= v <= LIMIT else value(v, kind))
-        if self._counter_at:
-            counters = view.get("counters", {})
-            for name, where_on, length, at in self._counter_at:
-                held = counters.get(name, {}).get(where_on)
-                if not held:
-                    continue
-                if where_on == "spaces":
-                    held = [held.get(space, 0) for space in self.spaces]
-                for k, v in enumerate(held):
-                    if v:
-                        where.append(at + k)
-                        what.append(_clip(v))
-        decision = view.get("decision")
-        if decision is not None:
-            at = self._decision_at
-            for p in decision["waiting_for"]:
-                where.append(at + p)
-            for p in decision["decided"]:
-                where.append(at + n + p)
-            what += [1] * (len(decision["waiting_for"]) + len(decision["decided"]))
-            if decision["secret"]:
-                where.append(at + 2 * n)
-                what.append(1)
-        if view["over"]:
-            where.append(self._over_at)
+
+    def _counters(self, counters: dict, where: list, what: list) -> None:
+        """List the counters on spaces and on players that are not 0 (spaces in the board's order)."""
+        for name, where_on, length, at in self._counter_at:
+            held = counters.get(name, {}).get(where_on)
+            if not held:
+                continue
+            if where_on == "spaces":
+                held = [held.get(space, 0) for space in self.spaces]
+            for k, v in enumerate(held):
+                if v:
+                    where.append(at + k)
+                    what.append(_clip(v))
+
+    def _decision(self, decision: dict, where: list, what: list) -> None:
+        """List the seats the decision waits for, those that decided (never what), and whether it is secret."""
+        n, at = self.players, self._decision_at
+        for p in decision["waiting_for"]:
+            where.append(at + p)
+        for p in decision["decided"]:
+            where.append(at + n + p)
+        what += [1] * (len(decision["waiting_for"]) + len(decision["decided"]))
+        if decision["secret"]:
+            where.append(at + 2 * n)
             what.append(1)
-        if seen:
-            where += seen
-            what += [1] * len(seen)
-        if not where:
-            return np.zeros(self.size, np.float32)
-        return np.bincount(where, what, self.size).astype(np.float32)

@@ -77,34 +77,60 @@ def _values(root, seen: set) -> list:
         if obj is None or kind is float or id(obj) in seen:
             continue
         seen.add(id(obj))
-        if kind is types.FunctionType and hasattr(obj, "generated_tree"):
-            # generated code: its tree says what it does whether or not it was compiled yet (lazily)
-            found.append("g" + unparse(obj.generated_tree))
-            stack.append(obj.__globals__.get("K"))
+        parts = _PARTS.get(kind)
+        if parts is None:
             continue
-        if kind is types.FunctionType:
-            found.append("f" + obj.__qualname__)
-            stack.append(obj.__code__)
-            stack.extend(cell.cell_contents for cell in obj.__closure__ or () if _filled(cell))
-            stack.extend(obj.__defaults__ or ())
-            if obj.__module__ is None:  # made by the code generator: its constants table is part of it
-                stack.append(obj.__globals__.get("K"))
-        elif kind is types.CodeType:
-            stack.extend(obj.co_consts)
-            stack.extend(obj.co_names)
-        elif kind is functools.partial:
-            stack.append(obj.func)
-            stack.extend(obj.args)
-            stack.extend(obj.keywords.values())
-        elif kind in (list, tuple, set, frozenset):
-            stack.extend(obj)
-        elif kind is dict:
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif kind is Label:  # a jump target inside resumable code
-            found.append(f"pc{obj.pc}")
+        what, held = parts(obj)
+        if what is not None:
+            found.append(what)
+        stack.extend(held)
     found.sort()
     return found
+
+
+def _function_parts(fn) -> tuple:
+    """(what a function is, what it holds): generated code by its tree, any other function by its name, code,
+    closure and defaults."""
+    if hasattr(fn, "generated_tree"):
+        # generated code: its tree says what it does whether or not it was compiled yet (lazily)
+        return "g" + unparse(fn.generated_tree), [fn.__globals__.get("K")]
+    held = [fn.__code__]
+    held.extend(cell.cell_contents for cell in fn.__closure__ or () if _filled(cell))
+    held.extend(fn.__defaults__ or ())
+    if fn.__module__ is None:  # made by the code generator: its constants table is part of it
+        held.append(fn.__globals__.get("K"))
+    return "f" + fn.__qualname__, held
+
+
+def _code_parts(code) -> tuple:
+    return None, code.co_consts + code.co_names
+
+
+def _partial_parts(partial) -> tuple:
+    return None, [partial.func, *partial.args, *partial.keywords.values()]
+
+
+def _container_parts(items) -> tuple:
+    return None, items
+
+
+def _dict_parts(mapping) -> tuple:
+    return None, [*mapping.keys(), *mapping.values()]
+
+
+def _label_parts(label) -> tuple:  # a jump target inside resumable code
+    return f"pc{label.pc}", ()
+
+
+# What each kind of object :func:`_values` walks is and holds: (its own entry or None, what it holds).
+_PARTS = {
+    types.FunctionType: _function_parts,
+    types.CodeType: _code_parts,
+    functools.partial: _partial_parts,
+    list: _container_parts, tuple: _container_parts, set: _container_parts, frozenset: _container_parts,
+    dict: _dict_parts,
+    Label: _label_parts,
+}
 
 
 def _filled(cell) -> bool:

@@ -49,34 +49,15 @@ def _mark(node, key, found):
     """``node`` rewritten with reads of ``e[key]`` as the placeholder name, or None if it holds none."""
     kind = type(node)
     if kind is _Name:
-        name = node.id
-        if name == "e":
-            raise _HandedOn
-        if name[:1] == "v" and name[1:].isdigit() and int(name[1:]) > found[0]:
-            found[0] = int(name[1:])
+        _note_name(node.id, found)
         return None
     if kind is _Subscript and type(node.value) is _Name and node.value.id == "e":
-        if type(node.slice) is not _Constant:
-            raise _HandedOn
-        if node.slice.value == key:
-            if type(node.ctx) is not _Load:  # the variable written inside: it stays in e
-                raise _HandedOn
-            made = ast.copy_location(_Name(_VAR, _Load()), node)
-            found.append(made)
-            return made
-        return None  # another entry of e: read (or written) as it was
+        return _mark_entry(node, key, found)
     changed = None
     for field in node._fields:
         value = getattr(node, field, None)
         if value.__class__ is list:
-            new = None
-            for i, item in enumerate(value):
-                if isinstance(item, _AST):
-                    got = _mark(item, key, found)
-                    if got is not None:
-                        if new is None:
-                            new = value[:]
-                        new[i] = got
+            new = _mark_items(value, key, found)
         elif isinstance(value, _AST):
             new = _mark(value, key, found)
         else:
@@ -86,4 +67,38 @@ def _mark(node, key, found):
                 changed = copy.copy(node)
             setattr(changed, field, new)
     return changed
+
+
+def _note_name(name: str, found) -> None:
+    """A plain name: ``e`` itself handed on (the entry cannot become a local), else the highest ``vN`` noted."""
+    if name == "e":
+        raise _HandedOn
+    if name[:1] == "v" and name[1:].isdigit() and int(name[1:]) > found[0]:
+        found[0] = int(name[1:])
+
+
+def _mark_entry(node, key, found):
+    """An ``e[...]`` subscript: a read of ``e[key]`` as the placeholder, another entry as it was (None)."""
+    if type(node.slice) is not _Constant:
+        raise _HandedOn
+    if node.slice.value == key:
+        if type(node.ctx) is not _Load:  # the variable written inside: it stays in e
+            raise _HandedOn
+        made = ast.copy_location(_Name(_VAR, _Load()), node)
+        found.append(made)
+        return made
+    return None  # another entry of e: read (or written) as it was
+
+
+def _mark_items(items: list, key, found):
+    """A list field rewritten item by item (a copy, only if an item changed), or None if none did."""
+    new = None
+    for i, item in enumerate(items):
+        if isinstance(item, _AST):
+            got = _mark(item, key, found)
+            if got is not None:
+                if new is None:
+                    new = items[:]
+                new[i] = got
+    return new
 

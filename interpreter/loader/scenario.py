@@ -46,14 +46,22 @@ def plain_data(value, where: str, source=None):
                          f"{MAX_PLAIN_DEPTH} deep)", path)
         kind = type(v)
         if kind is dict:
-            for k in v:
-                if type(k) is not str:
-                    raise refuse(f"the key {quote(k)} must be text (write it in quotes: \"{k}\")"
-                                 if type(k) in (int, bool, float) or k is None else "every key must be text",
-                                 path + (k,), key=True)
+            check_keys(v, path)
             return {k: copy(x, path + (k,)) for k, x in v.items()}
         if kind is list:
             return [copy(x, path + (i,)) for i, x in enumerate(v)]
+        return scalar(v, kind, path)
+
+    def check_keys(v, path):
+        """Every key of a mapping is text (a number, true/false or null key is told to be quoted)."""
+        for k in v:
+            if type(k) is not str:
+                raise refuse(f"the key {quote(k)} must be text (write it in quotes: \"{k}\")"
+                             if type(k) in (int, bool, float) or k is None else "every key must be text",
+                             path + (k,), key=True)
+
+    def scalar(v, kind, path):
+        """Text, true/false, null or a whole number within the limits, kept as it is; anything else refused."""
         if v is None or kind in (str, bool):
             return v
         if kind is int:

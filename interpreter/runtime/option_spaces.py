@@ -186,27 +186,35 @@ def option(space, index: int, names) -> tuple[str, list]:
 def expand(space, names) -> tuple[list, list]:
     """Every option of the space, in order: (labels, values)."""
     labels, values = [], []
-    prefix = space[1]
-    if space[0] == CHOOSE:
-        _, _, groups, k, _ = space
-        firsts = [(prefix, [])]
-    else:
-        firsts = [(prefix + names[one] + SEPARATOR, [one]) for one, _, _ in space[2]]
-    for (head, picked0), groups in zip(firsts, [space[2]] if space[0] == CHOOSE else [g for _, g, _ in space[2]]):
+    for head, picked0, groups, k in _starts(space, names):
         keys = [names[g[0]] for g in groups]
         caps = _caps(groups)
-        sizes = (k,) if space[0] == CHOOSE and k >= 0 else range(sum(caps) + 1)
+        sizes = (k,) if k >= 0 else range(sum(caps) + 1)
         for size in sizes:
             for shape in combo_shapes(caps, size):
                 picked = picked0[:]
                 for j, times in shape:
                     picked += groups[j][:times]
-                text = ", ".join(keys[j] if times == 1 else f"{times} x {keys[j]}" for j, times in shape)
-                if text:
-                    labels.append(head + text)
-                elif picked0:  # one card and no other: its name alone
-                    labels.append(head[:-len(SEPARATOR)])
-                else:
-                    labels.append(head + "nothing")
+                labels.append(_expanded_label(head, bool(picked0), keys, shape))
                 values.append(picked)
     return labels, values
+
+
+def _starts(space, names) -> list:
+    """Per first choice of the space: (its label's start, the cards it picked, the groups the rest is picked from,
+    how many cards the rest picks or -1 for any number).  A 'choose' space has one, a 'plus' space one per card."""
+    prefix = space[1]
+    if space[0] == CHOOSE:
+        _, _, groups, k, _ = space
+        return [(prefix, [], groups, k)]
+    return [(prefix + names[one] + SEPARATOR, [one], groups, -1) for one, groups, _ in space[2]]
+
+
+def _expanded_label(head: str, has_first: bool, keys: list, shape) -> str:
+    """An option's label: its start, then the groups' names and counts ('nothing', or the first card's name alone)."""
+    text = ", ".join(keys[j] if times == 1 else f"{times} x {keys[j]}" for j, times in shape)
+    if text:
+        return head + text
+    if has_first:  # one card and no other: its name alone
+        return head[:-len(SEPARATOR)]
+    return head + "nothing"

@@ -123,6 +123,17 @@ class Line:
 
     def render(self, s, e):
         """(omniscient text, per-audience texts or None when everyone reads the omniscient text)."""
+        values = self._described(s, e)
+        omniscient = "".join(values)
+        self._charge(s, omniscient)
+        if self.to is not None:
+            return omniscient, self._told(s, e, omniscient)
+        if not self.secret:
+            return omniscient, None
+        return omniscient, self._seen(s, e, values, omniscient)
+
+    def _described(self, s, e) -> list:
+        """Each part as text: literal strings as written, expressions described (a step per list item)."""
         describe, values = s.game.describe, []
         for p in self.parts:
             if type(p) is str:
@@ -134,21 +145,27 @@ class Line:
                 if s.steps < 0:
                     raise over_budget(s, self.loc)
             values.append(describe(value, p.kind))
-        omniscient = "".join(values)
+        return values
+
+    def _charge(self, s, omniscient: str) -> None:
+        """Refuse a line longer than the limit; pay a step per 100 characters logged."""
         if len(omniscient) > MAX_TEXT:
             raise RuleError(f"this log line would be {len(omniscient):,} characters long; a line is at most "
                             f"{MAX_TEXT:,} (log a count, or fewer items)", self.loc)
         s.steps -= 1 + len(omniscient) // 100  # a step per 100 characters logged
         if s.steps < 0:
             raise over_budget(s, self.loc)
-        if self.to is not None:
-            who = self.to(s, e)
-            who = set(who) if self.to_kind != "player" else {who}
-            texts = [omniscient if p in who else None for p in s.players]
-            public = all(text is not None for text in texts)  # told to every player: spectators read it too
-            return omniscient, None if public else texts + [None]
-        if not self.secret:
-            return omniscient, None
+
+    def _told(self, s, e, omniscient: str):
+        """A line ``to`` some players: the text for them, nothing for the others (None if told to every player)."""
+        who = self.to(s, e)
+        who = set(who) if self.to_kind != "player" else {who}
+        texts = [omniscient if p in who else None for p in s.players]
+        public = all(text is not None for text in texts)  # told to every player: spectators read it too
+        return None if public else texts + [None]
+
+    def _seen(self, s, e, values: list, omniscient: str):
+        """Each audience's text, its hidden parts redacted (None if every audience reads the omniscient text)."""
         g, table = s.game, self.table
         if table is None:  # compiled lines belong to one game: its zones' visibility is read once
             table = self.table = visibility_table(g)
@@ -159,4 +176,4 @@ class Line:
                     if not clear:
                         text[i] = p.redacted
         seen = ["".join(t) for t in texts]
-        return omniscient, None if all(t == omniscient for t in seen) else seen
+        return None if all(t == omniscient for t in seen) else seen
