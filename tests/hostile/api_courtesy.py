@@ -115,7 +115,7 @@ def run(spec: dict, refused_unchanged) -> list:
         if env is not None:
             rng = random.Random(name)
             while not all(env.terminations.values()):
-                env.step(rng.randrange(len(env.legal_actions(env.agent_selection))))
+                env.step(rng.choice(sorted(env.legal_actions(env.agent_selection))))  # fixed action ids
             if name == "step_dead_agent":
                 agents = list(env.agents)
                 refused_unchanged(env.state, lambda: env.step(0), "env.step(0) for a finished agent", problems)
