@@ -538,6 +538,8 @@ def test_every_fenced_block_of_the_docs_is_checked():
             continue  # tests/games/test_authoring_guide.py runs its blocks and fails on a kind it does not run
         if path.name == "ai.md":
             continue  # tests/agents/test_ai_tutorial.py runs its blocks and fails on a kind it does not run
+        if path.name == "chance.md":
+            continue  # tests/engine/test_chance_mode.py runs its one block and fails if there are more
         assert uncovered(path) == [], path.name
 
 

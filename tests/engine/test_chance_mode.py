@@ -469,6 +469,7 @@ def test_chance_mode_draws_nothing_outside_the_rules(draws):
 
 def test_the_example_of_docs_chance_md_plays_a_game_to_its_end(capsys):
     text = (REPO_ROOT / "docs" / "chance.md").read_text(encoding="utf-8")
+    assert text.count("```") == 2, "docs/chance.md has one fenced block, the example this test runs"
     example = text.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(example, "docs/chance.md", "exec"), {})  # noqa: S102 - the documentation's own example
     assert capsys.readouterr().out.startswith("[")
