@@ -30,7 +30,7 @@ that wants a smaller input can drop the columns it finds constant in its own dat
 
 Encoding is a few Python steps per zone and per visible card, listing only the numbers that are
 not 0, then one ``np.bincount``: no per-number Python work (that loop cost 75% of a PettingZoo
-step before; on Frog Tower this encodes a view about 15x faster than it did).
+step before; on a shipped game it encodes a view 12-43x faster than it did).
 """
 
 from __future__ import annotations
