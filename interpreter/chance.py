@@ -49,8 +49,8 @@ def _start_step(s, step) -> None:
 
 def _attempt(s, queue) -> None:
     """Run the current step from its boundary with the outcomes ``queue``; leave ``s`` at the next decision
-    (the step done) or at a chance node (it needs one more outcome).  A rule that fails raises, and leaves
-    ``s`` at the boundary, at the decision before the action (setup: at the chance node it was at)."""
+    (the step done) or at a chance node (it needs one more outcome).  A rule that fails raises, and puts
+    ``s`` back at the boundary, at the decision before the action (setup: at the chance node it was at)."""
     ctx = s.chance
     boundary, step = ctx.boundary, ctx.step
     w = boundary.clone()
@@ -75,7 +75,7 @@ def _attempt(s, queue) -> None:
             _present(s, need.event, spent, queue)
             return
     except BaseException:
-        if step != SETUP:  # (a setup that fails leaves ``s`` as it was: nothing of ``s`` was changed yet)
+        if step != SETUP:  # (a setup that fails keeps ``s`` as it was: nothing of ``s`` was changed yet)
             _back_to_boundary(s)
         raise
     wctx.live = False

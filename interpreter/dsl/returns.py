@@ -39,7 +39,7 @@ _ENDS = {
     "repeat": "when this 'repeat' runs zero times, the path ends without a 'return' (a 'return' inside a "
               "loop does not cover the path where the loop does not run)",
     "repeat done": "once this 'repeat' has run its last time, the path ends without a 'return'",
-    "break": "after this 'break' leaves its loop, the path ends without a 'return'",
+    "break": "after this 'break' exits its loop, the path ends without a 'return'",
 }
 
 

@@ -247,7 +247,7 @@ def _zone_indexer(state, fail):
 
 
 def _lay_cards(state, scenario: dict, fail, zone_index) -> None:
-    """Lay the named cards: ``zones`` exactly (what they held leaves the game), ``on_top`` over what is there."""
+    """Lay the named cards: ``zones`` exactly (what they held is taken out of the game), ``on_top`` over what is there."""
     g = state.game
     by_name: dict[str, list[int]] = {}
     for card, name in enumerate(g.card_names):

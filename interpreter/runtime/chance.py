@@ -126,7 +126,7 @@ def draw_card(ctx, pool, what):
     """A uniformly random card of ``pool`` (a list of card ids), one outcome per card.
 
     Cards are never grouped, even those no rule can tell apart: a rule may hold a card's id from before
-    a shuffle (or from ``random(zone)``, which leaves the card undecided), and then which of two equal
+    a shuffle (or from ``random(zone)``, which keeps the card undecided), and then which of two equal
     cards lies where is not a matter of indifference.
     """
     cards = sorted(pool)

@@ -3,7 +3,7 @@
 Public cards (``State.public``, perfect recall of public events): a card everyone sees where it lies by
 its zone's visibility (a ``public`` zone, or the top card of a ``top`` zone) that moves into a zone hiding
 it stays public there, for every player and spectators: everyone watched it go.  It stays public until it
-moves again, its zone is shuffled, or another card leaves that zone: whoever took a card from a zone
+moves again, its zone is shuffled, or another card is taken out of that zone: whoever took a card from a zone
 hiding them could have taken any of them, and the cards still listed would tell which one it was (a
 secret choice).  A card seen by everyone only because of a 'show' does not carry this into the zone it
 moves to: which card left a hidden zone may be a secret choice.  So a card never seen by everyone never

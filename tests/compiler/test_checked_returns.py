@@ -157,7 +157,7 @@ def test_loops_that_provably_run_count_and_a_break_out_of_them_is_a_path(tmp_pat
         """)
     assert first_line(error_of(path)) == (
         f"{path}:23:9: procedures.pick(player p) -> int: pick() must return a number on every path, but after "
-        "this 'break' leaves its loop, the path ends without a 'return'")
+        "this 'break' exits its loop, the path ends without a 'return'")
 
 
 def test_end_game_ends_the_path(tmp_path):
