@@ -96,6 +96,13 @@ def public_cards_read_known_to_all(seat):
         alone = box.locator(".shown:not(.public) .card").evaluate_all("cs => cs.map(c => c.dataset.name)") \
             if box.count() else []
         assert sorted(alone) == private
+        if public and "cards" not in entry and "top" not in entry:  # a hidden zone: backs only for the unseen
+            unseen = entry["count"] - len(entry["shown"])
+            backs = box.locator(":scope > .cards .card.back .back-count")
+            if unseen:
+                expect(backs).to_have_text(f"×{unseen}")
+            else:
+                expect(backs).to_have_count(0)
         listed += len(public)
     assert listed, "no card was public in another seat's zone at this point of the game"
 

@@ -356,7 +356,10 @@
       if (entry.top !== null) row.append(cardEl(entry.top, label, entry.count - 1, entry.top_counters));
       if (!entry.count) row.append(el("span", "empty", "empty"));
     } else {
-      row.append(entry.count ? backEl(entry.count) : el("span", "empty", "empty"));
+      // The backs stand for the cards this seat cannot see; those it sees are listed below them.
+      const unseen = entry.count - (entry.shown || []).length;
+      if (unseen > 0) row.append(backEl(unseen));
+      else if (!entry.count) row.append(el("span", "empty", "empty"));
     }
     box.append(row);
     // Cards this seat sees in a zone that hides them: those everyone saw ("public": watched going there,
