@@ -344,8 +344,13 @@ def with_cards_permuted(state, cards, rng):
     rng.shuffle(shuffled)
     sigma = dict(zip(cards, shuffled))
     world = state.clone()
-    world.zones = [[sigma.get(c, c) for c in zone] for zone in state.zones]
     for index, zone in enumerate(world.zones):
-        for card in zone:
+        moved = [sigma.get(c, c) for c in list.__iter__(zone)]  # read deciding nothing (chance mode)
+        if type(zone) is list:
+            world.zones[index] = moved
+        else:  # a zone whose order chance mode has not decided stays so: its undecided run sorted, as the engine keeps it
+            moved[zone.lo:zone.hi] = sorted(moved[zone.lo:zone.hi])
+            list.__setitem__(zone, slice(None), moved)
+        for card in moved:
             world.loc[card] = index
     return world, sigma

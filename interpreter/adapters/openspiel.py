@@ -5,21 +5,25 @@
     from interpreter.adapters.openspiel import RibbitSpielGame
 
     game = RibbitSpielGame(load_game("definitions/GAME.yaml"), players=2)
-    state = game.new_initial_state()                # a chance node: the deal
-    state.apply_action(7)                           # the game dealt with seed 7 (seeds 0 to seeds-1)
+    state = game.new_initial_state()                # setup's first random event: a chance node
+    while state.is_chance_node():                   # each shuffle read, each draw, each roll
+        outcomes, chances = zip(*state.chance_outcomes())
+        state.apply_action(random.choices(outcomes, chances)[0])
     state.legal_actions(), state.information_state_string(0)   # fixed action ids (actions.py)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
-* **Chance**: ``chance="seed"`` (the default): every random event of a Ribbit game comes from
-  its seeded RNG, so a game is fixed by its seed and its decisions.  The first node is then
-  OpenSpiel's one chance node: it picks the seed, uniformly among ``seeds`` (default 100, the
-  outcomes 0 to ``seeds - 1``); the shuffles and draws it implies happen inside later actions, so
-  a clone knows the future draws (fine for sampling games, not for search that clones).
-  ``chance="explicit"`` uses the engine's chance mode (``new_game(..., chance=True)``, where it
-  exists): every random event (a shuffle read card by card, a draw, a roll) is a chance node with
-  the engine's outcomes and probabilities (card ids, or numbers below the engine's
-  ``MAX_OUTCOMES``), so a clone knows nothing of future draws and the deals are unbounded; it
-  refuses to be made on an engine without chance mode.
+* **Chance**: ``chance="explicit"`` (the default) runs the game in the engine's chance mode
+  (``new_game(..., chance=True)``, docs/chance.md): every random event (a position of a shuffled
+  hidden zone read when a card is drawn, a ``random`` pick, a roll) is a chance node with the
+  engine's outcomes and probabilities (card ids, or numbers below the engine's ``MAX_OUTCOMES``).
+  A state holds no order for the hidden cards not yet drawn, so a clone knows nothing of future
+  draws (search that clones, as ``MCTSBot``, plays fair), and the deals are unbounded.
+  ``chance="seed"`` reproduces Ribbit's *seeded* games instead: the first node is one chance node
+  choosing a seed uniformly among ``seeds`` (default 100, outcomes 0 to ``seeds - 1``), outcome ``N``
+  dealing the game ``ribbit play --seed N`` (``ribbit simulate``/``compare --seed``, PettingZoo's
+  ``reset(seed=N)``) deals, and every later draw fixed by that seed.  Use it to set an OpenSpiel agent
+  on exactly the deals a Ribbit tool played; not for search that clones (a clone knows the future
+  draws) nor for training on many deals (there are only ``seeds``).
 * **Actions**: fixed ids (:mod:`interpreter.adapters.actions`): ``num_distinct_actions`` is the
   table's size, an id means the same option in every decision of its kind (the card named X, a
   menu's fixed text, a menu entry's text with given items; combinations by their place, in a
@@ -38,24 +42,23 @@
   vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by a
   count of the parts of the seat's own actions (their items, texts, templates, fallback places:
   a summary of what it chose, not their order).  Both have shapes fixed per game and player count
-  and are zeros before the deal.
+  (with ``chance="seed"``, zeros before the deal).
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
 * **Search**: ``resample_from_infostate(p, sampler)`` deals what seat ``p`` cannot see again
   (``state.determinised``), keeping its information state exactly, so OpenSpiel's ``ISMCTSBot``
-  (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too, but
-  with ``chance="seed"`` a clone knows the real game's future draws (chance is one node, the seed).
-  With ``chance="explicit"`` a resample is refused at a chance node (resample at a decision), and
-  the information states never hold chance outcomes (they are the view and the seat's own actions).
+  (``open_spiel.python.algorithms.ismcts``) plays through the adapter; ``MCTSBot`` does too.  A
+  resample is refused at a chance node of the explicit model (resample at a decision), and the
+  information states never hold chance outcomes (they are the view and the seat's own actions).
 * **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
   its parameters: the definition's file and variants, quoted, and the sizes), so
   ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
-  that can read the definition; a state pickles as its plain data (never the compiled rules).
+  that can read the definition; a state pickles as its history (explicit chance: replayed with its
+  outcomes) or its plain data (seed model), never the compiled rules.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import random
@@ -65,7 +68,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 import pyspiel
 
-from ..errors import DefinitionError, Location
+from ..errors import DefinitionError, IllegalActionError, Location
 from ..state import _type_of
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
@@ -145,15 +148,13 @@ class RibbitSpielGame(pyspiel.Game):
     """
 
     def __init__(self, game, players: int, seeds: int = DEFAULT_SEEDS, max_actions: int | None = None,
-                 max_decisions: int = MAX_DECISIONS, narration: bool = True, chance: str = SEED):
+                 max_decisions: int = MAX_DECISIONS, narration: bool = True, chance: str = EXPLICIT):
         game.new_game(players, 0, log=False)  # refuses a player count the definition does not allow
         check_sizes(game, seeds=seeds, max_actions=max_actions, max_decisions=max_decisions)
         if chance not in (SEED, EXPLICIT):
-            raise DefinitionError(f"chance must be {SEED!r} (one chance node deals a seed) or {EXPLICIT!r} (the "
-                                  f"engine's chance nodes), not {_type_of(chance)}", Location(game.file, key="chance"))
-        if chance == EXPLICIT and "chance" not in inspect.signature(game.new_game).parameters:
-            raise DefinitionError("chance='explicit' needs the engine's chance mode (new_game(..., chance=True)), "
-                                  "which this version of Ribbit does not have", Location(game.file, key="chance"))
+            raise DefinitionError(f"chance must be {EXPLICIT!r} (every random event a chance node: the default) or "
+                                  f"{SEED!r} (one chance node choosing the seed of a Ribbit seeded game), not "
+                                  f"{_type_of(chance)}", Location(game.file, key="chance"))
         self.chance = chance
         if type(narration) is not bool:
             raise DefinitionError(f"narration must be True or False, not {_type_of(narration)}",
@@ -272,10 +273,13 @@ class RibbitSpielState(pyspiel.State):
     def __init__(self, game: RibbitSpielGame):
         super().__init__(game)
         self._game = _Shared(game)
-        self._state = _Owned(None)  # before the deal (the chance node)
         self._decisions = 0  # decisions taken (max_decisions), chance outcomes not counted
         self._own = np.zeros((game.players, game.actions.parts_size), np.float32)  # each seat's own actions' parts
         self._made = _Cache()  # the ids of the decision now (see _ids)
+        if game.chance == EXPLICIT:  # the game starts at once: setup runs up to its first decision or chance node
+            self._state = _Owned(game.ribbit.new_game(game.players, 0, log=game.narration, chance=True), str(game))
+        else:
+            self._state = _Owned(None)  # before the deal: the seed model's one chance node
 
     @property
     def spiel(self) -> RibbitSpielGame:
@@ -287,31 +291,20 @@ class RibbitSpielState(pyspiel.State):
 
     def current_player(self):
         ribbit = self._state.state  # (OpenSpiel asks this several times a step: kept short)
-        if ribbit is None:
-            if self._game.value.chance == EXPLICIT:  # the game starts at once: setup's random events are chance nodes
-                ribbit = self._start()
-            else:
-                return _CHANCE
+        if ribbit is None:  # the seed model's deal
+            return _CHANCE
         if ribbit.over:
             return _TERMINAL
         p = ribbit.pending
         if p is not None and not p.each:
             return p.players[0]
-        if self._game.value.chance == EXPLICIT and ribbit.is_chance():
+        if ribbit.is_chance():  # a random event waits for its outcome (the engine's chance mode)
             return _CHANCE
         return ribbit.current_players()[0]
 
-    def _start(self):
-        """The game in the engine's chance mode, run up to its first decision or chance node."""
-        self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, 0, log=self.spiel.narration,
-                                                        chance=True), str(self.spiel))
-        return self.ribbit
-
     def chance_outcomes(self):
-        if self.spiel.chance == EXPLICIT:
-            ribbit = self.ribbit if self.ribbit is not None else self._start()
-            return ribbit.chance_outcomes()
-        return self.spiel.deals
+        ribbit = self._state.state
+        return self.spiel.deals if ribbit is None else ribbit.chance_outcomes()
 
     def _ids(self, player) -> list[int]:
         """The fixed ids of ``player``'s options now, in the engine's order (option k has id ``ids[k]``);
@@ -339,32 +332,34 @@ class RibbitSpielState(pyspiel.State):
                                      f"{self._legal_actions(player)}") from None
 
     def _apply_action(self, action):
-        if self.spiel.chance == EXPLICIT:
-            ribbit = self.ribbit if self.ribbit is not None else self._start()
-            if ribbit.is_chance():
-                ribbit.apply_chance(int(action))
-                return
-        if self.ribbit is None:
-            self._state = _Owned(self.spiel.ribbit.new_game(self.spiel.players, int(action), log=self.spiel.narration),
-                                 str(self.spiel))
+        ribbit, spiel, action = self._state.state, self._game.value, int(action)
+        if ribbit is None:  # the seed model's deal
+            self._state = _Owned(spiel.ribbit.new_game(spiel.players, action, log=spiel.narration), str(spiel))
             return
-        seat = self.ribbit.current_players()[0]
-        self.ribbit.apply_id(seat, self._option(seat, int(action)))
+        if ribbit.is_chance():  # a chance node of the engine's chance mode
+            try:
+                ribbit.apply_chance(action)
+            except IllegalActionError as error:
+                raise pyspiel.SpielError(str(error)) from None
+            return
+        seat = ribbit.current_players()[0]
+        ribbit.apply_id(seat, self._option(seat, action))
         own = self._own[seat]
-        for at in self.spiel.actions.parts(int(action)):
+        for at in spiel.actions.parts(action):
             own[at] += 1
         self._decisions += 1
-        if not self.ribbit.is_terminal() and self._decisions >= self.spiel.max_decisions:
-            self.ribbit.abandon()
+        if not ribbit.over and self._decisions >= spiel.max_decisions:
+            ribbit.abandon()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            if self.spiel.chance == EXPLICIT:
-                ribbit = self.ribbit if self.ribbit is not None else self._start()
-                if ribbit.is_chance():  # two cards alike are two outcomes: the number keeps their texts apart
-                    return f"{ribbit.chance_outcome_text(int(action))} (outcome {action})"
-                return f"outcome {action}"
-            return f"deal with seed {action}"
+            ribbit = self.ribbit
+            if ribbit is None:
+                return f"deal with seed {action}"
+            if ribbit.is_chance() and int(action) in dict(ribbit.chance_outcomes()):
+                # two cards alike are two outcomes: the number keeps their texts apart
+                return f"{ribbit.chance_outcome_text(int(action))} (outcome {action})"
+            return f"outcome {action}"
         if self.ribbit is not None and not self.ribbit.is_terminal() and int(action) in self._ids(player):
             return self.ribbit.action_to_string(player, self._option(player, int(action)))
         return self.spiel.actions.describe(int(action))  # an id not legal now: what it means in general
@@ -379,7 +374,7 @@ class RibbitSpielState(pyspiel.State):
         state = self.clone()
         if self.ribbit is None or self.ribbit.is_terminal():
             return state
-        if self.spiel.chance == EXPLICIT and self.ribbit.is_chance():  # no seat's knowledge is settled mid-step
+        if self.ribbit.is_chance():  # no seat's knowledge is settled mid-step
             raise pyspiel.SpielError("resample_from_infostate at a chance node: resample at a player's decision "
                                      "(the engine determinises only where every seat's knowledge is settled)")
         bits = [int(probability_sampler() * 2 ** 53) for _ in range(2)]

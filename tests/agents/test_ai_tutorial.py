@@ -57,8 +57,8 @@ def test_the_policy_gradient_agent_learns_to_beat_a_random_player_on_kaeru():
     from interpreter.adapters.openspiel import RibbitSpielGame
     from interpreter.adapters.reinforce import Reinforce
 
-    game = RibbitSpielGame(load_game(ROOT / "definitions" / "kaeru.yaml"), players=2, seeds=10_000,
-                           max_decisions=400, narration=False)
+    game = RibbitSpielGame(load_game(ROOT / "definitions" / "kaeru.yaml"), players=2, max_decisions=400,
+                           narration=False)
     env = rl_environment.Environment(game, seed=0)
     size, actions = env.observation_spec()["info_state"][0], env.action_spec()["num_actions"]
     learners = [Reinforce(seat, size, actions, learning_rate=0.1, seed=seat) for seat in range(2)]

@@ -17,12 +17,45 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip
 
 from interpreter import DefinitionError, load_game  # noqa: E402
 from interpreter.adapters.openspiel import RibbitSpielGame  # noqa: E402
+from interpreter.runtime.chance import Unresolved, raw  # noqa: E402
 
 DEFINITIONS = Path(__file__).resolve().parents[2] / "definitions"
 
 
 def spiel_game(path: str, variants=(), players: int = 2, **options) -> RibbitSpielGame:
     return RibbitSpielGame(load_game(DEFINITIONS / path, variants=list(variants)), players, **options)
+
+
+def chance_step(state, rng) -> None:
+    """Apply one outcome of the chance node ``state`` is at, drawn by its probabilities."""
+    outcomes = state.chance_outcomes()
+    state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def to_decision(state, rng):
+    """``state`` after the outcomes of the chance nodes it is at (drawn by their probabilities): at a decision."""
+    while state.is_chance_node():
+        chance_step(state, rng)
+    return state
+
+
+def raw_zones(state) -> list:
+    """The Ribbit state's zones read deciding nothing (chance mode's undecided zones in their sorted order)."""
+    return [raw(cards) for cards in state.ribbit.zones]
+
+
+def at_secret_decision_of_several_seats(game):
+    """A state of a random game at a secret decision that waits for two or more seats, and that decision."""
+    rng = random.Random(0)
+    for _ in range(200):
+        state = to_decision(game.new_initial_state(), rng)
+        while not state.is_terminal():
+            decision = state.ribbit.view(None)["decision"]
+            if decision["secret"] and len(decision["waiting_for"]) >= 2:
+                return state, decision
+            state.apply_action(rng.choice(state.legal_actions()))
+            to_decision(state, rng)
+    raise AssertionError("no random game reached a secret decision of two or more seats")
 
 
 SHIPPED = [  # every shipped definition, and the variants that add decisions of their own
@@ -42,14 +75,29 @@ def test_every_shipped_definition_is_covered():
 
 @pytest.mark.parametrize("path, variants, players", SHIPPED)
 def test_the_game_passes_openspiel_s_random_simulation_test_with_serialisation(path, variants, players):
-    pyspiel.random_sim_test(spiel_game(path, variants, players), num_sims=2, serialize=True, verbose=False)
+    game = spiel_game(path, variants, players)
+    assert game.chance == "explicit"  # the default: every random event a chance node
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+EVERY_VARIANT = [(path.name, variant.stem) for path in sorted(DEFINITIONS.glob("*.yaml"))
+                 for variant in sorted((DEFINITIONS / "variants" / path.stem).glob("*.yaml"))]
+
+
+@pytest.mark.parametrize("path, variant", EVERY_VARIANT)
+def test_every_shipped_variant_passes_the_random_simulation_test_with_serialisation(path, variant):
+    ribbit = load_game(DEFINITIONS / path, variants=[variant])
+    pyspiel.random_sim_test(RibbitSpielGame(ribbit, ribbit.min_players), num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_seed_model_passes_the_random_simulation_test_with_serialisation():
+    pyspiel.random_sim_test(spiel_game("kaeru.yaml", chance="seed"), num_sims=2, serialize=True, verbose=False)
 
 
 def test_a_serialised_state_comes_back_as_it_was_and_plays_on_alike():
     game = spiel_game("crazy_eights.yaml", players=3)
     state, rng = game.new_initial_state(), random.Random(3)
-    state.apply_action(5)
-    for _ in range(12):
+    for _ in range(20):  # chance nodes and decisions alike (legal_actions at a chance node: its outcomes)
         state.apply_action(rng.choice(state.legal_actions()))
     text = pyspiel.serialize_game_and_state(game, state)
     again_game, again = pyspiel.deserialize_game_and_state(text)
@@ -66,8 +114,8 @@ def test_a_serialised_state_comes_back_as_it_was_and_plays_on_alike():
     assert pickle.loads(pickle.dumps(state)).returns() == state.returns()
 
 
-def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():
-    game = spiel_game("kaeru.yaml", seeds=10)
+def test_the_seed_model_s_first_node_chooses_a_seed_uniformly_and_deals_ribbit_s_seeded_game():
+    game = spiel_game("kaeru.yaml", seeds=10, chance="seed")
     state = game.new_initial_state()
     assert state.is_chance_node() and game.max_chance_outcomes() == 10
     outcomes = state.chance_outcomes()
@@ -82,30 +130,57 @@ def test_the_first_node_is_chance_choosing_the_deal_s_seed_uniformly():
 
 def test_a_clone_is_independent_and_keeps_the_history():
     game = spiel_game("kaeru.yaml")
-    state = game.new_initial_state()
-    state.apply_action(3)
-    first = state.legal_actions()[0]
-    state.apply_action(first)
+    state = to_decision(game.new_initial_state(), random.Random(3))
+    state.apply_action(state.legal_actions()[0])
+    to_decision(state, random.Random(4))
+    before, ribbit_before = state.history(), list(state.ribbit.history)
     clone = state.clone()
-    assert clone.history() == state.history() == [3, first]
+    assert clone.history() == before and clone.ribbit.history == ribbit_before
     clone.apply_action(clone.legal_actions()[0])
-    assert len(state.history()) == 2 and len(state.ribbit.history) == 1
-    assert len(clone.ribbit.history) == 2
+    to_decision(clone, random.Random(5))
+    assert state.history() == before and state.ribbit.history == ribbit_before
+    assert len(clone.history()) > len(before) and clone.ribbit.history[:len(ribbit_before)] == ribbit_before
+
+
+def test_a_clone_at_a_decision_cannot_predict_the_next_draw():
+    """The explicit model: a state holds no order for the hidden cards not drawn yet, so two clones of it
+    given different outcomes at the next draw deal different cards (the seed model's clones deal alike)."""
+    def probe(chance):
+        game = spiel_game("crazy_eights.yaml", players=3, chance=chance)
+        rng, found, undecided = random.Random(1), [], 0
+        state = to_decision(game.new_initial_state(), rng)
+        while not state.is_terminal() and len(found) < 3:
+            for cards in state.ribbit.zones:
+                if type(cards) is Unresolved and cards.lo < cards.hi:
+                    run = raw(cards)[cards.lo:cards.hi]
+                    assert run == sorted(run)  # canonical order: nothing of a shuffle's outcome is kept
+                    undecided += 1
+            for action in state.legal_actions():
+                a, b = state.child(action), state.child(action)
+                if chance == "explicit" and not a.is_chance_node():
+                    continue
+                if a.is_chance_node():
+                    outcomes = a.chance_outcomes()
+                    assert len({p for _, p in outcomes}) == 1  # every card it may be, as likely
+                    a.apply_action(outcomes[0][0])
+                    b.apply_action(outcomes[1][0])
+                    to_decision(a, random.Random(0))
+                    to_decision(b, random.Random(0))
+                found.append(raw_zones(a) != raw_zones(b))
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+            to_decision(state, rng)
+        return found, undecided
+
+    found, undecided = probe("explicit")
+    assert len(found) == 3 and all(found) and undecided
+    found, _ = probe("seed")  # the seed model's clones know the draw: the check tells the two apart
+    assert found and not any(found)
 
 
 def test_information_states_never_show_another_seat_s_secret_pick():
     game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
-    rng = random.Random(0)
-    for seed in range(200):  # find a secret decision that waits for two or more seats
-        state = game.new_initial_state()
-        state.apply_action(seed % game.seeds)
-        while not state.is_terminal():
-            decision = state.ribbit.view(None)["decision"]
-            if decision["secret"] and len(decision["waiting_for"]) >= 2:
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            break
+    state, decision = at_secret_decision_of_several_seats(game)
     first = state.current_player()
     others = [p for p in range(4) if p != first]
     assert len(state.legal_actions()) >= 2
@@ -121,16 +196,41 @@ def test_information_states_never_show_another_seat_s_secret_pick():
 
 def test_the_information_state_is_the_view_the_seat_s_own_actions_and_its_narration():
     game = spiel_game("kaeru.yaml")
-    state = game.new_initial_state()
-    state.apply_action(1)
+    rng = random.Random(1)
+    state = to_decision(game.new_initial_state(), rng)
+    seat = state.current_player()
     state.apply_action(state.legal_actions()[0])
+    to_decision(state, rng)
     ribbit = state.ribbit
-    own = [action for seat, action in ribbit.history if seat == 0]
+    own = [action for player, action in ribbit.history if player == seat]
     assert len(own) == 1
-    assert state.information_state_string(0) == (json.dumps(ribbit.view(0), sort_keys=True) + "\n"
-                                                 + json.dumps(own) + "\n" + "\n".join(ribbit.narration(0)))
-    assert state.observation_string(1) == json.dumps(ribbit.view(1), sort_keys=True)
-    assert game.new_initial_state().information_state_string(0) == "before the deal"
+    assert state.information_state_string(seat) == (json.dumps(ribbit.view(seat), sort_keys=True) + "\n"
+                                                    + json.dumps(own) + "\n" + "\n".join(ribbit.narration(seat)))
+    assert state.observation_string(1 - seat) == json.dumps(ribbit.view(1 - seat), sort_keys=True)
+    assert spiel_game("kaeru.yaml", chance="seed").new_initial_state().information_state_string(0) == "before the deal"
+
+
+@pytest.mark.parametrize("path, variants, players", [("kaeru.yaml", [], 2), ("crazy_eights.yaml", [], 3)])
+def test_no_chance_outcome_reaches_a_seat_before_the_step_that_draws_it_is_done(path, variants, players):
+    game = spiel_game(path, variants, players)
+    state, rng, nodes = game.new_initial_state(), random.Random(2), 0
+
+    def seen():
+        return [(state.observation_string(p), state.information_state_string(p), state.observation_tensor(p),
+                 state.information_state_tensor(p)) for p in range(players)]
+
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        first = seen()  # the position before the step: every chance node of the step shows it alike
+        while state.is_chance_node():
+            assert seen() == first
+            chance_step(state, rng)
+            nodes += 1
+    assert nodes >= 2
 
 
 def test_the_readme_example_runs(monkeypatch):
@@ -141,7 +241,7 @@ def test_the_readme_example_runs(monkeypatch):
     (example,) = [block for block in blocks if "adapters.openspiel" in block]
     scope = {}
     exec(compile(example, "README.md", "exec"), scope)
-    assert scope["state"].ribbit.seed == 7
+    assert not scope["state"].is_chance_node() and scope["state"].legal_actions()  # dealt, at a decision
 
 
 @pytest.mark.parametrize("options", [{"max_actions": 0}, {"max_actions": False}, {"seeds": 0}, {"seeds": 1.0},
@@ -154,10 +254,10 @@ def test_a_game_size_that_is_not_a_positive_int_is_refused(options):
 
 def test_legal_actions_are_the_fixed_ids_of_the_options_and_name_them():
     game = spiel_game("crazy_eights.yaml", players=3)
-    state = game.new_initial_state()
-    state.apply_action(4)
     rng = random.Random(4)
+    state = to_decision(game.new_initial_state(), rng)
     for _ in range(30):
+        to_decision(state, rng)
         seat = state.current_player()
         ids = game.actions.ids(state.ribbit, seat)
         assert state.legal_actions() == sorted(ids) and game.num_distinct_actions() == game.actions.size
@@ -166,6 +266,7 @@ def test_legal_actions_are_the_fixed_ids_of_the_options_and_name_them():
         text = state.action_to_string(seat, action)
         state.apply_action(action)
         assert state.ribbit.history[-1] == [seat, text]
+    to_decision(state, rng)
     wrong = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError, match=f"action {wrong} is not legal for player"):
         state.apply_action(wrong)
@@ -180,10 +281,8 @@ def spiel_positions(game, seeds=range(2), every: int = 5):
     """Adapter states of random games (every ``every``-th decision, and the end; never a chance node)."""
     for seed in seeds:
         state, rng = game.new_initial_state(), random.Random(seed)
-        if game.chance == "seed":
-            state.apply_action(seed % game.seeds)
         while not state.is_terminal():
-            if state.is_chance_node():  # chance="explicit": outcomes by their probabilities
+            if state.is_chance_node():  # a random event (or the seed model's deal): by its probabilities
                 chance_step(state, rng)
                 continue
             if len(state.ribbit.history) % every == 0:
@@ -192,25 +291,14 @@ def spiel_positions(game, seeds=range(2), every: int = 5):
         yield state
 
 
-def chance_step(state, rng) -> None:
-    """Apply one outcome of the chance node ``state`` is at, drawn by its probabilities."""
-    outcomes = state.chance_outcomes()
-    state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-
-
-def raw_zones(state) -> list:
-    """The Ribbit state's zones read deciding nothing (chance mode's undecided zones in their sorted order)."""
-    from interpreter.runtime.chance import raw
-    return [raw(cards) for cards in state.ribbit.zones]
-
-
 @pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
 def test_the_tensors_have_the_shapes_the_game_states_and_are_never_empty(path, variants, players):
     game = spiel_game(path, variants, players)
     (observation,), (information,) = game.observation_tensor_shape(), game.information_state_tensor_shape()
     assert observation == game.encoder.size and information == observation + game.actions.parts_size > 0
-    before = game.new_initial_state()
-    assert len(before.information_state_tensor(0)) == information and not any(before.observation_tensor(0))
+    before = game.new_initial_state()  # setup's first chance node: the position before setup
+    assert len(before.observation_tensor(0)) == observation and len(before.information_state_tensor(0)) == information
+    assert not any(spiel_game(path, variants, players, chance="seed").new_initial_state().observation_tensor(0))
     for state in spiel_positions(game, seeds=range(1), every=9):
         for seat in range(players):
             seen = np.asarray(state.observation_tensor(seat), np.float32)
@@ -226,7 +314,7 @@ def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted
     rng, moved = random.Random(0), 0
     for state in spiel_positions(game, seeds=range(1)):
         for seat in range(players):
-            unseen = [card for cards in state.ribbit.zones for card in cards
+            unseen = [card for cards in raw_zones(state) for card in cards
                       if card not in seen_cards(state.ribbit, seat)]
             world, sigma = with_cards_permuted(state.ribbit, unseen, rng)
             moved += any(game.ribbit.card_names[a] != game.ribbit.card_names[b] for a, b in sigma.items())
@@ -239,17 +327,7 @@ def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted
 
 def test_the_information_state_tensor_never_shows_another_seat_s_secret_pick_but_remembers_its_own():
     game = spiel_game("frog_tower.yaml", ["crayfish"], 4)
-    rng = random.Random(0)
-    for seed in range(200):
-        state = game.new_initial_state()
-        state.apply_action(seed % game.seeds)
-        while not state.is_terminal():
-            decision = state.ribbit.view(None)["decision"]
-            if decision["secret"] and len(decision["waiting_for"]) >= 2:
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            break
+    state, _ = at_secret_decision_of_several_seats(game)
     first = state.current_player()
     others = [p for p in range(4) if p != first]
     children = [state.child(action) for action in state.legal_actions()]
@@ -296,8 +374,6 @@ def test_openspiel_s_ismcts_bot_plays_through_the_adapter(chance):
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 8,
                            random_state=np.random.RandomState(0))
     state, rng = game.new_initial_state(), random.Random(5)
-    if chance == "seed":
-        state.apply_action(5)
     while not state.is_terminal():
         if state.is_chance_node():
             chance_step(state, rng)
@@ -316,8 +392,6 @@ def test_openspiel_s_mcts_bot_plays_through_the_adapter(chance):
     bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                        random_state=np.random.RandomState(0))
     state, rng = game.new_initial_state(), random.Random(2)
-    if chance == "seed":
-        state.apply_action(2)
     while not state.is_terminal():
         if state.is_chance_node():
             chance_step(state, rng)
@@ -329,26 +403,20 @@ def test_openspiel_s_mcts_bot_plays_through_the_adapter(chance):
 
 
 # ==================================================================== chance models
-def engine_has_chance_mode() -> bool:
-    import inspect
-
-    return "chance" in inspect.signature(load_game(DEFINITIONS / "kaeru.yaml").new_game).parameters
-
-
 @pytest.mark.parametrize("path, variants, players", [("kaeru.yaml", [], 2), ("frog_tower.yaml", ["crayfish"], 4)])
-def test_explicit_chance_uses_the_engine_s_chance_nodes_where_the_engine_has_them(path, variants, players):
-    if not engine_has_chance_mode():
-        with pytest.raises(DefinitionError, match="chance='explicit' needs the engine's chance mode"):
-            spiel_game(path, variants, players, chance="explicit")
-        return
-    game = spiel_game(path, variants, players, chance="explicit")
+def test_chance_is_the_engine_s_chance_nodes_by_default(path, variants, players):
+    game = spiel_game(path, variants, players)
     state = game.new_initial_state()
-    assert state.is_chance_node()
+    assert game.chance == "explicit" and state.is_chance_node() and state.ribbit.is_chance()
     assert state.chance_outcomes() == state.ribbit.chance_outcomes()  # the engine's outcomes and probabilities
     assert game.max_chance_outcomes() >= max(outcome for outcome, _ in state.chance_outcomes()) + 1
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    outcome = state.chance_outcomes()[0][0]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, outcome).endswith(f"(outcome {outcome})")
+    with pytest.raises(pyspiel.SpielError, match="is not an outcome of the pending chance event"):
+        state.apply_action(10 ** 6)
+    assert state.is_chance_node() and state.ribbit.history == []  # refused, and nothing changed
 
 
 def test_a_chance_model_that_is_not_seed_or_explicit_is_refused():
-    with pytest.raises(DefinitionError, match="chance must be 'seed' .* or 'explicit' .*, not str 'dice'"):
+    with pytest.raises(DefinitionError, match="chance must be 'explicit' .* or 'seed' .*, not str 'dice'"):
         spiel_game("kaeru.yaml", chance="dice")

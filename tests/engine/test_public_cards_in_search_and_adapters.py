@@ -91,11 +91,15 @@ def test_the_encoded_view_holds_the_public_cards_of_other_seats_and_nothing_the_
 def test_openspiel_observations_and_information_states_hold_public_cards_and_nothing_hidden(top_frog_game):
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
     from interpreter.adapters.openspiel import RibbitSpielGame
-    spiel = RibbitSpielGame(top_frog_game, 2, seeds=4)
+    from interpreter.runtime.chance import raw
+    spiel = RibbitSpielGame(top_frog_game, 2)
     state = spiel.new_initial_state()
-    state.apply_action(1)
     rng, checked = random.Random(5), 0
     while not state.is_terminal() and checked < 4:
+        if state.is_chance_node():  # a card drawn (chance is explicit): an outcome by its probability
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
         ribbit = state.ribbit
         for seat in range(2):
             public = others_public(ribbit, seat)
@@ -108,7 +112,8 @@ def test_openspiel_observations_and_information_states_hold_public_cards_and_not
                           if item.get("public")}
                 assert names <= listed
             world = state.clone()
-            world._state.state, _ = with_cards_permuted(ribbit, unseen_by_rule(ribbit, seat), rng)
+            unseen = [c for cards in ribbit.zones for c in raw(cards) if c not in seen_cards(ribbit, seat)]
+            world._state.state, _ = with_cards_permuted(ribbit, unseen, rng)
             assert world.observation_string(seat) == state.observation_string(seat)
             checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
