@@ -39,9 +39,10 @@
   unless ``narration=False`` (faster by a third to two thirds; the strings then hold the view and
   the seat's own actions only, so two histories that end in the same view may read alike).
   ``observation_tensor(p)`` is the view encoded (:mod:`interpreter.adapters.encoding`: the same
-  vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by a
-  count of the parts of the seat's own actions (their items, texts, templates, fallback places:
-  a summary of what it chose, not their order).  Both have shapes fixed per game and player count
+  vector as the PettingZoo observation); ``information_state_tensor(p)`` is that followed by the
+  seat's own actions (:class:`RecallEncoder`): a count of their parts (items, texts, templates,
+  fallback places) over the whole game, then its last ``RECALL`` (8) actions in order, each a
+  one-hot of its fixed id's head and holes.  Both have shapes fixed per game and player count
   (with ``chance="seed"``, zeros before the deal).
 * **Returns**: ``state.returns()`` at the end (1/k for each of k winners, 0 otherwise).
   A game still running after ``max_decisions`` decisions ends with nobody winning.
@@ -79,6 +80,7 @@ DEFAULT_SEEDS = 100
 SEED, EXPLICIT = "seed", "explicit"  # the two chance models (see the module docstring)
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 MAX_DECISIONS = 10_000
+RECALL = 8  # the seat's own last actions the information state tensor lists in order (most recent first)
 
 
 _REGISTERED: set = set()  # the short names registered with OpenSpiel (once each)
@@ -164,6 +166,7 @@ class RibbitSpielGame(pyspiel.Game):
         self.max_actions = probe_max_actions(game, players) if max_actions is None else max_actions
         self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.encoder = ViewEncoder(game, players)  # the view as numbers (encoding.py)
+        self.recall = RecallEncoder(self.actions)  # the seat's own actions as numbers (the information state)
         self.max_decisions = max_decisions
         self.deals = [(seed, 1.0 / seeds) for seed in range(seeds)]  # the chance node's outcomes, made once
         name = "".join(c if c.isalnum() else "_" for c in game.name.lower())
@@ -274,7 +277,7 @@ class RibbitSpielState(pyspiel.State):
         super().__init__(game)
         self._game = _Shared(game)
         self._decisions = 0  # decisions taken (max_decisions), chance outcomes not counted
-        self._own = np.zeros((game.players, game.actions.parts_size), np.float32)  # each seat's own actions' parts
+        self._own = _OwnActions([[] for _ in range(game.players)])  # each seat's own action ids, in order
         self._made = _Cache()  # the ids of the decision now (see _ids)
         if game.chance == EXPLICIT:  # the game starts at once: setup runs up to its first decision or chance node
             self._state = _Owned(game.ribbit.new_game(game.players, 0, log=game.narration, chance=True), str(game))
@@ -344,9 +347,7 @@ class RibbitSpielState(pyspiel.State):
             return
         seat = ribbit.current_players()[0]
         ribbit.apply_id(seat, self._option(seat, action))
-        own = self._own[seat]
-        for at in spiel.actions.parts(action):
-            own[at] += 1
+        self._own.ids[seat].append(action)
         self._decisions += 1
         if not ribbit.over and self._decisions >= spiel.max_decisions:
             ribbit.abandon()
@@ -404,25 +405,95 @@ class RibbitSpielState(pyspiel.State):
         return json.dumps(self.ribbit.view(None), sort_keys=True)
 
 
+class _OwnActions:
+    """Each seat's own action ids, in order (what the information state tensor encodes): a clone copies the
+    lists, a pickle holds them."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self, ids: list):
+        self.ids = ids
+
+    def __deepcopy__(self, memo):
+        return _OwnActions([seat[:] for seat in self.ids])
+
+    def __reduce__(self):
+        return _OwnActions, (self.ids,)
+
+
+class RecallEncoder:
+    """A seat's own actions as a vector of ``size`` numbers (the perfect-recall part of the information state
+    tensor), made from their fixed ids (:mod:`interpreter.adapters.actions`):
+
+    * ``counts`` (``parts_size`` numbers): how often the seat chose each *part* of an action in the whole
+      game (:meth:`~interpreter.adapters.actions.ActionTable.parts`: an item, a fixed text, a template and
+      each of its holes' items, a place in the fallback block);
+    * ``window`` (``RECALL`` slots of ``slot_size``): its last ``RECALL`` actions **in order**, the most
+      recent first.  A slot is a one-hot of the action's *head* (its item, its text, its template or its
+      fallback place: ``parts_size`` positions), then, for a template's action, one one-hot per hole of the
+      hole's item (``holes`` blocks of ``len(items)``, hole 1 first; ``holes`` is the most any template
+      has).  A slot with no action (fewer than ``RECALL`` so far) is all zeros.
+
+    A slot's one-hots give back the action's id (a head and its holes), yet stay the size of the parts,
+    not of ``num_distinct_actions`` (a template of two holes alone may hold tens of thousands of ids).
+    """
+
+    def __init__(self, actions):
+        self.actions = actions
+        self.parts_size = actions.parts_size
+        self.holes = max((holes for _, holes, _ in actions.templates), default=0)
+        self.slot_size = self.parts_size + self.holes * len(actions.items)
+        self.size = self.parts_size + RECALL * self.slot_size
+        self._parts, self._slots = {}, {}  # id -> positions, made when first met (at most one entry per id)
+
+    def encode(self, ids: list, out: np.ndarray) -> None:
+        """Write the vector of the own actions ``ids`` (in the order taken) into ``out`` (``size`` numbers)."""
+        out.fill(0)
+        counts, window = out[:self.parts_size], out[self.parts_size:].reshape(RECALL, self.slot_size)
+        if ids:
+            np.add.at(counts, [at for action in ids for at in self._parts_of(action)], 1)
+        for k, action in enumerate(reversed(ids[-RECALL:])):
+            window[k, self._slot_of(action)] = 1
+
+    def _parts_of(self, action: int) -> list[int]:
+        found = self._parts.get(action)
+        if found is None:
+            found = self._parts[action] = self.actions.parts(action)
+        return found
+
+    def _slot_of(self, action: int) -> list[int]:
+        """Positions in a slot: the head's, then each hole's item in its hole's block."""
+        found = self._slots.get(action)
+        if found is None:
+            head, *digits = self._parts_of(action)  # a template's holes come last hole first
+            items = len(self.actions.items)
+            found = [head] + [self.parts_size + hole * items + digit for hole, digit in enumerate(reversed(digits))]
+            self._slots[action] = found
+        return found
+
+
 class RibbitObserver:
     """OpenSpiel's observer interface, from ``view`` (and the seat's own actions, for perfect recall).
 
     * ``tensor`` (float32): the view encoded (:class:`~interpreter.adapters.encoding.ViewEncoder`,
-      ``dict["view"]``); with perfect recall, then how often the seat chose each part of an action
-      (``dict["own actions"]``: the items, texts, templates and fallback places of its actions' fixed
-      ids, :meth:`~interpreter.adapters.actions.ActionTable.parts`).  All zeros before the deal.
+      ``dict["view"]``); with perfect recall, then the seat's own actions (:class:`RecallEncoder`):
+      ``dict["own actions"]`` counts the parts of all of them, ``dict["own actions in order"]`` holds
+      the last ``RECALL``, most recent first (``RECALL`` rows of ``slot_size``).  All zeros before the
+      deal (the seed model).
     * strings: the view as JSON (sorted keys); with perfect recall, then the texts of the seat's own
       actions (a JSON list) and its narration (``state.narration(seat)``).
     """
 
     def __init__(self, game: RibbitSpielGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.encoder, self.actions = game.encoder, game.actions
+        self.encoder, self.recall = game.encoder, game.recall
         size = self.encoder.size
-        self.tensor = np.zeros(size + (self.actions.parts_size if perfect_recall else 0), np.float32)
+        self.tensor = np.zeros(size + (self.recall.size if perfect_recall else 0), np.float32)
         self.dict = {"view": self.tensor[:size]}
         if perfect_recall:
-            self.dict["own actions"] = self.tensor[size:]
+            counts = size + self.recall.parts_size
+            self.dict["own actions"] = self.tensor[size:counts]
+            self.dict["own actions in order"] = self.tensor[counts:].reshape(RECALL, self.recall.slot_size)
 
     def set_from(self, state, player):
         tensor = self.tensor
@@ -432,7 +503,7 @@ class RibbitObserver:
         size = self.encoder.size
         tensor[:size] = self.encoder.encode(state.ribbit.view(player))
         if self.perfect_recall:
-            tensor[size:] = state._own[player]
+            self.recall.encode(state._own.ids[player], tensor[size:])
 
     def string_from(self, state, player):
         if state.ribbit is None:

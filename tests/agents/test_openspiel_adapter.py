@@ -16,7 +16,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 
 from interpreter import DefinitionError, load_game  # noqa: E402
-from interpreter.adapters.openspiel import RibbitSpielGame  # noqa: E402
+from interpreter.adapters.openspiel import RECALL, RibbitSpielGame  # noqa: E402
 from interpreter.runtime.chance import Unresolved, raw  # noqa: E402
 
 DEFINITIONS = Path(__file__).resolve().parents[2] / "definitions"
@@ -295,7 +295,8 @@ def spiel_positions(game, seeds=range(2), every: int = 5):
 def test_the_tensors_have_the_shapes_the_game_states_and_are_never_empty(path, variants, players):
     game = spiel_game(path, variants, players)
     (observation,), (information,) = game.observation_tensor_shape(), game.information_state_tensor_shape()
-    assert observation == game.encoder.size and information == observation + game.actions.parts_size > 0
+    assert observation == game.encoder.size and information == observation + game.recall.size > 0
+    assert game.recall.size == game.actions.parts_size + RECALL * game.recall.slot_size
     before = game.new_initial_state()  # setup's first chance node: the position before setup
     assert len(before.observation_tensor(0)) == observation and len(before.information_state_tensor(0)) == information
     assert not any(spiel_game(path, variants, players, chance="seed").new_initial_state().observation_tensor(0))
@@ -311,7 +312,7 @@ def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted
     from invariants import seen_cards, with_cards_permuted
 
     game = spiel_game(path, variants, players)
-    rng, moved = random.Random(0), 0
+    rng, moved, recalled = random.Random(0), 0, 0
     for state in spiel_positions(game, seeds=range(1)):
         for seat in range(players):
             unseen = [card for cards in raw_zones(state) for card in cards
@@ -322,7 +323,58 @@ def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted
             other._state.state = world
             assert other.observation_tensor(seat) == state.observation_tensor(seat)
             assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
-    assert moved
+            recalled += any(own_actions_in_order(state, seat).ravel())
+    assert moved and recalled  # (the tensors compared held the seat's own actions in order)
+
+
+def own_actions_in_order(state, seat) -> np.ndarray:
+    """The information state tensor's window of ``seat``'s last actions (RECALL rows, most recent first)."""
+    observer = state.get_game().make_py_observer()
+    observer.set_from(state, seat)
+    return observer.dict["own actions in order"].copy()
+
+
+def read_back(game, row) -> int | None:
+    """The fixed id a window row holds (None: an empty row), worked out from the table's blocks."""
+    on = np.flatnonzero(row)
+    if not len(on):
+        return None
+    actions, parts = game.actions, game.actions.parts_size
+    items, texts, templates = len(actions.items), len(actions.texts), actions.templates
+    head, holes = on[0], [(at - parts) % items for at in on[1:]]
+    assert head < parts and [(at - parts) // items for at in on[1:]] == list(range(len(holes)))  # hole k, block k
+    if head < items + texts:
+        return int(head)
+    if head < items + texts + len(templates):
+        _, count, first = templates[head - items - texts]
+        assert len(holes) == count  # one item per hole, hole 1 first
+        return first + sum(digit * items ** (count - 1 - k) for k, digit in enumerate(holes))
+    return actions.fallback + int(head - items - texts - len(templates))
+
+
+@pytest.mark.parametrize("path, variants, players", [("crazy_eights.yaml", [], 3), ("top_frog.yaml", [], 2),
+                                                     ("frog_tower.yaml", ["crayfish"], 4)])
+def test_the_information_state_tensor_lists_the_seat_s_last_actions_in_order(path, variants, players):
+    game = spiel_game(path, variants, players)
+    state, rng, taken = game.new_initial_state(), random.Random(6), [[] for _ in range(players)]
+    templated = 0
+    for _ in range(600 if path == "top_frog.yaml" else 300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
+        seat, action = state.current_player(), rng.choice(state.legal_actions())
+        state.apply_action(action)
+        taken[seat].append(action)
+        templated += len(np.flatnonzero(own_actions_in_order(state, seat)[0])) > 1
+        for p in range(players):
+            window = own_actions_in_order(state, p)
+            expected = list(reversed(taken[p][-RECALL:])) + [None] * (RECALL - min(RECALL, len(taken[p])))
+            assert [read_back(game, row) for row in window] == expected
+    assert max(map(len, taken)) > RECALL  # the window slid
+    if path == "top_frog.yaml":
+        assert templated  # an action of a template with holes was read back
 
 
 def test_the_information_state_tensor_never_shows_another_seat_s_secret_pick_but_remembers_its_own():
