@@ -429,10 +429,14 @@ def bench_adapters(repeats: int) -> None:
     """Steps/s through each adapter beside the integer API on the same games (best of alternated runs).
 
     The integer API plays ``sample_action_id`` + ``apply_id`` with narration off (as ``ribbit simulate``)
-    and on; the OpenSpiel adapter narrates by default (its information state strings read it) and is
-    set beside the narrated API, and with ``narration=False`` beside the plain one.  The OpenSpiel
-    adapter's step is ``legal_actions()`` + ``apply_action`` (fixed ids; no tensor, string or clone
-    asked for); PettingZoo's is ``env.last()`` + ``env.step`` (the observation encoded, its mask and texts).
+    and on, seeded and in chance mode (``new_game(..., chance=True)``, each chance outcome drawn by its
+    probability from ``chance_outcomes()``).  The OpenSpiel adapter's default (``chance="explicit"``) runs
+    chance mode, so it is set beside the chance-mode API (narrated by default, as its information state
+    strings read the narration; with ``narration=False`` beside the plain one); ``chance="seed"`` beside
+    the seeded narrated API.  A step is a decision (chance outcomes are applied, not counted): the
+    adapter's is ``legal_actions()`` + ``apply_action`` (fixed ids; no tensor, string or clone asked for);
+    PettingZoo's is ``env.last()`` + ``env.step`` (the observation encoded, its mask and texts), beside the
+    seeded plain API.
     """
     try:
         import numpy as np
@@ -446,12 +450,17 @@ def bench_adapters(repeats: int) -> None:
         game = load_game(ROOT / GAMES[name][0])
         spiel, env = RibbitSpielGame(game, players), RibbitEnv(game, players)
         quiet = RibbitSpielGame(game, players, max_actions=spiel.max_actions, narration=False)
+        seeded = RibbitSpielGame(game, players, max_actions=spiel.max_actions, chance="seed")
 
-        def integer_api(log):
+        def integer_api(log, chance=False):
             rng, steps = random.Random(0), 0
             for seed in range(games):
-                state = game.new_game(players, seed, log=log)
+                state = game.new_game(players, seed, log=log, chance=True) if chance else game.new_game(players, seed, log=log)
                 while not state.is_terminal():
+                    if chance and state.is_chance():
+                        outcomes = state.chance_outcomes()
+                        state.apply_chance(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                        continue
                     player = state.current_players()[0]
                     state.apply_id(player, state.sample_action_id(player, rng))
                     steps += 1
@@ -461,8 +470,12 @@ def bench_adapters(repeats: int) -> None:
             rng, steps = random.Random(0), 0
             for seed in range(games):
                 state = spiel.new_initial_state()
-                state.apply_action(seed % spiel.seeds)
                 while not state.is_terminal():
+                    if state.is_chance_node():
+                        outcomes = state.chance_outcomes()
+                        state.apply_action(seed % spiel.seeds if spiel.chance == "seed" else
+                                           rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                        continue
                     state.apply_action(rng.choice(state.legal_actions()))
                     steps += 1
             return steps
@@ -480,21 +493,26 @@ def bench_adapters(repeats: int) -> None:
                     steps += 1
             return steps
 
-        runs = {"integer API": lambda: integer_api(False), "integer API, narrated": lambda: integer_api(True),
+        runs = {"API": lambda: integer_api(False), "API, narrated": lambda: integer_api(True),
+                "API, chance mode": lambda: integer_api(False, True),
+                "API, chance mode, narrated": lambda: integer_api(True, True),
                 "OpenSpiel": lambda: through_openspiel(spiel), "OpenSpiel, unnarrated": lambda: through_openspiel(quiet),
-                "PettingZoo": through_pettingzoo}
+                "OpenSpiel, seed model": lambda: through_openspiel(seeded), "PettingZoo": through_pettingzoo}
         steps = {label: run() for label, run in runs.items()}  # warm-up, and each path's step count
         best = {label: float("inf") for label in runs}
         for _ in range(repeats):
             for label, run in runs.items():
                 best[label] = min(best[label], median_time(run, 1))
         rate = {label: steps[label] / best[label] for label in runs}
-        base, narrated = rate["integer API"], rate["integer API, narrated"]
-        spiel_rate, quiet_rate = rate["OpenSpiel"], rate["OpenSpiel, unnarrated"]
-        print(f"  {name:12s} {players}p  integer API {base:6.0f}/s, narrated {narrated:6.0f}/s   OpenSpiel "
-              f"{spiel_rate:6.0f}/s ({narrated / spiel_rate:.2f}x the narrated API's cost), narration=False "
-              f"{quiet_rate:6.0f}/s ({base / quiet_rate:.2f}x)   PettingZoo {rate['PettingZoo']:6.0f}/s "
-              f"({base / rate['PettingZoo']:.2f}x)")
+        print(f"  {name:12s} {players}p  integer API: seeded {rate['API']:6.0f}/s, narrated {rate['API, narrated']:6.0f}/s; "
+              f"chance mode {rate['API, chance mode']:6.0f}/s, narrated {rate['API, chance mode, narrated']:6.0f}/s")
+        print(f"  {'':12s}     OpenSpiel {rate['OpenSpiel']:6.0f}/s "
+              f"({rate['API, chance mode, narrated'] / rate['OpenSpiel']:.2f}x the narrated chance-mode API's cost), "
+              f"narration=False {rate['OpenSpiel, unnarrated']:6.0f}/s "
+              f"({rate['API, chance mode'] / rate['OpenSpiel, unnarrated']:.2f}x), chance='seed' "
+              f"{rate['OpenSpiel, seed model']:6.0f}/s ({rate['API, narrated'] / rate['OpenSpiel, seed model']:.2f}x "
+              f"the narrated seeded API's)   PettingZoo {rate['PettingZoo']:6.0f}/s "
+              f"({rate['API'] / rate['PettingZoo']:.2f}x the seeded API's)")
 
 
 def main(argv=None) -> int:
