@@ -54,8 +54,9 @@
 * **Serialisation**: the game is registered with OpenSpiel when made (``python_ribbit_<name>``,
   its parameters: the definition's file and variants, quoted, and the sizes), so
   ``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling work in any process
-  that can read the definition; a state pickles as its history (explicit chance: replayed with its
-  outcomes) or its plain data (seed model), never the compiled rules.
+  that can read the definition; a state pickles as its plain data, undecided zones undecided (at a
+  chance node of the explicit model: as its history, replayed), never the compiled rules, so a world
+  dealt again for search (whose history holds no chance outcome) comes back as it was.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import DefinitionError, IllegalActionError, Location
+from ..runtime.chance import Unresolved, raw
 from ..state import _type_of
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
@@ -229,10 +231,14 @@ class _Owned:
         state = self.state
         if state is None:
             return _Owned, (None, self.game)
-        if getattr(state, "chance", None) is not None:  # chance mode keeps a copy of the game's step: replayed instead
+        if state.chance is not None and state.chance.boundary is not None:
+            # at a chance node the state keeps a copy of itself from before the step (with the compiled game):
+            # replayed from its history instead (a resampled world is never at one: resample at a decision)
             return _replayed, (self.game, state.history, state.log is not None, state.ended_by == State.DECISION_CAP)
-        data = {slot: getattr(state, slot) for slot in State.__slots__ if slot not in ("game", "_made")}
-        return _revive, (self.game, data)
+        data = {slot: getattr(state, slot) for slot in State.__slots__ if slot not in ("game", "_made", "zones")}
+        zones = [cards if type(cards) is not Unresolved else (raw(cards), cards.lo, cards.hi, cards.label)
+                 for cards in state.zones]  # an undecided zone read deciding nothing, and made again so
+        return _revive, (self.game, data, zones)
 
 
 def _replayed(name: str, history: list, log: bool, abandoned: bool) -> _Owned:
@@ -249,12 +255,20 @@ def _replayed(name: str, history: list, log: bool, abandoned: bool) -> _Owned:
     return _Owned(state, name)
 
 
-def _revive(name: str, data: dict) -> _Owned:
+def _revive(name: str, data: dict, zones: list) -> _Owned:
     state = State.__new__(State)
     state.game, state._made = _game_named(name).ribbit, None
     for slot, value in data.items():
         setattr(state, slot, value)
+    state.zones = [cards if type(cards) is list else _undecided(state, *cards) for cards in zones]
     return _Owned(state, name)
+
+
+def _undecided(state, cards: list, lo: int, hi: int, label: str) -> Unresolved:
+    """A zone of a chance-mode state whose positions ``lo`` to ``hi - 1`` are undecided, tied to its chance mode."""
+    zone = Unresolved(cards)
+    zone.lo, zone.hi, zone.ctx, zone.label = lo, hi, state.chance, label
+    return zone
 
 
 class _Cache:
