@@ -75,6 +75,7 @@ from ..state import _type_of
 from . import ActionIndexError, action_index, action_option, check_sizes, probe_max_actions
 from .actions import ActionTable
 from .encoding import LIMIT, ViewEncoder
+from .state_encoding import StateEncoder
 
 MAX_DECISIONS = 10_000
 DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and far below the seeds new_game takes
@@ -96,6 +97,7 @@ class _RibbitEnvironment:
                                   Location(game.file, key="narration"))
         self.narration = narration  # the games' narration (state.narration): off unless asked, as in simulate
         self.encoder = ViewEncoder(game, players)
+        self.observer = StateEncoder(self.encoder)  # the same vectors, read from the state without its view
         self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.possible_agents = [f"player_{seat + 1}" for seat in range(players)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -160,7 +162,7 @@ class _RibbitEnvironment:
         """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
         mask = np.zeros(self.actions.size, np.int8)
         mask[ids] = 1
-        return {"observation": self.encoder.encode(self.state.view(seat)), "action_mask": mask}
+        return {"observation": self.observer.encode(self.state, seat), "action_mask": mask}
 
     def _legal(self, seat: int) -> dict[int, str]:
         """``seat``'s legal actions now: {fixed id: text}."""
