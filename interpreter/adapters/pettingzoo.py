@@ -160,9 +160,10 @@ class _RibbitEnvironment:
 
     def _observation(self, seat: int, ids) -> dict:
         """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
-        mask = np.zeros(self.actions.size, np.int8)
-        mask[ids] = 1
-        return {"observation": self.observer.encode(self.state, seat), "action_mask": mask}
+        mask = bytearray(self.actions.size)  # (zeros, and cheaper to set a few bytes of than a NumPy array)
+        for i in ids:
+            mask[i] = 1
+        return {"observation": self.observer.encode(self.state, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def _legal(self, seat: int) -> dict[int, str]:
         """``seat``'s legal actions now: {fixed id: text}."""
@@ -216,7 +217,9 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self.infos[self.agent_selection] = {"legal_actions": self._legal(seat)}
 
     def observe(self, agent):
-        seat = self.seat[self._known(agent)]
+        seat = self.seat.get(agent) if type(agent) is str else None
+        if seat is None:
+            self._known(agent)  # (raises)
         return self._observation(seat, self._ids(seat))
 
     def step(self, action):
@@ -242,10 +245,11 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        index = action_option(action, self._ids(seat), agent)
+        ids = self._ids(seat)
+        index = ids.index(action) if type(action) is int and action in ids else action_option(action, ids, agent)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
-        self.rewards = {name: 0.0 for name in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         ended = self._ended()
         if ended == "terminated":
             returns = self.state.returns()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import chain, compress
-from operator import is_not, ne
+from operator import is_not, itemgetter, ne
 
 import numpy as np
 
@@ -55,6 +55,7 @@ class StateEncoder:
         self.gvar_names = [name for name, _, _ in self.gvars]
         self.pvars = [(name, at + p, kind, p) for name, at, kind in encoder._pvar_at for p in range(self.players)]
         self.pvar_names = [name for name, _, _ in encoder._pvar_at]
+        self.row_length = {self.players}  # (the lengths of the state's rows of player variables, as they should be)
         self.counters = [(name, "space" if where == "spaces" else "player", length, at)
                          for name, where, length, at in encoder._counter_at]
         self.everyone = _Common(self)  # the numbers every seat is given alike
@@ -134,7 +135,8 @@ class _Common:
         self.count_at = [-1 if at is None else at[0] for at in owner.zone_at]  # -1: a zone not in the vector
         self.shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
                       if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
-        self.shows_index = [index for index, _, _, _ in self.shows]
+        shows = [index for index, _, _, _ in self.shows]
+        self.shown = itemgetter(*shows) if len(shows) > 1 else lambda zones: tuple(zones[i] for i in shows)  # a tuple
         hidden = game.hidden_pvars
         variables = [(at, kind) for _, at, kind in owner.gvars]
         variables += [None if name in hidden else (at, kind) for name, at, kind, _ in owner.pvars]
@@ -142,7 +144,7 @@ class _Common:
         self.numbers = array("f", bytes(4 * owner.size))  # float32, as the vector: written in place
         self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
         self.lengths = [0] * game.zone_count
-        self.copies = [[] for _ in self.shows]  # the zones that show cards, as the numbers show them
+        self.copies = tuple([] for _ in self.shows)  # the zones that show cards, as the numbers show them
         self.values = [None] * len(variables)  # the variables' values numbered
         self.mutable = []  # which of those may change in place (lists): numbered every time
         self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
@@ -156,13 +158,15 @@ class _Common:
         if lengths != self.lengths:
             self._lengths(lengths)
         if self.shows:
-            shown = [zones[index] for index in self.shows_index]
+            shown = self.shown(zones)
             if shown != self.copies:
                 self._shown_zones(shown)
         owner = self.owner
         values = list(map(state.gv.get, owner.gvar_names))
         if owner.pvar_names:
-            values += player_values(state, owner)
+            rows = list(map(state.pv.get, owner.pvar_names))
+            values += chain.from_iterable(rows) if None not in rows and set(map(len, rows)) == owner.row_length \
+                else player_values(state, owner)
         if self.mutable or any(map(is_not, values, self.values)):  # (True is 1, but not numbered as 1)
             self._variables(values)
         if owner.counters:
@@ -180,8 +184,8 @@ class _Common:
 
     def _shown_zones(self, shown: list) -> None:
         """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
-        value, numbers, copies, plan = self.owner.card_value, self.numbers, self.copies, self.shows
-        for k in compress(range(len(shown)), map(ne, shown, copies)):
+        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.shows
+        for k in compress(range(len(shown)), map(ne, shown, self.copies)):
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
             _, top_at, names_at, how = plan[k]
@@ -200,6 +204,7 @@ class _Common:
             for card in seen_now:
                 numbers[names_at + value[card]] += 1
             numbers[top_at] = value[cards[-1]] if cards else 0
+        self.copies = tuple(copies)
 
     def _variables(self, values: list) -> None:
         """Number the variables whose value is another object than last time, and those holding lists."""
