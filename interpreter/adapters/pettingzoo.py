@@ -44,9 +44,13 @@ Both environments:
   ``env.actions.describe(id)`` says what any id means.  ``max_actions`` (given, or sized from random
   games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.
 * **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(n,) of
-  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes
-  ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`, NumPy; ``env.encoder.parts`` names
-  its slices and its docstring says which never change), so it holds no hidden information.
+  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector is
+  ``env.encoder.encode(state.view(seat))`` (:mod:`interpreter.adapters.encoding`, NumPy;
+  ``env.encoder.parts`` names its slices and its docstring says which never change), so it holds no
+  hidden information.  It is read straight from the state, bit for bit the same, without building the
+  view (``env.observer``, :mod:`interpreter.adapters.state_encoding`): only what changed since the
+  last observation is worked out again, and only the agents asked are encoded (AEC: the agent to
+  act, when ``last()`` or ``observe()`` asks).
 * **Narration**: games are played without it (``log=False``, as ``ribbit simulate`` plays them:
   it costs time and no observation uses it); ``narration=True`` keeps it, for ``env.state.narration(seat)``.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
