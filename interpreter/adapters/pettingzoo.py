@@ -112,7 +112,7 @@ class _RibbitEnvironment:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
-        self._made = None  # ((decision, seat), state, ids): see _ids
+        self._made = None  # (state, decisions taken, seat, pending decision, ids): see _ids
         self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
@@ -151,15 +151,14 @@ class _RibbitEnvironment:
 
     def _ids(self, seat: int) -> list[int]:
         """The fixed ids of ``seat``'s options now (engine order), made once per decision and seat."""
-        state = self.state
+        state, made = self.state, self._made
+        if made is not None and made[0] is state and made[1] == len(state.history) and made[2] == seat \
+                and made[3] is state.pending:
+            return made[4]
         if state.pending is None or state.over:
             return []
-        key = (state, len(state.history), seat)
-        made = self._made
-        if made is not None and made[0] == key[1:] and made[1] is state:
-            return made[2]
         ids = self.actions.ids(state, seat)
-        self._made = (key[1:], state, ids)
+        self._made = (state, len(state.history), seat, state.pending, ids)
         return ids
 
     def _observation(self, seat: int, ids) -> dict:
@@ -264,7 +263,8 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             for name in self.agents:
                 self.truncations[name] = True
         self._select((seat + 1) % self.players if ended else self.state.current_players()[0])
-        self._accumulate_rewards()
+        if ended == "terminated":  # (before the end every reward is 0.0: nothing to add)
+            self._accumulate_rewards()
 
 
 class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):

@@ -87,12 +87,17 @@ class StateEncoder:
             state._no_such_player(seat)
         if state.game is not self.game or state.n != self.players or state.chance is not None:
             return self.encoder.encode(state.view(seat))
-        vector = self.everyone.update(state).copy()
+        everyone = self.everyone
+        everyone.update(state)
+        if seat is None:
+            vector = everyone.vector.copy()
+        else:  # (the common numbers mark no seat: marked for the copy only)
+            everyone.numbers[seat] = 1.0
+            vector = everyone.vector.copy()
+            everyone.numbers[seat] = 0.0
         own = self._seats.get(seat)
         if own is None:
             own = self._seats[seat] = _Seat(self, seat)
-        if seat is not None:
-            vector[seat] = 1.0  # (the common numbers mark no seat)
         added = own.update(state)
         if added:
             numbers = memoryview(vector)
@@ -151,8 +156,8 @@ class _Common:
         self.block = [0] * (2 * owner.players + 1)  # the decision's numbers
         self.over = False
 
-    def update(self, state) -> np.ndarray:
-        """The vector (the numbers' own memory: copy it), brought up to date with ``state``."""
+    def update(self, state) -> None:
+        """Bring the numbers (and so ``vector``, the same memory) up to date with ``state``."""
         zones = state.zones
         lengths = list(map(len, zones))
         if lengths != self.lengths:
@@ -173,7 +178,6 @@ class _Common:
             self._counters(state)
         self._decision(state)
         self.numbers[owner.encoder._over_at] = 1.0 if state.over else 0.0
-        return self.vector
 
     def _lengths(self, lengths: list) -> None:
         numbers, count_at = self.numbers, self.count_at
@@ -192,12 +196,14 @@ class _Common:
             size, was = len(cards), len(before)
             if how == TOP:
                 seen_before, seen_now = before[-1:], cards[-1:]
-            elif size == was + 1 and cards[:was] == before:  # a card put on top
+            elif size >= was and cards[:was] == before:  # cards put on top
                 seen_before, seen_now = (), cards[was:]
-            elif was == size + 1 and before[:size] == cards:  # the top card taken
+            elif was > size and before[:size] == cards:  # cards taken off the top
                 seen_before, seen_now = before[size:], ()
-            else:
-                seen_before, seen_now = before, cards
+            else:  # cards taken from anywhere, put anywhere: those that left and those that came
+                old, new = set(before), set(cards)
+                seen_before, seen_now = (old - new, new - old) if len(old) == was and len(new) == size else \
+                    (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
             names_at -= 1  # (a card's value is 1 + the index of its name)
             for card in seen_before:
                 numbers[names_at + value[card]] -= 1
