@@ -2,11 +2,13 @@
 number, without building the view.
 
 A learning loop asks for one seat's vector per step, and between two steps little changes: a card or two
-move, a variable or two change.  So each seat keeps the vector it was last given (and a Python list beside
-it) with a copy of every zone as it was then; an observation compares each zone with its copy and works
-only on those that differ (their counts, top and the names the seat sees in them), recomputes the few
-numbers that are not zones (variables, counters, the decision, whether the game is over) and writes into
-the vector only the numbers that changed.
+move, a variable or two change.  So the numbers every seat is given alike (zone counts, the cards of
+public and top-only zones, the variables but private ones, counters, the decision, the end) are kept
+once, as float32 written in place, with what they were computed from: each zone's length, a copy of
+each zone that shows cards, the variables' values, the decision's numbers.  An observation compares the
+state with those and works out again only what differs (a zone's cards by those that left and those
+that came); then what that seat alone is given (its mark, the zones only it sees whole, its private
+variables, the cards shown to it) is added to a copy.  Nothing is worked out for a seat not asked.
 
 What a seat sees is decided as the view decides it, with the functions of
 :mod:`interpreter.runtime.visibility`: a zone that ``zone_shows`` whole (public, or the seat's own) lists
@@ -19,6 +21,8 @@ in the vector at all.  A state in chance mode, or of another game or player coun
 ``tests/agents/test_state_encoding.py`` checks the two paths equal, bit for bit, at every step of seeded
 random games of every shipped game and variant and of the test definitions with hidden zones, shows and
 public cards, for every seat and the spectator.
+
+A StateEncoder keeps what it last computed: one per environment, not shared between threads.
 """
 
 from __future__ import annotations
