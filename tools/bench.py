@@ -380,6 +380,16 @@ def bench_parallel(games: int, repeats: int, ray: bool = False) -> None:
           f"{(best - min(two)) / games * 1e3:+.3f} ms per game against --jobs 2")
 
 
+def legal_ids(observation):
+    """The action ids an observation's mask allows, as a training loop finds them.  Read as bools: NumPy's
+    ``nonzero`` of an int8 array is some 30 times slower (Top Frog's mask of 84k ids: 300 µs, more than a
+    step of the game), a cost of the loop that picks, not of the environment, which gymnasium's
+    ``Discrete.sample(mask)`` (``mask == 1``) does not pay either."""
+    import numpy as np
+
+    return np.flatnonzero(observation["action_mask"].view(np.bool_))
+
+
 PETTINGZOO_GAMES = (("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players, games per run
 
 
@@ -407,7 +417,7 @@ def bench_pettingzoo(repeats: int) -> None:
                     if terminated or truncated:
                         env.step(None)
                         continue
-                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))  # a fixed action id
+                    env.step(int(rng.choice(legal_ids(observation))))  # a fixed action id
                     steps += 1
             return steps
 
@@ -489,7 +499,7 @@ def bench_adapters(repeats: int) -> None:
                     if terminated or truncated:
                         env.step(None)
                         continue
-                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                    env.step(int(rng.choice(legal_ids(observation))))
                     steps += 1
             return steps
 

@@ -28,7 +28,11 @@ playing games would be slow and could drop a number that a rare game does change
 that wants a smaller input can drop the columns it finds constant in its own data, and
 ``parts`` says what each one means.
 
-Encoding is a few Python steps per zone and per visible card, listing only the numbers that are
+The environments do not build the view: :class:`interpreter.adapters.state_encoding.StateEncoder` reads the
+same numbers straight from the state, updating only what changed (tests check both paths equal, bit
+for bit).  ``encode(view)`` stays the reference, and serves any view given.
+
+Encoding a view is a few Python steps per zone and per visible card, listing only the numbers that are
 not 0, then one ``np.bincount``: no per-number Python work (that loop cost 75% of a PettingZoo
 step before; on a shipped game it encodes a view 12-43x faster than it did).
 """

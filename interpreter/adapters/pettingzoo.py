@@ -44,9 +44,13 @@ Both environments:
   ``env.actions.describe(id)`` says what any id means.  ``max_actions`` (given, or sized from random
   games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.
 * **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(n,) of
-  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector encodes
-  ``state.view(seat)`` (:mod:`interpreter.adapters.encoding`, NumPy; ``env.encoder.parts`` names
-  its slices and its docstring says which never change), so it holds no hidden information.
+  int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector is
+  ``env.encoder.encode(state.view(seat))`` (:mod:`interpreter.adapters.encoding`, NumPy;
+  ``env.encoder.parts`` names its slices and its docstring says which never change), so it holds no
+  hidden information.  It is read straight from the state, bit for bit the same, without building the
+  view (``env.observer``, :mod:`interpreter.adapters.state_encoding`): only what changed since the
+  last observation is worked out again, and only the agents asked are encoded (AEC: the agent to
+  act, when ``last()`` or ``observe()`` asks).
 * **Narration**: games are played without it (``log=False``, as ``ribbit simulate`` plays them:
   it costs time and no observation uses it); ``narration=True`` keeps it, for ``env.state.narration(seat)``.
 * **Rewards**: 0 until the game ends, then ``state.returns()`` (1/k for each of k winners).
@@ -75,6 +79,7 @@ from ..state import _type_of
 from . import ActionIndexError, action_index, action_option, check_sizes, probe_max_actions
 from .actions import ActionTable
 from .encoding import LIMIT, ViewEncoder
+from .state_encoding import StateEncoder
 
 MAX_DECISIONS = 10_000
 DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and far below the seeds new_game takes
@@ -96,6 +101,7 @@ class _RibbitEnvironment:
                                   Location(game.file, key="narration"))
         self.narration = narration  # the games' narration (state.narration): off unless asked, as in simulate
         self.encoder = ViewEncoder(game, players)
+        self.observer = StateEncoder(self.encoder)  # the same vectors, read from the state without its view
         self.actions = ActionTable(game, players, self.max_actions)  # the fixed action ids (actions.py)
         self.possible_agents = [f"player_{seat + 1}" for seat in range(players)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -106,7 +112,7 @@ class _RibbitEnvironment:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
-        self._made = None  # ((decision, seat), state, ids): see _ids
+        self._made = None  # (state, decisions taken, seat, pending decision, ids): see _ids
         self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
@@ -145,22 +151,22 @@ class _RibbitEnvironment:
 
     def _ids(self, seat: int) -> list[int]:
         """The fixed ids of ``seat``'s options now (engine order), made once per decision and seat."""
-        state = self.state
+        state, made = self.state, self._made
+        if made is not None and made[0] is state and made[1] == len(state.history) and made[2] == seat \
+                and made[3] is state.pending:
+            return made[4]
         if state.pending is None or state.over:
             return []
-        key = (state, len(state.history), seat)
-        made = self._made
-        if made is not None and made[0] == key[1:] and made[1] is state:
-            return made[2]
         ids = self.actions.ids(state, seat)
-        self._made = (key[1:], state, ids)
+        self._made = (state, len(state.history), seat, state.pending, ids)
         return ids
 
     def _observation(self, seat: int, ids) -> dict:
         """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
-        mask = np.zeros(self.actions.size, np.int8)
-        mask[ids] = 1
-        return {"observation": self.encoder.encode(self.state.view(seat)), "action_mask": mask}
+        mask = bytearray(self.actions.size)  # (zeros, and cheaper to set a few bytes of than a NumPy array)
+        for i in ids:
+            mask[i] = 1
+        return {"observation": self.observer.encode(self.state, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def _legal(self, seat: int) -> dict[int, str]:
         """``seat``'s legal actions now: {fixed id: text}."""
@@ -214,7 +220,9 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self.infos[self.agent_selection] = {"legal_actions": self._legal(seat)}
 
     def observe(self, agent):
-        seat = self.seat[self._known(agent)]
+        seat = self.seat.get(agent) if type(agent) is str else None
+        if seat is None:
+            self._known(agent)  # (raises)
         return self._observation(seat, self._ids(seat))
 
     def step(self, action):
@@ -240,10 +248,11 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat[agent]
-        index = action_option(action, self._ids(seat), agent)
+        ids = self._ids(seat)
+        index = ids.index(action) if type(action) is int and action in ids else action_option(action, ids, agent)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
-        self.rewards = {name: 0.0 for name in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         ended = self._ended()
         if ended == "terminated":
             returns = self.state.returns()
@@ -254,7 +263,8 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             for name in self.agents:
                 self.truncations[name] = True
         self._select((seat + 1) % self.players if ended else self.state.current_players()[0])
-        self._accumulate_rewards()
+        if ended == "terminated":  # (before the end every reward is 0.0: nothing to add)
+            self._accumulate_rewards()
 
 
 class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):

@@ -22,6 +22,7 @@ from interpreter import DefinitionError, IllegalActionError, RibbitError, State,
 from interpreter.adapters import ActionIndexError, TooManyActionsError, probe_max_actions  # noqa: E402
 from interpreter.adapters.encoding import ViewEncoder  # noqa: E402
 from interpreter.adapters.pettingzoo import RibbitEnv, RibbitParallelEnv  # noqa: E402
+from interpreter.adapters.state_encoding import StateEncoder  # noqa: E402
 from invariants import seen_cards, with_cards_permuted  # noqa: E402
 
 DEFINITIONS = Path(__file__).resolve().parents[2] / "definitions"
@@ -349,12 +350,14 @@ def positions(game, players: int, seeds=range(2), every: int = 7):
 def test_an_encoded_view_does_not_change_when_the_cards_its_seat_cannot_see_are_permuted(path, variants, players):
     game = load_game(DEFINITIONS / path, variants=list(variants))
     encoder, rng, moved = ViewEncoder(game, players), random.Random(0), 0
+    fast = StateEncoder(encoder)  # the path the environments take: read from the state, without the view
     for state in positions(game, players):
         for seat in range(players):
             unseen = [card for cards in state.zones for card in cards if card not in seen_cards(state, seat)]
             world, sigma = with_cards_permuted(state, unseen, rng)
             moved += any(game.card_names[a] != game.card_names[b] for a, b in sigma.items())
             assert np.array_equal(encoder.encode(world.view(seat)), encoder.encode(state.view(seat)))
+            assert np.array_equal(fast.encode(world, seat), fast.encode(state, seat))
     assert moved  # the permutations did put other cards where the seats could not see them
 
 

@@ -77,15 +77,20 @@ def test_a_determinised_copy_keeps_every_public_card_where_everyone_saw_it_go(to
 
 def test_the_encoded_view_holds_the_public_cards_of_other_seats_and_nothing_the_seat_may_not_see(top_frog_game):
     from interpreter.adapters.encoding import ViewEncoder
+    from interpreter.adapters.state_encoding import StateEncoder
     encoder, rng = ViewEncoder(top_frog_game, 2), random.Random(3)
+    fast = StateEncoder(encoder)  # the environments' path: read from the state, without the view
     for state, seat in positions_with_public_cards(top_frog_game):
         vector = encoder.encode(state.view(seat))
+        assert np.array_equal(fast.encode(state, seat), vector)
         private = state.clone()
         private.public = set()  # the same position had nobody watched the cards go
         assert not np.array_equal(vector, encoder.encode(private.view(seat))), "the public cards are not encoded"
+        assert not np.array_equal(vector, fast.encode(private, seat)), "the public cards are not encoded"
         for _ in range(3):
             world, _ = with_cards_permuted(state, unseen_by_rule(state, seat), rng)
             assert np.array_equal(encoder.encode(world.view(seat)), vector)
+            assert np.array_equal(fast.encode(world, seat), vector)
 
 
 def test_openspiel_observations_and_information_states_hold_public_cards_and_nothing_hidden(top_frog_game):

@@ -1,0 +1,352 @@
+"""A seat's observation vector read straight from the state: ``ViewEncoder.encode(state.view(seat))``, number for
+number, without building the view.
+
+A learning loop asks for one seat's vector per step, and between two steps little changes: a card or two
+move, a variable or two change.  So the numbers every seat is given alike (zone counts, the cards of
+public and top-only zones, the variables but private ones, counters, the decision, the end) are kept
+once, as float32 written in place, with what they were computed from: each zone's length, a copy of
+each zone that shows cards, the variables' values, the decision's numbers.  An observation compares the
+state with those and works out again only what differs (a zone's cards by those that left and those
+that came); then what that seat alone is given (its mark, the zones only it sees whole, its private
+variables, the cards shown to it) is added to a copy.  Nothing is worked out for a seat not asked.
+
+What a seat sees is decided as the view decides it, with the functions of
+:mod:`interpreter.runtime.visibility`: a zone that ``zone_shows`` whole (public, or the seat's own) lists
+every card's name; a ``top`` zone its top card's; any other only its count.  On top of those, every
+observation lists the cards the view lists as ``shown``: the top cards of a ``seen_by`` zone while
+``sees_top`` holds for the seat, the cards shown to it ('show'; a spectator, seat ``n``, is shown what every
+player is), and the cards everyone watched go where they lie (``State.public``).  Counters on cards are not
+in the vector at all.  A state in chance mode, or of another game or player count, is encoded from its view.
+
+``tests/agents/test_state_encoding.py`` checks the two paths equal, bit for bit, at every step of seeded
+random games of every shipped game and variant and of the test definitions with hidden zones, shows and
+public cards, for every seat and the spectator.
+
+A StateEncoder keeps what it last computed: one per environment, not shared between threads.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import chain, compress
+from operator import is_not, itemgetter, ne
+
+import numpy as np
+
+from ..runtime.visibility import sees_top, visibility_table, zone_shows
+from .encoding import LIMIT, ViewEncoder, _clip
+
+SKIPPED, COUNT, WHOLE, TOP = range(4)  # how a seat sees a zone: not in the vector, its count, every card, its top card
+IMMUTABLE = (int, float, str, bool, type(None))  # a variable's value of these types cannot change unless replaced
+
+
+class StateEncoder:
+    """The vectors of :class:`ViewEncoder` (``encoder``), computed from states without their views.
+
+    ``encode(state, seat)`` returns a new float32 array each time, equal to
+    ``encoder.encode(state.view(seat))``.  One StateEncoder may encode any states of its game and player
+    count, in any order: its saved numbers are brought up to date from whatever state comes next.
+    """
+
+    def __init__(self, encoder: ViewEncoder):
+        self.encoder = encoder
+        game = self.game = encoder.game
+        self.size, self.players = encoder.size, encoder.players
+        self.card_value = [encoder.name_index[name] + 1 for name in game.card_names]  # a card's name, as a number
+        self.table = visibility_table(game)
+        self.zone_at = self._zone_positions()
+        self.gvars = list(encoder._gvar_at)  # (name, position, kind)
+        self.gvar_names = [name for name, _, _ in self.gvars]
+        self.pvars = [(name, at + p, kind, p) for name, at, kind in encoder._pvar_at for p in range(self.players)]
+        self.pvar_names = [name for name, _, _ in encoder._pvar_at]
+        self.row_length = {self.players}  # (the lengths of the state's rows of player variables, as they should be)
+        self.counters = [(name, "space" if where == "spaces" else "player", length, at)
+                         for name, where, length, at in encoder._counter_at]
+        self.everyone = _Common(self)  # the numbers every seat is given alike
+        self._seats = {}  # seat (None: a spectator) -> _Seat: what that seat is given besides
+
+    def _zone_positions(self) -> list:
+        """Per zone index of the game: None (a zone of an absent seat, not in the vector) or (count, top, names)."""
+        at = [None] * self.game.zone_count
+        labels = {self.game.zone_label(i): i for i in range(self.game.zone_count)}
+        for label, start, has_top, _ in self.encoder._zone_at:
+            at[labels[label]] = (start, start + 1 if has_top else -1, start + 2 if has_top else start + 1)
+        return at
+
+    def how(self, seat: int | None) -> list:
+        """Per zone index, how ``seat`` (None: a spectator, or anyone) sees it: SKIPPED, COUNT, WHOLE or TOP."""
+        how = []
+        for index, at in enumerate(self.zone_at):
+            if at is None:
+                how.append(SKIPPED)
+            elif zone_shows(None, index, False, seat, self.table):
+                how.append(WHOLE)
+            else:
+                how.append(TOP if zone_shows(None, index, True, seat, self.table) else COUNT)
+        return how
+
+    def encode(self, state, seat: int | None) -> np.ndarray:
+        """``seat``'s vector (``None``: a spectator's), as ``encoder.encode(state.view(seat))`` gives it."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < state.n):
+            state._no_such_player(seat)
+        if state.game is not self.game or state.n != self.players or state.chance is not None:
+            return self.encoder.encode(state.view(seat))
+        everyone = self.everyone
+        everyone.update(state)
+        if seat is None:
+            vector = everyone.vector.copy()
+        else:  # (the common numbers mark no seat: marked for the copy only)
+            everyone.numbers[seat] = 1.0
+            vector = everyone.vector.copy()
+            everyone.numbers[seat] = 0.0
+        own = self._seats.get(seat)
+        if own is None:
+            own = self._seats[seat] = _Seat(self, seat)
+        added = own.update(state)
+        if added:
+            numbers = memoryview(vector)
+            for position, number in added:
+                numbers[position] += number
+        return vector
+
+    def number(self, v, kind: str):
+        """A variable's value as ``ViewEncoder.encode`` numbers it from the view (a card by its name)."""
+        if kind == "card":  # (card 0 too: the view names it)
+            return 0 if v is None else self.card_value[v]
+        if not v:  # (as the view's encoding skips a falsy value: seat 0 and the empty list too)
+            return 0
+        if kind == "list:card":
+            return _clip(len(v))
+        if type(v) is int and kind != "player" and -LIMIT <= v <= LIMIT:
+            return v
+        return self.encoder.value(v, kind)
+
+    def seen(self, cards: list, how: int, at: tuple) -> list:
+        """(position, number) of the names and top card a zone holding ``cards`` shows when seen ``how``."""
+        if how not in (WHOLE, TOP) or not cards:
+            return []
+        _, top_at, names_at = at
+        value = self.card_value
+        seen = cards if how == WHOLE else cards[-1:]
+        return [(names_at + value[card] - 1, 1) for card in seen] + [(top_at, value[cards[-1]])]
+
+
+class _Common:
+    """The numbers every seat and the spectator are given alike (those of the spectator's view, less what it is
+    shown), kept as a Python list and a float32 vector, and what they were computed from.
+
+    A zone that shows no card to anyone is followed by its length alone; a zone that shows some, by a copy."""
+
+    def __init__(self, owner: StateEncoder):
+        self.owner = owner
+        game = owner.game
+        how = owner.how(None)
+        self.count_at = [-1 if at is None else at[0] for at in owner.zone_at]  # -1: a zone not in the vector
+        self.shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
+                      if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
+        shows = [index for index, _, _, _ in self.shows]
+        self.shown = itemgetter(*shows) if len(shows) > 1 else lambda zones: tuple(zones[i] for i in shows)  # a tuple
+        hidden = game.hidden_pvars
+        variables = [(at, kind) for _, at, kind in owner.gvars]
+        variables += [None if name in hidden else (at, kind) for name, at, kind, _ in owner.pvars]
+        self.variables = variables  # per value: (position, kind), or None for a private one (not common)
+        self.numbers = array("f", bytes(4 * owner.size))  # float32, as the vector: written in place
+        self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
+        self.lengths = [0] * game.zone_count
+        self.copies = tuple([] for _ in self.shows)  # the zones that show cards, as the numbers show them
+        self.values = [None] * len(variables)  # the variables' values numbered
+        self.mutable = []  # which of those may change in place (lists): numbered every time
+        self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
+        self.block = [0] * (2 * owner.players + 1)  # the decision's numbers
+        self.over = False
+
+    def update(self, state) -> None:
+        """Bring the numbers (and so ``vector``, the same memory) up to date with ``state``."""
+        zones = state.zones
+        lengths = list(map(len, zones))
+        if lengths != self.lengths:
+            self._lengths(lengths)
+        if self.shows:
+            shown = self.shown(zones)
+            if shown != self.copies:
+                self._shown_zones(shown)
+        owner = self.owner
+        values = list(map(state.gv.get, owner.gvar_names))
+        if owner.pvar_names:
+            rows = list(map(state.pv.get, owner.pvar_names))
+            values += chain.from_iterable(rows) if None not in rows and set(map(len, rows)) == owner.row_length \
+                else player_values(state, owner)
+        if self.mutable or any(map(is_not, values, self.values)):  # (True is 1, but not numbered as 1)
+            self._variables(values)
+        if owner.counters:
+            self._counters(state)
+        self._decision(state)
+        self.numbers[owner.encoder._over_at] = 1.0 if state.over else 0.0
+
+    def _lengths(self, lengths: list) -> None:
+        numbers, count_at = self.numbers, self.count_at
+        for index in compress(range(len(lengths)), map(ne, lengths, self.lengths)):
+            if count_at[index] >= 0:
+                numbers[count_at[index]] = lengths[index]
+        self.lengths = lengths
+
+    def _shown_zones(self, shown: list) -> None:
+        """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
+        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.shows
+        for k in compress(range(len(shown)), map(ne, shown, self.copies)):
+            cards, before = shown[k], copies[k]
+            copies[k] = cards[:]
+            _, top_at, names_at, how = plan[k]
+            size, was = len(cards), len(before)
+            if how == TOP:
+                seen_before, seen_now = before[-1:], cards[-1:]
+            elif size >= was and cards[:was] == before:  # cards put on top
+                seen_before, seen_now = (), cards[was:]
+            elif was > size and before[:size] == cards:  # cards taken off the top
+                seen_before, seen_now = before[size:], ()
+            else:  # cards taken from anywhere, put anywhere: those that left and those that came
+                old, new = set(before), set(cards)
+                seen_before, seen_now = (old - new, new - old) if len(old) == was and len(new) == size else \
+                    (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
+            names_at -= 1  # (a card's value is 1 + the index of its name)
+            for card in seen_before:
+                numbers[names_at + value[card]] -= 1
+            for card in seen_now:
+                numbers[names_at + value[card]] += 1
+            numbers[top_at] = value[cards[-1]] if cards else 0
+        self.copies = tuple(copies)
+
+    def _variables(self, values: list) -> None:
+        """Number the variables whose value is another object than last time, and those holding lists."""
+        numbers, number, variables = self.numbers, self.owner.number, self.variables
+        mutable = []
+        for i in sorted({*compress(range(len(values)), map(is_not, values, self.values)), *self.mutable}):
+            if variables[i] is None:
+                continue
+            at, kind = variables[i]
+            v = values[i]
+            if type(v) not in IMMUTABLE:
+                mutable.append(i)
+            numbers[at] = number(v, kind)
+        self.values, self.mutable = values, mutable
+
+    def _counters(self, state) -> None:
+        """The counters on spaces (in the board's order) and on players."""
+        numbers, copies = self.numbers, self.counters
+        for name, key, length, at in self.owner.counters:
+            row = state.counters.get(name, {}).get(key) or []
+            if copies.get((name, key)) == row:
+                continue
+            copies[(name, key)] = row[:]
+            for k in range(length):
+                v = row[k] if k < len(row) else 0
+                numbers[at + k] = _clip(v) if v else 0
+
+    def _decision(self, state) -> None:
+        """The seats the decision waits for, those that decided (never what), and whether it is secret."""
+        n = self.owner.players
+        block = [0] * (2 * n + 1)
+        pending = state.pending
+        if pending is not None:
+            for p in state.current_players():
+                block[p] += 1
+            for p, done in zip(pending.players, pending.chosen):
+                if done is not None:
+                    block[n + p] += 1
+            if pending.secret:
+                block[2 * n] = 1
+        if block != self.block:
+            numbers, at = self.numbers, self.owner.encoder._decision_at
+            numbers[at:at + len(block)] = array("f", block)
+            self.block = block
+
+
+def player_values(state, owner: StateEncoder) -> list:
+    """Every seat's value of every player variable, in ``owner.pvars``'s order (None where a row lacks it)."""
+    n = owner.players
+    rows = list(map(state.pv.get, owner.pvar_names))
+    if None in rows or set(map(len, rows)) != {n}:  # (a variable missing from the state: None for every seat)
+        rows = [[None] * n if row is None else list(row[:n]) + [None] * (n - len(row)) for row in rows]
+    return list(chain.from_iterable(rows))
+
+
+class _Seat:
+    """What one seat (or the spectator) is given besides the common numbers: its mark in ``seat``, the cards of
+    the zones only it sees whole, its own hidden player variables, and the cards it is shown."""
+
+    def __init__(self, owner: StateEncoder, seat: int | None):
+        self.owner, self.seat = owner, seat
+        game = owner.game
+        self.audience = owner.players if seat is None else seat  # whom 'show' must have named (a spectator: n)
+        self.how = owner.how(seat)
+        everyone = owner.how(None)
+        self.own = [(index, self.how[index], everyone[index]) for index in range(game.zone_count)
+                    if self.how[index] != everyone[index]]  # (its own zones: seen whole by it alone)
+        self.copies = [None] * len(self.own)
+        seen = game.seen_zone if seat is not None else None
+        self.seen_by = [] if seen is None else [
+            (index, seen[index][0], seen[index][1], self.how[index] == TOP) for index in range(game.zone_count)
+            if seen[index] is not None and self.how[index] in (COUNT, TOP)]
+        hidden = game.hidden_pvars
+        self.hidden = [(i, at, kind) for i, (name, at, kind, p) in enumerate(owner.pvars)
+                       if name in hidden and p == seat]
+        self.zones_seen = []  # (position, number) the own zones add
+        self.shown = []  # the names' positions of the cards listed as shown, sorted
+        self.values = []  # (position, number) of its hidden player variables
+        self.added = []
+
+    def update(self, state) -> list:
+        """[(position, number), ...] to add to the common vector, at distinct positions (its mark in ``seat`` apart)."""
+        redo = self._own_zones(state.zones) if self.own else False
+        if self.seen_by or state.shown or state.public or self.shown:  # (or the cards it listed are shown no more)
+            shown = self._shown(state)
+            if shown != self.shown:
+                self.shown, redo = shown, True
+        if self.hidden:
+            values = player_values(state, self.owner)
+            values = [(at, self.owner.number(values[i], kind)) for i, at, kind in self.hidden]
+            if values != self.values:
+                self.values, redo = values, True
+        if redo:
+            total = {}
+            for position, number in chain(self.zones_seen, ((k, 1) for k in self.shown), self.values):
+                total[position] = total.get(position, 0) + number
+            self.added = [(k, v) for k, v in total.items() if v]
+        return self.added
+
+    def _own_zones(self, zones: list) -> bool:
+        """Whether a zone only this seat sees whole changed (its numbers are then counted again)."""
+        copies = self.copies
+        if all(zones[index] == copies[k] for k, (index, _, _) in enumerate(self.own)):
+            return False
+        at, seen = self.owner.zone_at, self.owner.seen
+        self.copies = [zones[index][:] for index, _, _ in self.own]
+        self.zones_seen = [item for k, (index, how, everyone) in enumerate(self.own) for item in
+                           seen(self.copies[k], how, at[index]) +
+                           [(p, -v) for p, v in seen(self.copies[k], everyone, at[index])]]
+        return True
+
+    def _shown(self, state) -> list:
+        """The names' positions of the cards the view lists as ``shown`` to this seat (see the module docstring)."""
+        zones, loc, how = state.zones, state.loc, self.how
+        listed = set()
+        held = {}  # one condition may serve several zones: asked once, as the view asks it
+        for index, top, cond, is_top in self.seen_by:
+            cards = zones[index]
+            if not cards:
+                continue
+            sees = held.get(id(cond))
+            if sees is None:
+                sees = held[id(cond)] = sees_top(state, cond, self.seat)
+            if sees:
+                listed.update(cards[-top:-1] if is_top else cards[-top:])  # (a top zone's top card is seen anyway)
+        audience = self.audience
+        candidates = [card for card, players in state.shown.items() if audience in players] if state.shown else []
+        candidates += state.public
+        for card in candidates:
+            zone = loc[card]
+            if zone < 0 or how[zone] in (SKIPPED, WHOLE) or (how[zone] == TOP and zones[zone][-1] == card):
+                continue  # not in play, in a zone of an absent seat, or shown by its zone anyway
+            listed.add(card)
+        at, value = self.owner.zone_at, self.owner.card_value
+        return sorted(at[loc[card]][2] + value[card] - 1 for card in listed)
