@@ -45,7 +45,7 @@ class Func:
         self.fn = None
         self.kind = None
         self.compiling = False
-        self.analysed = False  # its body analysed against its declared parameter kinds (Analysis.function_kind)
+        self.analysed = False  # its body analysed against its declared parameter kinds (ExpressionAnalysis.function_kind)
         self.reads = True  # whether its body reads the state (known once analysed)
 
 
@@ -53,7 +53,7 @@ class Scope:
     """Local variables visible at a point: their kinds, and the env keys that hold them.
 
     ``aliases`` maps the parameters of an inlined function to the caller's
-    argument trees, with their kinds (see ``Analysis.function_notes`` and ``ProcInliner``).
+    argument trees, with their kinds (see ``ExpressionAnalysis.function_notes`` and ``Inliner``).
     """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):
