@@ -30,6 +30,8 @@ class Proc:
         self.direct = None  # f(state, env) -> value, for procedures that never wait
         self.code = None  # its resumable function f(s, fr, pc) (resumable.assemble), or resumable.NEVER_ENTERED
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
+        self.stmt_notes = None  # {id(statement): StmtNote}, once the statement analysis has walked the body
+        self.hook = None  # (hook name, when) of a hook's procedure (loader/build.py; read by dsl/returns.py)
 
     def where_at(self, pc: int):
         """The key of the rule whose code instruction ``pc`` runs: the innermost spliced procedure there, or this one."""
@@ -47,6 +49,7 @@ class Func:
         self.compiling = False
         self.analysed = False  # its body analysed against its declared parameter kinds (ExpressionAnalysis.function_kind)
         self.reads = True  # whether its body reads the state (known once analysed)
+        self.notes = None  # the analysis of its body, {id(node): Note} (known once analysed)
 
 
 class Scope:

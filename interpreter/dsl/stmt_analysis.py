@@ -61,7 +61,7 @@ class StatementAnalysis(NodeVisitor):
     # ---------------------------------------------------------------- entry points
     def statement_notes(self, proc) -> dict:
         """The notes of a procedure's statements (worked out once, against its declared parameter kinds)."""
-        notes = getattr(proc, "stmt_notes", None)
+        notes = proc.stmt_notes
         if notes is not None:
             return notes
         saved = self.ctx.where, self.ctx._owner
