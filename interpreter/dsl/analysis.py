@@ -1,6 +1,6 @@
 """The analysis pass: names, kinds and shapes of an expression, worked out before it is lowered.
 
-:meth:`Analysis.analyse` walks an expression's syntax tree (``ast.py`` nodes) once,
+:meth:`ExpressionAnalysis.analyse` walks an expression's syntax tree (``ast.py`` nodes) once,
 in its :class:`~interpreter.dsl.procedures.Scope`, and returns the annotated IR: a side
 table ``{id(node): Note}`` with one :class:`Note` for every node of the tree.  All
 the located :class:`CompileError` s of expressions come from here (the kind rules
@@ -37,10 +37,10 @@ function's body reads of its arguments.
 
 The table is keyed by node identity and lives while its tree is lowered.  A user
 function's body is analysed once, against its declared parameter kinds
-(:meth:`Analysis.function_kind`); each place it is lowered rewrites the notes of
-its parameter reads only (:meth:`Analysis.function_notes`): locals of its own env,
+(:meth:`ExpressionAnalysis.function_kind`); each place it is lowered rewrites the notes of
+its parameter reads only (:meth:`ExpressionAnalysis.function_notes`): locals of its own env,
 or aliases of an inlined call's arguments.  Statements are annotated by
-:meth:`Analysis.waits_at`: whether running them may stop to wait for a player
+:meth:`ExpressionAnalysis.waits_at`: whether running them may stop to wait for a player
 (noted once per statement, once the loader knows which procedures may wait).  The checks of
 statements, and their notes, are :class:`~interpreter.dsl.stmt_analysis.StatementAnalysis`'s (a
 procedure's body walked once before it is lowered).
@@ -53,12 +53,12 @@ import ast
 from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, NOT_CONSTANT, Arg, BuiltinError
-from .check import ExpressionChecker, Ref  # noqa: F401 (Ref re-exported)
+from .check import Ref  # noqa: F401 (Ref re-exported)
 from .pyast import local_key
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
-from .stmt_analysis import StatementAnalysis
 from .procedures import CompileError, Scope
+from .visitor import NodeVisitor
 
 
 REDUCTIONS = ("count", "size", "any", "all")
@@ -84,8 +84,11 @@ class Note:
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
 
 
-class Analysis(StatementAnalysis, ExpressionChecker):
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``board``, ``options``, ``err``)."""
+class ExpressionAnalysis(NodeVisitor):
+    """The analysis pass over expressions: checks each against the rules and notes what the lowering needs
+    (kinds, references, constants, state reads).  Reached as ``ctx.analysis``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     # ---------------------------------------------------------------- entry points
     def analyse(self, node, scope: Scope, expect=None) -> dict:
@@ -107,17 +110,17 @@ class Analysis(StatementAnalysis, ExpressionChecker):
     def _expect(self, node, kind, expected, what):
         if expected == "list":
             if not T.is_list(kind) and kind != T.ANY and kind != "zone":
-                raise self.err(f"{what} must be a list or a zone, not {T.describe(kind)}", node)
+                raise self.ctx.err(f"{what} must be a list or a zone, not {T.describe(kind)}", node)
             return
-        self.check_kind(node, kind, expected, what)
+        self.ctx.checker.check_kind(node, kind, expected, what)
 
     def _a(self, node, scope, notes) -> str:
-        method = _METHODS.get(node.__class__)
-        if method is None:
-            raise self.err(f"{type(node).__name__} is not an expression", node, "syntax")
-        note = method(self, node, scope, notes)
+        note = self.visit(node, scope, notes)
         notes[id(node)] = note
         return note.kind
+
+    def unhandled(self, node):
+        return self.ctx.err(f"{type(node).__name__} is not an expression", node, "syntax")
 
     def _sub(self, node, scope, notes, kind, what) -> str:
         k = self._a(node, scope, notes)
@@ -141,19 +144,19 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         return "list:card" if k == "zone" else k
 
     # ---------------------------------------------------------------- names and values
-    def a_Const(self, node, scope, notes):
+    def visit_Const(self, node, scope, notes):
         value = node.value
-        if isinstance(value, str) and self.board is not None and value in self.board.space_set:
+        if isinstance(value, str) and self.ctx.board is not None and value in self.ctx.board.space_set:
             return Note("space", const=value)
-        if isinstance(value, str) and value in self.m.other_spaces:
+        if isinstance(value, str) and value in self.ctx.m.other_spaces:
             return Note("space")  # an error only if a game of that player count runs it
         return Note(T.kind_of_value(value), const=value)
 
-    def a_Name(self, node, scope, notes):
-        ref = self.resolve_name(node, scope)
+    def visit_Name(self, node, scope, notes):
+        ref = self.ctx.checker.resolve_name(node, scope)
         if ref.what == "alias":  # an inlined parameter: the caller's argument tree, already lowered
             tree, _, reads = ref.data  # (what the argument's code reads: its note at the call)
-            found, value = self.static_value(tree)
+            found, value = self.ctx.exprs.static_value(tree)
             return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT, reads=reads)
         if ref.what == "local":
             return Note(ref.kind, ref, local=ref.data)
@@ -161,17 +164,17 @@ class Analysis(StatementAnalysis, ExpressionChecker):
             return Note(ref.kind, ref, const=ref.data)
         return Note(ref.kind, ref, reads=ref.what in STATE_NAMES)
 
-    def a_Attr(self, node, scope, notes):
-        ref = self.game_attr(node, scope)
+    def visit_Attr(self, node, scope, notes):
+        ref = self.ctx.checker.game_attr(node, scope)
         if ref is not None:
             return Note(ref.kind, ref, reads=True)
-        ref = self.resolve_attr(node, self._a(node.obj, scope, notes))
+        ref = self.ctx.checker.resolve_attr(node, self._a(node.obj, scope, notes))
         return Note(ref.kind, ref, reads=ref.what == "player_variable" or self._reads(notes, node.obj))
 
-    def a_Index(self, node, scope, notes):
+    def visit_Index(self, node, scope, notes):
         kind = self._a(node.obj, scope, notes)
         key_kind = self._a(node.key, scope, notes)
-        shape, vkind = self.check_index(node, kind, key_kind)
+        shape, vkind = self.ctx.checker.check_index(node, kind, key_kind)
         return Note(vkind, shape=shape, reads=shape == "zone" or self._reads(notes, node.obj, node.key))
 
     def each_inner(self, node, scope, notes):
@@ -183,7 +186,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         inner.keys[node.var] = None  # its env key is numbered when it is lowered
         return skind, inner
 
-    def a_Each(self, node, scope, notes):
+    def visit_Each(self, node, scope, notes):
         skind, inner = self.each_inner(node, scope, notes)
         if node.where is not None:
             self._sub(node.where, inner, notes, "bool", "the condition after 'where'")
@@ -193,98 +196,98 @@ class Analysis(StatementAnalysis, ExpressionChecker):
             return Note(T.list_of(kind), reads=reads or notes[id(node.result)].reads)
         return Note(T.list_of(T.element(skind)), reads=reads)
 
-    def a_ListLit(self, node, scope, notes):
+    def visit_ListLit(self, node, scope, notes):
         kinds = [self._a(x, scope, notes) for x in node.items]
-        return Note(self.check_list(node.items, kinds), reads=self._reads(notes, *node.items))
+        return Note(self.ctx.checker.check_list(node.items, kinds), reads=self._reads(notes, *node.items))
 
     # ---------------------------------------------------------------- operators
-    def a_BinOp(self, node, scope, notes):
+    def visit_BinOp(self, node, scope, notes):
         lk = self._a(node.left, scope, notes)
         rk = self._a(node.right, scope, notes)
-        shape, kind = self.check_binop(node, lk, rk)
+        shape, kind = self.ctx.checker.check_binop(node, lk, rk)
         if shape == "arith" and isinstance(node.left, A.Const) and isinstance(node.right, A.Const):
             op = node.op
             if op in ("//", "%") and node.right.value == 0:
-                raise self.err("division by zero", node.right)
+                raise self.ctx.err("division by zero", node.right)
             v = fold_arith(op, node.left.value, node.right.value)
             if not -MAX_INT <= v <= MAX_INT:
-                raise self.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
+                raise self.ctx.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
                                "(-10^18 to 10^18)", node)
-            if self.options.fold:
+            if self.ctx.options.fold:
                 return Note(kind, shape="folded", const=v)
         zones = shape == "join_lists" and "zone" in (lk, rk)  # a zone's cards: s.zones[z]
         return Note(kind, shape=shape, reads=zones or self._reads(notes, node.left, node.right))
 
-    def a_Compare(self, node, scope, notes):
+    def visit_Compare(self, node, scope, notes):
         op = node.op
         lk = self._a(node.left, scope, notes)
         if op in ("in", "not in"):
             rk = self._list(node.right, scope, notes, f"the right side of '{op}'")
-            self.check_membership(node, lk, rk)
+            self.ctx.checker.check_membership(node, lk, rk)
             return Note("bool", reads=self._reads(notes, node.left) or self._list_reads(notes, node.right))
         else:
             rk = self._a(node.right, scope, notes)
-            self.check_compare(node, lk, rk)
+            self.ctx.checker.check_compare(node, lk, rk)
         return Note("bool", reads=self._reads(notes, node.left, node.right))
 
-    def a_BoolOp(self, node, scope, notes):
+    def visit_BoolOp(self, node, scope, notes):
         for x in node.items:
             self._sub(x, scope, notes, "bool", f"each side of '{node.op}'")
         return Note("bool", reads=self._reads(notes, *node.items))
 
-    def a_Not(self, node, scope, notes):
+    def visit_Not(self, node, scope, notes):
         self._sub(node.operand, scope, notes, "bool", "the value after 'not'")
         return Note("bool", reads=self._reads(notes, node.operand))
 
-    def a_Neg(self, node, scope, notes):
+    def visit_Neg(self, node, scope, notes):
         self._sub(node.operand, scope, notes, "int", "the value after '-'")
         return Note("int", reads=self._reads(notes, node.operand))
 
     # ---------------------------------------------------------------- calls
-    def a_Call(self, node, scope, notes):
-        what = self.resolve_call(node, scope)
+    def visit_Call(self, node, scope, notes):
+        what = self.ctx.checker.resolve_call(node, scope)
         return getattr(self, "call_" + what)(node, scope, notes)  # zone, counter, function, quantity...
 
     def call_zone(self, node, scope, notes):
         name = node.func
-        spec = self.m.zones[name]
+        spec = self.ctx.m.zones[name]
         if spec.per == "game":
-            raise self.err(f"zone {name!r} is shared; write it without parentheses", node)
+            raise self.ctx.err(f"zone {name!r} is shared; write it without parentheses", node)
         if len(node.args) != 1:
-            raise self.err(f"{name}(...) takes one {spec.per}", node)
+            raise self.ctx.err(f"{name}(...) takes one {spec.per}", node)
         self._sub(node.args[0], scope, notes, spec.per, f"the argument of {name}()")
         return Note("zone", shape="zone", reads=self._reads(notes, node.args[0]))
 
     def call_counter(self, node, scope, notes):
         name = node.func
-        spec = self.m.counters[name]
+        spec = self.ctx.m.counters[name]
         if len(node.args) != 1 or isinstance(node.args[0], tuple):
-            raise self.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
-        self.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
+            raise self.ctx.err(f"{name}(...) takes one {' or '.join(spec.on)}", node)
+        self.ctx.stmt_analysis.holder_kind(name, spec, self._a(node.args[0], scope, notes), node.args[0])
         return Note("int", shape="counter", reads=True)
 
     def call_function(self, node, scope, notes):
         name = node.func
-        func = self.m.functions[name]
+        func = self.ctx.m.functions[name]
         self.function_kind(func)
         bound = self._args(node, func.params, scope, name, notes)
         # inlined: its body's reads (its parameters are locals or aliases, which read nothing), and the
         # arguments'; else a call given the state
-        inlined = self.options.inline and all(is_cheap(a) for a in node.args)
+        inlined = self.ctx.options.inline and all(is_cheap(a) for a in node.args)
         reads = not inlined or func.reads or self._reads(notes, *node.args) \
             or self._copies(node, func.params, notes)
         return Note(func.kind, shape="function", bound=bound, reads=reads)
 
     def call_quantity(self, node, scope, notes):
         name = node.func
-        return Note("int", shape="quantity", bound=self._args(node, self.m.quantities[name].params, scope, name, notes),
+        return Note("int", shape="quantity", bound=self._args(node, self.ctx.m.quantities[name].params, scope, name, notes),
                     reads=True)
 
     def call_sort_by(self, node, scope, notes):
         from .ordering import SORT_BY_FORM
 
         if len(node.args) != 1 or not isinstance(node.args[0], A.Each) or node.args[0].result is None:
-            raise self.err(SORT_BY_FORM, node)
+            raise self.ctx.err(SORT_BY_FORM, node)
         each = node.args[0]
         skind, inner = self.each_inner(each, scope, notes)
         if each.where is not None:
@@ -305,7 +308,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         args = []
         for a in node.args:
             if isinstance(a, tuple):
-                raise self.err(f"{name}() takes no named arguments", node)
+                raise self.ctx.err(f"{name}() takes no named arguments", node)
             args.append(self._a(a, scope, notes))
         kind, reads = self.builtin_kind(node, args, notes)
         return Note(kind, shape="builtin", reads=reads or self._reads(notes, *node.args))
@@ -314,7 +317,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         """Does count/any/all of ``arg`` (an 'each ... where ...', or a function that is one) read the state?"""
         if isinstance(arg, A.Each):
             return self._list_reads(notes, arg.source) or self._reads(notes, arg.where)
-        func = self.m.functions[arg.func]  # its body, its parameters aliases of the arguments
+        func = self.ctx.m.functions[arg.func]  # its body, its parameters aliases of the arguments
         return func.reads or self._reads(notes, *arg.args) or self._copies(arg, func.params, notes)
 
     @staticmethod
@@ -324,20 +327,20 @@ class Analysis(StatementAnalysis, ExpressionChecker):
 
     def filtered(self, node, scope) -> bool:
         """Is ``node`` a call of a user function whose body is 'each ... where ...', inlined when lowered
-        (see ``ExpressionCompiler.filtered_call``)?"""
-        if not self.options.inline or not isinstance(node, A.Call) or node.func not in self.m.functions \
+        (see ``ExpressionLowering.filtered_call``)?"""
+        if not self.ctx.options.inline or not isinstance(node, A.Call) or node.func not in self.ctx.m.functions \
                 or node.func in scope.names:
             return False
-        body = self.m.functions[node.func].body
+        body = self.ctx.m.functions[node.func].body
         return isinstance(body, A.Each) and body.where is not None and body.result is None \
             and all(is_cheap(a) for a in node.args)
 
     def _args(self, node, params, scope, name, notes) -> tuple:
         """Check the arguments of a call against ``params``: the kinds they are bound with."""
         out = []
-        for (pname, pkind), arg in zip(params, self.check_args(node, params, name)):
+        for (pname, pkind), arg in zip(params, self.ctx.checker.check_args(node, params, name)):
             kind = self._a(arg, scope, notes)
-            self.check_arg(arg, kind, pname, pkind, name)
+            self.ctx.checker.check_arg(arg, kind, pname, pkind, name)
             # a zone given for a list is passed as a copy of its cards: the parameter holds a list
             out.append(pkind if kind == T.ANY or kind == "zone" and T.is_list(pkind) else kind)
         return tuple(out)
@@ -350,10 +353,10 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         if func.analysed:
             return func.kind
         if func.compiling:
-            raise self.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
+            raise self.ctx.err(f"function {func.name!r} calls itself; functions cannot be recursive", None)
         func.compiling = True
-        saved = self.where
-        self.where = func.where
+        saved = self.ctx.where
+        self.ctx.where = func.where
         try:
             params = {n: (ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders of the arguments
             notes = self.analyse(func.body, Scope(dict(func.params), None, params))
@@ -363,7 +366,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
                 exc.located = True
             raise
         finally:
-            self.where = saved
+            self.ctx.where = saved
             func.compiling = False
         note = notes[id(func.body)]
         func.kind, func.reads, func.notes, func.analysed = note.kind, note.reads, notes, True
@@ -385,7 +388,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
                 notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name)
             else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
                 (tree, _, reads), kind = aliases[name], kinds[name]
-                found, value = self.static_value(tree)
+                found, value = self.ctx.exprs.static_value(tree)
                 notes[key] = Note(kind, Ref("alias", kind, (tree, kind, reads)), local=local_key(tree),
                                   const=value if found else NOT_CONSTANT, reads=reads)
         for name, readers in func.param_readers.items():
@@ -401,7 +404,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         # (a direction, a table of every card); the same call of the same kinds has the same answer.
         consts = tuple(notes[id(a)].const for a in node.args)
         key = (node.func, tuple(kinds), consts, tuple(getattr(a, "name", None) for a in node.args))
-        cache = self.builtin_kinds
+        cache = self.ctx.builtin_kinds
         try:
             found = cache.get(key)
         except TypeError:  # a constant list or table: not remembered
@@ -410,9 +413,9 @@ class Analysis(StatementAnalysis, ExpressionChecker):
             return found
         record = BUILTINS[node.func]
         try:
-            kind = record.result(self, [Arg(k, a, const) for a, k, const in zip(node.args, kinds, consts)])
+            kind = record.result(self.ctx, [Arg(k, a, const) for a, k, const in zip(node.args, kinds, consts)])
         except BuiltinError as exc:
-            raise self.err(str(exc), exc.node or node) from None
+            raise self.ctx.err(str(exc), exc.node or node) from None
         found = kind, record.reads(tuple(kinds))
         if key is not None:
             cache[key] = found
@@ -427,7 +430,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         """Can running the statement ``st`` stop to wait for a player (an ask, or a call or an event
         into a procedure that may)?  Noted once per statement: asked while code is laid out, once
         the procedures that may wait are known."""
-        notes = self._wait_notes
+        notes = self.ctx._wait_notes
         found = notes.get(id(st))
         if found is None or found[0] is not st:
             found = notes[id(st)] = (st, self._waits(st, self.waits))
@@ -439,7 +442,7 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         return any(self._waits(st, self.suspends) for st in stmts)
 
     def _waits(self, st, blocks) -> bool:
-        m = self.m
+        m = self.ctx.m
         if isinstance(st, (A.Ask, A.AskEach, A.AskMenu)):
             return True
         if isinstance(st, A.CallStmt):
@@ -454,11 +457,6 @@ class Analysis(StatementAnalysis, ExpressionChecker):
         if isinstance(st, (A.While, A.For, A.Repeat)):
             return blocks(st.body)
         return False
-
-
-_METHODS = {cls: getattr(Analysis, "a_" + cls.__name__) for cls in (A.Const, A.Name, A.Attr, A.Index, A.Each,
-                                                                  A.ListLit, A.BinOp, A.Compare, A.BoolOp, A.Not,
-                                                                  A.Neg, A.Call)}
 
 
 def _readers(body, reads: dict) -> dict:

@@ -8,7 +8,7 @@ and ``random`` become the call's note.  The lowering (``lower_expr.py``) calls `
 builds code that does only the work at run time, inline or through one call of a run-time helper
 of :mod:`interpreter.runtime.values`, and checks nothing.
 
-A kind rule is ``rule(c, args)``: ``c`` the compiler (its tables: ``m``, ``board``, ``zone_owner``),
+A kind rule is ``rule(c, args)``: ``c`` the compile context (``context.py``: ``m``, ``board``, ``zone_owner``),
 ``args`` one :class:`Arg` (kind, syntax node, constant value) per argument.  A lowering is
 ``lower(c, args, kind)``: ``args`` the lowered arguments as ``(tree, kind, node)`` triples (a
 Python ``ast`` expression over ``s`` and ``e``, see lower_expr.py), ``kind`` the result's.
@@ -71,8 +71,8 @@ class Builtin:
     name: str
     arity: tuple  # (fewest, most) arguments
     signature: str  # as the reference writes it, with the result's kind
-    kind: Callable  # kind(c, [Arg]) -> the result's kind; refuses arguments of the wrong kinds
-    lower: Callable  # lower(c, [(tree, kind, node)], result kind) -> the call's tree
+    kind: Callable  # kind(ctx, [Arg]) -> the result's kind; refuses arguments of the wrong kinds
+    lower: Callable  # lower(ctx, [(tree, kind, node)], result kind) -> the call's tree
     reads: Callable = never  # reads(argument kinds) -> does its own code read the game state?
     random: bool = False  # does it draw from the game's random numbers?
 
@@ -116,7 +116,7 @@ def _as_list(arg):
 
 def _scan(c, tree, reduce):
     """reduce(list), the list's items paid for from the step budget (one step each)."""
-    return c.helper(V.scan_reduce, S(), tree, c.code.constant(reduce), c.call_loc)
+    return c.exprs.helper(V.scan_reduce, S(), tree, c.code.constant(reduce), c.call_loc)
 
 
 def _of(*kinds):
@@ -169,7 +169,7 @@ def kind_sum(c, args):
 
 
 def lower_sum(c, args, kind):
-    return c.helper(V.checked, _scan(c, _as_list(args[0]), sum), c.call_loc, ast.Constant("sum()"))
+    return c.exprs.helper(V.checked, _scan(c, _as_list(args[0]), sum), c.call_loc, ast.Constant("sum()"))
 
 
 def _minmax(name, of_list):
@@ -199,13 +199,13 @@ def _scanned(reduce):
 
 def _helped(helper):
     """The lowering of ``helper(list)``."""
-    return lambda c, args, kind: c.helper(helper, _as_list(args[0]))
+    return lambda c, args, kind: c.exprs.helper(helper, _as_list(args[0]))
 
 
 def lower_range(c, args, kind):
     trees = [tree for tree, _, _ in args]
     start = trees[0] if len(trees) == 2 else ast.Constant(0)
-    return c.helper(V.number_range, S(), start, trees[-1], c.call_loc)
+    return c.exprs.helper(V.number_range, S(), start, trees[-1], c.call_loc)
 
 
 def lower_abs(c, args, kind):
@@ -239,11 +239,11 @@ def kind_product(c, args):
 
 def lower_product(c, args, kind):
     if len(args) > 1:
-        return c.helper(V.product, S(), ast.List([_as_list(arg) for arg in args], ast.Load()), c.loc(args[0][2]))
+        return c.exprs.helper(V.product, S(), ast.List([_as_list(arg) for arg in args], ast.Load()), c.exprs.loc(args[0][2]))
     tree = _as_list(args[0])
     if T.element(args[0][1]) == "zone":
         tree = py("[s.zones[z] for z in _0]", tree)
-    return c.helper(V.product, S(), tree, c.loc(args[0][2]))
+    return c.exprs.helper(V.product, S(), tree, c.exprs.loc(args[0][2]))
 
 
 def reads_product(kinds) -> bool:
@@ -276,11 +276,11 @@ def kind_threshold(c, args):
 
 def lower_threshold(c, args, kind):
     (ttree, _, tnode), (n, _, _) = args
-    found, fixed = c.static_value(ttree)
+    found, fixed = c.exprs.static_value(ttree)
     if found and isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
         keys, values = V.ladder(fixed, "this table", BuiltinError, tnode)
-        return c.helper(V.threshold_fixed, c.code.constant(keys), c.code.constant(values), n)
-    return c.helper(V.threshold, ttree, n, c.loc(tnode))
+        return c.exprs.helper(V.threshold_fixed, c.code.constant(keys), c.code.constant(values), n)
+    return c.exprs.helper(V.threshold, ttree, n, c.exprs.loc(tnode))
 
 
 # ---------------------------------------------------------------- zones
@@ -300,13 +300,13 @@ def _end(name, top):
         if len(args) == 1:
             if simple(zone):  # top(deck), top(hand(p))
                 return py("s.zones[_0][_1] if s.zones[_0] else None", zone, end)
-            return c.helper(V.end_card, py("s.zones[_0]", zone), end)
+            return c.exprs.helper(V.end_card, py("s.zones[_0]", zone), end)
         n = args[1][0]
         fixed = n.value if isinstance(n, ast.Constant) and type(n.value) is int else -1
         if c.options.fold and (fixed > 0 or fixed == 0 and not top):
             # a count known at load (top(pile, 1)): a slice gives what end_cards gives (z[-0:] would be all)
             return py("s.zones[_0][_1:]" if top else "s.zones[_0][:_1]", zone, ast.Constant(-fixed if top else fixed))
-        return c.helper(V.end_cards, py("s.zones[_0]", zone), n, ast.Constant(top), ast.Constant(name), c.call_loc)
+        return c.exprs.helper(V.end_cards, py("s.zones[_0]", zone), n, ast.Constant(top), ast.Constant(name), c.call_loc)
     return kind, lower
 
 
@@ -325,7 +325,7 @@ def lower_owner_of(c, args, kind):
     owners = c.code.constant(c.zone_owner)  # zone index -> player or None
     if akind == "zone":
         return py("_0[_1]", owners, tree)
-    return c.helper(V.owner_of_card, S(), owners, tree)
+    return c.exprs.helper(V.owner_of_card, S(), owners, tree)
 
 
 def lower_space_of(c, args, kind):
@@ -338,7 +338,7 @@ def lower_space_of(c, args, kind):
     spaces = c.code.constant(c.m.zone_space)  # zone index -> space name or None
     if akind == "zone":
         return py("_0[_1]", spaces, tree)
-    return c.helper(V.space_of_card, S(), spaces, tree)
+    return c.exprs.helper(V.space_of_card, S(), spaces, tree)
 
 
 def reads_cards(kinds) -> bool:
@@ -348,7 +348,7 @@ def reads_cards(kinds) -> bool:
 
 def _around(name, above):
     """above(card) / below(card): the cards over or under a card in its zone, bottom to top."""
-    return lambda c, args, kind: c.helper(V.around, S(), args[0][0], ast.Constant(above), c.call_loc)
+    return lambda c, args, kind: c.exprs.helper(V.around, S(), args[0][0], ast.Constant(above), c.call_loc)
 
 
 def kind_flatten(c, args):
@@ -366,8 +366,8 @@ def kind_flatten(c, args):
 def lower_flatten(c, args, kind):
     tree = _as_list(args[0])
     if T.element(args[0][1]) == "zone":
-        return c.helper(V.flatten_zones, S(), tree, c.call_loc)
-    return c.helper(V.flatten, S(), tree, c.call_loc)
+        return c.exprs.helper(V.flatten_zones, S(), tree, c.call_loc)
+    return c.exprs.helper(V.flatten, S(), tree, c.call_loc)
 
 
 def reads_flatten(kinds) -> bool:
@@ -450,8 +450,8 @@ def lower_distance(c, args, kind):
 
 
 def _line(name, attr):
-    return lambda c, args, kind: c.helper(V.grid_line, c.code.constant(getattr(c.board, attr)), args[0][0],
-                                          ast.Constant(name), c.loc(args[0][2]))
+    return lambda c, args, kind: c.exprs.helper(V.grid_line, c.code.constant(getattr(c.board, attr)), args[0][0],
+                                          ast.Constant(name), c.exprs.loc(args[0][2]))
 
 
 def _table() -> dict:
@@ -490,7 +490,7 @@ def _table() -> dict:
         Builtin("owner_of", (1, 1), "owner_of(card or zone) -> player", _card_or_zone("owner_of", "player"),
                 lower_owner_of, reads_cards),
         Builtin("position", (1, 1), "position(card) -> int", _of("card")("position", "int"),
-                lambda c, args, kind: c.helper(V.position, S(), args[0][0]), always),
+                lambda c, args, kind: c.exprs.helper(V.position, S(), args[0][0]), always),
         Builtin("above", (1, 1), "above(card) -> list of card", _of("card")("above", "list:card"),
                 _around("above", True), always),
         Builtin("below", (1, 1), "below(card) -> list of card", _of("card")("below", "list:card"),
@@ -506,17 +506,17 @@ def _table() -> dict:
                 lambda c, args, kind: py("(_0 - 1) % s.n", args[0][0]), always),
         Builtin("players_from", (1, 1), "players_from(player) -> list of player",
                 one("players_from", "list:player"),
-                lambda c, args, kind: c.helper(V.players_from, S(), args[0][0]), always),
+                lambda c, args, kind: c.exprs.helper(V.players_from, S(), args[0][0]), always),
         Builtin("seat", (1, 1), "seat(int) -> player", _of("int")("seat", "player"),
                 lambda c, args, kind: py("(_0 - 1) % s.n", args[0][0]), always),
         Builtin("$opening", (1, 1), "$opening(player) -> player", one("$opening", "player"), lower_opening, always),
         # chance
         Builtin("random", (1, 1), "random(list or zone) -> item", item("random"),
-                lambda c, args, kind: c.helper(V.pick, S(), _as_list(args[0])), always, random=True),
+                lambda c, args, kind: c.exprs.helper(V.pick, S(), _as_list(args[0])), always, random=True),
         Builtin("roll", (1, 1), "roll(int) -> int", _of("int")("roll", "int"),
-                lambda c, args, kind: c.helper(V.roll, S(), args[0][0], c.call_loc), always, random=True),
+                lambda c, args, kind: c.exprs.helper(V.roll, S(), args[0][0], c.call_loc), always, random=True),
         Builtin("shuffled", (1, 1), "shuffled(list or zone) -> list", same("shuffled"),
-                lambda c, args, kind: c.helper(V.shuffled, S(), _as_list(args[0])), always, random=True),
+                lambda c, args, kind: c.exprs.helper(V.shuffled, S(), _as_list(args[0])), always, random=True),
         Builtin("sort_by", (0, 99), "sort_by(each x in list: key) -> list", kind_sort_by, None),
         # board
         Builtin("step", (2, 2), "step(space, str) -> space", _on_board("step", check=_direction), lower_step),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from . import ast as A
 from . import types as T
 from .procedures import suggest
+from .visitor import NodeVisitor
 
 BUILTIN_NAMES = ("players", "player_count", "active")
 
@@ -41,8 +42,11 @@ class Ref:
     data: object = None
 
 
-class ExpressionChecker:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``board``, ``err``)."""
+class ExpressionChecker(NodeVisitor):
+    """The static checks the expression analysis asks (names, attributes, calls, operators).
+    Reached as ``ctx.checker``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     # ---------------------------------------------------------------- names
     def resolve_name(self, node: A.Name, scope) -> Ref:
@@ -51,39 +55,39 @@ class ExpressionChecker:
             return Ref("alias", scope.aliases[name][1], scope.aliases[name])
         if name in scope.names:
             return Ref("local", scope.names[name], scope.keys.get(name, name))
-        m = self.m
+        m = self.ctx.m
         if name == "players":
             return Ref("players", "list:player")
         if name == "player_count":
             return Ref("player_count", "int")
         if name == "active":
             return Ref("active", "player")
-        if name == "spaces" and self.board is not None:
+        if name == "spaces" and self.ctx.board is not None:
             return Ref("spaces", "list:space")
         if name in m.zones:
             spec = m.zones[name]
             if spec.per != "game":
-                raise self.err(f"zone {name!r} belongs to each {spec.per}; say whose: {name}({spec.per[0]})", node,
+                raise self.ctx.err(f"zone {name!r} belongs to each {spec.per}; say whose: {name}({spec.per[0]})", node,
                                "name")
             return Ref("zone", "zone", spec.base)
         if name in m.params:
             v = m.params[name]
             return Ref("parameter", T.kind_of_value(v), v)
         if name in m.gvars:
-            raise self.err(f"{name!r} is a game variable; write game.{name}", node, "name")
+            raise self.ctx.err(f"{name!r} is a game variable; write game.{name}", node, "name")
         if name in m.pvars:
-            raise self.err(f"{name!r} is a player variable; write p.{name} for a player p", node, "name")
+            raise self.ctx.err(f"{name!r} is a player variable; write p.{name} for a player p", node, "name")
         known = list(scope.names) + list(m.zones) + list(m.params) + list(BUILTIN_NAMES)
-        raise self.err(f"unknown name {name!r}{suggest(name, known)}", node, "name")
+        raise self.ctx.err(f"unknown name {name!r}{suggest(name, known)}", node, "name")
 
     def game_attr(self, node: A.Attr, scope) -> Ref | None:
         """``game.x``: a game variable (None if ``node`` is not of that form)."""
         if not (isinstance(node.obj, A.Name) and node.obj.name == "game" and "game" not in scope.names):
             return None
         attr = node.name
-        if attr not in self.m.gvars:
-            raise self.err(f"unknown game variable {attr!r}{suggest(attr, self.m.gvars)}", node, "name")
-        return Ref("game_variable", self.m.gvars[attr], attr)
+        if attr not in self.ctx.m.gvars:
+            raise self.ctx.err(f"unknown game variable {attr!r}{suggest(attr, self.ctx.m.gvars)}", node, "name")
+        return Ref("game_variable", self.ctx.m.gvars[attr], attr)
 
     def resolve_attr(self, node: A.Attr, kind: str) -> Ref:
         """``x.name`` for a value ``x`` of ``kind``: a card's name or property, a player's variable."""
@@ -91,39 +95,39 @@ class ExpressionChecker:
         if kind == "card":
             if attr == "name":
                 return Ref("card_name", "str")
-            if attr not in self.m.properties:
-                raise self.err(f"cards have no property {attr!r}{suggest(attr, self.m.properties)}", node, "name")
-            return Ref("card_property", self.m.properties[attr][1], attr)
+            if attr not in self.ctx.m.properties:
+                raise self.ctx.err(f"cards have no property {attr!r}{suggest(attr, self.ctx.m.properties)}", node, "name")
+            return Ref("card_property", self.ctx.m.properties[attr][1], attr)
         if kind == "player":
-            if attr not in self.m.pvars:
-                raise self.err(f"players have no variable {attr!r}{suggest(attr, self.m.pvars)}", node, "name")
-            return Ref("player_variable", self.m.pvars[attr], attr)
+            if attr not in self.ctx.m.pvars:
+                raise self.ctx.err(f"players have no variable {attr!r}{suggest(attr, self.ctx.m.pvars)}", node, "name")
+            return Ref("player_variable", self.ctx.m.pvars[attr], attr)
         if kind == T.ANY:
-            raise self.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
+            raise self.ctx.err(f"cannot tell what .{attr} means here: the value's kind is unknown "
                            "(give the parameter a kind, e.g. card c)", node)
-        raise self.err(f"{T.describe(kind)} has no .{attr}", node)
+        raise self.ctx.err(f"{T.describe(kind)} has no .{attr}", node)
 
     def resolve_call(self, node: A.Call, scope) -> str:
         """What ``name(...)`` calls: ``zone`` (a zone of each player or space), ``counter``, ``function``,
         ``quantity``, ``sort_by`` or ``builtin``."""
         from .builtins import BUILTINS
 
-        name, m = node.func, self.m
+        name, m = node.func, self.ctx.m
         if name in scope.names:
-            raise self.err(f"{name!r} is a variable, not a function", node, "name")
+            raise self.ctx.err(f"{name!r} is a variable, not a function", node, "name")
         for what, table in (("zone", m.zones), ("counter", m.counters), ("function", m.functions),
                             ("quantity", m.quantities)):
             if name in table:
                 return what
         if name in m.procedures:
-            raise self.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
+            raise self.ctx.err(f"{name}() is a procedure (it changes the game); call it as a statement, "
                            f"e.g. 'let x = {name}(...)'", node)
         if name == "sort_by":
             return "sort_by"
         if name in BUILTINS:
             return "builtin"
         known = list(m.functions) + list(m.procedures) + list(BUILTINS) + list(m.zones) + list(m.quantities)
-        raise self.err(f"unknown function {name!r}{suggest(name, known)}", node, "name")
+        raise self.ctx.err(f"unknown function {name!r}{suggest(name, known)}", node, "name")
 
     # ---------------------------------------------------------------- operators
     def check_index(self, node: A.Index, kind: str, key_kind: str) -> tuple[str, str]:
@@ -133,16 +137,16 @@ class ExpressionChecker:
             return "table", vkind
         if T.is_list(kind):
             if not T.fits(key_kind, "int") and not T.fits(key_kind, "player"):
-                raise self.err(f"a list is indexed by a number or a player, not {T.describe(key_kind)}", node.key)
+                raise self.ctx.err(f"a list is indexed by a number or a player, not {T.describe(key_kind)}", node.key)
             return ("zone", "card") if kind == "zone" else ("list", T.element(kind))
         items = T.tuple_items(kind)
         if items is not None:  # pick[0], pick[1]: a part of a pair, by a number written in the rule
             at = node.key.value if isinstance(node.key, A.Const) and type(node.key.value) is int else None
             if at is None or not 0 <= at < len(items):
-                raise self.err(f"a part of {T.describe(kind)} is read by a number from 0 to {len(items) - 1} "
+                raise self.ctx.err(f"a part of {T.describe(kind)} is read by a number from 0 to {len(items) - 1} "
                                f"written in the rule (or take it apart: 'for a, b in [pair]')", node.key)
             return "list", items[at]
-        raise self.err(f"cannot index {T.describe(kind)}", node)
+        raise self.ctx.err(f"cannot index {T.describe(kind)}", node)
 
     def check_list(self, items, kinds) -> str:
         """The kind of a list written ``[a, b, ...]``: its items must have one kind."""
@@ -150,7 +154,7 @@ class ExpressionChecker:
         for k, item in zip(kinds, items):
             joined = T.unify(kind, k)
             if joined is None:
-                raise self.err(f"a list holds values of one kind; this item is {T.describe(k)}, but the items "
+                raise self.ctx.err(f"a list holds values of one kind; this item is {T.describe(k)}, but the items "
                                f"before it make {T.describe(T.list_of(kind))}", item)
             kind = joined
         return T.list_of(kind)
@@ -161,48 +165,48 @@ class ExpressionChecker:
         if op == "+" and T.is_list(lk) and T.is_list(rk):
             joined = T.unify(T.element(lk), T.element(rk))
             if joined is None:
-                raise self.err(f"'+' joins lists of one kind, not {T.plural(T.element(lk))} and "
+                raise self.ctx.err(f"'+' joins lists of one kind, not {T.plural(T.element(lk))} and "
                                f"{T.plural(T.element(rk))}", node)
             return "join_lists", T.list_of(joined)
         if op == "+" and lk == "str" and rk == "str":
             return "join_texts", "str"
         for k, n in ((lk, node.left), (rk, node.right)):
             if not T.fits(k, "int"):
-                raise self.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
+                raise self.ctx.err(f"'{op}' needs numbers, not {T.describe(k)}", n)
         return "arith", "int"
 
     def check_membership(self, node: A.Compare, lk: str, rk: str) -> None:
         """``a in list`` / ``a not in list``."""
         if not T.fits(lk, T.element(rk)):
-            raise self.err(f"'{node.op}' compares {T.describe(lk)} with {T.describe(T.list_of(T.element(rk)))}", node)
+            raise self.ctx.err(f"'{node.op}' compares {T.describe(lk)} with {T.describe(T.list_of(T.element(rk)))}", node)
 
     def check_compare(self, node: A.Compare, lk: str, rk: str) -> None:
         """``a == b``, ``a < b``...: comparable kinds; numbers for an order."""
         op = node.op
         if not (T.fits(lk, rk) or T.fits(rk, lk)):
-            raise self.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
+            raise self.ctx.err(f"cannot compare {T.describe(lk)} with {T.describe(rk)}", node)
         for kind, other_kind, other in ((lk, rk, node.right), (rk, lk, node.left)):
             if kind == "space" and other_kind == "str" and isinstance(other, A.Const):
-                raise self.err(f'no space is called "{other.value}", so this comparison is never true', other)
+                raise self.ctx.err(f'no space is called "{other.value}", so this comparison is never true', other)
         if op in ("<", "<=", ">", ">=") and (not (T.fits(lk, "int") and T.fits(rk, "int")) or "none" in (lk, rk)):
-            raise self.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
+            raise self.ctx.err(f"'{op}' compares numbers, not {T.describe(lk)} and {T.describe(rk)}", node)
 
     def check_kind(self, node, kind: str, expected: str, what: str) -> None:
         if not T.fits(kind, expected):
-            raise self.err(f"{what} must be {T.describe(expected)}, not {T.describe(kind)}", node)
+            raise self.ctx.err(f"{what} must be {T.describe(expected)}, not {T.describe(kind)}", node)
 
     def check_args(self, node: A.Call, params, name: str) -> list:
         """The positional arguments of a call of a user function, procedure or quantity (their number checked)."""
         positional = [a for a in node.args if not isinstance(a, tuple)]
         if len(positional) != len(node.args):
-            raise self.err(f"{name}() takes positional arguments only", node)
+            raise self.ctx.err(f"{name}() takes positional arguments only", node)
         if len(positional) != len(params):
-            raise self.err(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
+            raise self.ctx.err(f"{name}() takes {len(params)} argument{'s' if len(params) != 1 else ''} "
                            f"({', '.join(f'{T.DECLARED.get(k, k)} {n}' for n, k in params)}), got {len(positional)}",
                            node)
         return positional
 
     def check_arg(self, arg, kind: str, pname: str, pkind: str, name: str) -> None:
         if not T.fits(kind, pkind):
-            raise self.err(f"argument {pname!r} of {name}() must be {T.describe(pkind)}, "
+            raise self.ctx.err(f"argument {pname!r} of {name}() must be {T.describe(pkind)}, "
                            f"not {T.describe(kind)}", arg)

@@ -1,4 +1,4 @@
-"""Compile effect ASTs into Python code, once, at load.
+"""Compile effect ASTs into Python code, once, at load: the entry point the model builder calls.
 
 Two shapes come out of here, both generated Python functions (``codegen.py``;
 statements are lowered in ``statements.py``):
@@ -13,131 +13,100 @@ statements are lowered in ``statements.py``):
   clones cheaply (``resumable.py``).  Procedures never entered in a frame of
   their own get a one-instruction stub instead.
 
-Static checks of expressions (unknown names, arity, kinds) are the analysis
-pass's (``analysis.py``), run on each expression before it is lowered; they
-raise :class:`CompileError` with the offending node, and the model builder
-turns that into a located :class:`DefinitionError`.
+:class:`Compiler` is a façade: it builds the game's :class:`~interpreter.dsl.context.CompileContext`
+and one object per pass, each holding only that context (``context.py`` lists them), and answers
+the few calls the model builder makes.  Each snippet goes through the passes in order: the analysis
+(``analysis.py``, ``stmt_analysis.py``) checks it and notes what the lowering needs, raising
+:class:`CompileError` with the offending node (the model builder turns that into a located
+:class:`DefinitionError`); the lowering (``lower_expr.py``, ``statements.py``) turns it into Python
+``ast``, inlining and splicing the calls it may (``inline.py``, ``splice.py``); the layout
+(``resumable.py``) makes a waiting procedure a state machine; ``codegen.py`` emits the functions.
 """
 
 from __future__ import annotations
 
-import itertools
-
-from . import ast as A
-from .analysis import Analysis
-from .codegen import CodeUnit
+from .analysis import ExpressionAnalysis
+from .check import ExpressionChecker
+from .context import CompileContext
 from .counters import CounterCompiler
 from .coverage import CoverageCompiler
 from .decisions import DecisionCompiler
-from .lower_expr import ExpressionCompiler
-from .inline import ProcInliner
-from .options import ALL_ON
-from .static import LOAD_STEPS
+from .inline import Inliner
+from .lower_expr import ExpressionLowering
 from .ordering import OrderingCompiler
-from .resumable import ResumableCompiler
+from .resumable import WaitingLayout
 from .showing import ShowCompiler
-from .splice import ProcSplicer
+from .splice import Splicer
+from .statements import StatementLowering
+from .stmt_analysis import StatementAnalysis
 from ..runtime.control import SUSPEND, TRANSFER, GameOver  # noqa: F401 (re-exported)
-from .statements import StatementCompiler
 from .procedures import CompileError, Func, Label, Proc, Scope, suggest  # noqa: F401 (re-exported)
 
 
-class Compiler(Analysis, ExpressionCompiler, StatementCompiler, ProcInliner, ProcSplicer, ResumableCompiler, DecisionCompiler,
-               CounterCompiler, OrderingCompiler, ShowCompiler, CoverageCompiler):
-    """Holds the model's tables and compiles snippets against them."""
+class Compiler:
+    """One game's compiler: its context, its passes, and the entry points of the model builder."""
+
+    __slots__ = ("ctx",)
 
     def __init__(self, model):
-        self.m = model
-        self.options = getattr(model, "compile_options", None) or ALL_ON  # which optimisations to apply
-        self.board = model.board
-        self.zone_owner = model.zone_owner
-        self.where = None  # where the snippet being compiled lives (for runtime error locations)
-        self.tables = {}  # id(condition node) -> its per-card table (see ExpressionCompiler.static_table)
-        self.readers = {}  # id(per-card table) -> (table, its reader(s)) (see ExpressionCompiler.reader)
-        self.templates = {}  # id(log statement or option) -> (it, its text's pieces) (see template)
-        self.assigned = {}  # id(procedure body) -> (body, its locals' assignments), for narration (see s_Log)
-        # numbers the env keys of 'each' variables and of inlined and spliced bodies, and the Python locals
-        # of generated code: owned by this game's compiler, so a game's keys (and the layout hash) do not
-        # depend on what else this process compiled before it
-        self.key_numbers = itertools.count()
-        self.temp_numbers = itertools.count()
-        self.pushed_ids: set = set()  # procedures entered by an ordinary waiting call (they need resumable code)
-        self.spliced_ids: set = set()  # procedures spliced into a caller somewhere (so compiled, and checked, there)
-        self.builtin_kinds = {}  # (builtin, argument kinds, constants, names) -> (result kind, reads) (Analysis)
-        # The analysis's notes, kept while the game compiles (analysis.py, stmt_analysis.py):
-        self.notes = None  # the annotated IR of the expression being lowered: {id(node): Note}
-        self._wait_notes = {}  # id(statement) -> (it, whether it may wait for a player) (Analysis.waits_at)
-        self._stmt_notes = {}  # id(statement) -> (it, its StmtNote) (StatementAnalysis.statement_notes)
-        self._expr_notes = {}  # id(expression) -> (it, its procedure, its notes), as the statement walk made them
-        self._owner = None  # the procedure whose statements are being analysed (whose kind a 'return' gives)
-        # What the lowering keeps while the game compiles (lower_expr.py, resumable.py):
-        self._load_steps = [LOAD_STEPS]  # the step budget of everything worked out at load (static.LoadBudget)
-        self._positions = {}  # (where, line, column) -> (file, line, 0-based column)
-        self._locations = {}  # (where, line, column) -> its Location, one object per place
-        self._value_slots = set()  # indexes of K that hold author values (constants of the rules)
-        self._inline_sizes = {}  # function name -> its syntax nodes with its calls inlined (inline_size)
-        self.call_loc = None  # K[i] of the builtin call being lowered, where its run-time errors point
-        self.inlining = ()  # the procedures being inlined right now, innermost last (inline.py)
-        self.splicing = ()  # the procedure being compiled, then those spliced into it (splice.py)
-        self.label_nodes = []  # (ast constant, label) of jumps in the procedure being laid out (resumable.py)
-        self.fixups = []  # what runs once that procedure's code is laid out (menus learn their options' pcs)
-        self._node_locations = {}  # (where, id(node)) -> (node, its Location)
-        self.code = CodeUnit(getattr(model, "file", "") or "<definition>")  # the generated functions (codegen.py)
+        ctx = self.ctx = CompileContext(model)
+        ctx.analysis = ExpressionAnalysis(ctx)
+        ctx.stmt_analysis = StatementAnalysis(ctx)
+        ctx.checker = ExpressionChecker(ctx)
+        ctx.inliner = Inliner(ctx)
+        ctx.splicer = Splicer(ctx)
+        ctx.exprs = ExpressionLowering(ctx)
+        ctx.stmts = StatementLowering(ctx)
+        ctx.layout = WaitingLayout(ctx)
+        ctx.decisions = DecisionCompiler(ctx)
+        ctx.counters = CounterCompiler(ctx)
+        ctx.ordering = OrderingCompiler(ctx)
+        ctx.showing = ShowCompiler(ctx)
+        ctx.coverage = CoverageCompiler(ctx)
 
-    # ---------------------------------------------------------------- helpers
-    def location(self, node):
-        """A Location for a node of the snippet being compiled (for runtime errors); each is worked out once."""
-        key = (self.where if not isinstance(self.where, list) else tuple(self.where), id(node))
-        found = self._node_locations.get(key)
-        if found is None or found[0] is not node:
-            found = self._node_locations[key] = (node, self.m.locate(self.where, node))
-        return found[1]
+    @property
+    def where(self):
+        """Where the snippet being compiled lives (set by the model builder before each)."""
+        return self.ctx.where
 
-    def template(self, text: str, node, what: str, start: int) -> list:
-        """A text with ``{expression}`` s (a log line, an option's label) as literal strings and
-        (offset of the ``{``, parsed expression) pairs; a syntax error names ``what`` and the part.
+    @where.setter
+    def where(self, where):
+        self.ctx.where = where
 
-        ``start`` is the column where the text begins on ``node``'s line: each expression's nodes are
-        placed there, so its load errors and run-time errors point into the text.  The pieces are made
-        once per ``node`` (the analysis and the lowering then see the same nodes)."""
-        found = self.templates.get(id(node))
-        if found is None or found[0] is not node:
-            found = self.templates[id(node)] = (node, self._template(text, node, what, start))
-        return found[1]
+    @property
+    def code(self):
+        """The generated functions (codegen.CodeUnit)."""
+        return self.ctx.code
 
-    def _template(self, text, node, what, start):
-        from .parser import SnippetSyntaxError, parse_expression, placed
+    @property
+    def pushed_ids(self) -> set:
+        return self.ctx.pushed_ids
 
-        pieces, i = [], 0
-        while i < len(text):
-            j = text.find("{", i)
-            if j < 0:
-                pieces.append(text[i:])
-                break
-            pieces.append(text[i:j])
-            k = text.find("}", j)
-            if k < 0:
-                raise self.err(f"'{{' without a closing '}}' in {what}", node, "syntax")
-            try:
-                pieces.append((j, placed(parse_expression(text[j + 1:k]), node.line, start + j)))
-            except SnippetSyntaxError as exc:
-                raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", node, "syntax") from None
-            i = k + 1
-        return [piece for piece in pieces if piece != ""]
+    @property
+    def spliced_ids(self) -> set:
+        return self.ctx.spliced_ids
 
-    def err(self, message, node, cls="type"):
-        if "space" in message and self.board is not None:
-            message += self.space_hint(node)
-        return CompileError(message, node, cls)
+    # ---------------------------------------------------------------- entry points
+    def suspends(self, stmts) -> bool:
+        """Whether ``stmts`` may wait for a player (the analysis)."""
+        return self.ctx.analysis.suspends(stmts)
 
-    def space_hint(self, node) -> str:
-        """'; did you mean "r2c2"?' when a quoted text in ``node`` (or a side of it) is close to a space's name."""
-        import difflib
+    def function_kind(self, func):
+        """Analyse a user function's body; its result's kind (the analysis)."""
+        return self.ctx.analysis.function_kind(func)
 
-        for n in (node, getattr(node, "left", None), getattr(node, "right", None)):
-            if isinstance(n, A.Const) and isinstance(n.value, str):
-                close = difflib.get_close_matches(n.value, [str(sp) for sp in self.board.spaces], n=1)
-                if close:
-                    return f'; did you mean "{close[0]}"?'
-        return ""
+    def expr(self, node, scope: Scope):
+        """An expression compiled to a function ``f(state, env)``, and its kind."""
+        return self.ctx.exprs.expr(node, scope)
 
+    def expr_code(self, node, scope: Scope, expect=None):
+        """An expression as a Python ``ast`` expression over ``s`` and ``e``, and its kind."""
+        return self.ctx.exprs.expr_code(node, scope, expect)
+
+    def function_of(self, tree, node, what: str = "expression"):
+        """A compiled function ``f(state, env)`` whose value is ``tree``."""
+        return self.ctx.exprs.function_of(tree, node, what)
+
+    def compile_proc(self, proc: Proc, resumable: bool = True):
+        """A procedure's code: resumable (a state machine) when it may wait, else direct."""
+        return self.ctx.layout.compile_proc(proc, resumable)

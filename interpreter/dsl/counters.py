@@ -14,23 +14,26 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from . import ast as A
+from .visitor import NodeVisitor
 
 
-class CounterCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``expr``, ``location``, ``err``)."""
+class CounterCompiler(NodeVisitor):
+    """Lowering helper of counters (reads, assignments, moves).  Reached as ``ctx.counters``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def is_counter(self, node) -> bool:
-        return isinstance(node, A.Call) and node.func in self.m.counters
+        return isinstance(node, A.Call) and node.func in self.ctx.m.counters
 
     def counter_holder(self, node, scope):
         """For ``marks(x)``: (counter name, holder kind, closure giving x's index in that holder's list)."""
         name = node.func
         arg = node.args[0]  # (one, of a kind the counter is on: the statement analysis)
-        tree, kind, note = self.expr_note(arg, scope)
-        fn = self.function_of(tree, arg)
-        loc = self.location(arg)
+        tree, kind, note = self.ctx.exprs.expr_note(arg, scope)
+        fn = self.ctx.exprs.function_of(tree, arg)
+        loc = self.ctx.location(arg)
         if kind == "space":
-            index = {sp: i for i, sp in enumerate(self.board.spaces)}
+            index = {sp: i for i, sp in enumerate(self.ctx.board.spaces)}
 
             def space_index(s, e):
                 sp = fn(s, e)
@@ -58,28 +61,28 @@ class CounterCompiler:
         from ..runtime import values as V
         from .pyast import py, simple
 
-        spec = self.m.counters[node.func]
+        spec = self.ctx.m.counters[node.func]
         name = node.func
         arg = node.args[0]  # (the analysis checked the call and the holder's kind)
-        tree, kind = self.expr_code(arg, scope)
-        loc = self.loc(arg)
+        tree, kind = self.ctx.exprs.expr_code(arg, scope)
+        loc = self.ctx.exprs.loc(arg)
         if kind == "space":
-            index = self.code.constant({sp: i for i, sp in enumerate(self.board.spaces)})
-            at = self.helper(V.space_holder, index, tree, ast.Constant(name), loc)
+            index = self.ctx.code.constant({sp: i for i, sp in enumerate(self.ctx.board.spaces)})
+            at = self.ctx.exprs.helper(V.space_holder, index, tree, ast.Constant(name), loc)
         elif simple(tree):
-            at = py("_0 if _0 is not None else _1(None, _2, _3, _4)", tree, self.code.constant(V.holder),
+            at = py("_0 if _0 is not None else _1(None, _2, _3, _4)", tree, self.ctx.code.constant(V.holder),
                     ast.Constant(name), ast.Constant(kind), loc)
         else:
-            at = self.helper(V.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
+            at = self.ctx.exprs.helper(V.holder, tree, ast.Constant(name), ast.Constant(kind), loc)
         return py("s.counters[_0][_1][_2]", ast.Constant(name), ast.Constant(kind), at), "int"
 
     def counter_assign(self, st, scope):
         """``marks(x) = n``, ``marks(x) += n``, ``marks(x) -= n`` (never below zero)."""
         target = st.target  # a counter (the statement analysis)
         name, holder, index, what = self.counter_holder(target, scope)
-        amount = self.expect(st.value, scope, "int", f"the number of {name}")[0]
-        loc = self.location(st)
-        describe = self.m.describe_value
+        amount = self.ctx.exprs.expect(st.value, scope, "int", f"the number of {name}")[0]
+        loc = self.ctx.location(st)
+        describe = self.ctx.m.describe_value
         op = st.op
 
         def change(s, e):
@@ -106,9 +109,9 @@ class CounterCompiler:
             source, dest, amount_node, up_to = st.source, st.dest, st.amount, st.up_to
         name, s_holder, s_index, s_what = self.counter_holder(source, scope)
         _, d_holder, d_index, _ = self.counter_holder(dest, scope)
-        amount = None if amount_node is None else self.expect(amount_node, scope, "int", f"the number of {name}")[0]
-        loc = self.location(st)
-        describe = self.m.describe_value
+        amount = None if amount_node is None else self.ctx.exprs.expect(amount_node, scope, "int", f"the number of {name}")[0]
+        loc = self.ctx.location(st)
+        describe = self.ctx.m.describe_value
 
         def move(s, e):
             rows = s.counters[name]

@@ -16,6 +16,7 @@ import ast
 
 from . import ast as A
 from .pyast import shape
+from .visitor import NodeVisitor
 
 
 class RuleCounts:
@@ -43,20 +44,22 @@ class RuleCounts:
         return taken
 
 
-class CoverageCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler`: the counting statements of the coverage build."""
+class CoverageCompiler(NodeVisitor):
+    """Lowering helper of the coverage build: the counting statements.  Reached as ``ctx.coverage``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def rule_counts(self) -> RuleCounts:
-        counts = getattr(self.m, "coverage", None)
+        counts = getattr(self.ctx.m, "coverage", None)
         if counts is None:
-            counts = self.m.coverage = RuleCounts()
+            counts = self.ctx.m.coverage = RuleCounts()
         return counts
 
     def count_entry(self, proc) -> list:
         """Python statements counting one run of ``proc``'s body ([] unless the game counts coverage).
 
         A trigger with an ``if:`` is counted when it fires: where the body its condition guards starts."""
-        if not self.options.coverage:
+        if not self.ctx.options.coverage:
             return []
         counts = self.rule_counts()
         slot = counts.slot(("proc", proc.id))
@@ -68,7 +71,7 @@ class CoverageCompiler:
 
     def count_before(self, st) -> list:
         """Python statements counting a rule that starts at statement ``st`` ([] for any other statement)."""
-        if not self.options.coverage:
+        if not self.ctx.options.coverage:
             return []
         counts = self.rule_counts()
         found = counts.before.get((self._rule(), id(st)))
@@ -76,20 +79,20 @@ class CoverageCompiler:
 
     def count_option(self, opt) -> list:
         """Python statements counting one choice of menu option ``opt`` ([] unless the game counts coverage)."""
-        if not self.options.coverage:
+        if not self.ctx.options.coverage:
             return []
         counts = self.rule_counts()
         key = ("option", self._rule(), id(opt))
         if key not in counts.slots:
-            counts.options.append((counts.slot(key), opt, self.location(opt), self.where))
+            counts.options.append((counts.slot(key), opt, self.ctx.location(opt), self.ctx.where))
         return self._bump(counts, counts.slots[key])
 
     def _rule(self):
         """The key path of the rule being compiled (a spliced or inlined one's own), as a dict key."""
-        return tuple(self.where) if isinstance(self.where, list) else self.where
+        return tuple(self.ctx.where) if isinstance(self.ctx.where, list) else self.ctx.where
 
     def _bump(self, counts, slot) -> list:
-        return shape("C[I] += 1", C=self.K(counts.counts), I=ast.Constant(slot))
+        return shape("C[I] += 1", C=self.ctx.stmts.K(counts.counts), I=ast.Constant(slot))
 
 
 def guarded_body(proc) -> tuple:

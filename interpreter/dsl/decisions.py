@@ -22,6 +22,7 @@ from .one_plus_any import plus_options, split_each, split_one
 from .pyast import local, name, py, shape
 from .static import LoadBudget
 from .procedures import Label, Op, jump
+from .visitor import NodeVisitor
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once, else the procedure waits until one is chosen (the pending decision).
@@ -39,8 +40,10 @@ DECIDE_ONE = """
 """
 
 
-class DecisionCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+class DecisionCompiler(NodeVisitor):
+    """Lowering helper of the decision statements ('ask', 'ask each', menus).  Reached as ``ctx.decisions``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def options_builder(self, count, options_node, scope, verb, listed=None):
         """Compile what a player chooses among: returns (what makes the options, the kind chosen).
@@ -53,7 +56,7 @@ class DecisionCompiler:
         """
         fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
         if listed is None:
-            tree, kind, note = self.expr_note(options_node, scope, ("list", "what is chosen among"))
+            tree, kind, note = self.ctx.exprs.expr_note(options_node, scope, ("list", "what is chosen among"))
             fixed = not note.reads and kind != "zone"
             if kind == "zone":
                 tree, kind = py("s.zones[_0]", tree), "list:card"
@@ -61,12 +64,12 @@ class DecisionCompiler:
         kind = listed[1]
         elem = T.element(kind)  # what an action text can show (the statement analysis)
         prefix = f"{verb} " if verb else ""
-        names = self.m.card_names
+        names = self.ctx.m.card_names
         if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
             labels_of = [prefix + name for name in names]  # every card's action text, made once
-            return ast.Call(self.K(one_card_options), [listed[0], self.K(labels_of)], []), elem
-        values = self.function_of(listed[0], options_node)
-        describe = self.m.describe_value
+            return ast.Call(self.ctx.stmts.K(one_card_options), [listed[0], self.ctx.stmts.K(labels_of)], []), elem
+        values = self.ctx.exprs.function_of(listed[0], options_node)
+        describe = self.ctx.m.describe_value
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
@@ -75,7 +78,7 @@ class DecisionCompiler:
         elif count == "any":
             n_fn = "any"
         else:
-            n_fn = self.expect(count, scope, "int", "how many to choose")[0]
+            n_fn = self.ctx.exprs.expect(count, scope, "int", "how many to choose")[0]
 
         def build(s, e):
             items = values(s, e)
@@ -119,14 +122,14 @@ class DecisionCompiler:
                     labels.append(prefix + (text or "nothing"))
                     vals.append(picked)
             return labels, vals
-        self_loc = self.location(options_node)
+        self_loc = self.ctx.location(options_node)
         if fixed:
             self.static_choice(build, count, options_node)
         return build, (elem if count == "one" else T.list_of(elem))
 
     def options_call(self, build) -> ast.expr:
         """What makes an ask's options, in generated code: ``BUILD(s, e)``, or the listing written out."""
-        return build if isinstance(build, ast.expr) else ast.Call(self.K(build), [name("s"), name("e")], [])
+        return build if isinstance(build, ast.expr) else ast.Call(self.ctx.stmts.K(build), [name("s"), name("e")], [])
 
     def static_choice(self, build, count, options_node):
         """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load
@@ -134,10 +137,10 @@ class DecisionCompiler:
         if not isinstance(count, A.Const) or type(count.value) is not int:
             return  # (a count below 0: refused by the statement analysis)
         try:
-            build(LoadBudget(self.load_steps()), {})
+            build(LoadBudget(self.ctx.exprs.load_steps()), {})
         except RuleError as exc:
             if exc.message.startswith("more than"):
-                raise self.err(exc.message, options_node) from None
+                raise self.ctx.err(exc.message, options_node) from None
         except Exception:  # it fails otherwise (a variable of the rule): checked when it runs
             pass
 
@@ -148,27 +151,27 @@ class DecisionCompiler:
         Returns (build, dest, after): ``after`` splits a one-plus-others pick into its two variables.
         """
         if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
-            build = plus_options(self, st, options_scope)
+            build = plus_options(self.ctx, st, options_scope)
             one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
             scope.names[st.name], scope.names[st.rest_name] = one, rest
             dest = f"$plus{next(scope.counter)}"
             split = split_each if each else split_one
             return build, dest, split(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
         build, kind = self.options_builder(st.count, st.options, options_scope, st.verb, listed)
-        scope.names[st.name] = self.stmt_note(st).kind
+        scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         return build, scope.keys.get(st.name, st.name), None
 
-    def r_Ask(self, st, scope, code):
-        player = self.expect_code(st.player, scope, "player", "who is asked")[0]
+    def ask(self, st, scope, code):
+        player = self.ctx.exprs.expect_code(st.player, scope, "player", "who is asked")[0]
         listed = None
         if st.rest is None and st.count == "one":
-            listed = self.list_code(st.options, scope, "what is chosen among")
+            listed = self.ctx.exprs.list_code(st.options, scope, "what is chosen among")
             if T.element(listed[1]) == "card":  # the commonest choice: its options listed by generated code
                 return self.ask_one_card(st, scope, code, player, listed[0])
         build, dest, after = self.ask_options(st, scope, scope, each=False, listed=listed)
         prompt = st.verb or st.name.replace("_", " ")
-        loc = self.location(st)
-        p, labels, values = self.tmp(), self.tmp(), self.tmp()
+        loc = self.ctx.location(st)
+        p, labels, values = self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
         # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
         code.append(Op(lambda k: shape("""
             P = PLAYER
@@ -178,41 +181,41 @@ class DecisionCompiler:
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=self.options_call(build),
-            RE=self.K(RuleError), LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
+            RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
-            SPACE=self.K(decide_space), PC=ast.Constant(k), PENDING=self.K(Pending)), loc))
+            SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
     def ask_one_card(self, st, scope, code, player, items):
         """``ask P to choose one of CARDS``: the options listed by ``one_card_options`` (identical cards are one
         option, the first of them its value), as :meth:`options_builder` lists them, and ``decide_one`` written out."""
-        scope.names[st.name] = self.stmt_note(st).kind
+        scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         dest = scope.keys.get(st.name, st.name)
         prefix = f"{st.verb} " if st.verb else ""
-        labels_of = [prefix + name for name in self.m.card_names]  # every card's action text, made once
+        labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
-        loc = self.location(st)
-        p, labels, values = (self.tmp() for _ in range(3))
+        loc = self.ctx.location(st)
+        p, labels, values = (self.ctx.stmts.tmp() for _ in range(3))
         code.append(Op(lambda k: shape("""
             P = PLAYER
             LABELS, VALUES = ONE_CARD(ITEMS, LABELS_OF)
             if not LABELS:
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.K(one_card_options), ITEMS=items,
-            LABELS_OF=self.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError),
-            LOC=self.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
-            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.ctx.stmts.K(one_card_options), ITEMS=items,
+            LABELS_OF=self.ctx.stmts.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError),
+            LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
+            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
 
-    def r_AskEach(self, st, scope, code):
-        players = self.expect_code(st.players, scope, "list:player", "who is asked")[0]
+    def ask_each(self, st, scope, code):
+        players = self.ctx.exprs.expect_code(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
         build, dest, after = self.ask_options(st, inner, scope, each=True)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
-        loc = self.location(st)
-        who, labels, values, chosen, result, asked, p, ls, vs, spaces = (self.tmp() for _ in range(10))
+        loc = self.ctx.location(st)
+        who, labels, values, chosen, result, asked, p, ls, vs, spaces = (self.ctx.stmts.tmp() for _ in range(10))
         code.append(Op(lambda k: shape("""
             WHO, LABELS, VALUES, CHOSEN, SPACES = [], [], [], [], []
             RESULT = [None] * s.n
@@ -245,29 +248,29 @@ class DecisionCompiler:
                                     SPACES if SPACES.count(None) < len(SPACES) else None)
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
-            ASKED=name(asked), PLAYERS=players, TWICE=self.K(asked_twice), LOC=self.K(loc), P=name(p),
+            ASKED=name(asked), PLAYERS=players, TWICE=self.ctx.stmts.K(asked_twice), LOC=self.ctx.stmts.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=self.options_call(build), PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
-            PENDING=self.K(Pending)), loc))
+            PENDING=self.ctx.stmts.K(Pending)), loc))
         if after is not None:
             code.append(after)
 
-    def r_AskMenu(self, st, scope, code):
+    def ask_menu(self, st, scope, code):
         if any(opt.items is not None or "{" in opt.label for opt in st.options):  # some text is made at run time
             return self.built_menu(st, scope, code)
-        player = self.expect_code(st.player, scope, "player", "who is asked")[0]
+        player = self.ctx.exprs.expect_code(st.player, scope, "player", "who is asked")[0]
         conds = []
         for opt in st.options:  # (each with its own text: the statement analysis)
-            conds.append(self.expect_code(opt.condition, scope, "bool", "the condition of an option")[0]
+            conds.append(self.ctx.exprs.expect_code(opt.condition, scope, "bool", "the condition of an option")[0]
                          if opt.condition else None)
         labels_all = [o.label for o in st.options]
-        loc = self.location(st)
+        loc = self.ctx.location(st)
         # A menu's values are where each option's code starts: choosing one resumes right there
         # (no dispatch step).  The positions are known once the procedure is laid out.
         targets = [Label() for _ in st.options]
         pcs = []
-        self.fixups.append(lambda: pcs.extend(t.pc for t in targets))
+        self.ctx.fixups.append(lambda: pcs.extend(t.pc for t in targets))
 
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
@@ -275,14 +278,14 @@ class DecisionCompiler:
                 fr.pc = NEXT
                 s.pending = PENDING([PLAYER], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.K(labels_fixed), VALUES=self.K(values_fixed),
-                SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending)), loc))
+            """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed), VALUES=self.ctx.stmts.K(values_fixed),
+                SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
         else:
             code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
-            self.counted(opt.body, scope, code, self.count_option(opt), opt)
+            self.ctx.layout.counted(opt.body, scope, code, self.ctx.coverage.count_option(opt), opt)
             if len(code) == target.pc:
                 targets[i] = end  # an option with nothing to do goes straight on
             else:
@@ -293,7 +296,7 @@ class DecisionCompiler:
         # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
         always = sum(1 << i for i, c in enumerate(conds) if c is None)
         tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
-        if len(conds) > 10 or not self.options.tables:  # too many masks to list (or tables off): listed when asked
+        if len(conds) > 10 or not self.ctx.options.tables:  # too many masks to list (or tables off): listed when asked
             table = None
         else:
             table = []
@@ -304,14 +307,14 @@ class DecisionCompiler:
             def resolve():  # option numbers -> code positions, once they are known
                 for _, values in table:
                     values[:] = [pcs[i] for i in values]
-            self.fixups.append(resolve)
-        p, mask, labels, values = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+            self.ctx.fixups.append(resolve)
+        p, mask, labels, values = self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
 
         def make(k):
             if table is not None:
                 find = [ast.Assign([name(mask, True)], ast.Constant(always))] + [
                     ast.If(c, shape("M |= BIT", M=name(mask), BIT=ast.Constant(bit)), []) for bit, c in tests] \
-                    + shape("LABELS, VALUES = TABLE[M]", LABELS=name(labels), VALUES=name(values), TABLE=self.K(table),
+                    + shape("LABELS, VALUES = TABLE[M]", LABELS=name(labels), VALUES=name(values), TABLE=self.ctx.stmts.K(table),
                             M=name(mask))
             else:
                 find = shape("LABELS, VALUES = [], []", LABELS=name(labels), VALUES=name(values))
@@ -319,7 +322,7 @@ class DecisionCompiler:
                     add = shape("""
                         LABELS.append(LABEL)
                         VALUES.append(PCS[I])
-                    """, LABELS=name(labels), VALUES=name(values), LABEL=ast.Constant(labels_all[i]), PCS=self.K(pcs),
+                    """, LABELS=name(labels), VALUES=name(values), LABEL=ast.Constant(labels_all[i]), PCS=self.ctx.stmts.K(pcs),
                         I=ast.Constant(i))
                     find += add if c is None else [ast.If(c, add, [])]
             # decide_one, written out: a single open option is taken at once (its code starts there)
@@ -334,8 +337,8 @@ class DecisionCompiler:
                 fr.pc = NEXT
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.K(RuleError), LOC=self.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.K(Pending))
+            """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending))
         return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists
@@ -346,23 +349,23 @@ class DecisionCompiler:
         decision binds the entry's variable to the item and goes to the entry's code.
         Options whose labels and items are alike (identical cards) are one option.
         """
-        tree, _, note = self.expr_note(st.player, scope, ("player", "who is asked"))
-        player, pk = self.function_of(tree, st.player), note.local  # pk: the player is a local variable
+        tree, _, note = self.ctx.exprs.expr_note(st.player, scope, ("player", "who is asked"))
+        player, pk = self.ctx.exprs.function_of(tree, st.player), note.local  # pk: the player is a local variable
         entries = []
         for opt in st.options:  # (texts, and what they show: checked by the statement analysis)
             if opt.items is None:
-                cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
+                cond = self.ctx.exprs.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                     if opt.condition else None
                 # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
                 parts = self.label_template(opt, scope) if "{" in opt.label else opt.label
                 entries.append((None, None, None, cond, parts))
                 continue
-            items, kind = self.as_list(opt.items, scope, "what a menu entry goes through")
+            items, kind = self.ctx.exprs.as_list(opt.items, scope, "what a menu entry goes through")
             elem = T.element(kind)
             scope.names.update(T.unpacked(opt.var, elem))
             key = scope.keys.get(opt.var, opt.var) if isinstance(opt.var, str) else \
                 tuple(scope.keys.get(n, n) for n in opt.var)  # "ask {q} for {r}" for q, r in pairs
-            cond = self.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
+            cond = self.ctx.exprs.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
                 if opt.condition else None
             parts = self.label_template(opt, scope)
             if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
@@ -370,11 +373,11 @@ class DecisionCompiler:
                     (lambda s, e, key=key: [e[k] for k in key])
                 parts = ([opt.label + " "] if opt.label else []) + [(whole, elem)]
             entries.append((items, key, elem, cond, parts))
-        loc = self.location(st)
+        loc = self.ctx.location(st)
         slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
-        names, describe = self.m.card_names, self.m.describe_value
+        names, describe = self.ctx.m.card_names, self.ctx.m.describe_value
         targets = [Label() for _ in st.options]
-        at = [self.location(opt) for opt in st.options]
+        at = [self.ctx.location(opt) for opt in st.options]
 
         def ask_built(s, fr, pc):
             e = fr.env
@@ -434,10 +437,10 @@ class DecisionCompiler:
                 if pc < 0:
                     return pc
                 continue
-        """, ASK=self.K(ask_built), NEXT=ast.Constant(k + 1)), None))
+        """, ASK=self.ctx.stmts.K(ask_built), NEXT=ast.Constant(k + 1)), None))
 
         keys = [entry[1] for entry in entries]
-        which, item = self.tmp(), self.tmp()
+        which, item = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
         # after the choice: the entry's variable gets the item (its variables its parts), and its code runs
         if any(key.__class__ is tuple for key in keys):
             code.append(Op(lambda k: shape("""
@@ -446,8 +449,8 @@ class DecisionCompiler:
                     UNPACK(e, KEYS[I], X)
                 pc = PCS[I]
                 continue
-            """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys), UNPACK=self.K(bind_parts),
-                PCS=self.K([target.pc for target in targets])), loc))
+            """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.ctx.stmts.K(keys), UNPACK=self.ctx.stmts.K(bind_parts),
+                PCS=self.ctx.stmts.K([target.pc for target in targets])), loc))
         else:
             code.append(Op(lambda k: shape("""
             I, X = e.pop(SLOT)
@@ -455,12 +458,12 @@ class DecisionCompiler:
                 e[KEYS[I]] = X
             pc = PCS[I]
             continue
-        """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.K(keys),
-            PCS=self.K([target.pc for target in targets])), loc))
+        """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.ctx.stmts.K(keys),
+            PCS=self.ctx.stmts.K([target.pc for target in targets])), loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
-            self.counted(opt.body, scope, code, self.count_option(opt), opt)
+            self.ctx.layout.counted(opt.body, scope, code, self.ctx.coverage.count_option(opt), opt)
             if len(code) == target.pc:
                 targets[i] = end
             else:
@@ -470,11 +473,11 @@ class DecisionCompiler:
     def label_template(self, opt, scope):
         """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
         parts = []  # (each part's errors, and whether a text can show it: the statement analysis's)
-        for piece in self.template(opt.label, opt, "the option's text", opt.column + 1):
+        for piece in self.ctx.template(opt.label, opt, "the option's text", opt.column + 1):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
-            fn, kind = self.expr(piece[1], scope)
+            fn, kind = self.ctx.exprs.expr(piece[1], scope)
             if kind == "zone":
                 zf = fn
                 fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"

@@ -19,49 +19,51 @@ from . import ast as A
 from .pyast import local, local_key, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS
 from .procedures import CompileError, Scope
+from .visitor import NodeVisitor
 
 MAX_DEPTH = 3  # inlined procedures inside inlined procedures, at most: bounds the compiled size
 
 
-class ProcInliner:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``block``)."""
+class Inliner(NodeVisitor):
+    """The optimisation that inlines the body of a procedure that never waits into its caller's code.
+    Reached as ``ctx.inliner``."""
 
-    inlining = ()  # the procedures being inlined right now, innermost last
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
-    def inline_proc(self, call: A.Call, scope, dest, ctx):
+    def inline_proc(self, call: A.Call, scope, dest, site):
         """Statements running ``call`` inline (storing its result in env key ``dest`` unless None), or None."""
-        proc = self.m.procedures[call.func]
+        proc = self.ctx.m.procedures[call.func]
         if not self.inlinable(proc, scope):
             return None
         try:
-            self.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
-            args = [tree for tree, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            self.ctx.stmt_analysis.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
+            args = [tree for tree, _, _ in self.ctx.exprs.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
-        if not all(local_key(t) is not None or self.static_value(t)[0] for t in args):
+        if not all(local_key(t) is not None or self.ctx.exprs.static_value(t)[0] for t in args):
             return None
         names = [n for n, _ in proc.params]
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
-        loc = self.location(call)
+        loc = self.ctx.location(call)
         inner = self.inlined_scope(proc, scope, args, dest)
-        saved, saved_stack = self.where, self.inlining
-        self.where, self.inlining = proc.where, saved_stack + (proc,)
+        saved, saved_stack = self.ctx.where, self.ctx.inlining
+        self.ctx.where, self.ctx.inlining = proc.where, saved_stack + (proc,)
         try:
-            return self._inlined(proc, inner, dest, loc, ctx)
+            return self._inlined(proc, inner, dest, loc, site)
         except CompileError:
             return None  # the procedure's own compilation reports it, located in its body
         finally:
-            self.where, self.inlining = saved, saved_stack
+            self.ctx.where, self.ctx.inlining = saved, saved_stack
 
     def inlinable(self, proc, scope) -> bool:
         """May a call of ``proc`` here be inlined (it never waits, is not recursive, not nested too deep)?"""
-        return self.options.inline and not proc.suspends and proc is not scope.proc and proc not in self.inlining \
-            and len(self.inlining) < MAX_DEPTH
+        return self.ctx.options.inline and not proc.suspends and proc is not scope.proc and proc not in self.ctx.inlining \
+            and len(self.ctx.inlining) < MAX_DEPTH
 
     def inlined_scope(self, proc, scope, args, dest):
         """The scope an inlined body runs in: its parameters aliases of the arguments, its locals fresh keys."""
-        n = next(self.key_numbers)
+        n = next(self.ctx.key_numbers)
         inner = Scope({}, scope.proc, {name: (t, kind, False) for (name, kind), t in zip(proc.params, args)})
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None
@@ -72,26 +74,26 @@ class ProcInliner:
         inner.ret_key = f"$ret.{n}"
         return inner
 
-    def _inlined(self, proc, inner, dest, loc, ctx):
+    def _inlined(self, proc, inner, dest, loc, site):
         body = proc.body
         last = body[-1] if body else None
         if not loose_signal(body) and not has_return(body[:-1] if isinstance(last, A.Return) else body):
-            return self._flattened(body, inner, dest, ctx)
+            return self._flattened(body, inner, dest, site)
         # Otherwise the body is a function of its own, stopped by its 'return' (or a stray 'break').
-        run = self.block(body, inner, f"{proc.name}, inlined", first=self.count_entry(proc))
-        t = self.tmp()
-        code = self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
+        run = self.ctx.stmts.block(body, inner, f"{proc.name}, inlined", first=self.ctx.coverage.count_entry(proc))
+        t = self.ctx.stmts.tmp()
+        code = self.ctx.stmts.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             try:
                 T = RUN(s, e)
             except RecursionError:
                 raise RE(ENDLESS, LOC) from None
-        """, T=name(t), RUN=self.K(run), RE=self.K(RuleError), ENDLESS=ast.Constant(ENDLESS_RECURSION),
-            LOC=self.K(loc))
+        """, T=name(t), RUN=self.ctx.stmts.K(run), RE=self.ctx.stmts.K(RuleError), ENDLESS=ast.Constant(ENDLESS_RECURSION),
+            LOC=self.ctx.stmts.K(loc))
         if dest is not None:
             code.append(ast.Assign([local(dest, True)], name(t)))
         return code
 
-    def _flattened(self, body, inner, dest, ctx):
+    def _flattened(self, body, inner, dest, site):
         """The body's own statements, run in the caller's block, then its result put in ``dest``.
 
         Only for bodies whose one 'return' (if any) is their last statement and
@@ -100,16 +102,16 @@ class ProcInliner:
         """
         last = body[-1] if body else None
         returns = isinstance(last, A.Return)
-        code = self.count_entry(self.inlining[-1]) + self.lower(body[:-1] if returns else body, inner, ctx)
+        code = self.ctx.coverage.count_entry(self.ctx.inlining[-1]) + self.ctx.stmts.lower(body[:-1] if returns else body, inner, site)
         if returns and last.value is not None:
-            value = self.expr_code(last.value, inner)[0]
+            value = self.ctx.exprs.expr_code(last.value, inner)[0]
             v = last.value
             if dest is None:
                 code.append(ast.Expr(value))  # still evaluated: a bad value fails as it would in a call
             elif not (isinstance(v, A.Name) and v.name not in inner.aliases and inner.keys.get(v.name) == dest):
                 code.append(ast.Assign([local(dest, True)], value))  # (else the result was built in place)
-            at = self.location(last)
-            self.code.located(code[-1], at.line, at.column)
+            at = self.ctx.location(last)
+            self.ctx.code.located(code[-1], at.line, at.column)
         elif dest is not None:
             code.append(ast.Assign([local(dest, True)], ast.Constant(None)))
         return code

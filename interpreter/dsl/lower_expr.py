@@ -1,16 +1,16 @@
 """Lower expressions to Python ``ast`` over ``s`` (the state) and ``e`` (the frame's locals).
 
-:meth:`ExpressionCompiler.expr_code` is the seam: it returns an ``ast.expr`` and
+:meth:`ExpressionLowering.expr_code` is the seam: it returns an ``ast.expr`` and
 the expression's kind.  A local read is ``e['c']``, a card property of a local
 ``K[3][e['c']]`` (guarded against a none card), a comparison with a number
 ``... < 3``; work that needs a ``try`` or a loop in C is one call of a run-time
 helper of :mod:`interpreter.runtime.values`, passed the author's location for
-its errors.  :meth:`ExpressionCompiler.expr` compiles the same tree into a
+its errors.  :meth:`ExpressionLowering.expr` compiles the same tree into a
 function ``f(s, e)`` (one per expression, named after the definition's file and
 line) for code that is not generated yet.
 
 Names are resolved and kinds checked before any code is built, by the analysis pass
-(:mod:`interpreter.dsl.analysis`): :meth:`ExpressionCompiler.expr_code` analyses an
+(:mod:`interpreter.dsl.analysis`): :meth:`ExpressionLowering.expr_code` analyses an
 expression it meets for the first time, then each ``x_`` method reads its node's
 :class:`~interpreter.dsl.analysis.Note` (kind, what a name refers to, which form to
 build) and checks nothing.  Optimisations are decided here on the trees: per-card
@@ -38,6 +38,7 @@ from .pyast import local, local_key, py, simple
 from ..runtime.control import TOO_LONG_CALLS
 from .static import LOAD_STEPS, LoadBudget, is_cheap
 from .procedures import Func, Scope
+from .visitor import NodeVisitor
 
 
 MAX_INLINED = 5_000  # syntax nodes a function call may inline, its own calls inlined too (see inline_size)
@@ -49,41 +50,41 @@ def s_():
     return ast.Name("s", ast.Load())
 
 
-class ExpressionCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``
-    and the analysis pass's ``analyse``)."""
+class ExpressionLowering(NodeVisitor):
+    """The lowering pass of expressions into Python expressions, from their analysis notes.
+    Reached as ``ctx.exprs``."""
 
-    notes = None  # the annotated IR of the expression being lowered: {id(node): Note} (analysis.py)
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     # ---------------------------------------------------------------- the seams
     def expr_code(self, node, scope: Scope, expect=None):
         """An expression as a Python ``ast`` expression over ``s`` and ``e``, and its kind.
 
-        ``expect`` = (kind, what): the analysis also checks the expression's kind (see ``Analysis.analyse``)."""
-        notes = self.notes
+        ``expect`` = (kind, what): the analysis also checks the expression's kind (see ``ExpressionAnalysis.analyse``)."""
+        notes = self.ctx.notes
         if notes is not None and id(node) in notes:  # a part of the expression being lowered: analysed with it
             return self.lower_node(node, scope)
-        self.notes = self.analysed(node, scope, expect)
+        self.ctx.notes = self.ctx.stmt_analysis.analysed(node, scope, expect)
         try:
             return self.lower_node(node, scope)
         finally:
-            self.notes = notes
+            self.ctx.notes = notes
 
     def expr_note(self, node, scope: Scope, expect=None):
         """(tree, kind, note): :meth:`expr_code`, and the expression's :class:`~interpreter.dsl.analysis.Note`
         (whether it is one local variable, a constant...)."""
-        notes = self.notes
+        notes = self.ctx.notes
         if notes is not None and id(node) in notes:
             return (*self.lower_node(node, scope), notes[id(node)])
-        self.notes = found = self.analysed(node, scope, expect)
+        self.ctx.notes = found = self.ctx.stmt_analysis.analysed(node, scope, expect)
         try:
             return (*self.lower_node(node, scope), found[id(node)])
         finally:
-            self.notes = notes
+            self.ctx.notes = notes
 
     def lower_node(self, node, scope: Scope):
         """Build the code of an analysed expression node (its note is in ``self.notes``)."""
-        tree, kind = getattr(self, "x_" + type(node).__name__)(node, scope)
+        tree, kind = self.visit(node, scope)
         if node.line and getattr(tree, "lineno", None) is None:  # its parts without one take it (codegen.located)
             _, tree.lineno, tree.col_offset = self.position(node)
             tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
@@ -102,63 +103,63 @@ class ExpressionCompiler:
         a constant asks its analysis note: :meth:`expr_note`.)
         """
         file, line, _ = self.position(node)
-        where = self.where if isinstance(self.where, str) else ".".join(map(str, self.where or ()))
-        return self.code.function("expr", [*first, ast.Return(tree)], line=line,
-                                  what=f"{what} at {where or file}:{line}", where=self.where, filename=file, lazy=True)
+        where = self.ctx.where if isinstance(self.ctx.where, str) else ".".join(map(str, self.ctx.where or ()))
+        return self.ctx.code.function("expr", [*first, ast.Return(tree)], line=line,
+                                  what=f"{what} at {where or file}:{line}", where=self.ctx.where, filename=file, lazy=True)
 
     def probe(self, tree, node):
         """A function returning ``tree`` to run at load (a per-card table's entries), at the line of ``node``;
         made for that alone, it is not part of the game's code."""
         file, line, _ = self.position(node)
-        return self.code.probe(tree, line, file)
+        return self.ctx.code.probe(tree, line, file)
 
     def load_steps(self) -> list:
         """The step budget (a one-item list, see static.LoadBudget) shared by everything this
         definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
-        return self._load_steps
+        return self.ctx._load_steps
 
     def position(self, node):
         """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
-        key = (self.where if not isinstance(self.where, list) else tuple(self.where),
+        key = (self.ctx.where if not isinstance(self.ctx.where, list) else tuple(self.ctx.where),
                getattr(node, "line", 0), getattr(node, "column", 0))
-        cache = self._positions
+        cache = self.ctx._positions
         found = cache.get(key)
         if found is None:
-            place = getattr(self.m, "place", None)  # (a model without it: the full location)
-            loc = place(self.where, node) if place is not None else self.located_at(node)
-            found = cache[key] = (loc.file or self.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0))
+            place = getattr(self.ctx.m, "place", None)  # (a model without it: the full location)
+            loc = place(self.ctx.where, node) if place is not None else self.located_at(node)
+            found = cache[key] = (loc.file or self.ctx.code.filename, loc.line or 1, max((loc.column or 1) - 1, 0))
         return found
 
     def located_at(self, node):
         """The :class:`Location` of ``node`` (as :meth:`location`), one object per place: an inlined
         body lowered at many call sites finds it again, and the constants table holds it once."""
-        key = (self.where if not isinstance(self.where, list) else tuple(self.where),
+        key = (self.ctx.where if not isinstance(self.ctx.where, list) else tuple(self.ctx.where),
                getattr(node, "line", 0), getattr(node, "column", 0))
-        cache = self._locations
+        cache = self.ctx._locations
         found = cache.get(key)
         if found is None:
-            found = cache[key] = self.location(node)
+            found = cache[key] = self.ctx.location(node)
         return found
 
     # ---------------------------------------------------------------- building blocks
     def value(self, v) -> ast.expr:
         """An author value as a constant (``ast.Constant`` or ``K[i]``), remembered as a value."""
-        tree = self.code.constant(v)
+        tree = self.ctx.code.constant(v)
         if isinstance(tree, ast.Subscript):
-            self._value_slots.add(tree.slice.value)
+            self.ctx._value_slots.add(tree.slice.value)
         return tree
 
     def helper(self, fn, *args) -> ast.Call:
         """``K[i](args...)``: a call of a run-time helper."""
-        return ast.Call(self.code.constant(fn), list(args), [])
+        return ast.Call(self.ctx.code.constant(fn), list(args), [])
 
     def static_value(self, tree):
         """(True, value) if ``tree`` is a constant of the rules, else (False, None)."""
         if isinstance(tree, ast.Constant):
             return True, tree.value
         if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K" \
-                and tree.slice.value in self._value_slots:
-            return True, self.code.constants[tree.slice.value]
+                and tree.slice.value in self.ctx._value_slots:
+            return True, self.ctx.code.constants[tree.slice.value]
         return False, None
 
     def constant_of(self, tree):
@@ -172,11 +173,11 @@ class ExpressionCompiler:
                 and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "K"):
             return False
         i = tree.func.slice.value
-        return i < len(self.code.constants) and self.code.constants[i] is fn
+        return i < len(self.ctx.code.constants) and self.ctx.code.constants[i] is fn
 
     def loc(self, node) -> ast.expr:
         """``K[i]``: the location of ``node``, for a run-time helper's errors."""
-        return self.code.constant(self.located_at(node))
+        return self.ctx.code.constant(self.located_at(node))
 
     # ---------------------------------------------------------------- kinds
     def expect(self, node, scope, kind, what):
@@ -198,26 +199,26 @@ class ExpressionCompiler:
         return self.function_of(tree, node), k
 
     # ---------------------------------------------------------------- names and values
-    def x_Const(self, node, scope):
-        note = self.notes[id(node)]
+    def visit_Const(self, node, scope):
+        note = self.ctx.notes[id(node)]
         if note.const is NOT_CONSTANT:  # a quoted space of another player count's board
             return self.absent_space(node.value, node), "space"
         return self.value(node.value), note.kind  # (a quoted space name, "r2c2", is a "space")
 
     def absent_space(self, value, node):
         """A quoted space of another player count's board: an error only if a game of this count runs it."""
-        counts = self.m.board_counts
+        counts = self.ctx.m.board_counts
         players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
         message = (f"{value!r} is not a space of the board for {players} players "
-                   f"(its spaces: {', '.join(self.board.spaces)})")
+                   f"(its spaces: {', '.join(self.ctx.board.spaces)})")
         return self.helper(V.absent_space, ast.Constant(message), self.loc(node))
 
     def alias_code(self, alias):
         """The tree of an inlined parameter: the caller's argument tree, and its kind."""
         return alias[0], alias[1]
 
-    def x_Name(self, node, scope):
-        ref = self.notes[id(node)].ref
+    def visit_Name(self, node, scope):
+        ref = self.ctx.notes[id(node)].ref
         what = ref.what
         if what == "alias":
             return self.alias_code(ref.data)
@@ -230,22 +231,22 @@ class ExpressionCompiler:
         if what == "active":
             return py("s.gv['active']"), ref.kind
         if what == "spaces":
-            return py("list(_0)", self.code.constant(list(self.board.spaces))), ref.kind
+            return py("list(_0)", self.ctx.code.constant(list(self.ctx.board.spaces))), ref.kind
         return self.value(ref.data), ref.kind  # a zone's index, a parameter's value
 
-    def x_Attr(self, node, scope):
-        ref = self.notes[id(node)].ref
+    def visit_Attr(self, node, scope):
+        ref = self.ctx.notes[id(node)].ref
         if ref.what == "game_variable":
             return py("s.gv[_0]", ast.Constant(ref.data)), ref.kind
         obj, kind = self.expr_code(node.obj, scope)
         attr = node.name
         if ref.what == "card_name":
-            names = self.code.constant(self.m.card_names)
+            names = self.ctx.code.constant(self.ctx.m.card_names)
             if simple(obj):
                 return py("'none' if _0 is None else _1[_0]", obj, names), "str"
             return self.helper(V.card_name, names, obj), "str"
         if ref.what == "card_property":
-            tab = self.code.constant(self.m.properties[attr][0])
+            tab = self.ctx.code.constant(self.ctx.m.properties[attr][0])
             if simple(obj):
                 fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
                 return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
@@ -256,10 +257,10 @@ class ExpressionCompiler:
             return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
         return self.helper(V.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
 
-    def x_Index(self, node, scope):
+    def visit_Index(self, node, scope):
         obj, kind = self.expr_code(node.obj, scope)
         key, kkind = self.expr_code(node.key, scope)
-        note = self.notes[id(node)]
+        note = self.ctx.notes[id(node)]
         shape, vkind = note.shape, note.kind
         if shape == "table":
             what = f"the table {node.obj.name!r}" if isinstance(node.obj, A.Name) else "the table"
@@ -276,11 +277,11 @@ class ExpressionCompiler:
         inner.names[node.var] = T.element(skind)
         inner.aliases.pop(node.var, None)
         # Each 'each' gets its own env key, so it never clobbers a variable of the same name.
-        key = f"{node.var}.{next(self.key_numbers)}"
+        key = f"{node.var}.{next(self.ctx.key_numbers)}"
         inner.keys[node.var] = key
         return src, skind, inner, key
 
-    def x_Each(self, node, scope):
+    def visit_Each(self, node, scope):
         src, skind, inner, key = self.each_scope(node, scope)
         where = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
         if node.result is not None:
@@ -290,7 +291,7 @@ class ExpressionCompiler:
             res, out_kind = None, T.list_of(T.element(skind))
         loc = self.loc(node)
         # static over its card: the condition and the result read nothing of the state (their notes say)
-        static = not any(self.notes[id(n)].reads for n in (node.where, node.result) if n is not None)
+        static = not any(self.ctx.notes[id(n)].reads for n in (node.where, node.result) if n is not None)
         if T.element(skind) == "card" and static:
             fast = self.static_each(src, key, where, res, inner, node.where, loc, node)
             if fast is not None:
@@ -299,7 +300,7 @@ class ExpressionCompiler:
             tree = self.helper(V.paid_copy, s_(), src, loc)
         else:
             tree = comprehension(res if res is not None else local(key), key, self.helper(V.paid, s_(), src, loc), where)
-        if self.options.tables and not self.notes[id(node)].reads:
+        if self.ctx.options.tables and not self.ctx.notes[id(node)].reads:
             fixed = self.fixed_list(tree, node, loc)
             if fixed is not None:
                 return fixed, out_kind
@@ -318,7 +319,7 @@ class ExpressionCompiler:
             return None
         if type(value) is not list or probe.charges != 1 or any(type(v) not in (int, str) for v in value):
             return None
-        return self.helper(V.paid_fixed, s_(), ast.Constant(probe.paid), self.code.constant(value), loc)
+        return self.helper(V.paid_fixed, s_(), ast.Constant(probe.paid), self.ctx.code.constant(value), loc)
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
@@ -326,7 +327,7 @@ class ExpressionCompiler:
         if where is not None:
             ok = self.static_table(where, key, scope, node=where_node, at=node)
         else:
-            ok = ([True] * len(self.m.card_names), None)
+            ok = ([True] * len(self.ctx.m.card_names), None)
         if ok is None:
             return None
         values = None
@@ -339,25 +340,25 @@ class ExpressionCompiler:
         row = self.table_reader(ok, other)
         if values is None:
             return self.helper(V.kept, s_(), src, row, loc)
-        return self.helper(V.kept_values, s_(), src, row, self.code.constant(self.reader(values)), loc)
+        return self.helper(V.kept_values, s_(), src, row, self.ctx.code.constant(self.reader(values)), loc)
 
     def reader(self, table):
         """``table.__getitem__`` (one per table: the helpers map it over a list, in C, with no attribute
         lookup of their own at each run)."""
-        found = self.readers.get(id(table))
+        found = self.ctx.readers.get(id(table))
         if found is None:
-            found = self.readers[id(table)] = (table, table.__getitem__)  # (keeps the table: its id stays unique)
+            found = self.ctx.readers[id(table)] = (table, table.__getitem__)  # (keeps the table: its id stays unique)
         return found[1]
 
     def table_reader(self, ok, other) -> ast.expr:
         """The reader of a per-card table of true/false (:meth:`reader`); for a table over two card variables,
         the row of the other card's: ``K[i][e['other']]`` from a list of the rows' readers."""
         if other is None:
-            return self.code.constant(self.reader(ok))
-        rows = self.readers.get(id(ok))
+            return self.ctx.code.constant(self.reader(ok))
+        rows = self.ctx.readers.get(id(ok))
         if rows is None:
-            rows = self.readers[id(ok)] = (ok, [row.__getitem__ for row in ok])
-        return py("_0[_1]", self.code.constant(rows[1]), local(other))
+            rows = self.ctx.readers[id(ok)] = (ok, [row.__getitem__ for row in ok])
+        return py("_0[_1]", self.ctx.code.constant(rows[1]), local(other))
 
     def static_table(self, tree, key, scope=None, as_bool=True, node=None, at=None):
         """Tabulate a per-card expression that reads only fixed card properties.
@@ -371,14 +372,14 @@ class ExpressionCompiler:
         caller checked its analysis note: ``reads``, which counts what an inlined argument reads); it is
         run against the load's budget alone (``static.LoadBudget``).
         """
-        if not self.options.tables:
+        if not self.ctx.options.tables:
             return None
         # The same condition is lowered again where its procedure is spliced: tabulate it once.
         # (Only without aliases: an inlined function's condition can mean something else per call.)
         cached = node is not None and scope is not None and not scope.aliases
         fn = None
-        if cached and id(node) in self.tables:
-            kept, table, two_d = self.tables[id(node)]
+        if cached and id(node) in self.ctx.tables:
+            kept, table, two_d = self.ctx.tables[id(node)]
             if not two_d:
                 return table
             fn = self.probe(tree, at or node)
@@ -390,11 +391,11 @@ class ExpressionCompiler:
             fn = self.probe(tree, at or node)
         result = self._static_table(fn, key, scope, as_bool)
         if cached and result is not None:
-            self.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
+            self.ctx.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
         return result
 
     def _static_table(self, fn, key, scope, as_bool):
-        count = len(self.m.card_names)
+        count = len(self.ctx.m.card_names)
         pool = self.load_steps()
         at_load = LoadBudget(pool)
         convert = bool if as_bool else (lambda v: v)
@@ -429,12 +430,12 @@ class ExpressionCompiler:
     def two_card_table(self, fn, key, other, as_bool, weight):
         """The table ``[[fn(c, o) for c in cards] for o in cards]`` of an expression over two card variables,
         or None when the load's budget cannot pay for it or it fails."""
-        count = len(self.m.card_names)
+        count = len(self.ctx.m.card_names)
         pool, cards = self.load_steps(), range(count)
         at_load = LoadBudget(pool)
         convert = bool if as_bool else (lambda v: v)
         # count x count evaluations, unless the cards fall in classes: one evaluation per pair of classes
-        reads, compared = card_reads(fn.generated_tree, self.code.constants, count)
+        reads, compared = card_reads(fn.generated_tree, self.ctx.code.constants, count)
         rows, columns = card_classes(reads, key, count), card_classes(reads, other, count)
         by_class = rows is not None and columns is not None and as_bool
         pairs = (max(rows) + 1) * (max(columns) + 1) if by_class else count * count
@@ -451,25 +452,25 @@ class ExpressionCompiler:
     def filtered_call(self, node, scope):
         """If ``node`` is a call of a user function whose body is 'each ... where ...' (and can be
         inlined), return that Each node and the scope to compile it in; else None."""
-        if not self.options.inline or not isinstance(node, A.Call) or node.func not in self.m.functions \
+        if not self.ctx.options.inline or not isinstance(node, A.Call) or node.func not in self.ctx.m.functions \
                 or node.func in scope.names:
             return None
-        func = self.m.functions[node.func]
+        func = self.ctx.m.functions[node.func]
         body = func.body
         if not (isinstance(body, A.Each) and body.where is not None and body.result is None):
             return None
         if not all(is_cheap(a) for a in node.args):
             return None
-        self.function_kind(func)
+        self.ctx.analysis.function_kind(func)
         args = self.bind_args_code(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
-        return body, Scope({}, None, aliases), func.where, self.function_notes(func, aliases)
+        return body, Scope({}, None, aliases), func.where, self.ctx.analysis.function_notes(func, aliases)
 
     def each_reduction(self, name, node, scope, where_=None):
         """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
-        saved = self.where
+        saved = self.ctx.where
         if where_ is not None:
-            self.where = where_
+            self.ctx.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
             cond, _, note = self.expr_note(node.where, inner, ("bool", "the condition after 'where'"))
@@ -477,7 +478,7 @@ class ExpressionCompiler:
             table = self.static_table(cond, key, inner, node=node.where, at=node) \
                 if T.element(skind) == "card" and not note.reads else None
         finally:
-            self.where = saved
+            self.ctx.where = saved
         kind = "int" if name in ("count", "size") else "bool"
         if table is not None:
             ok, other = table
@@ -491,16 +492,16 @@ class ExpressionCompiler:
             return py("any(_0)", comprehension(cond, key, paid, None, generator=True)), kind
         return py("all(_0)", comprehension(cond, key, paid, None, generator=True)), kind
 
-    def x_ListLit(self, node, scope):
+    def visit_ListLit(self, node, scope):
         items = [self.expr_code(x, scope)[0] for x in node.items]
-        return ast.List(items, ast.Load()), self.notes[id(node)].kind
+        return ast.List(items, ast.Load()), self.ctx.notes[id(node)].kind
 
     # ---------------------------------------------------------------- operators
-    def x_BinOp(self, node, scope):
+    def visit_BinOp(self, node, scope):
         left, lk = self.expr_code(node.left, scope)
         right, rk = self.expr_code(node.right, scope)
         op = node.op
-        note = self.notes[id(node)]
+        note = self.ctx.notes[id(node)]
         shape, kind = note.shape, note.kind
         if shape == "join_lists":
             lf = py("s.zones[_0]", left) if lk == "zone" else left
@@ -515,7 +516,7 @@ class ExpressionCompiler:
         helper = {"+": V.add, "-": V.sub, "*": V.mul, "//": V.floordiv, "%": V.mod}[op]
         return self.helper(helper, left, right, self.loc(node)), "int"
 
-    def x_Compare(self, node, scope):
+    def visit_Compare(self, node, scope):
         op = node.op
         if op in ("in", "not in"):
             return self.membership(node, scope), "bool"
@@ -524,7 +525,7 @@ class ExpressionCompiler:
         found, v = self.static_value(right)
         if found and self.calls(left, V.count_in) and (op, v) in ((">=", 1), (">", 0)):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
-            return ast.Call(self.code.constant(V.any_in), left.args, []), "bool"
+            return ast.Call(self.ctx.code.constant(V.any_in), left.args, []), "bool"
         if op in ("==", "!="):
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
@@ -542,7 +543,7 @@ class ExpressionCompiler:
         negate = op == "not in"
         if isinstance(node.right, A.ListLit) and all(isinstance(x, A.Const) for x in node.right.items):
             # 'c.type in ["a", "b"]': a fixed list, searched in place (no copy, nothing to charge)
-            fixed = self.code.constant(tuple(x.value for x in node.right.items))
+            fixed = self.ctx.code.constant(tuple(x.value for x in node.right.items))
             return py("_0 not in _1" if negate else "_0 in _1", left, fixed)
         found = self.helper(V.contains, s_(), left, right, self.loc(node))
         return py("not _0", found) if negate else found
@@ -568,92 +569,92 @@ class ExpressionCompiler:
             return True
         return False
 
-    def x_BoolOp(self, node, scope):
+    def visit_BoolOp(self, node, scope):
         trees = [self.expect_code(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
         tree = ast.BoolOp(ast.And() if node.op == "and" else ast.Or(), trees)
         if len(trees) == 2:
             return tree, "bool"
         return ast.IfExp(tree, ast.Constant(True), ast.Constant(False)), "bool"  # all()/any() gave a bool
 
-    def x_Not(self, node, scope):
+    def visit_Not(self, node, scope):
         tree = self.expect_code(node.operand, scope, "bool", "the value after 'not'")[0]
         inner = node.operand
         if isinstance(inner, A.Compare) and inner.op in NEGATED:
             # 'not a < b' is 'a >= b' (checked above with the author's operator)
             flipped = A.Compare(NEGATED[inner.op], inner.left, inner.right, line=inner.line, column=inner.column)
-            return self.x_Compare(flipped, scope)
+            return self.visit_Compare(flipped, scope)
         return py("not _0", tree), "bool"
 
-    def x_Neg(self, node, scope):
+    def visit_Neg(self, node, scope):
         tree = self.expect_code(node.operand, scope, "int", "the value after '-'")[0]
         return py("-_0", tree), "int"
 
     # ---------------------------------------------------------------- calls
-    def x_Call(self, node, scope):
-        what = self.notes[id(node)].shape
+    def visit_Call(self, node, scope):
+        what = self.ctx.notes[id(node)].shape
         if what == "zone":
             return self.zone_call(node, scope)
         if what == "counter":
-            return self.counter_call(node, scope)
+            return self.ctx.counters.counter_call(node, scope)
         if what == "function":
             return self.function_call(node, scope)
         if what == "quantity":
             return self.quantity_call(node, scope)
         if what == "sort_by":  # its 'each' binds a variable for the key: lowered as a whole
-            return self.sort_by_call(node, scope)
+            return self.ctx.ordering.sort_by_call(node, scope)
         name = node.func
         if what == "reduction":  # count/any/all of 'each ... where ...', or of a function that is one
             arg = node.args[0]
             if isinstance(arg, A.Each):
                 return self.each_reduction(name, arg, scope)
             body, inner, where, notes = self.filtered_call(arg, scope)
-            saved, self.notes = self.notes, notes  # the function's body, its parameters the arguments' aliases
+            saved, self.ctx.notes = self.ctx.notes, notes  # the function's body, its parameters the arguments' aliases
             try:
                 return self.each_reduction(name, body, inner, where)
             finally:
-                self.notes = saved
+                self.ctx.notes = saved
         args = [(*self.expr_code(a, scope), a) for a in node.args]
-        self.call_loc = self.loc(node)  # where a builtin's run-time errors point
+        self.ctx.call_loc = self.loc(node)  # where a builtin's run-time errors point
         record = BUILTINS[name]
         try:  # the kind of the lowered arguments (an inlined parameter's is its argument's)
-            kind = record.result(self, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
+            kind = record.result(self.ctx, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
         except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
-            raise self.err(str(exc), exc.node or node) from None
-        return record.lower(self, args, kind), kind
+            raise self.ctx.err(str(exc), exc.node or node) from None
+        return record.lower(self.ctx, args, kind), kind
 
     def zone_call(self, node, scope):
-        spec = self.m.zones[node.func]
+        spec = self.ctx.m.zones[node.func]
         tree, kind = self.expect_code(node.args[0], scope, spec.per, f"the argument of {node.func}()")
         base = spec.base
         if spec.per == "player":
             return ast.BinOp(ast.Constant(base), ast.Add(), tree), "zone"
-        index = V.SpaceIndex({sp: base + i for i, sp in enumerate(self.board.spaces)}, self.located_at(node))
-        return py("_0[_1]", self.code.constant(index), tree), "zone"
+        index = V.SpaceIndex({sp: base + i for i, sp in enumerate(self.ctx.board.spaces)}, self.located_at(node))
+        return py("_0[_1]", self.ctx.code.constant(index), tree), "zone"
 
     def function_call(self, node, scope):
-        func = self.m.functions[node.func]
-        self.function_kind(func)  # the body analysed once, on its own, with located errors
+        func = self.ctx.m.functions[node.func]
+        self.ctx.analysis.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
+        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
-            saved, notes = self.where, self.notes
-            self.where, self.notes = func.where, self.function_notes(func, aliases)
+            saved, notes = self.ctx.where, self.ctx.notes
+            self.ctx.where, self.ctx.notes = func.where, self.ctx.analysis.function_notes(func, aliases)
             try:
                 return self.lower_node(func.body, Scope({}, None, aliases))[0], func.kind
             finally:
-                self.where, self.notes = saved, notes
+                self.ctx.where, self.ctx.notes = saved, notes
         self.ensure_function(func)
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
-        return py("_0(s, _1)", self.code.constant(func.fn), env), func.kind
+        return py("_0(s, _1)", self.ctx.code.constant(func.fn), env), func.kind
 
     def inline_size(self, func) -> int:
         """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when
         more): a function calling another twice, which calls another twice... would double at each
         level, so one that big is called, not inlined (its body is lowered once, on its own)."""
-        sizes = self._inline_sizes
+        sizes = self.ctx._inline_sizes
         found = sizes.get(func.name)
         if found is None:
             sizes[func.name] = MAX_INLINED + 1  # (recursion is refused by the analysis; this ends it anyway)
@@ -661,35 +662,35 @@ class ExpressionCompiler:
         return found
 
     def _calls_functions(self, node) -> bool:
-        return any(type(n) is A.Call and n.func in self.m.functions for n in A.walk(node))
+        return any(type(n) is A.Call and n.func in self.ctx.m.functions for n in A.walk(node))
 
     def _expanded_nodes(self, node) -> int:
         total = 0
         for n in A.walk(node):
             total += 1
-            if type(n) is A.Call and n.func in self.m.functions:
-                total += self.inline_size(self.m.functions[n.func])
+            if type(n) is A.Call and n.func in self.ctx.m.functions:
+                total += self.inline_size(self.ctx.m.functions[n.func])
             if total > MAX_INLINED:
                 break
         return total
 
     def quantity_call(self, node, scope):
-        q = self.m.quantities[node.func]
+        q = self.ctx.m.quantities[node.func]
         args = self.bind_args_code(node, q.params, scope, node.func)
         names = [n for n, _ in q.params]
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         if q.compute is None:  # a function's body checked before the quantities are compiled
-            return py("_0.compute(s, _1)", self.code.constant(q), env), "int"
-        return py("_0(s, _1)", self.code.constant(q.compute), env), "int"
+            return py("_0.compute(s, _1)", self.ctx.code.constant(q), env), "int"
+        return py("_0(s, _1)", self.ctx.code.constant(q.compute), env), "int"
 
     def ensure_function(self, func: Func):
         """Lower a user function's body on its own, once: when a call is not inlined (a function whose
         every call is inlined has no code of its own)."""
         if func.fn is not None:
             return
-        self.function_kind(func)  # the analysis: errors located in the body, recursion refused
-        saved, notes = self.where, self.notes
-        self.where, self.notes = func.where, self.function_notes(func)
+        self.ctx.analysis.function_kind(func)  # the analysis: errors located in the body, recursion refused
+        saved, notes = self.ctx.where, self.ctx.notes
+        self.ctx.where, self.ctx.notes = func.where, self.ctx.analysis.function_notes(func)
         try:
             tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
             # a call of a function that calls functions is a step (one calling another twice, which calls
@@ -698,28 +699,28 @@ class ExpressionCompiler:
             charge = []
             if self._calls_functions(func.body):
                 cost = 1 + self.inline_size(func) // 64
-                charge = self.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
+                charge = self.ctx.stmts.budget(ast.Constant(cost), TOO_LONG_CALLS, self.located_at(func.body))
             func.fn = self.function_of(tree, func.body, first=charge)
         finally:
-            self.where, self.notes = saved, notes
+            self.ctx.where, self.ctx.notes = saved, notes
 
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
         is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
-        notes = self.notes
+        notes = self.ctx.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
-            self.notes = self.analysed_args(node, params, scope, name)
+            self.ctx.notes = self.ctx.stmt_analysis.analysed_args(node, params, scope, name)
         try:
             out = []
-            for (pname, pkind), arg, bound in zip(params, node.args, self.notes[id(node)].bound):
+            for (pname, pkind), arg, bound in zip(params, node.args, self.ctx.notes[id(node)].bound):
                 tree, kind = self.expr_code(arg, scope)
-                reads = self.notes[id(arg)].reads
+                reads = self.ctx.notes[id(arg)].reads
                 if kind == "zone" and pkind.startswith("list:"):
                     tree, reads = py("list(s.zones[_0])", tree), True
                 out.append((tree, bound, reads))
             return out
         finally:
-            self.notes = notes
+            self.ctx.notes = notes
 
 
 # ---------------------------------------------------------------- per-card tables by classes of cards

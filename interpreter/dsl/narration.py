@@ -95,8 +95,8 @@ def substitute(node, mapping: dict, numbers):
 class Dependencies:
     """Finds what one interpolation may reveal, compiling the pieces it must check at run time."""
 
-    def __init__(self, compiler, scope, defs: dict, notes: dict | None = None):
-        self.c, self.scope, self.m = compiler, scope, compiler.m
+    def __init__(self, ctx, scope, defs: dict, notes: dict | None = None):
+        self.ctx, self.scope, self.m = ctx, scope, ctx.m
         self.defs = defs  # see assignments()
         self.notes = notes or {}  # the analysis of the interpolated expression: {id(node): Note} (its parts' kinds)
         self.checks: list = []  # (closure, kind) of card-, card-list- and zone-valued sub-expressions
@@ -159,7 +159,7 @@ class Dependencies:
             raise Opaque()
         if self.chance(node.obj):  # checking it at run time would draw from the game's random numbers
             raise Opaque()
-        player, kind = self.c.expr(node.obj, self.scope)
+        player, kind = self.ctx.exprs.expr(node.obj, self.scope)
         if kind != "player":
             raise Opaque()
         self.private.append(player)
@@ -174,7 +174,7 @@ class Dependencies:
         if name in m.functions:
             func = m.functions[name]
             args = [a for a in node.args if not isinstance(a, tuple)]
-            body = substitute(func.body, {p: a for (p, _), a in zip(func.params, args)}, self.c.key_numbers)
+            body = substitute(func.body, {p: a for (p, _), a in zip(func.params, args)}, self.ctx.key_numbers)
             return self.free(body, bound) | self.free(tuple(args), bound)
         if name in getattr(m, "quantities", {}) or name in m.procedures:
             raise Opaque()
@@ -194,7 +194,7 @@ class Dependencies:
 
     def kind(self, node) -> str:
         try:
-            return self.c.expr_code(node, self.scope)[1]
+            return self.ctx.exprs.expr_code(node, self.scope)[1]
         except CompileError:
             raise Opaque() from None
 
@@ -207,7 +207,7 @@ class Dependencies:
         if kind in ("card", "list:card", "zone", "list:zone"):  # (a function only for what is checked)
             if self.expanding and self.chance(node):  # checking it would draw again: nobody sees it
                 raise Opaque()
-            self.checks.append((self.c.function_of(tree, node), kind))
+            self.checks.append((self.ctx.exprs.function_of(tree, node), kind))
         elif "card" in kind or "zone" in kind or kind == T.ANY:
             raise Opaque()
         if isinstance(node, A.Name) and kind not in ("card", "list:card"):
@@ -220,7 +220,7 @@ class Dependencies:
         kind = note.kind if note is not None else None
         if kind is None or "card" in kind or "zone" in kind or kind == T.ANY:
             try:
-                return self.c.expr_code(node, self.scope)
+                return self.ctx.exprs.expr_code(node, self.scope)
             except CompileError:
                 raise Opaque() from None
         return None, kind

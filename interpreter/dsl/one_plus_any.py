@@ -22,7 +22,7 @@ from ..runtime.selections import combo_shapes, count_any_shapes
 from .procedures import Op
 
 
-def plus_options(compiler, st, scope):
+def plus_options(ctx, st, scope):
     """What a player chooses among: returns f(s, e) -> (labels, values) for an Ask or AskEach with ``rest``.
 
     With two options or more and card names that cannot make two options read alike, it returns
@@ -30,11 +30,11 @@ def plus_options(compiler, st, scope):
     """
 
     # (one of the first list, two names, lists of cards: checked by the statement analysis)
-    ones, k1 = compiler.as_list(st.options, scope, "what one is chosen of")
-    others, k2 = compiler.as_list(st.rest, scope, "what any number are chosen of")
-    names = compiler.m.card_names
+    ones, k1 = ctx.exprs.as_list(st.options, scope, "what one is chosen of")
+    others, k2 = ctx.exprs.as_list(st.rest, scope, "what any number are chosen of")
+    names = ctx.m.card_names
     prefix = f"{st.verb} " if st.verb else ""
-    loc = compiler.location(st.options)
+    loc = ctx.location(st.options)
     as_space = not names_can_collide(names)
 
     def group(pool, c):

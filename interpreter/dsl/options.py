@@ -24,20 +24,20 @@ class CompileOptions:
     """The optimisations the compiler may apply (each one is chosen at one place, named below)."""
 
     # Calls of procedures that never wait for a player, and of functions with cheap arguments,
-    # compiled into their caller (ProcInliner.inline_proc; function_call and filtered_call in
-    # ExpressionCompiler).
+    # compiled into their caller (Inliner.inline_proc; function_call and filtered_call in
+    # ExpressionLowering).
     inline: bool = True
     # Calls of procedures that may wait for a player compiled into the caller's resumable code
-    # (ProcSplicer._spliceable).
+    # (Splicer._spliceable).
     splice: bool = True
     # Work done once at load instead of at every run: per-card tables of expressions that read
-    # only fixed card properties (ExpressionCompiler.static_table), and a menu's open options
+    # only fixed card properties (ExpressionLowering.static_table), and a menu's open options
     # listed per combination of its conditions (DecisionCompiler._menu_ask).
     tables: bool = True
-    # Arithmetic on two constants worked out at load (ExpressionCompiler.x_BinOp).
+    # Arithmetic on two constants worked out at load (ExpressionLowering.visit_BinOp).
     fold: bool = True
     # Straight runs of statements that never wait fused into one resumable instruction, and jumps
-    # to jumps pointed at their final target (ResumableCompiler.resumable_run and compile_proc).
+    # to jumps pointed at their final target (WaitingLayout.resumable_run and compile_proc).
     fuse: bool = True
     # Not an optimisation: every procedure, hook, trigger, ability, listener and menu option entered bumps a
     # counter (dsl/coverage.py), for `ribbit simulate --coverage`.  Off, the generated code is unchanged.

@@ -12,22 +12,25 @@ import ast
 
 from ..errors import RuleError
 from . import types as T
+from .visitor import NodeVisitor
 
 SORT_BY_FORM = "sort_by() takes one 'each x in list: key', e.g. sort_by(each q in players: [q.points, q.cards])"
 
 
-class OrderingCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``each_scope``, ``expr``, ``location``)."""
+class OrderingCompiler(NodeVisitor):
+    """Lowering helper of ``sort_by``.  Reached as ``ctx.ordering``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def sort_by_call(self, node, scope):
         """``sort_by(each x in list [where cond]: key)`` as a call of :func:`sort_by` with generated parts."""
         each = node.args[0]  # (one 'each x in list: key': the analysis refused any other form)
-        src, skind, inner, var = self.each_scope(each, scope)
-        where = self.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
-        key, _ = self.expr(each.result, inner)
-        return (ast.Call(self.code.constant(sort_by), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load()), src,
-                                                       ast.Constant(var), self.code.constant(where),
-                                                       self.code.constant(key), self.loc(node)], []),
+        src, skind, inner, var = self.ctx.exprs.each_scope(each, scope)
+        where = self.ctx.exprs.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
+        key, _ = self.ctx.exprs.expr(each.result, inner)
+        return (ast.Call(self.ctx.code.constant(sort_by), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load()), src,
+                                                       ast.Constant(var), self.ctx.code.constant(where),
+                                                       self.ctx.code.constant(key), self.ctx.exprs.loc(node)], []),
                 T.list_of(T.element(skind)))
 
 

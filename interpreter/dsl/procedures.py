@@ -30,6 +30,8 @@ class Proc:
         self.direct = None  # f(state, env) -> value, for procedures that never wait
         self.code = None  # its resumable function f(s, fr, pc) (resumable.assemble), or resumable.NEVER_ENTERED
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
+        self.stmt_notes = None  # {id(statement): StmtNote}, once the statement analysis has walked the body
+        self.hook = None  # (hook name, when) of a hook's procedure (loader/build.py; read by dsl/returns.py)
 
     def where_at(self, pc: int):
         """The key of the rule whose code instruction ``pc`` runs: the innermost spliced procedure there, or this one."""
@@ -45,15 +47,16 @@ class Func:
         self.fn = None
         self.kind = None
         self.compiling = False
-        self.analysed = False  # its body analysed against its declared parameter kinds (Analysis.function_kind)
+        self.analysed = False  # its body analysed against its declared parameter kinds (ExpressionAnalysis.function_kind)
         self.reads = True  # whether its body reads the state (known once analysed)
+        self.notes = None  # the analysis of its body, {id(node): Note} (known once analysed)
 
 
 class Scope:
     """Local variables visible at a point: their kinds, and the env keys that hold them.
 
     ``aliases`` maps the parameters of an inlined function to the caller's
-    argument trees, with their kinds (see ``Analysis.function_notes`` and ``ProcInliner``).
+    argument trees, with their kinds (see ``ExpressionAnalysis.function_notes`` and ``Inliner``).
     """
 
     def __init__(self, names: dict, proc: Proc | None, aliases: dict | None = None):

@@ -3,7 +3,7 @@
 The procedure is first laid out as instructions (a list, position = pc): runs
 of statements that never wait (lowered by ``statements.py``), tests and jumps
 of the control statements around waiting code, calls that push a frame, and
-decisions.  :meth:`ResumableCompiler.assemble` then makes the list one generated
+decisions.  :meth:`WaitingLayout.assemble` then makes the list one generated
 function ``f(state, frame, pc)``: a state machine that starts at ``pc`` and runs
 until control passes to another frame (TRANSFER) or a player must decide
 (SUSPEND, the frame's pc set to where it resumes).  A frame (``runtime.records.Frame``:
@@ -21,10 +21,11 @@ from . import types as T
 from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import TOO_LONG_CALLS, TOO_LONG_LOOP, TRANSFER, return_from
-from .statements import Ctx
+from .statements import Site
 from ..runtime.listeners import active_listeners
 from ..runtime.records import Frame
 from .procedures import Jump, Label, Op, Proc, Scope, jump, thread_jumps
+from .visitor import NodeVisitor
 
 MAX_DIRECT = 40  # frames deep, at most, that a waiting call runs its callee straight from the caller (see push_call)
 GROUP = 8  # instructions found by comparisons in a row, in a procedure's function (see assemble)
@@ -47,8 +48,11 @@ class Run:
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
 
 
-class ResumableCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``)."""
+class WaitingLayout(NodeVisitor):
+    """The layout of waiting code: a procedure that may wait becomes one resumable function, a state
+    machine over pcs with its labels and fixups.  Reached as ``ctx.layout``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def resumable(self, stmts, scope, code: list):
         """Append instructions for ``stmts`` to ``code`` (procedures that may wait for players)."""
@@ -60,34 +64,34 @@ class ResumableCompiler:
             return self.resumable(stmts, scope, code)
         run = Run(scope)
         run.stmts.extend(count)
-        run.at = self.location((node[0] if node else None) if isinstance(node, tuple) else node)
+        run.at = self.ctx.location((node[0] if node else None) if isinstance(node, tuple) else node)
         self.flush(self.resumable_run(stmts, scope, code, run), code)
 
     def resumable_run(self, stmts, scope, code: list, run: "Run") -> "Run":
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
-            if not self.stmt_note(st).waits:  # (the statement analysis's note)
+            if not self.ctx.stmt_analysis.stmt_note(st).waits:  # (the statement analysis's note)
                 if not run.stmts:
-                    run.at = self.location(st)
-                run.stmts.extend(self.lower_one(st, scope, Ctx(True, innermost_loop(scope))))
-                if not self.options.fuse:  # each statement an instruction of its own
+                    run.at = self.ctx.location(st)
+                run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope))))
+                if not self.ctx.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
                 continue
-            if self.options.coverage:
-                run.stmts.extend(self.count_before(st))
-            tail = self.splice_call(st, scope, code, run)
+            if self.ctx.options.coverage:
+                run.stmts.extend(self.ctx.coverage.count_before(st))
+            tail = self.ctx.splicer.splice_call(st, scope, code, run)
             if tail is not None:
                 run = tail
                 run.loops = innermost_loop(scope)  # what follows answers to this scope's loops
                 continue
             self.flush(run, code)
-            getattr(self, "r_" + type(st).__name__)(st, scope, code)
+            self.visit(st, scope, code)
             run = Run(scope)
         return run
 
     def flush(self, run: "Run", code: list):
         if run.stmts:
-            self.emit_block(run.stmts, code, run.at or self.location(None))
+            self.emit_block(run.stmts, code, run.at or self.ctx.location(None))
             run.stmts = []
         for span in run.spans:
             span[1] = len(code)
@@ -97,13 +101,13 @@ class ResumableCompiler:
         """One instruction running lowered statements, then on to the next (``at``: the first one's Location)."""
         code.append(Op(lambda k: stmts, at))
 
-    def r_If(self, st, scope, code):
+    def visit_If(self, st, scope, code):
         end = Label()
         for i, (cond, body) in enumerate(st.branches):
-            c = self.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
+            c = self.ctx.exprs.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
             skip = Label()
             code.append(Op(lambda k, c=c, skip=skip: [ast.If(ast.UnaryOp(ast.Not(), c), self.goto(skip.pc), [])],
-                           self.location(cond)))
+                           self.ctx.location(cond)))
             self.resumable(body, scope, code)
             if st.orelse or i < len(st.branches) - 1:  # the last branch with no 'else' just falls through
                 code.append(jump(end))
@@ -112,14 +116,14 @@ class ResumableCompiler:
             self.resumable(st.orelse, scope, code)
         end.pc = len(code)
 
-    def r_While(self, st, scope, code):
+    def visit_While(self, st, scope, code):
         head, exit_ = Label(), Label()
         head.pc = len(code)
-        cond = self.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
-        loc = self.location(st)
+        cond = self.ctx.exprs.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] if st.condition else None
+        loc = self.ctx.location(st)
 
         def test(k, again=False):  # the loop test: on into the body, or out (the jump back runs it too)
-            out = self.budget(ast.Constant(1), TOO_LONG_LOOP, loc)
+            out = self.ctx.stmts.budget(ast.Constant(1), TOO_LONG_LOOP, loc)
             if cond is not None:
                 out.append(ast.If(ast.UnaryOp(ast.Not(), cond), self.goto(exit_.pc), []))
             return out + (self.goto(head.pc + 1) if again else [])
@@ -130,23 +134,23 @@ class ResumableCompiler:
         code.append(Op(lambda k: test(k, True), loc))
         exit_.pc = len(code)
 
-    def r_For(self, st, scope, code):
-        items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
+    def visit_For(self, st, scope, code):
+        items, kind = self.ctx.exprs.list_code(st.iterable, scope, "what 'for' goes through")
+        scope.names.update(T.unpacked(st.var, self.ctx.stmt_analysis.stmt_note(st).kind))  # (the analysis's kind of an item)
         n = next(scope.counter)
         lst, idx = f"$for{n}", f"$i{n}"
         var = local(scope.keys.get(st.var, st.var)) if isinstance(st.var, str) else \
             ast.Tuple([local(scope.keys.get(n_, n_), True) for n_ in st.var], ast.Store())  # for q, r in pairs
-        loc = self.location(st)
-        xs = self.tmp()
+        loc = self.ctx.location(st)
+        xs = self.ctx.stmts.tmp()
         start = shape("XS = LST = list(ITEMS)", XS=name(xs, True), LST=local(lst, True), ITEMS=items) \
-            + self.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, loc) \
+            + self.ctx.stmts.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, loc) \
             + shape("IDX = -1", IDX=local(idx, True))  # one step per iteration, paid up front
         code.append(Op(lambda k: start, loc))
         head, exit_, body = Label(), Label(), Label()
         head.pc = len(code)
         body.pc = head.pc + 1
-        i = self.tmp()
+        i = self.ctx.stmts.tmp()
 
         def step(k):  # also the jump back from the end of the body: it goes to 'body', not k + 1
             return shape("""
@@ -164,11 +168,11 @@ class ResumableCompiler:
         code.append(Op(step, loc))
         exit_.pc = len(code)
 
-    def r_Repeat(self, st, scope, code):
-        times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
+    def visit_Repeat(self, st, scope, code):
+        times = self.ctx.exprs.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
         n = next(scope.counter)
         key = f"$rep{n}"
-        loc = self.location(st)
+        loc = self.ctx.location(st)
         code.append(Op(lambda k: [ast.Assign([local(key, True)], times)], loc))
         head, exit_ = Label(), Label()
         head.pc = len(code)
@@ -176,21 +180,21 @@ class ResumableCompiler:
             if KEY <= 0:
                 EXIT
             KEY -= 1
-        """, KEY=local(key), EXIT=self.goto(exit_.pc)) + self.budget(ast.Constant(1), TOO_LONG_LOOP, loc), loc))
+        """, KEY=local(key), EXIT=self.goto(exit_.pc)) + self.ctx.stmts.budget(ast.Constant(1), TOO_LONG_LOOP, loc), loc))
         scope.loops.append((head, exit_))
         self.resumable(st.body, scope, code)
         scope.loops.pop()
         code.append(jump(head))
         exit_.pc = len(code)
 
-    def r_CallStmt(self, st, scope, code):
+    def visit_CallStmt(self, st, scope, code):
         code.append(self.push_call(st.call, scope, None))
 
-    def r_Let(self, st, scope, code):
-        scope.names[st.name] = self.stmt_note(st).kind
+    def visit_Let(self, st, scope, code):
+        scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         code.append(self.push_call(st.value, scope, scope.keys.get(st.name, st.name)))
 
-    def r_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)
+    def visit_Assign(self, st, scope, code):  # to a local variable, with '=' (the statement analysis)
         code.append(self.push_call(st.value, scope, scope.keys.get(st.target.name, st.target.name)))
 
     def push_call(self, call, scope, dest):
@@ -202,13 +206,13 @@ class ResumableCompiler:
         says where to resume).  Frames and their order are those of a round through the run loop;
         past MAX_DIRECT frames the run loop takes the call, so Python's stack stays shallow.
         """
-        proc = self.m.procedures[call.func]
-        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        proc = self.ctx.m.procedures[call.func]
+        args = [t for t, _, _ in self.ctx.exprs.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
-        self.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
-        loc = self.location(call)
-        frame, got = self.tmp(), self.tmp()
-        return Op(lambda k: self.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
+        self.ctx.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
+        loc = self.ctx.location(call)
+        frame, got = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
+        return Op(lambda k: self.ctx.stmts.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             fr.pc = NEXT
             FRAME = NEW_FRAME(PID, 0, ENV, DEST)
             s.frames.append(FRAME)
@@ -221,29 +225,39 @@ class ResumableCompiler:
                     return TRANSFER
                 return GOT
         """, NEXT=ast.Constant(k + 1), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
-            TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.K(proc),
-            MAX_DIRECT=ast.Constant(MAX_DIRECT), NEW_FRAME=self.K(Frame)), loc)
+            TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.ctx.stmts.K(proc),
+            MAX_DIRECT=ast.Constant(MAX_DIRECT), NEW_FRAME=self.ctx.stmts.K(Frame)), loc)
 
-    def r_Emit(self, st, scope, code):
+    def visit_Emit(self, st, scope, code):
         """One frame per handler, run in order (each may wait for players): triggers, the card's ability, listeners."""
-        args = self.emit_args(st, scope)
-        handlers = self.m.triggers_for(st.event)
-        abilities = self.m.abilities_for(st.event)
-        listeners = self.m.listeners.get(st.event) or ()  # see runtime/listeners.py
-        loc = self.location(st)
-        name_, kinds = st.event, self.m.events[st.event]
+        args = self.ctx.stmts.emit_args(st, scope)
+        handlers = self.ctx.m.triggers_for(st.event)
+        abilities = self.ctx.m.abilities_for(st.event)
+        listeners = self.ctx.m.listeners.get(st.event) or ()  # see runtime/listeners.py
+        loc = self.ctx.location(st)
+        name_, kinds = st.event, self.ctx.m.events[st.event]
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
-        t = self.tmp()
-        code.append(Op(lambda k: self.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
+        t = self.ctx.stmts.tmp()
+        code.append(Op(lambda k: self.ctx.stmts.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
                                              "chain of events?)", loc) + shape("""
             ENV = ARGS
             if s.trace is not None:
                 s.traced_event(NAME, KINDS, ENV)
             fr.pc = NEXT
             return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
-        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), NEXT=ast.Constant(k + 1),
-            PUSH=self.K(push_handlers), HANDLERS=self.K(handlers), ABILITIES=self.K(abilities),
-            LISTENERS=self.K(listeners)), loc))
+        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=ast.Constant(k + 1),
+            PUSH=self.ctx.stmts.K(push_handlers), HANDLERS=self.ctx.stmts.K(handlers), ABILITIES=self.ctx.stmts.K(abilities),
+            LISTENERS=self.ctx.stmts.K(listeners)), loc))
+
+    # the decisions are laid out by their lowering helper (decisions.py)
+    def visit_Ask(self, st, scope, code):
+        self.ctx.decisions.ask(st, scope, code)
+
+    def visit_AskEach(self, st, scope, code):
+        self.ctx.decisions.ask_each(st, scope, code)
+
+    def visit_AskMenu(self, st, scope, code):
+        self.ctx.decisions.ask_menu(st, scope, code)
 
     # ---------------------------------------------------------------- one function per procedure
     def goto(self, target: int | ast.expr, k: int | None = None) -> list:
@@ -262,7 +276,7 @@ class ResumableCompiler:
         returns only to hand control to another frame (TRANSFER) or to wait for a player (SUSPEND).
         Every instruction is generated code (an :class:`Op`) or a jump.
         """
-        at = self.location(proc.body[0]) if proc.body else self.location(None)
+        at = self.ctx.location(proc.body[0]) if proc.body else self.ctx.location(None)
         cases = []
         for k, ins in enumerate(code):
             if type(ins) is Jump:
@@ -284,7 +298,7 @@ class ResumableCompiler:
             mid = (lo + hi) // 2
             return [ast.If(expr("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
         body = [ast.Assign([name("e", True)], expr("fr.env")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
-        fn = self.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
+        fn = self.ctx.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
                              filename=at.file)
         return fn
 
@@ -297,42 +311,42 @@ class ResumableCompiler:
         spliced into its callers or called directly does not (see ``Builder.compile_all``) and gets
         :data:`NEVER_ENTERED`.
         """
-        saved = self.where, self.splicing
-        self.where, self.splicing = proc.where, (proc,)
-        self.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
+        saved = self.ctx.where, self.ctx.splicing
+        self.ctx.where, self.ctx.splicing = proc.where, (proc,)
+        self.ctx.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
         try:
-            self.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
+            self.ctx.stmt_analysis.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)
             if not proc.suspends:
-                direct = self.block(proc.body, scope, f"{proc.name}", into=self.direct_of(proc),
-                                    first=self.count_entry(proc))
+                direct = self.ctx.stmts.block(proc.body, scope, f"{proc.name}", into=self.ctx.stmts.direct_of(proc),
+                                    first=self.ctx.coverage.count_entry(proc))
                 if not resumable:
                     proc.code = NEVER_ENTERED
-                    self.code.flush()
+                    self.ctx.code.flush()
                     return
                 # as resumable code (when an event's other handlers wait): call it, then return its value
-                code = [Op(lambda k: shape("return RETURN_FROM(s, fr, DIRECT(s, e))", RETURN_FROM=self.K(return_from),
-                                           DIRECT=self.K(direct)), None)]
+                code = [Op(lambda k: shape("return RETURN_FROM(s, fr, DIRECT(s, e))", RETURN_FROM=self.ctx.stmts.K(return_from),
+                                           DIRECT=self.ctx.stmts.K(direct)), None)]
             else:
                 if not resumable:
                     proc.code = NEVER_ENTERED
                     return
                 code = []
-                self.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
-                self.counted(proc.body, scope, code, self.count_entry(proc), proc.body)
-                code.append(Op(lambda k: shape("return RETURN_FROM(s, fr, None)", RETURN_FROM=self.K(return_from)),
+                self.ctx.fixups = []  # run once the code is laid out (e.g. menus learn where their options start)
+                self.counted(proc.body, scope, code, self.ctx.coverage.count_entry(proc), proc.body)
+                code.append(Op(lambda k: shape("return RETURN_FROM(s, fr, None)", RETURN_FROM=self.ctx.stmts.K(return_from)),
                                None))
-                if self.options.fuse:
+                if self.ctx.options.fuse:
                     thread_jumps(code)
-                for fix in self.fixups:
+                for fix in self.ctx.fixups:
                     fix()
-            for node, label in self.label_nodes:
+            for node, label in self.ctx.label_nodes:
                 node.value = label.pc
             proc.code = self.assemble(proc, code)
-            self.code.flush()
+            self.ctx.code.flush()
             proc.spliced = [tuple(span) for span in proc.spliced]
         finally:
-            self.where, self.splicing = saved
+            self.ctx.where, self.ctx.splicing = saved
 
 
 def push_handlers(s, env, handlers, abilities, listeners):

@@ -166,7 +166,7 @@ def _fits(actual: str, expected: str) -> bool:
 
 def _hook(proc):
     """(procedure, 'before' / 'instead' / 'after') for a variant's hook, else None."""
-    return getattr(proc, "hook", None)
+    return proc.hook
 
 
 def subject(proc) -> str:

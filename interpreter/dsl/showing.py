@@ -11,26 +11,29 @@ players, after the players).
 from __future__ import annotations
 
 from ..runtime.limits import over_budget
+from .visitor import NodeVisitor
 
 
-class ShowCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``expr``, ``location``, ``err``)."""
+class ShowCompiler(NodeVisitor):
+    """Lowering helper of the 'show' statement.  Reached as ``ctx.showing``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def show(self, st, scope):
         """The closure of a 'show' statement (called from generated code)."""
-        what, kind = self.expr(st.what, scope)
+        what, kind = self.ctx.exprs.expr(st.what, scope)
         if kind in ("card", "none"):
             cards_of = lambda s, e: [] if (c := what(s, e)) is None else [c]  # noqa: E731
         elif kind == "zone":
             cards_of = lambda s, e: s.zones[what(s, e)]  # noqa: E731
         else:  # a list of cards (other kinds: refused by the statement analysis)
             cards_of = what
-        who, wkind = self.expr(st.to, scope)
+        who, wkind = self.ctx.exprs.expr(st.to, scope)
         if wkind in ("player", "none"):
             players_of = lambda s, e: [p] if (p := who(s, e)) is not None else []  # noqa: E731
         else:  # a list of players (the statement analysis)
             players_of = who
-        loc = self.location(st)
+        loc = self.ctx.location(st)
 
         def show(s, e):
             cards = [c for c in cards_of(s, e) if c is not None]

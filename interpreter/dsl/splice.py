@@ -19,15 +19,17 @@ from .pyast import expr
 from .pyast import local, name
 from .inline import bound_names, has_return, loose_signal, statements
 from .procedures import CompileError, Label, Scope
+from .visitor import NodeVisitor
 
 MAX_SPLICED = 2  # spliced procedures inside spliced procedures, at most: bounds the compiled size
 MAX_STATEMENTS = 80  # a longer procedure keeps the ordinary call (each call site would copy it)
 
 
-class ProcSplicer:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses ``resumable_run``, ``flush``, ``bind_args``)."""
+class Splicer(NodeVisitor):
+    """The optimisation that splices a waiting procedure into its caller's state machine.
+    Reached as ``ctx.splicer``."""
 
-    splicing = ()  # the procedure being compiled, then those spliced into it, innermost last
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     def splice_call(self, st, scope, code, run):
         """Compile the waiting call ``st`` into ``code`` in place, going on with ``run``.
@@ -38,13 +40,13 @@ class ProcSplicer:
         call, dest = self._spliceable(st, scope)
         if call is None:
             return None
-        proc = self.m.procedures[call.func]
+        proc = self.ctx.m.procedures[call.func]
         try:
-            self.statement_notes(proc)  # its body's checks (a body with an error is not spliced)
-            args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+            self.ctx.stmt_analysis.statement_notes(proc)  # its body's checks (a body with an error is not spliced)
+            args = [t for t, _, _ in self.ctx.exprs.bind_args_code(call, proc.params, scope, call.func)]
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
-        n = next(self.key_numbers)
+        n = next(self.ctx.key_numbers)
         params = [name for name, _ in proc.params]
         inner = Scope(dict(proc.params), proc)
         inner.keys = {name: f"{name}.{n}" for name in set(params) | local_names(proc.body)}
@@ -55,30 +57,30 @@ class ProcSplicer:
         stale = sorted(inner.keys[name] for name in local_names(proc.body) - top_level_lets(proc.body))
 
         mark, stmts = len(code), list(run.stmts)
-        enter = entry([inner.keys[name] for name in params], args, stale, dest, self.tmp)
-        at = self.location(st)
+        enter = entry([inner.keys[name] for name in params], args, stale, dest, self.ctx.stmts.tmp)
+        at = self.ctx.location(st)
         for node in enter:
-            self.code.located(node, at.line, at.column)
+            self.ctx.code.located(node, at.line, at.column)
         if not run.stmts:
             run.at = at
         run.stmts.extend(enter)
-        run.stmts.extend(self.count_entry(proc))
-        saved = self.where, self.splicing
-        self.where, self.splicing = proc.where, self.splicing + (proc,)
+        run.stmts.extend(self.ctx.coverage.count_entry(proc))
+        saved = self.ctx.where, self.ctx.splicing
+        self.ctx.where, self.ctx.splicing = proc.where, self.ctx.splicing + (proc,)
         try:
-            tail = self.resumable_run(proc.body, inner, code, run)
+            tail = self.ctx.layout.resumable_run(proc.body, inner, code, run)
         except CompileError:
             del code[mark:]  # undo: the procedure's own compilation reports the error, in its body
             run.stmts[:] = stmts
             return None
         finally:
-            self.where, self.splicing = saved
+            self.ctx.where, self.ctx.splicing = saved
         if has_return(proc.body):  # 'return' lands after the callee's code: an instruction starts there
-            self.flush(tail, code)
+            self.ctx.layout.flush(tail, code)
             end.pc = len(code)
         span = [mark, len(code), proc.where]  # its last statements may join what follows: the range ends there
-        self.splicing[0].spliced.append(span)
-        self.spliced_ids.add(proc.id)
+        self.ctx.splicing[0].spliced.append(span)
+        self.ctx.spliced_ids.add(proc.id)
         tail.spans.append(span)
         return tail
 
@@ -87,12 +89,12 @@ class ProcSplicer:
         call, dest = waiting_call(st, scope)
         if call is None:
             return None, None
-        proc = self.m.procedures.get(call.func)
-        if not self.options.splice or proc is None or not proc.suspends or proc in self.splicing \
-                or len(self.splicing) > MAX_SPLICED or too_big_to_splice(proc):
+        proc = self.ctx.m.procedures.get(call.func)
+        if not self.ctx.options.splice or proc is None or not proc.suspends or proc in self.ctx.splicing \
+                or len(self.ctx.splicing) > MAX_SPLICED or too_big_to_splice(proc):
             return None, None
         if isinstance(st, A.Let):
-            scope.names[st.name] = self.stmt_note(st).kind
+            scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         return call, dest
 
 

@@ -5,7 +5,7 @@ rule's locals, an env dict), located at the statement's YAML line: a Python
 traceback through generated code names the definition's line.  Control flow
 is Python's own: ``if``/``while``/``for``, ``break``/``continue`` inside the
 loops of the same function, ``return`` for 'return'.  Where the statement runs
-is said by a :class:`Ctx`:
+is said by a :class:`Site`:
 
 * in a **direct function** ``f(s, e) -> value`` (a procedure that never waits,
   or an inlined body that must stop at its 'return'), 'return x' is ``return x``
@@ -35,8 +35,9 @@ from ..runtime.limits import MAX_INT, not_added, over_budget, too_big
 from ..runtime.moves import move_card, move_list, move_zone, shuffle_zone
 from ..runtime.visibility import Line, Part
 from .procedures import CompileError, Label
+from .visitor import NodeVisitor
 
-class Ctx:
+class Site:
     """Where lowered statements run: a direct function, or a run of resumable code (see the module docstring)."""
 
     __slots__ = ("run", "loops", "rloops")
@@ -47,23 +48,26 @@ class Ctx:
         self.rloops = rloops  # (head, exit) labels of the innermost waiting loop (runs only)
 
 
-class StatementCompiler:
-    """Mixin of :class:`interpreter.dsl.compiler.Compiler` (uses its ``m``, ``where``, ``location``, ``err``, ``code``)."""
+class StatementLowering(NodeVisitor):
+    """The lowering pass of statements that do not wait into Python statements (expressions through
+    ``ctx.exprs``).  Reached as ``ctx.stmts``."""
+
+    __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
     # ---------------------------------------------------------------- blocks
-    def lower(self, stmts, scope, ctx: Ctx) -> list:
+    def lower(self, stmts, scope, site: Site) -> list:
         """Python statements for ``stmts`` (none of which waits), in ``ctx``."""
         out = []
         for st in stmts:
-            out.extend(self.lower_one(st, scope, ctx))
+            out.extend(self.lower_one(st, scope, site))
         return out
 
-    def lower_one(self, st, scope, ctx: Ctx) -> list:
-        body = getattr(self, "s_" + type(st).__name__)(st, scope, ctx)
-        if self.options.coverage:
-            body = self.count_before(st) + body
+    def lower_one(self, st, scope, site: Site) -> list:
+        body = self.visit(st, scope, site)
+        if self.ctx.options.coverage:
+            body = self.ctx.coverage.count_before(st) + body
         if body:
-            loc = self.location(st)
+            loc = self.ctx.location(st)
             line, col = loc.line or 1, max((loc.column or 1) - 1, 0)
             for node in body:
                 locate(node, line, col)
@@ -72,16 +76,16 @@ class StatementCompiler:
     def block(self, stmts, scope, what: str = "", into=None, first=()):
         """A direct function ``f(s, e)`` running ``stmts``: its value is what a 'return' gives, else None.
         ``first``: Python statements run before them (a coverage count, see coverage.py)."""
-        body = [*first, *self.lower(stmts, scope, Ctx())]
-        at = self.location(stmts[0]) if stmts else None
-        return self.code.later("run", body, ("s", "e"), at and at.line, what, into, at and at.file, where=self.where)
+        body = [*first, *self.lower(stmts, scope, Site())]
+        at = self.ctx.location(stmts[0]) if stmts else None
+        return self.ctx.code.later("run", body, ("s", "e"), at and at.line, what, into, at and at.file, where=self.ctx.where)
 
     def tmp(self) -> str:
         """A fresh Python local for generated code."""
-        return f"t{next(self.temp_numbers)}"
+        return f"t{next(self.ctx.temp_numbers)}"
 
     def K(self, value) -> ast.expr:
-        return self.code.constant(value)
+        return self.ctx.code.constant(value)
 
     def budget(self, n: ast.expr, message: str | None, loc) -> list:
         """Take ``n`` steps; past the budget, the located error ``message`` (None: the work-budget one)."""
@@ -100,50 +104,50 @@ class StatementCompiler:
     # ---------------------------------------------------------------- statements still closures
     def embedded(self, fn) -> list:
         """A statement still compiled to a closure ``f(s, e) -> None``, called from generated code."""
-        return [ast.Expr(self.code.call(fn))]
+        return [ast.Expr(self.ctx.code.call(fn))]
 
     # ---------------------------------------------------------------- statements
-    def s_Pass(self, st, scope, ctx):
+    def visit_Pass(self, st, scope, site):
         return []
 
-    def s_Let(self, st, scope, ctx):
+    def visit_Let(self, st, scope, site):
         key = scope.keys.get(st.name, st.name)
-        if isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            inlined = self.inline_proc(st.value, scope, key, ctx)
-            scope.names[st.name] = self.stmt_note(st).kind
+        if isinstance(st.value, A.Call) and st.value.func in self.ctx.m.procedures:
+            inlined = self.ctx.inliner.inline_proc(st.value, scope, key, site)
+            scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
             if inlined is not None:
                 return inlined
             code, value = self.proc_call(st.value, scope)
             return code + [ast.Assign([local(key, True)], value)]
-        value, kind = self.expr_code(st.value, scope)
+        value, kind = self.ctx.exprs.expr_code(st.value, scope)
         if kind == "zone":
             value, kind = expr("list(s.zones[Z])", Z=value), "list:card"
-        scope.names[st.name] = self.stmt_note(st).kind  # (joined with what it held before: the statement analysis)
+        scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind  # (joined with what it held before: the statement analysis)
         return [ast.Assign([local(key, True)], value)]
 
-    def s_Assign(self, st, scope, ctx):
+    def visit_Assign(self, st, scope, site):
         target = st.target
         if isinstance(target, A.Call):  # marks(x) += n
-            return self.embedded(self.counter_assign(st, scope))
+            return self.embedded(self.ctx.counters.counter_assign(st, scope))
         if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
-                and isinstance(st.value, A.Call) and st.value.func in self.m.procedures:
-            inlined = self.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), ctx)
+                and isinstance(st.value, A.Call) and st.value.func in self.ctx.m.procedures:
+            inlined = self.ctx.inliner.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), site)
             if inlined is not None:
-                scope.names[target.name] = self.stmt_note(st).kind
+                scope.names[target.name] = self.ctx.stmt_analysis.stmt_note(st).kind
                 return inlined
         first = []  # statements that compute the value first (a procedure call)
-        if isinstance(st.value, A.Call) and st.value.func in self.m.procedures and st.op == "=":
+        if isinstance(st.value, A.Call) and st.value.func in self.ctx.m.procedures and st.op == "=":
             first, value = self.proc_call(st.value, scope)
-            vkind = self.m.procedures[st.value.func].returns
+            vkind = self.ctx.m.procedures[st.value.func].returns
         else:
-            value, vkind = self.expr_code(st.value, scope)
+            value, vkind = self.ctx.exprs.expr_code(st.value, scope)
         if vkind == "zone":
             value, vkind = expr("list(s.zones[Z])", Z=value), "list:card"
         op = st.op  # (what it assigns to, and the kinds: checked by the statement analysis, noted in 'target')
-        aim = self.stmt_note(st).target
+        aim = self.ctx.stmt_analysis.stmt_note(st).target
         if aim == "local":
             name_ = target.name
-            scope.names[name_] = self.stmt_note(st).kind
+            scope.names[name_] = self.ctx.stmt_analysis.stmt_note(st).kind
             key = scope.keys.get(name_, name_)
             if op == "=":
                 return first + [ast.Assign([local(key, True)], value)]
@@ -169,13 +173,13 @@ class StatementCompiler:
         """.replace("OP", "-" if op == "-=" else "+"), V=name(v), ATTR=ast.Constant(attr), AMOUNT=value,
             NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f"game.{attr}"),
             HINT=ast.Constant(" (give it a starting value under game_variables)"),
-            LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
+            LOC=self.K(self.ctx.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big),
             WHAT=ast.Constant(f"'{op}'"))
 
     def _assign_player(self, st, scope, value):
         """``p.x = v`` / ``p.x += v`` of a player ``p``."""
         op, target = st.op, st.target
-        obj = self.expr_code(target.obj, scope)[0]  # a player ('player')
+        obj = self.ctx.exprs.expr_code(target.obj, scope)[0]  # a player ('player')
         attr = target.name
         if op == "=":
             return shape("s.pv[ATTR][OBJ] = VALUE", ATTR=ast.Constant(attr), OBJ=obj, VALUE=value)
@@ -193,7 +197,7 @@ class StatementCompiler:
         """.replace("OP", "-" if op == "-=" else "+"), ROW=name(row), P=name(p), V=name(v), ATTR=ast.Constant(attr),
             OBJ=obj, AMOUNT=value, NOT_ADDED=self.K(not_added), LABEL=ast.Constant(f".{attr}"),
             HINT=ast.Constant(" (give it a starting value under player_variables)"),
-            LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big), WHAT=ast.Constant(f"'{op}'"))
+            LOC=self.K(self.ctx.location(st)), MAX=ast.Constant(MAX_INT), BIG=self.K(too_big), WHAT=ast.Constant(f"'{op}'"))
 
     def _add_local(self, key, label, value, st):
         v = self.tmp()
@@ -206,16 +210,16 @@ class StatementCompiler:
                 raise BIG(V, LOC, WHAT)
             NEW = V
         """.replace("OP", "-" if st.op == "-=" else "+"), V=name(v), OLD=local(key), AMOUNT=value,
-            NOT_ADDED=self.K(not_added), LABEL=ast.Constant(label), LOC=self.K(self.location(st)), MAX=ast.Constant(MAX_INT),
+            NOT_ADDED=self.K(not_added), LABEL=ast.Constant(label), LOC=self.K(self.ctx.location(st)), MAX=ast.Constant(MAX_INT),
             BIG=self.K(too_big), WHAT=ast.Constant(f"'{st.op}'"), NEW=local(key, True))
 
-    def s_Move(self, st, scope, ctx):
-        if self.is_counter(st.what) or self.is_counter(st.dest):  # move marks(a) to marks(b): all of them
-            return self.embedded(self.counter_move(st, scope))
-        dest = self.expect_code(st.dest, scope, "zone", "the destination of 'move'")[0]
-        what, kind = self.expr_code(st.what, scope)
+    def visit_Move(self, st, scope, site):
+        if self.ctx.counters.is_counter(st.what) or self.ctx.counters.is_counter(st.dest):  # move marks(a) to marks(b): all of them
+            return self.embedded(self.ctx.counters.counter_move(st, scope))
+        dest = self.ctx.exprs.expect_code(st.dest, scope, "zone", "the destination of 'move'")[0]
+        what, kind = self.ctx.exprs.expr_code(st.what, scope)
         bottom = bool(st.bottom)
-        loc = self.K(self.location(st))
+        loc = self.K(self.ctx.location(st))
         if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
             c = self.tmp()
             return shape("""
@@ -234,24 +238,24 @@ class StatementCompiler:
             MOVE(s, WHAT, D, BOTTOM, LOC)
         """, D=name(d), DEST=dest, MOVE=self.K(move_list), WHAT=what, BOTTOM=ast.Constant(bottom), LOC=loc)
 
-    def s_Shuffle(self, st, scope, ctx):
-        zone = self.expect_code(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
+    def visit_Shuffle(self, st, scope, site):
+        zone = self.ctx.exprs.expect_code(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]
         return [ast.Expr(expr("SHUFFLE(s, Z, LOC)", SHUFFLE=self.K(shuffle_zone), Z=zone,
-                           LOC=self.K(self.location(st))))]
+                           LOC=self.K(self.ctx.location(st))))]
 
     def emit_args(self, st, scope):
         """(parameter, argument as a Python expression) of an 'emit', in the event's order (its note's ``event``:
         the statement analysis checked the event, its parameters and their kinds)."""
         given = dict(st.args)
-        return [(pname, self.expr_code(given[pname], scope)[0]) for pname, _ in self.stmt_note(st).event]
+        return [(pname, self.ctx.exprs.expr_code(given[pname], scope)[0]) for pname, _ in self.ctx.stmt_analysis.stmt_note(st).event]
 
-    def s_Emit(self, st, scope, ctx):
+    def visit_Emit(self, st, scope, site):
         args = self.emit_args(st, scope)
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
-        handlers = self.m.triggers_for(st.event)
-        abilities = self.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
-        listeners = self.m.listeners.get(st.event) or ()  # see runtime/listeners.py
-        name_, kinds = st.event, self.m.events[st.event]
+        handlers = self.ctx.m.triggers_for(st.event)
+        abilities = self.ctx.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
+        listeners = self.ctx.m.listeners.get(st.event) or ()  # see runtime/listeners.py
+        name_, kinds = st.event, self.ctx.m.events[st.event]
         if not handlers and abilities is None and not listeners:
             # nothing happens: only a trace hears it, and working its arguments out changes nothing
             # (not the random numbers, not the step budget); an argument that fails drops them all
@@ -270,22 +274,22 @@ class StatementCompiler:
                 NAME=ast.Constant(name_), KINDS=self.K(kinds))
         return [ast.Expr(expr("EMIT(s, ENV, NAME, KINDS, HANDLERS, ABILITIES, LISTENERS, LOC)", EMIT=self.K(emit_now),
                            ENV=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), HANDLERS=self.K(handlers),
-                           ABILITIES=self.K(abilities), LISTENERS=self.K(listeners), LOC=self.K(self.location(st))))]
+                           ABILITIES=self.K(abilities), LISTENERS=self.K(listeners), LOC=self.K(self.ctx.location(st))))]
 
     def direct_of(self, proc):
         """The direct function of a procedure that never waits (made now, its code filled in when it is compiled)."""
         if proc.direct is None:
-            proc.direct = self.code.stub(f"direct_{proc.id}")
+            proc.direct = self.ctx.code.stub(f"direct_{proc.id}")
         return proc.direct
 
     def proc_call(self, call: A.Call, scope):
         """(statements calling a procedure that never waits, the Python local holding its result)."""
-        proc = self.m.procedures[call.func]
-        args = [t for t, _, _ in self.bind_args_code(call, proc.params, scope, call.func)]
+        proc = self.ctx.m.procedures[call.func]
+        args = [t for t, _, _ in self.ctx.exprs.bind_args_code(call, proc.params, scope, call.func)]
         env = ast.Dict([ast.Constant(n) for n, _ in proc.params], args)
-        loc = self.K(self.location(call))
+        loc = self.K(self.ctx.location(call))
         t = self.tmp()
-        return self.budget(ast.Constant(1), TOO_LONG_CALLS, self.location(call)) + shape("""
+        return self.budget(ast.Constant(1), TOO_LONG_CALLS, self.ctx.location(call)) + shape("""
             try:
                 T = PROC(s, ENV)
             except RecursionError:
@@ -293,53 +297,53 @@ class StatementCompiler:
         """, T=name(t), PROC=self.K(self.direct_of(proc)), ENV=env, RE=self.K(RuleError),
             ENDLESS=ast.Constant(ENDLESS_RECURSION), LOC=loc), name(t)
 
-    def s_CallStmt(self, st, scope, ctx):
-        if st.call.func in self.m.procedures:
-            inlined = self.inline_proc(st.call, scope, None, ctx)
+    def visit_CallStmt(self, st, scope, site):
+        if st.call.func in self.ctx.m.procedures:
+            inlined = self.ctx.inliner.inline_proc(st.call, scope, None, site)
             if inlined is not None:
                 return inlined
             return self.proc_call(st.call, scope)[0]
-        code, _ = self.expr_code(st.call, scope)
+        code, _ = self.ctx.exprs.expr_code(st.call, scope)
         return [ast.Expr(code)]
 
-    def s_Break(self, st, scope, ctx):
-        return self.leave(ctx, exit_=True)
+    def visit_Break(self, st, scope, site):
+        return self.leave(site, exit_=True)
 
-    def s_Continue(self, st, scope, ctx):
-        return self.leave(ctx, exit_=False)
+    def visit_Continue(self, st, scope, site):
+        return self.leave(site, exit_=False)
 
-    def leave(self, ctx, exit_: bool):
+    def leave(self, site, exit_: bool):
         """'break' / 'continue': Python's in a loop of this function; else the waiting loop's jump, or the end."""
-        if ctx.loops:
+        if site.loops:
             return [ast.Break() if exit_ else ast.Continue()]
-        if not ctx.run:
+        if not site.run:
             return [ast.Return(ast.Constant(None))]  # no loop to leave: the body stops (the loader refuses it)
-        if ctx.rloops is None:
-            return self.goto(expr("pc + 1"))
-        return self.goto(self.label_pc(ctx.rloops[1] if exit_ else ctx.rloops[0]))
+        if site.rloops is None:
+            return self.ctx.layout.goto(expr("pc + 1"))
+        return self.ctx.layout.goto(self.label_pc(site.rloops[1] if exit_ else site.rloops[0]))
 
     def label_pc(self, label: Label) -> ast.expr:
         """The code position of ``label``, filled in once the procedure is laid out."""
         node = ast.Constant(None)
-        self.label_nodes.append((node, label))
+        self.ctx.label_nodes.append((node, label))
         return node
 
-    def s_Return(self, st, scope, ctx):
+    def visit_Return(self, st, scope, site):
         slot, signal = scope.ret_key, scope.ret_signal
         if st.value is None:
             value = ast.Constant(None)
         else:
-            value = self.expr_code(st.value, scope)[0]  # (of the kind the procedure returns: analysed)
-        if not ctx.run:
+            value = self.ctx.exprs.expr_code(st.value, scope)[0]  # (of the kind the procedure returns: analysed)
+        if not site.run:
             return [ast.Return(value)]
         if signal is None:  # out of the procedure
             return [ast.Return(expr("RETURN_FROM(s, fr, VALUE)", RETURN_FROM=self.K(return_from), VALUE=value))]
         # past a spliced body: on at its end (from inside a Python loop, through the run loop)
         return [ast.Assign([local(slot, True)], value)] + \
-            (self.goto(self.label_pc(signal)) if not ctx.loops else [ast.Return(self.label_pc(signal))])
+            (self.ctx.layout.goto(self.label_pc(signal)) if not site.loops else [ast.Return(self.label_pc(signal))])
 
-    def s_EndGame(self, st, scope, ctx):
-        winners = self.expect_code(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
+    def visit_EndGame(self, st, scope, site):
+        winners = self.ctx.exprs.expect_code(st.winners, scope, "list:player", "the winners")[0] if st.winners else None
         return shape("""
             s.over = True
             s.forced_winners = WINNERS
@@ -347,13 +351,13 @@ class StatementCompiler:
         """, WINNERS=expr("sorted(set(W))", W=winners) if winners is not None else ast.Constant(None),
             GAME_OVER=self.K(GameOver))
 
-    def s_Log(self, st, scope, ctx):
+    def visit_Log(self, st, scope, site):
         to = to_kind = None
         if st.to is not None:
-            to, to_kind = self.expr(st.to, scope)  # a player or a list of them (the statement analysis)
-        owner = self.inlining[-1] if self.inlining else scope.proc
+            to, to_kind = self.ctx.exprs.expr(st.to, scope)  # a player or a list of them (the statement analysis)
+        owner = self.ctx.inlining[-1] if self.ctx.inlining else scope.proc
         line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
-                    to, to_kind, self.location(st))
+                    to, to_kind, self.ctx.location(st))
         return shape("""
             if s.log is not None:
                 LINE.write(s, e)
@@ -361,9 +365,9 @@ class StatementCompiler:
 
     def assignments_in(self, body) -> dict:
         """What each local of ``body`` is ever assigned, worked out once per body (a body may hold many logs)."""
-        cached = self.assigned.get(id(body))
+        cached = self.ctx.assigned.get(id(body))
         if cached is None or cached[0] is not body:
-            cached = self.assigned[id(body)] = (body, assignments(body))
+            cached = self.ctx.assigned[id(body)] = (body, assignments(body))
         return cached[1]
 
     def interpolate(self, st, scope, defs):
@@ -371,19 +375,19 @@ class StatementCompiler:
         text = st.text
         start = st.text_column or st.column + len('log "')
         parts = []  # (the number of parts, and each part's kinds: checked by the statement analysis)
-        for piece in self.template(text, st, "the log text", start):
+        for piece in self.ctx.template(text, st, "the log text", start):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
             j, node = piece
-            notes = self.notes if self.notes is not None and id(node) in self.notes else self.analysed(node, scope, None)
-            saved, self.notes = self.notes, notes  # (as expr_code, keeping the analysis for Dependencies)
+            notes = self.ctx.notes if self.ctx.notes is not None and id(node) in self.ctx.notes else self.ctx.stmt_analysis.analysed(node, scope, None)
+            saved, self.ctx.notes = self.ctx.notes, notes  # (as expr_code, keeping the analysis for Dependencies)
             try:
-                tree, kind = self.lower_node(node, scope)
+                tree, kind = self.ctx.exprs.lower_node(node, scope)
             finally:
-                self.notes = saved
-            fn = self.function_of(tree, node)
-            deps = Dependencies(self, scope, defs, notes)
+                self.ctx.notes = saved
+            fn = self.ctx.exprs.function_of(tree, node)
+            deps = Dependencies(self.ctx, scope, defs, notes)
             try:
                 deps.collect(node)
                 opaque = False
@@ -398,54 +402,54 @@ class StatementCompiler:
             parts.append(Part(fn, kind, deps.checks, deps.private, opaque))
         return parts
 
-    def s_If(self, st, scope, ctx):
+    def visit_If(self, st, scope, site):
         tests = []
         for cond, body in st.branches:
-            c = self.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
-            tests.append((c, self.lower(body, scope, ctx)))
-        orelse = self.lower(st.orelse, scope, ctx) if st.orelse else []
+            c = self.ctx.exprs.expect_code(cond, scope, "bool", "the condition of 'if'")[0]
+            tests.append((c, self.lower(body, scope, site)))
+        orelse = self.lower(st.orelse, scope, site) if st.orelse else []
         for c, body in reversed(tests):
             orelse = [ast.If(c, body or [ast.Pass()], orelse)]
         return orelse
 
-    def looped(self, body, scope, ctx):
+    def looped(self, body, scope, site):
         """The statements of a loop body that runs as a Python loop of this function."""
-        ctx.loops += 1
+        site.loops += 1
         try:
-            return self.lower(body, scope, ctx)
+            return self.lower(body, scope, site)
         finally:
-            ctx.loops -= 1
+            site.loops -= 1
 
-    def s_While(self, st, scope, ctx):
-        cond = self.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] \
+    def visit_While(self, st, scope, site):
+        cond = self.ctx.exprs.expect_code(st.condition, scope, "bool", "the condition of 'while'")[0] \
             if st.condition else ast.Constant(True)
-        body = self.looped(st.body, scope, ctx)
-        return [ast.While(cond, self.budget(ast.Constant(1), TOO_LONG_LOOP, self.location(st)) + body, [])]
+        body = self.looped(st.body, scope, site)
+        return [ast.While(cond, self.budget(ast.Constant(1), TOO_LONG_LOOP, self.ctx.location(st)) + body, [])]
 
-    def s_For(self, st, scope, ctx):
-        items, kind = self.list_code(st.iterable, scope, "what 'for' goes through")
-        scope.names.update(T.unpacked(st.var, self.stmt_note(st).kind))  # (the analysis's kind of an item)
-        body = self.looped(st.body, scope, ctx)
+    def visit_For(self, st, scope, site):
+        items, kind = self.ctx.exprs.list_code(st.iterable, scope, "what 'for' goes through")
+        scope.names.update(T.unpacked(st.var, self.ctx.stmt_analysis.stmt_note(st).kind))  # (the analysis's kind of an item)
+        body = self.looped(st.body, scope, site)
         var = scope.keys.get(st.var, st.var) if isinstance(st.var, str) else None
         target = local(var, True) if var is not None else \
             ast.Tuple([local(scope.keys.get(n, n), True) for n in st.var], ast.Store())  # for q, r in pairs
         xs = self.tmp()
         return shape("""
             XS = list(ITEMS)
-        """, XS=name(xs), ITEMS=items) + self.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.location(st)) \
+        """, XS=name(xs), ITEMS=items) + self.budget(expr("len(XS)", XS=name(xs)), TOO_LONG_LOOP, self.ctx.location(st)) \
             + [ast.For(target, name(xs), body or [ast.Pass()], [])]  # one step per iteration, paid first
 
-    def s_Repeat(self, st, scope, ctx):
-        times = self.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
-        body = self.looped(st.body, scope, ctx)
+    def visit_Repeat(self, st, scope, site):
+        times = self.ctx.exprs.expect_code(st.times, scope, "int", "the count of 'repeat'")[0]
+        body = self.looped(st.body, scope, site)
         return [ast.For(name(self.tmp(), True), expr("range(N)", N=times),
-                        self.budget(ast.Constant(1), TOO_LONG_LOOP, self.location(st)) + body, [])]
+                        self.budget(ast.Constant(1), TOO_LONG_LOOP, self.ctx.location(st)) + body, [])]
 
-    def s_CounterMove(self, st, scope, ctx):
-        return self.embedded(self.counter_move(st, scope))
+    def visit_CounterMove(self, st, scope, site):
+        return self.embedded(self.ctx.counters.counter_move(st, scope))
 
-    def s_Show(self, st, scope, ctx):
-        return self.embedded(self.show(st, scope))
+    def visit_Show(self, st, scope, site):
+        return self.embedded(self.ctx.showing.show(st, scope))
 
 
 def emit_now(s, env, name, kinds, handlers, abilities, listeners, loc):

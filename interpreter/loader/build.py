@@ -755,7 +755,7 @@ class Builder:
                     self.check_kind(ck, "bool", path + ("if",))
                 mods.append((list(ids), add, cond))
             c.where = where
-            q.compute = modified(c, base, mods, q.base_node) if mods else c.function_of(base, q.base_node)
+            q.compute = modified(c.ctx, base, mods, q.base_node) if mods else c.function_of(base, q.base_node)
 
     def build_flow(self):
         """Turn the declarative flow (phases of turns or rounds) into the main procedure."""
@@ -944,10 +944,10 @@ class Builder:
                 node = self.parse_expr(text, where)
                 self.check_expr(node, [("p", "player")], where, "int")
                 c.where = where
-                fns.append(scored(c, node, Scope({"p": "player"}, None), "the score" if name is None
+                fns.append(scored(c.ctx, node, Scope({"p": "player"}, None), "the score" if name is None
                                   else f"the score term {quote(name)}", self.src.location(where)))
             c.where = ("scoring", "score")
-            g.score_fn = fns[0] if len(fns) == 1 else summed(c, fns, node)
+            g.score_fn = fns[0] if len(fns) == 1 else summed(c.ctx, fns, node)
             g.score_terms = [("score" if name is None else str(name), fn) for name, fn in zip(terms, fns)]
         for i, tb in enumerate(scoring.get("tiebreaks") or []):
             (direction, text), = tb.items()
@@ -955,7 +955,7 @@ class Builder:
             node = self.parse_expr(text, where)
             self.check_expr(node, [("p", "player")], where, "int")
             c.where = where
-            fn = scored(c, node, Scope({"p": "player"}, None), f"tie-break {i + 1}", self.src.location(where))
+            fn = scored(c.ctx, node, Scope({"p": "player"}, None), f"tie-break {i + 1}", self.src.location(where))
             g.tiebreaks.append((1 if direction == "highest" else -1, fn))
 
 

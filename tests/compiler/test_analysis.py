@@ -15,6 +15,7 @@ from interpreter.dsl import ast as A
 from interpreter.dsl.analysis import NOT_CONSTANT, Note
 from interpreter.dsl.check import Ref
 from interpreter.dsl.compiler import CompileError, Compiler, Scope
+from interpreter.dsl.context import CompileContext
 from interpreter.dsl.parser import parse, parse_expression
 from turn_games import TURN_END
 
@@ -59,7 +60,7 @@ def test_the_analysis_alone_gives_every_node_its_kind_and_each_name_what_it_refe
     game, c = compiler
     before = len(c.code.constants)
     tree = parse_expression("p.score + double(limit) > size(each x in pile where x.value > game.stage)")
-    notes = c.analyse(tree, Scope({"p": "player"}, None))
+    notes = c.ctx.analysis.analyse(tree, Scope({"p": "player"}, None))
     assert len(c.code.constants) == before  # analysing builds no code
     stage = tree.right.args[0].where.right
     assert set(notes) == {id(n) for n in nodes(tree)} - {id(stage.obj)}  # a note per node ('game' is no value)
@@ -85,13 +86,13 @@ def test_the_analysis_alone_gives_every_node_its_kind_and_each_name_what_it_refe
 def test_the_analysis_notes_constants_and_folded_arithmetic(compiler):
     _, c = compiler
     tree = parse_expression("[2 * 3, limit, 7]")
-    notes = c.analyse(tree, Scope({}, None))
+    notes = c.ctx.analysis.analyse(tree, Scope({}, None))
     product, limit, seven = tree.items
     assert (notes[id(product)].shape, notes[id(product)].const) == ("folded", 6)
     assert notes[id(limit)].const == 3 and notes[id(seven)].const == 7
     assert notes[id(tree)].kind == "list:int" and notes[id(tree)].const is NOT_CONSTANT
     call = parse_expression("threshold(ladder, 2)")
-    assert c.analyse(call, Scope({}, None))[id(call)].kind == "int"  # a builtin's kind, from its own rules
+    assert c.ctx.analysis.analyse(call, Scope({}, None))[id(call)].kind == "int"  # a builtin's kind, from its own rules
 
 
 @pytest.mark.parametrize("text, message, column", [
@@ -107,7 +108,7 @@ def test_the_analysis_alone_raises_the_located_errors_of_expressions(compiler, t
     _, c = compiler
     before = len(c.code.constants)
     with pytest.raises(CompileError) as info:
-        c.analyse(parse_expression(text), Scope({"p": "player", "c": "card"}, None))
+        c.ctx.analysis.analyse(parse_expression(text), Scope({"p": "player", "c": "card"}, None))
     assert info.value.message == message
     assert info.value.node.column == column
     assert len(c.code.constants) == before
@@ -116,38 +117,38 @@ def test_the_analysis_alone_raises_the_located_errors_of_expressions(compiler, t
 def test_the_analysis_checks_an_expected_kind(compiler):
     _, c = compiler
     with pytest.raises(CompileError, match="the condition of 'if' must be true/false, not a player"):
-        c.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("bool", "the condition of 'if'"))
+        c.ctx.analysis.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("bool", "the condition of 'if'"))
     with pytest.raises(CompileError, match="what 'for' goes through must be a list or a zone, not a player"):
-        c.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("list", "what 'for' goes through"))
+        c.ctx.analysis.analyse(parse_expression("p"), Scope({"p": "player"}, None), ("list", "what 'for' goes through"))
 
 
 def test_statements_are_annotated_with_whether_they_may_wait_for_a_player(compiler):
     _, c = compiler
     asks, calls_quiet, loop = parse('ask p:\n  "a":\n    pass\nquiet(p)\nrepeat 2:\n  take_turn(p)\n')
-    assert c.waits_at(asks) and c.waits_at(loop)  # take_turn asks
-    assert not c.waits_at(calls_quiet)
-    assert not c.waits([calls_quiet])
+    assert c.ctx.analysis.waits_at(asks) and c.ctx.analysis.waits_at(loop)  # take_turn asks
+    assert not c.ctx.analysis.waits_at(calls_quiet)
+    assert not c.ctx.analysis.waits([calls_quiet])
 
 
 def test_the_lowering_reads_the_notes_and_checks_nothing_itself(compiler):
     _, c = compiler
     tree = parse_expression("p.score + 1")
     scope = Scope({"p": "player"}, None)
-    c.notes = c.analyse(tree, scope)
-    c.notes[id(tree)] = Note("int", shape="join_texts")  # a note the lowering obeys as it is
+    c.ctx.notes = c.ctx.analysis.analyse(tree, scope)
+    c.ctx.notes[id(tree)] = Note("int", shape="join_texts")  # a note the lowering obeys as it is
     try:
         code, kind = c.expr_code(tree, scope)
     finally:
-        c.notes = None
+        c.ctx.notes = None
     assert kind == "int" and "join_texts" in repr(c.code.constants[code.func.slice.value])
 
 
 def test_whether_an_expression_is_a_local_or_a_constant_is_its_note_not_an_attribute_of_its_function(compiler):
     _, c = compiler
     scope = Scope({"p": "player"}, None)
-    tree, kind, note = c.expr_note(A.Name("p"), scope)
+    tree, kind, note = c.ctx.exprs.expr_note(A.Name("p"), scope)
     assert (kind, note.local, note.const) == ("player", "p", NOT_CONSTANT)
-    tree, kind, note = c.expr_note(parse_expression("3 + 1"), scope)
+    tree, kind, note = c.ctx.exprs.expr_note(parse_expression("3 + 1"), scope)
     assert note.const == 4 and note.local is None and tree.value == 4
     fn = c.function_of(tree, A.Name("p"))
     assert not hasattr(fn, "local_key") and not hasattr(fn, "const_value")
@@ -196,7 +197,7 @@ def test_a_zone_given_for_a_list_parameter_of_an_inlined_function_is_read_as_its
 def test_the_analysis_notes_whether_an_expression_reads_the_state(compiler, text, reads):
     _, c = compiler
     tree = parse_expression(text)
-    notes = c.analyse(tree, Scope({"p": "player", "c": "card"}, None))
+    notes = c.ctx.analysis.analyse(tree, Scope({"p": "player", "c": "card"}, None))
     assert notes[id(tree)].reads is reads
 
 
@@ -206,7 +207,7 @@ def test_builtins_reads_are_their_records_and_a_zone_read_as_a_list_reads_the_st
                         ("owner_of(hand(p))", False), ("owner_of(c)", True), ("roll(2)", True),
                         ("first(shuffled([c]))", True), ("range(1, 3)", False), ("next_player(p)", True)):
         tree = parse_expression(text)
-        assert c.analyse(tree, Scope({"p": "player", "c": "card"}, None))[id(tree)].reads is reads, text
+        assert c.ctx.analysis.analyse(tree, Scope({"p": "player", "c": "card"}, None))[id(tree)].reads is reads, text
 
 
 def test_every_builtin_is_one_record_and_nothing_else_tells_what_a_builtin_does():
@@ -255,9 +256,9 @@ def test_an_inlined_argument_that_reads_the_state_makes_the_parts_of_the_body_re
     c = Compiler(game)
     where = func.body.args[0].where
     assert func.notes[id(where)].reads is False  # analysed with placeholders of the arguments
-    reading = c.function_notes(func, {"n": (ast.Name("n", ast.Load()), "int", True)})
+    reading = c.ctx.analysis.function_notes(func, {"n": (ast.Name("n", ast.Load()), "int", True)})
     assert reading[id(where)].reads is True and reading[id(func.body)].reads is True  # never a per-card table
-    assert c.function_notes(func, {"n": (ast.Constant(1), "int", False)})[id(where)].reads is False
+    assert c.ctx.analysis.function_notes(func, {"n": (ast.Constant(1), "int", False)})[id(where)].reads is False
     state = game.new_game(players=2, seed=1)
     assert state.pv["score"][0] == 31  # 3 coins above 0, then 1 card (the gem) above 3
 
@@ -268,39 +269,37 @@ def test_an_each_is_tabulated_per_card_when_its_condition_reads_nothing_of_the_s
     _, c = compiler
     scope = Scope({}, None)
     tree = parse_expression("[each x in pile where x.value > 1]")
-    assert c.analyse(tree, scope)[id(tree.where)].reads is False
-    c.notes = c.analyse(tree, scope)
+    assert c.ctx.analysis.analyse(tree, scope)[id(tree.where)].reads is False
+    c.ctx.notes = c.ctx.analysis.analyse(tree, scope)
     try:
         static, _ = c.expr_code(tree, scope)
-        c.notes[id(tree.where)].reads = True  # said to read the state: checked card by card as it runs
+        c.ctx.notes[id(tree.where)].reads = True  # said to read the state: checked card by card as it runs
         scanned, _ = c.expr_code(tree, scope)
     finally:
-        c.notes = None
+        c.ctx.notes = None
     assert c.code.constants[static.func.slice.value] is X.kept  # the cards kept by a per-card table
     assert scanned.__class__.__name__ == "ListComp"
 
 
-def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_parameters_as_aliases(compiler):
+def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_parameters_as_aliases(compiler, monkeypatch):
     import ast
 
-    from interpreter.dsl.analysis import Analysis
+    from interpreter.dsl.analysis import ExpressionAnalysis
 
     game, c = compiler
     func = game.functions["double"]
     assert func.analysed and func.notes[id(func.body)].kind == "int"
     (param,) = [node for node in nodes(func.body) if isinstance(node, A.Name)]
     assert func.notes[id(param)].ref.what == "alias"  # the placeholder of the argument
-    rewritten = c.function_notes(func, {"n": (ast.Constant(5), "int", False)})
+    rewritten = c.ctx.analysis.function_notes(func, {"n": (ast.Constant(5), "int", False)})
     assert (rewritten[id(param)].ref.what, rewritten[id(param)].const) == ("alias", 5)
-    assert c.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
+    assert c.ctx.analysis.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
     assert rewritten[id(func.body)] is func.notes[id(func.body)]  # the rest of the IR is shared
 
-    analysed = []
-    c.analyse = lambda node, scope, expect=None: analysed.append(node) or Analysis.analyse(c, node, scope, expect)
-    try:
-        tree, _ = c.expr_code(parse_expression("double(2) + double(p.score)"), Scope({"p": "player"}, None))
-    finally:
-        del c.analyse
+    analysed, analyse = [], ExpressionAnalysis.analyse
+    monkeypatch.setattr(ExpressionAnalysis, "analyse",
+                        lambda self, node, scope, expect=None: analysed.append(node) or analyse(self, node, scope, expect))
+    tree, _ = c.expr_code(parse_expression("double(2) + double(p.score)"), Scope({"p": "player"}, None))
     assert len(analysed) == 1 and func.body not in analysed  # the caller's expression only
     assert "{'n':" not in ast.unparse(tree) and "'score'" in ast.unparse(tree)  # both calls inlined
 
@@ -375,4 +374,6 @@ def test_the_compiler_declares_what_it_keeps_and_its_names_say_what_they_hold():
     compiler = Compiler(load_game(Path(__file__).parents[1] / "definitions" / "modifiers.yaml"))
     for kept in ("notes", "builtin_kinds", "_wait_notes", "_stmt_notes", "_expr_notes", "_load_steps", "_positions",
                  "_value_slots", "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
-        assert kept in vars(compiler), kept  # declared when the compiler is made
+        assert kept in CompileContext.__slots__, kept  # declared once, in the context of the compilation
+    for kept in CompileContext.__slots__:
+        getattr(compiler.ctx, kept)  # and each set when the compiler is made (an unset slot raises)

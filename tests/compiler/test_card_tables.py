@@ -152,8 +152,8 @@ flow:
 
 
 def budgeted_game(tmp_path, terms, monkeypatch):
-    import interpreter.dsl.compiler as compiler
-    monkeypatch.setattr(compiler, "LOAD_STEPS", 1_000)  # the compiler hands each load its budget (static.LoadBudget)
+    import interpreter.dsl.context as context
+    monkeypatch.setattr(context, "LOAD_STEPS", 1_000)  # the compiler hands each load its budget (static.LoadBudget)
     condition = " or ".join(f"c.v == {i * 2}" for i in range(terms))
     path = tmp_path / f"budget{terms}.yaml"
     path.write_text(BUDGETED.format(values=", ".join(map(str, range(100))), condition=condition), encoding="utf-8")

@@ -210,12 +210,12 @@ def test_each_option_switches_its_optimisation_off(monkeypatch):
     from interpreter.dsl import lower_expr
 
     made = {"tables": 0}
-    static_table = lower_expr.ExpressionCompiler._static_table
+    static_table = lower_expr.ExpressionLowering._static_table
 
     def counted_table(*args):
         made["tables"] += 1
         return static_table(*args)
-    monkeypatch.setattr(lower_expr.ExpressionCompiler, "_static_table", counted_table)
+    monkeypatch.setattr(lower_expr.ExpressionLowering, "_static_table", counted_table)
 
     def compiled(options):
         made.update(tables=0)

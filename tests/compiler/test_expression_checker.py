@@ -38,17 +38,17 @@ def checker(tmp_path_factory):
 def test_each_name_resolves_to_what_it_refers_to(checker):
     game, c = checker
     scope = Scope({"c": "card", "p": "player"}, None)
-    assert c.resolve_name(A.Name("c"), scope) == Ref("local", "card", "c")
-    assert c.resolve_name(A.Name("pile"), scope) == Ref("zone", "zone", game.zones["pile"].base)
-    assert c.resolve_name(A.Name("limit"), scope) == Ref("parameter", "int", 3)
-    assert c.resolve_name(A.Name("players"), scope) == Ref("players", "list:player")
-    assert c.game_attr(A.Attr(A.Name("game"), "stage"), scope) == Ref("game_variable", "int", "stage")
-    assert c.resolve_attr(A.Attr(A.Name("c"), "value"), "card") == Ref("card_property", "int", "value")
-    assert c.resolve_attr(A.Attr(A.Name("c"), "name"), "card") == Ref("card_name", "str")
-    assert c.resolve_attr(A.Attr(A.Name("p"), "score"), "player") == Ref("player_variable", "int", "score")
-    assert c.resolve_call(A.Call("double", (A.Const(1),)), scope) == "function"
-    assert c.resolve_call(A.Call("hand", (A.Name("p"),)), scope) == "zone"
-    assert c.resolve_call(A.Call("size", (A.Name("pile"),)), scope) == "builtin"
+    assert c.ctx.checker.resolve_name(A.Name("c"), scope) == Ref("local", "card", "c")
+    assert c.ctx.checker.resolve_name(A.Name("pile"), scope) == Ref("zone", "zone", game.zones["pile"].base)
+    assert c.ctx.checker.resolve_name(A.Name("limit"), scope) == Ref("parameter", "int", 3)
+    assert c.ctx.checker.resolve_name(A.Name("players"), scope) == Ref("players", "list:player")
+    assert c.ctx.checker.game_attr(A.Attr(A.Name("game"), "stage"), scope) == Ref("game_variable", "int", "stage")
+    assert c.ctx.checker.resolve_attr(A.Attr(A.Name("c"), "value"), "card") == Ref("card_property", "int", "value")
+    assert c.ctx.checker.resolve_attr(A.Attr(A.Name("c"), "name"), "card") == Ref("card_name", "str")
+    assert c.ctx.checker.resolve_attr(A.Attr(A.Name("p"), "score"), "player") == Ref("player_variable", "int", "score")
+    assert c.ctx.checker.resolve_call(A.Call("double", (A.Const(1),)), scope) == "function"
+    assert c.ctx.checker.resolve_call(A.Call("hand", (A.Name("p"),)), scope) == "zone"
+    assert c.ctx.checker.resolve_call(A.Call("size", (A.Name("pile"),)), scope) == "builtin"
 
 
 @pytest.mark.parametrize("node, message", [
@@ -60,18 +60,18 @@ def test_each_name_resolves_to_what_it_refers_to(checker):
 def test_a_name_that_refers_to_nothing_usable_is_refused_with_what_to_write(checker, node, message):
     _, c = checker
     with pytest.raises(CompileError) as info:
-        c.resolve_name(node, Scope({}, None))
+        c.ctx.checker.resolve_name(node, Scope({}, None))
     assert info.value.message == message
 
 
 def test_operators_check_the_kinds_of_their_sides(checker):
     _, c = checker
     add = A.BinOp("+", A.Name("a"), A.Name("b"))
-    assert c.check_binop(add, "list:card", "zone") == ("join_lists", "list:card")
-    assert c.check_binop(add, "str", "str") == ("join_texts", "str")
-    assert c.check_binop(add, "int", "int") == ("arith", "int")
+    assert c.ctx.checker.check_binop(add, "list:card", "zone") == ("join_lists", "list:card")
+    assert c.ctx.checker.check_binop(add, "str", "str") == ("join_texts", "str")
+    assert c.ctx.checker.check_binop(add, "int", "int") == ("arith", "int")
     with pytest.raises(CompileError, match="'\\+' needs numbers, not a card"):
-        c.check_binop(add, "card", "int")
+        c.ctx.checker.check_binop(add, "card", "int")
     with pytest.raises(CompileError, match="cannot compare a card with a player"):
-        c.check_compare(A.Compare("==", A.Name("a"), A.Name("b")), "card", "player")
-    assert c.check_list([A.Const(1), A.Const(2)], ["int", "int"]) == "list:int"
+        c.ctx.checker.check_compare(A.Compare("==", A.Name("a"), A.Name("b")), "card", "player")
+    assert c.ctx.checker.check_list([A.Const(1), A.Const(2)], ["int", "int"]) == "list:int"

@@ -1,5 +1,5 @@
 """A scan that reads nothing that changes (``each sp in spaces: pile(sp)``) is worked out once at load
-(ExpressionCompiler.fixed_list): at run time it pays the steps its scan would pay, at the same place,
+(ExpressionLowering.fixed_list): at run time it pays the steps its scan would pay, at the same place,
 and hands out a copy of the list."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def test_the_statement_analysis_alone_raises_the_located_errors_of_statements(co
     _, c = compiler
     before = len(c.code.constants)
     with pytest.raises(CompileError) as info:
-        c.statement_notes(proc(text, returns="int"))
+        c.ctx.stmt_analysis.statement_notes(proc(text, returns="int"))
     assert info.value.message == message
     assert (info.value.node.line, info.value.node.column) == (line, column)
     assert len(c.code.constants) == before  # analysing builds no code
@@ -100,7 +100,7 @@ def test_the_statement_analysis_notes_what_the_lowering_needs(compiler):
     body = parse("let x = 1\nlet x = 2\nlet hs = hand(p)\nx += 1\ngame.stage = x\np.score -= 1\nmarks(p) += 1\n"
                  "move c to pile\nmove hs to pile\nemit scored(who=p)\nfor q in players:\n  quiet(q)\n"
                  "take_turn(p)\nreturn x\n")
-    notes = c.statement_notes(Proc(998, "u", [("p", "player"), ("c", "card")], body, ("procedures", "u"), "int"))
+    notes = c.ctx.stmt_analysis.statement_notes(Proc(998, "u", [("p", "player"), ("c", "card")], body, ("procedures", "u"), "int"))
     let1, let2, let_hs, add, gv, pv, counter, move_card, move_list, emit, loop, turn, ret = body
     assert (notes[id(let1)].kind, notes[id(let1)].new) == ("int", True)
     assert (notes[id(let2)].kind, notes[id(let2)].new) == ("int", False)  # the same name again
@@ -117,11 +117,11 @@ def test_the_statement_analysis_notes_what_the_lowering_needs(compiler):
 def test_the_lowering_reads_whether_a_statement_waits_and_the_kinds_it_binds_from_the_notes(monkeypatch, tmp_path):
     # The layout of waiting code asked the analysis again (waits_at) and the lowering worked the kinds
     # of 'let', assignments, loops and asks out again from the expressions: now both read the notes.
-    from interpreter.dsl.analysis import Analysis
+    from interpreter.dsl.analysis import ExpressionAnalysis
     from interpreter.dsl.stmt_analysis import StatementAnalysis
 
     inside, outside = [0], []
-    notes_of, waits_at = StatementAnalysis.statement_notes, Analysis.waits_at
+    notes_of, waits_at = StatementAnalysis.statement_notes, ExpressionAnalysis.waits_at
 
     def statement_notes(self, proc):
         inside[0] += 1
@@ -135,7 +135,7 @@ def test_the_lowering_reads_whether_a_statement_waits_and_the_kinds_it_binds_fro
             outside.append(st)
         return waits_at(self, st)
     monkeypatch.setattr(StatementAnalysis, "statement_notes", statement_notes)
-    monkeypatch.setattr(Analysis, "waits_at", asked)
+    monkeypatch.setattr(ExpressionAnalysis, "waits_at", asked)
     for name in ("crazy_eights", "kaeru"):
         load_game(Path(__file__).parents[2] / "definitions" / f"{name}.yaml")
     assert outside == []
@@ -149,8 +149,8 @@ def test_the_lowering_reads_whether_a_statement_waits_and_the_kinds_it_binds_fro
 def test_a_procedure_body_is_analysed_once(compiler):
     _, c = compiler
     p = proc("let x = 1\nx += 2")
-    first = c.statement_notes(p)
-    assert c.statement_notes(p) is first
+    first = c.ctx.stmt_analysis.statement_notes(p)
+    assert c.ctx.stmt_analysis.statement_notes(p) is first
 
 
 
@@ -160,10 +160,11 @@ def test_the_lowering_modules_raise_no_statement_error_themselves():
     # found by running the option builder the lowering makes (decisions.py, static_choice).
     import interpreter.dsl as dsl
 
-    allowed = {"decisions.py": ["raise self.err(exc.message, options_node)"]}
+    allowed = {"decisions.py": ["raise self.ctx.err(exc.message, options_node)"]}
     for module in ("statements.py", "resumable.py", "counters.py", "decisions.py", "showing.py", "one_plus_any.py"):
         text = (Path(dsl.__file__).parent / module).read_text(encoding="utf-8")
-        found = re.findall(r"raise (?:self|compiler)\.err\([^,]*, \w+\)|raise (?:self|compiler)\.err\(|"
+        found = re.findall(r"raise (?:self\.ctx|ctx|self|compiler)\.err\([^,]*, \w+\)|"
+                           r"raise (?:self\.ctx|ctx|self|compiler)\.err\(|"
                            r"raise CompileError\(", text)
         assert found == allowed.get(module, []), module
 
@@ -171,7 +172,7 @@ def test_the_lowering_modules_raise_no_statement_error_themselves():
 def test_the_example_of_the_architecture_notes(compiler):
     _, c = compiler
     body = parse("let n = size(hand(p))\ngame.stage = n\nemit scored(who=p)\n")
-    notes = c.statement_notes(Proc(997, "v", [("p", "player")], body, ("procedures", "v")))
+    notes = c.ctx.stmt_analysis.statement_notes(Proc(997, "v", [("p", "player")], body, ("procedures", "v")))
     assert [repr(notes[id(st)]) for st in body] == [
         "StmtNote('int', new)", "StmtNote('int', target='game')", "StmtNote(None, event=(('who', 'player'),))"]
     text = (Path(__file__).parents[2] / "docs" / "internals.md").read_text(encoding="utf-8")

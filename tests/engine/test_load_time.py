@@ -130,10 +130,10 @@ procedures:
 
 def test_a_log_part_s_pieces_that_are_no_cards_are_not_lowered_again_for_its_secrecy_check(tmp_path, monkeypatch):
     from interpreter.dsl import narration
-    from interpreter.dsl.compiler import Compiler
+    from interpreter.dsl.lower_expr import ExpressionLowering
 
     lowered = []
-    collect, expr_code = narration.Dependencies.collect, Compiler.expr_code
+    collect, expr_code = narration.Dependencies.collect, ExpressionLowering.expr_code
     inside = []
 
     def collecting(self, node):
@@ -152,7 +152,7 @@ def test_a_log_part_s_pieces_that_are_no_cards_are_not_lowered_again_for_its_sec
         finally:
             inside.pop()
     monkeypatch.setattr(narration.Dependencies, "collect", collecting)
-    monkeypatch.setattr(Compiler, "expr_code", counted)
+    monkeypatch.setattr(ExpressionLowering, "expr_code", counted)
     path = tmp_path / "logged.yaml"
     path.write_text(LOGGED, encoding="utf-8")
     game = load_game(path)

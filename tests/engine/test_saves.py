@@ -466,7 +466,7 @@ def renumbered_env_keys(monkeypatch):
 
     def init(self, model):
         real(self, model)
-        self.key_numbers = itertools.count(1000)
+        self.ctx.key_numbers = itertools.count(1000)
     monkeypatch.setattr(Compiler, "__init__", init)
 
 
