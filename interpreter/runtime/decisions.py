@@ -25,6 +25,10 @@ def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc)
 def one_card_options(cards, labels_of) -> tuple[list, list]:
     """(labels, values) of a choice of one of ``cards``: each text once (``labels_of[card]``; identical cards
     read alike), its value the first card with that text, in the order of ``cards``."""
+    if cards.__class__ is list:
+        first = dict.fromkeys(map(labels_of.__getitem__, cards))  # each text once, in order (in C)
+        if len(first) == len(cards):  # no two cards read alike: every card is its own option
+            return list(first), cards[:]
     seen = {}
     for card in cards:
         label = labels_of[card]
