@@ -27,10 +27,13 @@ def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc)
 def one_card_options(cards, labels_of) -> tuple[list, list]:
     """(labels, values) of a choice of one of ``cards``: each text once (``labels_of[card]``; identical cards
     read alike), its value the first card with that text, in the order of ``cards``."""
-    if cards.__class__ is list:
-        first = dict.fromkeys(map(labels_of.__getitem__, cards))  # each text once, in order (in C)
+    if cards.__class__ is list:  # the same, in C
+        labels = list(map(labels_of.__getitem__, cards))
+        first = dict.fromkeys(labels)  # each text once, in order
         if len(first) == len(cards):  # no two cards read alike: every card is its own option
             return list(first), cards[:]
+        card_of = dict(zip(reversed(labels), reversed(cards)))  # each text's first card (the last one written)
+        return list(first), list(map(card_of.__getitem__, first))
     seen = {}
     for card in cards:
         label = labels_of[card]
