@@ -90,22 +90,17 @@ def _played(state, rngs, policy, decisions: int) -> None:
 def _played_untraced(state, rngs, policy, decisions: int) -> None:
     """The playout of an untraced state, not in chance mode (simulations and search): what ``run_loop.play``
     and ``run_loop.run`` do for a decision, inlined, and a uniform draw straight from each generator's
-    ``_randbelow`` (what ``randrange(count)`` calls: the same numbers).  A simultaneous decision goes
-    through ``run_loop.play``, which gathers its choices."""
+    ``_randbelow`` (what ``randrange(count)`` calls: the same numbers).  A simultaneous decision is
+    played by :func:`_played` (through ``run_loop.play``, which gathers its choices)."""
     game = state.game
     names, codes, step_limit = game.card_names, game.codes, game.step_limit
     frames, history = state.frames, state.history
     below = None if policy is not None else [r._randbelow for r in rngs]
-    play = RUN.play
     while decisions > 0 and not state.over:
         decisions -= 1
         p = state.pending
-        if p.each:
-            i = p.chosen.index(None)
-            player = p.players[i]
-            space = p.lazy and p.lazy[i]
-            k = _drawn(state, player, OPT.count(space) if space else len(p.labels[i]), rngs[player], policy)
-            play(state, p, i, player, *_option(p, i, space, k, names))
+        if p is None or p.each:  # a simultaneous decision (or none, which the general path refuses as ever)
+            _played(state, rngs, policy, 1)
             continue
         player = p.players[0]
         space = p.lazy and p.lazy[0]
