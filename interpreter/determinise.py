@@ -39,17 +39,34 @@ def determinised(state, seat: int, rng) -> "State":
         state._no_such_player(seat)
     if not isinstance(rng, random.Random):
         not_a_generator("determinised", rng)
-    chance = state.chance is not None  # chance mode: undecided positions are unseen cards like any other
-    g = state.game
+    c = _copy_for_search(state, rng)
+    unseen = _deal_again(state, c, _unseen_cards(state, seat), rng)
+    if unseen:
+        _unseen_forgotten(state, c, unseen)
+    _hidden_variables_reset(state, c, seat)
+    _asked_again(state, c, seat)
+    return c
+
+
+def _copy_for_search(state, rng) -> "State":
+    """The copy to deal again: no trace (the history and narration are kept: the seat remembers them as they
+    were), no chance outcome in its history, and a new seed and generator drawn from ``rng``."""
     c = state.clone()
-    c.trace, c.trace_vars = None, None  # history and narration are kept: the seat remembers them as they were
-    if chance:
+    c.trace, c.trace_vars = None, None
+    if state.chance is not None:
         _settled_and_forgotten(state, c)
     c.seed = rng.getrandbits(64)
-    c.rng = g.seed_state(c.seed)
+    c.rng = state.game.seed_state(c.seed)
+    return c
+
+
+def _unseen_cards(state, seat: int) -> dict:
+    """The cards ``seat`` cannot see, by starting zone (cards of one starting pile share their back):
+    {starting zone: ([(zone, first, stop) runs of positions], [the cards there, in zone order])}."""
+    chance = state.chance is not None  # chance mode: undecided positions are unseen cards like any other
     shown, public = state.shown, state.public
-    start_of, hidden = _unseen_zones(g, len(state.zones), seat)
-    groups: dict = {}  # starting zone -> ([(zone, first, stop) runs of positions], [cards]) the seat cannot see
+    start_of, hidden = _unseen_zones(state.game, len(state.zones), seat)
+    groups: dict = {}
     for index, top in hidden:
         cards = state.zones[index] if not chance else raw(state.zones[index])  # (read deciding nothing)
         last = len(cards) - 1 if top else len(cards)
@@ -61,19 +78,31 @@ def determinised(state, seat: int, rng) -> "State":
             runs, pile = groups.setdefault(starts.pop(), ([], []))  # the common case: one run, in C
             runs.append((index, 0, last))
             pile += cards[:last]
+        else:
+            _unseen_one_by_one(cards, last, index, seat, shown, public, start_of, groups)
+    return groups
+
+
+def _unseen_one_by_one(cards, last, index, seat, shown, public, start_of, groups) -> None:
+    """:func:`_unseen_cards` of a zone holding cards of several starting zones, or cards the seat saw: each
+    unseen card a run of its own."""
+    for k in range(last):
+        card = cards[k]
+        if (shown and seat in shown.get(card, ())) or card in public:  # seen: it stays where it is
             continue
-        for k in range(last):
-            card = cards[k]
-            if (shown and seat in shown.get(card, ())) or card in public:  # seen: it stays where it is
-                continue
-            runs, pile = groups.setdefault(start_of[card], ([], []))
-            runs.append((index, k, k + 1))
-            pile.append(card)
+        runs, pile = groups.setdefault(start_of[card], ([], []))
+        runs.append((index, k, k + 1))
+        pile.append(card)
+
+
+def _deal_again(state, c, groups: dict, rng) -> set:
+    """Deal each group's cards at random over its positions in ``c``; returns the cards dealt.  The deal depends
+    only on which cards are unseen and on ``rng``, never on where they really are."""
     zones, loc = c.zones, c.loc
     unseen = set()
     for runs, pile in groups.values():
         unseen.update(pile)
-        pile.sort()  # the deal depends only on which cards are unseen, never on where they really are
+        pile.sort()
         RNG.shuffle(rng.getrandbits(64), pile)
         at = 0
         for index, first, stop in runs:
@@ -82,42 +111,55 @@ def determinised(state, seat: int, rng) -> "State":
             list.__setitem__(zones[index], slice(first, stop), dealt)  # (an undecided zone too, as it stands)
             for card in dealt:
                 loc[card] = index
-    if chance:
+    if state.chance is not None:
         _undecided_sorted(zones)
-    if unseen:
-        if shown:  # what others were shown of the cards the seat cannot see is not known to it
-            c.shown = {card: players for card, players in shown.items() if card not in unseen}
-        for rows in c.counters.values():
-            row = rows.get("card")
-            if row is not None:  # the clone's own copy
-                for card in unseen:
-                    row[card] = 0
+    return unseen
+
+
+def _unseen_forgotten(state, c, unseen: set) -> None:
+    """What the seat cannot know of the cards dealt again: what others were shown of them, their counters (zero)."""
+    if state.shown:
+        c.shown = {card: players for card, players in state.shown.items() if card not in unseen}
+    for rows in c.counters.values():
+        row = rows.get("card")
+        if row is not None:  # the clone's own copy
+            for card in unseen:
+                row[card] = 0
+
+
+def _hidden_variables_reset(state, c, seat: int) -> None:
+    """Other players' private player variables go back to their starting values."""
+    g = state.game
     for name in g.hidden_pvars:
         values = c.pv[name]
         for p in state.players:
             if p != seat:
                 start = g.pvar_defaults[name]
                 values[p] = list(start) if isinstance(start, list) else start  # its own copy
+
+
+def _asked_again(state, c, seat: int) -> None:
+    """At a simultaneous decision, ask everyone again in the new deal (the others' options may be cards the seat
+    cannot see): the others' picks are undone and taken out of the history; the seat's own pick is made again
+    if it is still open to it."""
     p = c.pending
-    if p is not None and p.each and any(who != seat for who in p.players):
-        # ask everyone again, in the new deal (the others' options may be cards the seat cannot see);
-        # the decision is the instruction before the one the rule resumes at
-        own = None
-        if seat in p.players:
-            i = p.players.index(seat)
-            if p.chosen[i] is not None:
-                labels, values = state._options(p, i)
-                own = labels[values.index(p.chosen[i][0])]
-        c.frames[-1].pc -= 1
-        c.pending = None
-        undone = sum(done is not None for done in p.chosen)  # the picks made so far: the history's last entries
-        if undone:
-            del c.history[-undone:]
-        c.steps = g.step_limit
-        c._run()
-        if own is not None and own in c.legal_actions(seat):
-            c.apply(seat, own)
-    return c
+    if p is None or not p.each or all(who == seat for who in p.players):
+        return
+    own = None
+    if seat in p.players:
+        i = p.players.index(seat)
+        if p.chosen[i] is not None:
+            labels, values = state._options(p, i)
+            own = labels[values.index(p.chosen[i][0])]
+    c.frames[-1].pc -= 1  # the decision is the instruction before the one the rule resumes at
+    c.pending = None
+    undone = sum(done is not None for done in p.chosen)  # the picks made so far: the history's last entries
+    if undone:
+        del c.history[-undone:]
+    c.steps = state.game.step_limit
+    c._run()
+    if own is not None and own in c.legal_actions(seat):
+        c.apply(seat, own)
 
 
 def _settled_and_forgotten(state, c) -> None:

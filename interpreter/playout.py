@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import random
 
-from .errors import IllegalActionError, not_a_generator
+from .errors import IllegalActionError, RibbitError, not_a_generator
 from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
+from .runtime.control import SUSPEND, GameOver
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
 
@@ -60,29 +61,104 @@ def playout(state, rng, policy=None, decisions: int | None = None):
         decisions = MAX_DECISIONS
     elif type(decisions) is not int or decisions < 0:
         raise IllegalActionError(f"a playout's decisions must be a whole number of 0 or more, not {decisions!r}")
+    if state.trace is None and state.chance is None:
+        _played_untraced(state, rngs, policy, decisions)
+    else:
+        _played(state, rngs, policy, decisions)
+    return state
+
+
+def _played(state, rngs, policy, decisions: int) -> None:
+    """The playout of a traced state or one in chance mode: each decision through ``run_loop.play``."""
     names = state.game.card_names
     play = RUN.play
-    randrange = None if policy is not None else [r.randrange for r in rngs]
     while decisions > 0 and not state.over:
         p = state.pending
         if p is None:  # chance mode: a chance event waits (a seeded game is never without a decision here)
             state.apply_chance(CHANCE.sample_outcome(state, rngs[0]))
             continue
-        if p.each:  # a simultaneous decision: the first seat that has not chosen yet, as current_players()[0]
-            i = p.chosen.index(None)
-        else:
-            i = 0
+        i = p.chosen.index(None) if p.each else 0  # a simultaneous decision: the first seat yet to choose
         player = p.players[i]
         space = p.lazy and p.lazy[i]
         count = OPT.count(space) if space else len(p.labels[i])
-        k = randrange[player](count) if randrange is not None else policy(state, player, count, rngs[player])
-        if type(k) is not int or not 0 <= k < count:
-            raise IllegalActionError(f"the playout's policy chose {k!r} for player {player} (seat {player + 1}), "
-                                     f"who has options 0 to {count - 1}")
+        k = _drawn(state, player, count, rngs[player], policy)
         label, j, value = _option(p, i, space, k, names)
         play(state, p, i, player, label, j, value)
         decisions -= 1
-    return state
+
+
+def _played_untraced(state, rngs, policy, decisions: int) -> None:
+    """The playout of an untraced state, not in chance mode (simulations and search): what ``run_loop.play``
+    and ``run_loop.run`` do for a decision, inlined, and a uniform draw straight from each generator's
+    ``_randbelow`` (what ``randrange(count)`` calls: the same numbers).  A simultaneous decision is
+    played by :func:`_played` (through ``run_loop.play``, which gathers its choices)."""
+    game = state.game
+    names, codes, step_limit = game.card_names, game.codes, game.step_limit
+    frames, history = state.frames, state.history
+    below = None if policy is not None else [r._randbelow for r in rngs]
+    while decisions > 0 and not state.over:
+        decisions -= 1
+        p = state.pending
+        if p is None or p.each:  # a simultaneous decision (or none, which the general path refuses as ever)
+            _played(state, rngs, policy, 1)
+            continue
+        player = p.players[0]
+        space = p.lazy and p.lazy[0]
+        if space:
+            count = space[-1]
+            k = below[player](count) if below is not None and count > 0 \
+                else _drawn(state, player, count, rngs[player], policy)
+            label, value = OPT.option(space, k, names)
+        else:
+            labels = p.labels[0]
+            count = len(labels)
+            k = below[player](count) if below is not None and count > 0 \
+                else _drawn(state, player, count, rngs[player], policy)
+            label = labels[k]
+            value = p.values[0][labels.index(label)]  # the first option with that text, as apply
+        history.append([player, label])
+        dest = p.dest
+        fr = frames[-1]
+        if dest is None:  # a menu: the value is where the chosen option's code starts
+            fr.pc = value
+        else:
+            fr.env[dest] = value
+        state.pending = None
+        state.steps = step_limit
+        _resolved(state, frames, codes, label)
+
+
+def _resolved(state, frames, codes, label) -> None:
+    """``run_loop.run`` and the end of ``run_loop.play``, inlined: rule code runs from the chosen option to the
+    next decision or the end of the game; a rule that fails rewinds the decision (``label``) and raises."""
+    try:
+        while frames:
+            fr = frames[-1]
+            code = codes[fr.pid]
+            pc = fr.pc
+            while pc >= 0:
+                pc = code(state, fr, pc)
+            if pc == SUSPEND:
+                return
+        RUN.end(state, RUN.END_OF_FLOW)
+    except GameOver:
+        RUN.end(state, RUN.END_STATEMENT)
+    except (RibbitError, RecursionError) as exc:
+        RUN.failed(state, exc, label)
+    except Exception as exc:  # noqa: BLE001 - no check foresaw it: located, then the decision rewound
+        RUN.failed(state, RUN.unforeseen(state, exc, fr, code, pc), label)
+
+
+def _drawn(state, player: int, count: int, rng, policy) -> int:
+    """Option number of ``player``'s decision among ``count``: ``rng.randrange(count)``, or the policy's
+    (checked)."""
+    if policy is None:
+        return rng.randrange(count)
+    k = policy(state, player, count, rng)
+    if type(k) is not int or not 0 <= k < count:
+        raise IllegalActionError(f"the playout's policy chose {k!r} for player {player} (seat {player + 1}), "
+                                 f"who has options 0 to {count - 1}")
+    return k
 
 
 def _option(p, i, space, k, names) -> tuple:

@@ -44,9 +44,17 @@ def run(state) -> None:
     except (RibbitError, RecursionError):
         raise
     except Exception as exc:  # no check foresaw it: name the statement whose code was running
-        fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
-        raise _Unforeseen(_located(state.game, exc, state.game.procs[fr.pid], pc)) from exc
+        raise unforeseen(state, exc, fr, code, pc) from exc
     end(state, ended_by)
+
+
+def unforeseen(state, exc, fr, code, pc) -> "_Unforeseen":
+    """The error to raise for ``exc``, a Python error no check foresaw, raised while frame ``fr`` ran ``code`` from
+    ``pc``: it names the statement whose code was running, and ``exc`` is its cause."""
+    fr, pc = _failing_frame(exc, fr, _pc_at(exc, code, pc))
+    error = _Unforeseen(_located(state.game, exc, state.game.procs[fr.pid], pc))
+    error.__cause__ = exc
+    return error
 
 
 def end(state, ended_by: str, winners=None) -> None:

@@ -14,6 +14,8 @@ def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc)
     """Refuse, before any text is made, a choice of ``k`` items from groups named ``keys`` holding ``caps``
     items each whose option text could be longer than a save keeps for one action.  The bound is the
     longest ``min(k, groups)`` entries ("name" or "N x name", and a separator each) after ``prefix``."""
+    if len(prefix) + sum(map(len, keys)) + len(keys) * (5 + len(str(max(caps, default=1)))) <= MAX_ACTION_TEXT:
+        return  # every group at once, each at its largest entry, fits: the common case, checked in C
     entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
     longest = len(prefix) + sum(entries[len(entries) - min(k, len(entries)):] if k > 0 else ())
     if longest > MAX_ACTION_TEXT:
@@ -25,6 +27,13 @@ def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc)
 def one_card_options(cards, labels_of) -> tuple[list, list]:
     """(labels, values) of a choice of one of ``cards``: each text once (``labels_of[card]``; identical cards
     read alike), its value the first card with that text, in the order of ``cards``."""
+    if cards.__class__ is list:  # the same, in C
+        labels = list(map(labels_of.__getitem__, cards))
+        first = dict.fromkeys(labels)  # each text once, in order
+        if len(first) == len(cards):  # no two cards read alike: every card is its own option
+            return list(first), cards[:]
+        card_of = dict(zip(reversed(labels), reversed(cards)))  # each text's first card (the last one written)
+        return list(first), list(map(card_of.__getitem__, first))
     seen = {}
     for card in cards:
         label = labels_of[card]

@@ -56,34 +56,49 @@ def keep_public(s, cards, src, dest):
 
 def move_card(s, card, dest, bottom):
     """``move CARD to ZONE``: the card goes from its zone (the top card, the commonest case, popped) for ``dest``."""
-    src = s.loc[card]
-    top = None
-    if src >= 0:
-        zone = s.zones[src]
-        if zone[-1] == card if zone.__class__ is list else zone.on_top(card):  # most moves take the top card
-            zone.pop()
-            top = card
-        else:
-            zone.remove(card)
-    s.loc[card] = dest
+    loc, zones = s.loc, s.zones
+    src = loc[card]
+    if src < 0:  # a card in no zone
+        return _move_in(s, card, src, dest, bottom)
+    zone = zones[src]
+    if zone[-1] == card if zone.__class__ is list else zone.on_top(card):  # most moves take the top card
+        zone.pop()
+        top = card
+    else:
+        zone.remove(card)
+        top = None
+    loc[card] = dest
     if s.shown:
         s.shown.pop(card, None)
     public = s.public
     if public:
         public.discard(card)
-        if src >= 0 and zone:
+        if zone:
             public.difference_update(zone)  # the cards left behind would tell which one was taken
+    if bottom:
+        zones[dest].insert(0, card)
+    else:
+        zones[dest].append(card)
+    spec = s.game.zone_spec
+    vis = spec[src].visibility
+    if (vis == "public" or (vis == "top" and top is not None)) and spec[dest].visibility != "public":
+        public.add(card)  # everyone watched it go: public where it lies now
+    if s.trace is not None:
+        s.traced_move(card, src, top, dest, bottom)
+
+
+def _move_in(s, card, src, dest, bottom):
+    """:func:`move_card` of a card that lies in no zone: it only goes to ``dest``."""
+    s.loc[card] = dest
+    if s.shown:
+        s.shown.pop(card, None)
+    s.public.discard(card)
     if bottom:
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
-    if src >= 0:
-        spec = s.game.zone_spec
-        vis = spec[src].visibility
-        if (vis == "public" or (vis == "top" and top is not None)) and spec[dest].visibility != "public":
-            public.add(card)  # everyone watched it go: public where it lies now
     if s.trace is not None:
-        s.traced_move(card, src, top, dest, bottom)
+        s.traced_move(card, src, None, dest, bottom)
 
 
 def move_zone(s, src, dest, bottom, loc):

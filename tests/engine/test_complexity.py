@@ -25,9 +25,8 @@ ALLOWED: dict[str, str] = {
     # Tables of error wording: one branch per message of the library they explain, kept together so the
     # wording can be read (and compared with the library's messages) in one place.
     "interpreter/loader/source.py:_explain_yaml_error": "a table of wording: one branch per PyYAML syntax error",  # 32
-    # Still to split (each says its complexity): the determinisation, and compiler parts that issue 22's
+    # Still to split (each says its complexity): compiler parts that issue 22's
     # remaining items (passes, no reading of generated code) will rewrite anyway:
-    "interpreter/determinise.py:determinised": _ELSEWHERE,  # 41 (chance mode's checks in helpers of their own)
     "interpreter/dsl/one_plus_any.py:plus_options.build": _ELSEWHERE,  # 17
     "interpreter/dsl/decisions.py:DecisionCompiler.built_menu": _ELSEWHERE,  # 22
     "interpreter/dsl/decisions.py:DecisionCompiler.built_menu.ask_built": _ELSEWHERE,  # 24

@@ -169,3 +169,16 @@ def test_an_option_text_showing_two_zones_shows_each_of_them(tmp_path):
     state.apply(0, "play high")
     state.apply(1, "draw a card")
     assert state.legal_actions(2)[-1] == "pass holding low, low, high, blank beside high"
+
+
+def test_a_choice_of_one_card_offers_each_text_once_valued_by_its_first_card_in_order():
+    from interpreter.runtime.decisions import one_card_options
+
+    labels_of = ["take frog", "take newt", "take frog", "take toad", "take newt"]
+    assert one_card_options([4, 2, 3, 0, 1], labels_of) == (["take newt", "take frog", "take toad"], [4, 2, 3])
+    assert one_card_options([3, 0, 1], labels_of) == (["take toad", "take frog", "take newt"], [3, 0, 1])
+    cards = [1, 0]
+    labels, values = one_card_options(cards, labels_of)
+    values.append(9)
+    assert cards == [1, 0]  # the values are a list of their own, never the zone itself
+    assert one_card_options([], labels_of) == ([], [])

@@ -239,3 +239,38 @@ flow:
     with pytest.raises(RuleError, match=r"long\.yaml:16:28: procedures\.go\(player p\): an option of this choice "
                                         r"\(one of 7 different plus any number of 7\) could list 12,019 characters"):
         load_game(path).new_game(1, 0)
+
+
+def test_a_choice_is_refused_exactly_when_its_longest_option_could_be_longer_than_an_action_may_have():
+    """``savable_labels`` refuses exactly the choices whose longest option (the ``k`` longest entries, "name" or
+    "N x name" and a separator each, after the prefix) is over the limit, whatever shortcut it takes."""
+    import random
+
+    from interpreter.runtime.decisions import savable_labels
+    from interpreter.runtime.limits import MAX_ACTION_TEXT
+
+    def longest(prefix, keys, caps, k):
+        entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
+        return len(prefix) + sum(entries[-k:]) if k > 0 else len(prefix)
+
+    rng = random.Random(0)
+    refused = accepted = 0
+    for _ in range(3000):
+        groups = rng.randrange(1, 40)
+        keys = ["x" * rng.choice((1, 50, 300, 800)) for _ in range(groups)]
+        caps = tuple(rng.choice((1, 1, 2, 9, 10, 1000)) for _ in range(groups))
+        k = rng.randrange(-1, groups + 2)
+        prefix = "p" * rng.choice((0, 5, 9000))
+        try:
+            savable_labels(prefix, keys, caps, k, "a test", None)
+        except RuleError:
+            refused += 1
+            assert longest(prefix, keys, caps, k) > MAX_ACTION_TEXT
+        else:
+            accepted += 1
+            assert longest(prefix, keys, caps, k) <= MAX_ACTION_TEXT
+    assert refused > 100 and accepted > 100
+    edge = ["x" * (MAX_ACTION_TEXT // 2 - 2)] * 2  # two entries of exactly half the limit
+    savable_labels("", edge, (1, 1), 2, "a test", None)
+    with pytest.raises(RuleError):
+        savable_labels("p", edge, (1, 1), 2, "a test", None)
