@@ -245,11 +245,13 @@ def test_rules_summary_says_where_the_table_draws_each_zone_and_how_faces_variab
     rows = [line.split() for line in section.splitlines() if line.split()[:1] in (["discard"], ["deck"], ["hand"],
                                                                                     ["spot"])]
     assert [row[0] for row in rows] == ["discard", "deck", "hand", "spot"]  # the drawing order: listed ones first
-    assert " ".join(rows[0]) == "discard in the middle of the table the discard a pile, bottom to top, its top card marked"
+    assert " ".join(rows[0]) == ("discard in the middle of the table the discard a pile, bottom to top, "
+                                 "its top card marked")
     assert " ".join(rows[1]) == "deck in the middle of the table draw deck face down, with its count"  # hidden
     assert " ".join(rows[2]) == "hand in each player's area your hand in groups by power"
     assert " ".join(rows[3]) == "spot on its board space (by default) spot the cards as they lie"
-    assert "Card faces: the title is the name; badges: power; a band coloured by power (1 #111111, 3 #333333)." in section
+    assert ("Card faces: the title is the name; badges: power; a band coloured by power (1 #111111, 3 #333333)."
+            in section)
     assert 'Variables drawn: each player\'s laps as "laps run"; no other.' in section
     assert 'End-of-game breakdown: tokens as "tokens kept", then laps as "laps".' in section
     assert "what each seat may see is set by the zones' visibility, never here" in section

@@ -5,8 +5,9 @@ a ``shuffled`` list, the next undecided position of a shuffled hidden zone) and 
 their probabilities; ``apply_chance`` runs the rules on.  Sampling those outcomes by their probabilities
 plays the same distribution of games as seeded runs (chi-square, fixed seeds, and a biased sampler that
 the same check catches), and each shipped game's opening is dealt with the exact probabilities of a
-uniform shuffle of its cards (goodness of fit; a biased sampler fails it); a copy taken after a shuffle holds no order for the shuffled zone; every
-shipped game and variant plays to its end; saves, clones, undo and determinisation keep working.
+uniform shuffle of its cards (goodness of fit; a biased sampler fails it); a copy taken after a shuffle
+holds no order for the shuffled zone; every shipped game and variant plays to its end; saves, clones,
+undo and determinisation keep working.
 """
 
 from __future__ import annotations
@@ -255,7 +256,8 @@ OPENINGS = {
     "kaeru": (
         ("seat 1's goal", lambda s: prop(s.game, "name")(card_in(s, "goal(1)")),
          lambda g, n: start_counts(g, "goal_deck", prop(g, "name"))),
-        ("the space the gap follows", lambda s: s.gv["gap_after"], lambda g, n: uniform(["l1", "l2", "l3", "l4", "l5"])),
+        ("the space the gap follows", lambda s: s.gv["gap_after"],
+         lambda g, n: uniform(["l1", "l2", "l3", "l4", "l5"])),
         ("the prey face up on the first lily", lambda s: prop(s.game, "name")(card_in(s, "prey(l1)")),
          lambda g, n: start_counts(g, "deck", prop(g, "name"))),
     ),
