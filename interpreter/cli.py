@@ -10,10 +10,13 @@ the command in-process.
 from __future__ import annotations
 
 import argparse
+import errno
+import hashlib
 import json
 import os
 import random
 import re
+import shlex
 import stat
 import sys
 import tempfile
@@ -825,15 +828,17 @@ def add_serve_command(command) -> None:
                        help="port to listen on (default 8000; 0 picks a free one)")
     serve.add_argument("--seed", type=whole_number(0), metavar="S", help="deal seed (default: a random one)")
     serve.add_argument("--save", metavar="FILE",
-                       help="where the game is saved after every action (default: ribbit-<game>-<time>.save.json "
-                            "here; with --resume, the resumed file); the seats' links go to FILE.seats.json")
+                       help="where the game is saved after every action (default: <game>-<time>.save.json in "
+                            "this user's state folder, $XDG_STATE_HOME/ribbit/serve or ~/.local/state/ribbit/serve; "
+                            "with --resume, the resumed file); the seats' links go to FILE.seats.json")
     serve.add_argument("--resume", metavar="FILE", help="go on with a saved game, with the same links and bots "
                                                          "(from FILE.seats.json, which must be beside it)")
     serve.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                        help="pause between bot moves, so people can follow them (default 0.5)")
     serve.add_argument("--tables", metavar="DIR",
                        help="start a lobby (as a folder of definitions does): many tables, started from the browser, "
-                            "saved in and resumed from the folder DIR (default for a folder: ribbit-tables here)")
+                            "saved in and resumed from the folder DIR (default: a folder named after the games' "
+                            "folder in $XDG_STATE_HOME/ribbit/tables or ~/.local/state/ribbit/tables)")
     serve.add_argument("--max-tables", type=whole_number(1), default=100, metavar="N",
                        help="lobby: at most N tables (default 100)")
     serve.add_argument("--create-per-minute", type=whole_number(1), default=20, metavar="N",
@@ -878,7 +883,7 @@ def run_serve(args) -> int:
     for who, link in table.links(base):
         say(f"  {who:<11} {link}")
     say(f"Saved after every action to {save} (links in {save}.seats.json). Ctrl-C stops; "
-        f"--resume {save} goes on.")
+        f"--resume {shlex.quote(str(save))} goes on.")
     sys.stdout.flush()
     run([table], sock)
     return EXIT_OK
@@ -911,13 +916,68 @@ def _new_table(args, game):
             make_agent(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
-    save = args.save or f"ribbit-{slug}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
+    save = args.save or str(default_save(game))
     refuse_save_targets(save, args, game)
     try:
         return Table(game, args.players, bots, save, seed=args.seed, bot_delay=args.bot_delay), save
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def state_folder() -> Path | None:
+    """This user's folder for what must outlive a run (``$XDG_STATE_HOME/ribbit``, else ``~/.local/state/ribbit``,
+    as the XDG base directories say); None when there is no home to put it in."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):  # unset, empty or relative: the specification says to ignore it
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".local", "state")
+    return Path(base) / "ribbit"
+
+
+def private_state_folder(name: str, option: str) -> Path:
+    """``name`` in this user's state folder, made (readable by this user only) if it is not there: a server's
+    saves hold every seat's link, and must outlive the run and the folder it was started in."""
+    base = state_folder()
+    if base is None:
+        raise UsageError(f"{option} is needed: there is no state folder for this user to keep it in "
+                         "(neither XDG_STATE_HOME nor a home folder is set)")
+    folder = base / name
+    try:
+        base.parent.mkdir(parents=True, exist_ok=True)
+        for path in (base, folder):
+            path.mkdir(mode=0o700, exist_ok=True)
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder")
+    except OSError as exc:
+        raise UsageError(f"cannot use {folder} for the saves: {exc.strerror or exc}; give {option} "
+                         "elsewhere") from None
+    return folder
+
+
+def default_save(game) -> Path:
+    """Where a new game is saved when ``--save`` is not given: ``<game>-<time>.save.json`` in this user's state
+    folder (never the current folder, which may be a checkout or shared), a number added if that name is taken."""
+    from .web.table import seats_path
+
+    slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
+    folder = private_state_folder("serve", "--save FILE")
+    stem = f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
+    for number in range(1, 1000):
+        save = folder / f"{stem}{'' if number == 1 else f'-{number}'}.save.json"
+        if not os.path.lexists(save) and not os.path.lexists(seats_path(save)):
+            return save
+    raise UsageError(f"{folder}: too many games were started this second; give --save FILE")
+
+
+def default_tables_folder(games) -> Path:
+    """A lobby's tables folder when ``--tables`` is not given: in this user's state folder, one per folder of
+    games (its name and a hash of its full path), so the same command resumes the same tables from anywhere."""
+    where = Path(games).resolve()
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", where.name).strip("-")[:40] or "games"
+    digest = hashlib.sha256(os.fsencode(where)).hexdigest()[:10]
+    return private_state_folder("tables", "--tables DIR") / f"{slug}-{digest}"
 
 
 def say_links_address(host: str, address) -> None:
@@ -937,7 +997,7 @@ def run_lobby(args) -> int:
 
     _refuse_table_options(args)
     catalog = _catalog(args.file)
-    folder = args.tables or "ribbit-tables"
+    folder = args.tables or str(default_tables_folder(args.file))
     lobby = _open_lobby(args, catalog, folder)
     tables = lobby.resume_all()
     for problem in lobby.problems:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import stat
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
@@ -138,6 +139,51 @@ def loopback_only():
             ray_constants.ENABLE_RAY_CLUSTER = saved
 
 
+def private_auth_token(create: bool) -> None:
+    """Ray's token for its clusters, in the file Ray keeps it in (``~/.ray/auth_token``), readable by this user only.
+
+    Ray (2.5x and later) starts a local instance with token authentication and writes a new token with the
+    default mode, 0644 under the usual umask: anyone on the machine could read it, and whoever holds it may
+    run code on this user's instances.  So before a local start (``create``) the file is made here, 0600 in
+    a folder made 0700, with a token as Ray makes them (Ray then uses it); before any start or join, an
+    existing one of this user's that others may read is made 0600.  A token given elsewhere (RAY_AUTH_TOKEN,
+    RAY_AUTH_TOKEN_PATH), authentication turned off (RAY_AUTH_MODE), or a Ray without tokens: nothing is made.
+    """
+    try:
+        from ray._private.authentication.authentication_token_generator import generate_new_authentication_token
+        from ray._private.authentication.authentication_token_setup import _get_default_token_path
+        path = _get_default_token_path()
+    except (ImportError, RuntimeError):  # a Ray without token authentication; no home folder
+        return
+    _tighten(path)
+    if not create or os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") \
+            or os.environ.get("RAY_AUTH_MODE", "token").lower() != "token":
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError:  # there already (made private above), or the folder cannot be written: Ray says why
+        return
+    with os.fdopen(handle, "w") as out:
+        out.write(generate_new_authentication_token())
+    try:
+        from ray._raylet import AuthenticationTokenLoader
+
+        AuthenticationTokenLoader.instance().reset_cache()  # it may have looked for the file before it was there
+    except (ImportError, AttributeError):
+        pass
+
+
+def _tighten(path: Path) -> None:
+    """This user's regular file at ``path`` (never a link's target) made readable by this user only."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except OSError:  # not there, or not ours to change
+        pass
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -194,6 +240,7 @@ def _connect(ray, address, jobs: int) -> bool:
     options = dict(logging_level=logging.ERROR, log_to_driver=False, include_dashboard=False)
     if address and address != "auto":
         _check_reachable(address)
+    private_auth_token(create=not address)
     try:
         if address:
             on_loopback = address != "auto" and _is_loopback(_host_and_port(address)[0])

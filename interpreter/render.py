@@ -37,6 +37,10 @@ VISIBILITY = {
     "top": "everyone sees the top card and how many there are",
 }
 PER = {"game": "shared", "player": "one per player", "space": "one per board space"}
+PLACE = {"shared": "in the middle of the table", "player": "in each player's area", "board": "on its board space",
+         "box": "under the table, folded away"}  # a ``table:`` zone's ``at``, for a reader
+SHOW = {"row": "the cards as they lie", "stack": "a pile, bottom to top, its top card marked",
+        "grouped": "in groups by {band}"}
 
 
 class Text(rich_text.Text):
@@ -947,7 +951,7 @@ def render_rules(console: Console, game) -> None:
     console.print(Text(f"Players: {players}"))
     _variants(console, game)
     for section in (_components, _parameters, _board, _zones, _variables, _events, _setup, _flow,
-                    _procedures, _functions, _quantities, _triggers, _abilities, _scoring, _changes):
+                    _procedures, _functions, _quantities, _triggers, _abilities, _scoring, _table, _changes):
         section(console, game, data)
 
 
@@ -1217,6 +1221,86 @@ def _scoring(console, game, data):
     console.print(Text("Players still tied share the victory. An `end game winners ...` statement names the "
                        "winners directly.", style="dim"))
 
+
+
+def _table(console, game, data):
+    """The ``table:`` section as a reader needs it: where each zone is drawn, how a card's face reads, which
+    variables are drawn under which labels, the end-of-game breakdown; every default filled in and named."""
+    given = data.get("table")
+    look = getattr(game, "presentation", None)
+    if not isinstance(given, dict) or not look:
+        return
+    _section(console, "The table (how it is drawn)")
+    _table_zones(console, game, given, look["zones"], look["cards"]["band"])
+    _table_cards(console, game, given, look["cards"])
+    _table_variables(console, game, look["variables"])
+    _table_score(console, game, look["score"])
+    console.print(Text("Presentation only: what each seat may see is set by the zones' visibility, never here. A "
+                       "hidden zone on the table shows its count, never its cards; a zone under the table is one "
+                       "`info ZONE` away.", style="dim"))
+
+
+def _table_zones(console, game, given: dict, zones: dict, band) -> None:
+    listed = given.get("zones") or {}
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Zones, in the order they are drawn",
+                  title_justify="left")
+    for name in ("zone", "drawn", "label", "shows"):
+        table.add_column(name)
+    for name, hint in zones.items():
+        drawn = Text(PLACE.get(hint["at"], hint["at"]))
+        if name not in listed:
+            drawn.append(" (by default)", style="dim")
+        mark = _changed(game, ("table", "zones", name)) if name in listed else Text("")
+        table.add_row(Text(name) + mark, drawn, Text(hint["label"]), Text(_zone_shows(game, name, hint, band)))
+    console.print(table)
+
+
+def _zone_shows(game, name: str, hint: dict, band) -> str:
+    """How a zone's cards are laid out, or, for a hidden zone, that its backs and count are all there is to see."""
+    spec = game.zones[name]
+    if spec.visibility == "hidden":
+        seen = game.seen_zone is not None and any(game.seen_zone[i] is not None
+                                                  for i in range(spec.base, spec.base + spec.count))
+        return "face down, with its count" + (" (the cards to whoever may see them)" if seen else "")
+    return SHOW.get(hint["show"], hint["show"]).format(band=band or "the band's value")
+
+
+def _table_cards(console, game, given: dict, cards: dict) -> None:
+    head = Text.assemble(("Card faces: ", "bold"))
+    if "cards" not in given:
+        console.print(head + Text("every property is printed on the face."))
+        return
+    parts = ["the title is " + ("the name" if cards["title"] == "name" else f"property {cards['title']}")]
+    if cards["badges"]:
+        parts.append("badges: " + ", ".join(cards["badges"]))
+    if cards["band"]:
+        colours = ", ".join(f"{value} {colour}" for value, colour in (cards["colours"] or {}).items())
+        parts.append(f"a band coloured by {cards['band']}" + (f" ({colours})" if colours else ""))
+    if cards["ability"]:
+        parts.append(f"the ability's type from {cards['ability']}")
+    if cards["text"]:
+        parts.append(f"its whole text from {cards['text']}")
+    console.print(head + Text("; ".join(parts) + ".") + _changed(game, ("table", "cards")))
+    console.print(Text("    The other properties are not on the face: `info NAME` at the terminal, the card's "
+                       "\"i\" in the browser.", style="dim"))
+
+
+def _table_variables(console, game, variables) -> None:
+    head = Text.assemble(("Variables drawn: ", "bold"))
+    if variables is None:
+        console.print(head + Text("every one, under its name."))
+        return
+    shown = [f'{name} as "{label}"' for name, label in variables["game"].items()]
+    shown += [f'each player\'s {name} as "{label}"' for name, label in variables["player"].items()]
+    console.print(head + Text(("; ".join(shown) or "none") + "; no other.") + _changed(game, ("table", "variables")))
+
+
+def _table_score(console, game, terms: list) -> None:
+    if not terms:
+        return
+    head = Text.assemble(("End-of-game breakdown: ", "bold"))
+    console.print(head + Text(", then ".join(f'{term} as "{label}"' for term, label in terms) + ".")
+                  + _changed(game, ("table", "score")))
 
 
 def render_coverage(console, coverage: RuleCoverage, games: int, title: str = "Rule coverage") -> None:

@@ -300,9 +300,10 @@ def installed_extras(root: Path) -> set[str]:
 
 
 def environment(path_first: Path, cache: Path) -> dict:
-    """The commands' environment: ``path_first`` first on PATH (where ``ribbit`` is), a private cache folder.
+    """The commands' environment: ``path_first`` first on PATH (where ``ribbit`` is), private cache and state
+    folders (``ribbit serve`` saves in the state folder).
     The temp folder stays the system's: a local Ray's socket paths must be short."""
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    env.update(PATH=f"{path_first}{os.pathsep}{env.get('PATH', '')}", XDG_CACHE_HOME=str(cache), COLUMNS="120",
-               PYTHONDONTWRITEBYTECODE="1")
+    env.update(PATH=f"{path_first}{os.pathsep}{env.get('PATH', '')}", XDG_CACHE_HOME=str(cache),
+               XDG_STATE_HOME=str(cache.with_name(cache.name + "-state")), COLUMNS="120", PYTHONDONTWRITEBYTECODE="1")
     return env

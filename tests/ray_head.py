@@ -4,7 +4,8 @@ Every test that starts a head starts it here, with the loopback settings of a lo
 (:data:`interpreter.ray_backend.LOOPBACK_ENVIRONMENT`, node address 127.0.0.1, no dashboard, no
 usage reports), so no test opens a port beyond loopback or talks to another machine.  The head
 uses token authentication, as Ray sets up by default: a driver that joins it needs
-RAY_AUTH_MODE=token (and finds the token in ~/.ray/auth_token).
+RAY_AUTH_MODE=token (and finds the token in ~/.ray/auth_token, made here as a local run makes it,
+readable by its user only, when there is none yet: `ray start` makes none).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from interpreter.ray_backend import LOOPBACK, LOOPBACK_ENVIRONMENT
+from interpreter.ray_backend import LOOPBACK, LOOPBACK_ENVIRONMENT, private_auth_token
 
 START_TIMEOUT = 60.0  # seconds for the head to answer on its port
 
@@ -41,6 +42,7 @@ def head_command(port: int, cpus: int = 2) -> list[str]:
 def ray_head(cpus: int = 2):
     """A running head node, as its address HOST:PORT; it and every Ray process it started stop afterwards."""
     port = free_port()
+    private_auth_token(create=True)
     environment = {**os.environ, **LOOPBACK_ENVIRONMENT, "RAY_AUTH_MODE": "token"}
     head = subprocess.Popen(head_command(port, cpus), env=environment, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)

@@ -6,14 +6,18 @@ local|head``, never on its own: it changes the network and mounts of the namespa
 It first gives the namespace what a machine on a network has: ``lo`` up, and a veth pair with
 one end at 10.213.7.2/24 and the default route through the other, so Ray finds an address other
 than loopback to call its own.  Nothing leaves the namespace: the peer is in it too, and answers
-nothing.  ``/tmp`` is a fresh tmpfs, so Ray's session files stay out of the machine's ``/tmp``.
+nothing.  ``/tmp`` is a fresh tmpfs, so Ray's session files stay out of the machine's ``/tmp``
+(a checkout under ``/tmp``, this script's own, is mounted back at its place, so the engine and the
+tests can still be imported), and ``HOME`` is a fresh folder in it, so Ray's token
+(``~/.ray/auth_token``) is never the machine user's.
 Then it starts Ray as the product does (``local``: the local instance of ``--backend ray``) or as
 the tests do (``head``: ``ray start --head`` of tests/ray_head.py, joined by a run with
 ``--address``), runs a few tasks so that workers are listening too, and prints one JSON object:
 the listening TCP sockets and unconnected UDP sockets of the namespace (protocol, address, port,
-process), the node addresses Ray registered, the address Ray would have taken on its own, and the
-packets sent on the outward interface while Ray ran.  Exits with SETUP_FAILED, the reason on
-stderr, when the namespace cannot be set up.
+process), the node addresses Ray registered, the address Ray would have taken on its own, the
+packets sent on the outward interface while Ray ran, and the modes of Ray's token file and its
+folder after the run (null when there is none).  Exits with SETUP_FAILED, the reason on stderr,
+when the namespace cannot be set up.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from pathlib import Path
 SETUP_FAILED = 77
 OUTWARD, GATEWAY, DEVICE, PEER = "10.213.7.2", "10.213.7.1", "rbt0", "rbt1"
 TASKS = 4
+CHECKOUT = Path(__file__).resolve().parents[1]
+HOME = Path("/tmp/home")  # in the namespace's own /tmp
 
 
 def setup_network() -> None:
@@ -42,9 +48,26 @@ def setup_network() -> None:
                     ["ip", "addr", "add", f"{OUTWARD}/24", "dev", DEVICE],
                     ["ip", "link", "set", DEVICE, "up"],
                     ["ip", "link", "set", PEER, "up"],
-                    ["ip", "route", "add", "default", "via", GATEWAY, "dev", DEVICE],
-                    ["mount", "-t", "tmpfs", "-o", "size=1g,mode=1777", "ribbit-probe", "/tmp"]):
+                    ["ip", "route", "add", "default", "via", GATEWAY, "dev", DEVICE]):
         subprocess.run(command, check=True, capture_output=True, text=True)
+    fresh_tmp()
+
+
+def fresh_tmp() -> None:
+    """A tmpfs over ``/tmp``, with the checkout mounted back at its place if it is under ``/tmp`` (a test run from
+    a copy of the checkout there would otherwise find no engine to import), and a fresh home folder in it."""
+    tmp = Path("/tmp").resolve()
+    kept = os.open(CHECKOUT, os.O_RDONLY | os.O_DIRECTORY) if CHECKOUT.is_relative_to(tmp) else None
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1g,mode=1777", "ribbit-probe", str(tmp)], check=True,
+                   capture_output=True, text=True)
+    if kept is not None:  # the folder under the tmpfs, reached through this process's handle on it
+        CHECKOUT.mkdir(parents=True)
+        # --no-canonicalize: mount would resolve the handle's path to the new, empty folder of the same name
+        subprocess.run(["mount", "--no-canonicalize", "--bind", f"/proc/{os.getpid()}/fd/{kept}", str(CHECKOUT)],
+                       check=True, capture_output=True, text=True)
+        os.close(kept)
+    HOME.mkdir(mode=0o700)
+    os.environ["HOME"] = str(HOME)
 
 
 def packets_sent(device: str) -> int:
@@ -120,9 +143,16 @@ def main(how: str) -> int:
         with ray_head() as address:  # joined with token authentication (RAY_AUTH_MODE=token, set by the test)
             ray_backend._connect(ray, address, 2)
             report = run_and_look(ray)
-    report.update(chosen_alone=chosen_alone, sent=packets_sent(DEVICE) - sent_before)
+    report.update(chosen_alone=chosen_alone, sent=packets_sent(DEVICE) - sent_before, **token_modes())
     print(json.dumps(report))
     return 0
+
+
+def token_modes() -> dict:
+    """The permission bits of Ray's token file and of its folder (None where there is none)."""
+    token = HOME / ".ray" / "auth_token"
+    return {name: (path.stat().st_mode & 0o777 if path.exists() else None)
+            for name, path in (("token_mode", token), ("token_folder_mode", token.parent))}
 
 
 def run_and_look(ray) -> dict:

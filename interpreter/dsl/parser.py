@@ -258,6 +258,12 @@ def _to_ast(tree):
     recursion, and the first node over a limit in that order is the one reported); the nodes are
     then built children first, each rule by its :class:`_ToAst` method.
     """
+    return _built(_checked_nodes(tree))
+
+
+def _checked_nodes(tree) -> list:
+    """Every node of ``tree``, each parent before its children (a depth-first walk with an explicit stack),
+    refusing the first number over MAX_DIGITS digits or node nested over MAX_NESTING levels met in that order."""
     order = []
     stack = [(tree, 0)]
     while stack:
@@ -265,8 +271,7 @@ def _to_ast(tree):
         order.append(node)
         if isinstance(node, Token):
             if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
-                raise SnippetSyntaxError(f"this number has {len(node):,} digits; numbers in rules have at most "
-                                         f"{MAX_DIGITS} (up to 10^18)", node.line or 1, node.column or 1)
+                raise _too_many_digits(node)
             continue
         if not isinstance(node, Tree):
             continue
@@ -275,15 +280,30 @@ def _to_ast(tree):
             stack.extend((c, depth) for c in children)  # a token (a number, a name) nests nothing
             continue
         if depth > MAX_NESTING:
-            at = next((c for c in children if isinstance(c, Token) and c.line), None)  # the operator
-            line = at.line if at is not None else getattr(node.meta, "line", 1)
-            column = at.column if at is not None else getattr(node.meta, "column", 1)
-            raise SnippetSyntaxError(f"this is nested more than {MAX_NESTING} levels deep (brackets, operators "
-                                     "or blocks inside each other); split it with 'let' or a function",
-                                     line or 1, column or 1)
+            raise _nested_too_deep(node)
         for i, child in enumerate(children):
             flat = i == 0 and node.data in _CHAINS and isinstance(child, Tree) and child.data == node.data
             stack.append((child, depth if flat else depth + 1))
+    return order
+
+
+def _too_many_digits(token: Token) -> SnippetSyntaxError:
+    return SnippetSyntaxError(f"this number has {len(token):,} digits; numbers in rules have at most "
+                              f"{MAX_DIGITS} (up to 10^18)", token.line or 1, token.column or 1)
+
+
+def _nested_too_deep(node: Tree) -> SnippetSyntaxError:
+    """Nesting over the limit, reported at the node's operator (or the node itself)."""
+    at = next((c for c in node.children if isinstance(c, Token) and c.line), None)
+    line = at.line if at is not None else getattr(node.meta, "line", 1)
+    column = at.column if at is not None else getattr(node.meta, "column", 1)
+    return SnippetSyntaxError(f"this is nested more than {MAX_NESTING} levels deep (brackets, operators "
+                              "or blocks inside each other); split it with 'let' or a function", line or 1, column or 1)
+
+
+def _built(order: list):
+    """The AST of the nodes listed parents first (:func:`_checked_nodes`): built in reverse, each node from the
+    values of its children, which its subtree's walk left last on the stack of values."""
     values = []
     for node in reversed(order):
         if isinstance(node, Tree):
@@ -313,45 +333,60 @@ def parse(text: str) -> tuple:
         tree = _parser().parse(text)
     except SnippetSyntaxError:
         raise
-    except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream]
-        hint = " (text is written in double quotes)" if char == "'" else ""
-        raise SnippetSyntaxError(f"unexpected character {char!r}{hint}", exc.line, exc.column) from None
-    except UnexpectedToken as exc:
-        tok = exc.token
-        if tok.type == "$END":
-            line, col = _end_position(text)
-            raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
-        line = tok.line if tok.line is not None else 1
-        col = tok.column if tok.column is not None else 1
-        if tok.type == "_INDENT":  # borrowed from the newline before it: point at the indented line itself
-            line, col = tok.end_line or line, tok.end_column or col
-            raise SnippetSyntaxError("unexpected indentation: only a line ending with ':' opens an indented block",
-                                     line, col) from None
-        if tok.type == "_DEDENT":
-            line, col = tok.end_line or line, tok.end_column or col
-            raise SnippetSyntaxError(f"the block ends too early; expected {_describe(exc.expected)}",
-                                     line, col) from None
-        if set(exc.expected) <= {"_NL", "_INDENT"} and _after_colon_line(text, line):
-            raise SnippetSyntaxError("expected an indented block after the line ending with ':'", line, col) from None
-        accepted = _accepted(exc)
-        what = "end of line" if tok.type == "_NL" else repr(str(tok))
-        if str(tok) == "=" and "COMPOP" in accepted:
-            raise SnippetSyntaxError("unexpected '='; did you mean '=='? ('==' compares two values; a single '=' "
-                                     "gives a variable a new value, on a line of its own)", line, col) from None
-        if "AS" in accepted and _first_word(text, line) == "ask":
-            raise SnippetSyntaxError(f"unexpected {what}; expected 'as' and the name that receives the choice, "
-                                     'as in: ask p to choose one of hand(p) as card "play"', line, col) from None
-        raise SnippetSyntaxError(f"unexpected {what}; expected {_describe(accepted)}", line, col) from None
-    except UnexpectedEOF as exc:
-        line, col = _end_position(text)
-        raise SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col) from None
-    except UnexpectedInput as exc:  # pragma: no cover - other lark errors
-        raise SnippetSyntaxError(str(exc).splitlines()[0], getattr(exc, "line", 1) or 1,
-                                 getattr(exc, "column", 1) or 1) from None
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, exc) from None
     except Exception as exc:  # pragma: no cover - anything else lark raises is still a syntax problem
         raise SnippetSyntaxError(f"cannot read this text ({exc})", 1, 1) from None
     return _to_ast(tree)
+
+
+def _syntax_error(text: str, exc: UnexpectedInput) -> SnippetSyntaxError:
+    """What lark could not read in ``text``, said for the author, at its line and column in the snippet."""
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream]
+        hint = " (text is written in double quotes)" if char == "'" else ""
+        return SnippetSyntaxError(f"unexpected character {char!r}{hint}", exc.line, exc.column)
+    if isinstance(exc, UnexpectedToken):
+        return _unexpected_token(text, exc)
+    if isinstance(exc, UnexpectedEOF):
+        line, col = _end_position(text)
+        return SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col)
+    return SnippetSyntaxError(str(exc).splitlines()[0], getattr(exc, "line", 1) or 1,  # pragma: no cover - others
+                              getattr(exc, "column", 1) or 1)
+
+
+def _unexpected_token(text: str, exc: UnexpectedToken) -> SnippetSyntaxError:
+    """A token the grammar does not accept where it stands: the end of the text, a block opened or closed
+    where none may be, a missing block after ':', or a word (see :func:`_unexpected_word`)."""
+    tok = exc.token
+    if tok.type == "$END":
+        line, col = _end_position(text)
+        return SnippetSyntaxError(f"the text ends too early; expected {_describe(exc.expected)}", line, col)
+    line = tok.line if tok.line is not None else 1
+    col = tok.column if tok.column is not None else 1
+    if tok.type == "_INDENT":  # borrowed from the newline before it: point at the indented line itself
+        return SnippetSyntaxError("unexpected indentation: only a line ending with ':' opens an indented block",
+                                  tok.end_line or line, tok.end_column or col)
+    if tok.type == "_DEDENT":
+        return SnippetSyntaxError(f"the block ends too early; expected {_describe(exc.expected)}",
+                                  tok.end_line or line, tok.end_column or col)
+    if set(exc.expected) <= {"_NL", "_INDENT"} and _after_colon_line(text, line):
+        return SnippetSyntaxError("expected an indented block after the line ending with ':'", line, col)
+    return _unexpected_word(text, exc, line, col)
+
+
+def _unexpected_word(text: str, exc: UnexpectedToken, line: int, col: int) -> SnippetSyntaxError:
+    """A word or symbol out of place: what was expected instead, with the likely intent for '=' and 'ask'."""
+    accepted = _accepted(exc)
+    tok = exc.token
+    what = "end of line" if tok.type == "_NL" else repr(str(tok))
+    if str(tok) == "=" and "COMPOP" in accepted:
+        return SnippetSyntaxError("unexpected '='; did you mean '=='? ('==' compares two values; a single '=' "
+                                  "gives a variable a new value, on a line of its own)", line, col)
+    if "AS" in accepted and _first_word(text, line) == "ask":
+        return SnippetSyntaxError(f"unexpected {what}; expected 'as' and the name that receives the choice, "
+                                  'as in: ask p to choose one of hand(p) as card "play"', line, col)
+    return SnippetSyntaxError(f"unexpected {what}; expected {_describe(accepted)}", line, col)
 
 
 @lru_cache(maxsize=65536)

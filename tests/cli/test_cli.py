@@ -217,6 +217,51 @@ def test_rules_summary_covers_boards_rounds_triggers_and_abilities_of_any_game(c
     assert "token" in out and "2 each" in out
 
 
+# The ring game with a `table:` section: zones placed (one left to its default), a face, variables, score terms.
+RING_TABLE = RING_GAME.replace("scoring:\n  score: p.laps\n",
+                               "scoring:\n  score: {laps: p.laps, tokens: count(hand(p))}\n") + """\
+table:
+  zones:
+    discard: {at: shared, label: the discard, show: stack}
+    deck: {at: shared, label: draw deck}
+    hand: {at: player, label: your hand, show: grouped}
+  cards:
+    badges: [power]
+    band: power
+    colours: {1: "#111111", 3: "#333333"}
+  variables:
+    laps: laps run
+  score:
+    tokens: tokens kept
+"""
+
+
+def test_rules_summary_says_where_the_table_draws_each_zone_and_how_faces_variables_and_score_read(capsys, tmp_path):
+    path = tmp_path / "ring_table.yaml"
+    path.write_text(RING_TABLE, encoding="utf-8")
+    code, out, _ = run(capsys, "rules", path)
+    assert code == 0
+    section = out[out.index("The table (how it is drawn)"):]
+    rows = [line.split() for line in section.splitlines() if line.split()[:1] in (["discard"], ["deck"], ["hand"],
+                                                                                    ["spot"])]
+    assert [row[0] for row in rows] == ["discard", "deck", "hand", "spot"]  # the drawing order: listed ones first
+    assert " ".join(rows[0]) == ("discard in the middle of the table the discard a pile, bottom to top, "
+                                 "its top card marked")
+    assert " ".join(rows[1]) == "deck in the middle of the table draw deck face down, with its count"  # hidden
+    assert " ".join(rows[2]) == "hand in each player's area your hand in groups by power"
+    assert " ".join(rows[3]) == "spot on its board space (by default) spot the cards as they lie"
+    assert ("Card faces: the title is the name; badges: power; a band coloured by power (1 #111111, 3 #333333)."
+            in section)
+    assert 'Variables drawn: each player\'s laps as "laps run"; no other.' in section
+    assert 'End-of-game breakdown: tokens as "tokens kept", then laps as "laps".' in section
+    assert "what each seat may see is set by the zones' visibility, never here" in section
+
+
+def test_rules_summary_of_a_game_without_a_table_section_has_no_table_section(capsys, ring_game):
+    code, out, _ = run(capsys, "rules", ring_game)
+    assert code == 0 and "The table (how it is drawn)" not in out and "Card faces" not in out
+
+
 # ---------------------------------------------------------------- play
 def test_bot_game_log_records_every_action_and_replays_to_the_same_winners(capsys, tmp_path):
     log_path = tmp_path / "game.jsonl"

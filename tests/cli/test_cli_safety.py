@@ -111,6 +111,35 @@ def test_rules_print_hostile_names_inert_and_markup_literally(capsys, hostile):
         assert inert(text) in out
 
 
+# The hostile game with a `table:` section whose every label holds a terminal control or rich markup.
+HOSTILE_TABLE = HOSTILE_GAME.replace("scoring:\n  score: count(hand(p))\n",
+                                     "scoring:\n  score: {held: count(hand(p)), none: 0}\n"
+                                     ).replace("zones:\n", "game_variables:\n  n: 0\nzones:\n", 1) + r"""
+table:
+  zones:
+    deck: {at: shared, label: "the \e[2J [bold]pile[/bold]"}
+    hand: {at: player, label: "hand \x9b31m \u202eright"}
+  cards:
+    badges: [motto]
+  variables:
+    n: "\e]0;pwned\a turns"
+  score:
+    held: "\e[5mheld\e[0m [blink]cards[/blink]"
+"""
+
+
+def test_rules_print_the_table_section_s_labels_inert(capsys, tmp_path):
+    path = tmp_path / "hostile_table.yaml"
+    path.write_text(HOSTILE_TABLE, encoding="utf-8")
+    code, out, err = run(capsys, "rules", path)
+    assert code == 0 and err == ""
+    assert "The table (how it is drawn)" in out
+    assert_inert(out)
+    for label in ("the \x1b[2J [bold]pile[/bold]", "hand \x9b31m \u202eright", "\x1b]0;pwned\x07 turns",
+                  "\x1b[5mheld\x1b[0m [blink]cards[/blink]"):
+        assert inert(label) in out
+
+
 def test_rules_on_a_colour_terminal_emit_only_the_consoles_own_styles(capsys, hostile, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -166,3 +166,53 @@ def test_the_loopback_settings_last_only_while_a_local_instance_starts(monkeypat
     assert ray_constants.ENABLE_RAY_CLUSTER is True
     assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ
     assert os.environ["https_proxy"] == "http://proxy.example:3128"
+
+
+# ---------------------------------------------------------------- Ray's token file (no Ray is started here)
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A home folder of the test's own, no token given in the environment: where Ray looks for its token."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def mode(path: Path) -> int:
+    return os.lstat(path).st_mode & 0o777
+
+
+def test_before_a_local_start_ray_s_token_is_made_readable_by_this_user_only(home):
+    ray_backend.private_auth_token(create=True)
+    token = home / ".ray" / "auth_token"
+    assert mode(token) == 0o600 and mode(token.parent) == 0o700
+    assert len(token.read_text()) == 64 and int(token.read_text(), 16) > 0  # as Ray makes them: 256 bits in hex
+
+
+@pytest.mark.parametrize("create", [True, False], ids=["local start", "join"])
+def test_a_token_others_may_read_is_made_private_and_kept(home, create):
+    token = home / ".ray" / "auth_token"
+    token.parent.mkdir()
+    token.write_text("f" * 64)
+    token.chmod(0o644)
+    ray_backend.private_auth_token(create=create)
+    assert mode(token) == 0o600 and token.read_text() == "f" * 64
+
+
+@pytest.mark.parametrize("setting", [{"RAY_AUTH_MODE": "disabled"}, {"RAY_AUTH_TOKEN": "a" * 64},
+                                     {"RAY_AUTH_TOKEN_PATH": "/elsewhere/token"}])
+def test_no_token_is_made_when_ray_is_told_not_to_use_one_or_given_one_elsewhere(home, monkeypatch, setting):
+    for name, value in setting.items():
+        monkeypatch.setenv(name, value)
+    ray_backend.private_auth_token(create=True)
+    assert not (home / ".ray" / "auth_token").exists()
+
+
+def test_a_link_where_the_token_goes_is_neither_followed_nor_changed(home, tmp_path):
+    target = tmp_path / "someone_s_file"
+    target.write_text("x")
+    target.chmod(0o644)
+    (home / ".ray").mkdir()
+    (home / ".ray" / "auth_token").symlink_to(target)
+    ray_backend.private_auth_token(create=True)
+    assert mode(target) == 0o644 and target.read_text() == "x"

@@ -9,6 +9,7 @@ needs root and `unshare` and `ip`; elsewhere the tests are skipped, saying why.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import os
@@ -44,6 +45,7 @@ def on_loopback(address: str) -> bool:
     return (mapped or ip).is_loopback
 
 
+@functools.lru_cache(maxsize=None)  # one Ray start per way of starting it, whatever each test checks of it
 def probe_ray(how: str) -> dict:
     reason = why_no_namespace()
     if reason:
@@ -69,3 +71,10 @@ def test_ray_listens_and_talks_only_on_loopback_on_a_machine_with_an_outward_int
     assert not beyond, f"listening beyond loopback ([protocol, address, port, process]): {beyond}"
     assert report["nodes"] and all(address == "127.0.0.1" for address in report["nodes"]), report["nodes"]
     assert report["sent"] == 0, f"{report['sent']} packets went out on the outward interface"
+
+
+@pytest.mark.parametrize("how", ["local", "head"], ids=["a local run", "a test's head node"])
+def test_ray_s_auth_token_is_readable_by_its_user_only(how):
+    """Whoever reads the token may run code on this user's Ray instances: Ray itself writes it 0644."""
+    report = probe_ray(how)
+    assert report["token_mode"] == 0o600 and report["token_folder_mode"] == 0o700, report

@@ -4,13 +4,14 @@ A game started with ``new_game(..., chance=True)`` stops at each random event (a
 a ``shuffled`` list, the next undecided position of a shuffled hidden zone) and lists its outcomes with
 their probabilities; ``apply_chance`` runs the rules on.  Sampling those outcomes by their probabilities
 plays the same distribution of games as seeded runs (chi-square, fixed seeds, and a biased sampler that
-the same check catches); a copy taken after a shuffle holds no order for the shuffled zone; every
-shipped game and variant plays to its end; saves, clones, undo and determinisation keep working.
+the same check catches), and each shipped game's opening is dealt with the exact probabilities of a
+uniform shuffle of its cards (goodness of fit; a biased sampler fails it); a copy taken after a shuffle
+holds no order for the shuffled zone; every shipped game and variant plays to its end; saves, clones,
+undo and determinisation keep working.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import time
@@ -212,32 +213,116 @@ def test_the_distribution_check_catches_a_biased_sampler(draws):
     assert same_distribution([o[3] for o in seeded], [o[3] for o in skewed]) < P_FLOOR
 
 
-def opening_digest(state) -> int:
-    """A coarse, deterministic class of what the seats saw of the opening (their views), in 8 bins."""
-    seen = json.dumps([state.view(p) for p in state.players], sort_keys=True)
-    return hashlib.sha256(seen.encode()).digest()[0] % 8
+def start_counts(game, zone: str, value, keep=lambda card: True) -> Counter:
+    """How many cards of each ``value(card)`` the definition puts in ``zone`` at the start (before any shuffle):
+    what a uniform shuffle deals from, read from the components, not from any run."""
+    return Counter(value(c) for c in range(len(game.card_names)) if game.card_start[c][0] == zone and keep(c))
 
 
-def opening_detail(state):
-    """The first seat's own cards and every public card, by name: what the deal put where."""
-    view = state.view(0)
-    cards = sorted(name for entry in view["zones"].values() for name in entry.get("cards", ()))
-    return hashlib.sha256(repr(cards).encode()).digest()[0] % 6
+def card_in(state, label: str, position: int = 0) -> int:
+    return raw(state.zones[state.game.zone_index(label)])[position]
 
 
-@pytest.mark.parametrize("stem", ["crazy_eights", "frog_tower", "kaeru", "top_frog"])
-def test_each_shipped_games_opening_is_dealt_as_the_seeded_runs_deal_it(stem):
+def prop(game, name: str):
+    """The card id -> its value of property ``name`` (``"name"``: its name)."""
+    values = game.card_names if name == "name" else game.properties[name][0]
+    return values.__getitem__
+
+
+def uniform(values) -> Counter:
+    return Counter({value: 1 for value in values})
+
+
+# Per shipped game, at its fewest players: what the opening deals first, and its exact distribution under a
+# uniform shuffle (weights by the definition's components).  The first statistic of each is the one the biased
+# sampler must be caught on.  Any single card of a uniformly shuffled pile is each of the pile's cards with equal
+# probability, and (Crazy Eights) the starter, the first card that is not an 8 after the deal, is each of the 48
+# others with equal probability, whatever the deal.
+OPENINGS = {
+    "crazy_eights": (
+        ("the suit of seat 1's first card", lambda s: prop(s.game, "suit")(card_in(s, "hand(1)")),
+         lambda g, n: start_counts(g, "stock", prop(g, "suit"))),
+        ("the rank of seat 1's first card", lambda s: prop(s.game, "rank")(card_in(s, "hand(1)")),
+         lambda g, n: start_counts(g, "stock", prop(g, "rank"))),
+        ("the rank of the starter (never an 8)", lambda s: prop(s.game, "rank")(card_in(s, "discard")),
+         lambda g, n: start_counts(g, "stock", prop(g, "rank"), lambda c: prop(g, "rank")(c) != "8")),
+    ),
+    "frog_tower": (
+        ("the type of the first card flipped", lambda s: prop(s.game, "type")(card_in(s, "holding")),
+         lambda g, n: start_counts(g, "pond", prop(g, "type"))),
+        ("the first card flipped", lambda s: prop(s.game, "name")(card_in(s, "holding")),
+         lambda g, n: start_counts(g, "pond", prop(g, "name"))),
+    ),
+    "kaeru": (
+        ("seat 1's goal", lambda s: prop(s.game, "name")(card_in(s, "goal(1)")),
+         lambda g, n: start_counts(g, "goal_deck", prop(g, "name"))),
+        ("the space the gap follows", lambda s: s.gv["gap_after"],
+         lambda g, n: uniform(["l1", "l2", "l3", "l4", "l5"])),
+        ("the prey face up on the first lily", lambda s: prop(s.game, "name")(card_in(s, "prey(l1)")),
+         lambda g, n: start_counts(g, "deck", prop(g, "name"))),
+    ),
+    "top_frog": (
+        ("the fashion of the first Pond card", lambda s: prop(s.game, "fashion")(card_in(s, "cell(r1c1)")),
+         lambda g, n: start_counts(g, "deck", prop(g, "fashion"),
+                                   lambda c: g.params["with_plus"][n] or not prop(g, "plus")(c))),
+        ("the first hat on display", lambda s: prop(s.game, "name")(card_in(s, "hat_display")),
+         lambda g, n: start_counts(g, "hats", prop(g, "name"))),
+    ),
+}
+# Samples per check.  Power: a shift of 0.1 of probability from one of four equally likely values to another
+# (Top Frog's fashions; Cohen's w 0.28) fails the check at P_FLOOR in 86% of chance-mode samples of 300 and
+# always at 2,000 seeded ones (noncentral chi-square).  Seeded games cost nothing; a chance-mode opening tens of
+# milliseconds (Top Frog's ~100 chance nodes: ~0.1 s).  The biased sampler gets as many as the fair one.
+CHANCE_SAMPLES, SEEDED_SAMPLES, BIASED_SAMPLES = 300, 2000, 300
+
+
+def fits(sample: list, expected: Counter) -> float:
+    """The chi-square goodness-of-fit p-value of ``sample`` against the exact distribution ``expected`` (weights),
+    values expected fewer than 5 times pooled; a value that cannot occur at all fails at once."""
+    impossible = set(sample) - set(expected)
+    if impossible:
+        return 0.0
+    total = sum(expected.values())
+    counts = Counter(sample)
+    bins, pooled = [], [0, 0.0]
+    for value, weight in sorted(expected.items(), key=lambda item: repr(item[0])):
+        share = len(sample) * weight / total
+        if share < 5:
+            pooled[0] += counts[value]
+            pooled[1] += share
+        else:
+            bins.append((counts[value], share))
+    if pooled[1]:
+        bins.append(tuple(pooled))
+    assert len(bins) >= 2, "too few samples to test this statistic"
+    observed, shares = zip(*bins)
+    return scipy_stats.chisquare(observed, shares).pvalue
+
+
+@pytest.mark.parametrize("stem", sorted(OPENINGS))
+def test_each_shipped_games_opening_deals_with_the_exact_probabilities_of_a_uniform_shuffle(stem):
+    """Chance mode (outcomes sampled by their listed probabilities) and seeded runs alike deal the opening as a
+    uniform shuffle of the definition's cards would: a chi-square goodness of fit to the exact distribution."""
     game = shipped_game(stem, ())
-    # (Top Frog's deal is ~100 draws: 100 games, not 300; at 40 the digest's test was too weak to tell apart
-    # even two seeded samples, p 0.009)
-    players, games, decisions = game.min_players, (100 if stem == "top_frog" else 300), 3
-    seeded = [play_opening(game, players, decisions, seed=seed, bot_seed=seed) for seed in range(games)]
+    players = game.min_players
     rng = random.Random(13)
-    chance = [play_opening(game, players, decisions, choose=by_probability(rng), bot_seed=seed)
-              for seed in range(games)]
-    for statistic in (opening_digest, opening_detail):
-        p = same_distribution([statistic(s) for s in seeded], [statistic(s) for s in chance])
-        assert p > P_FLOOR, (statistic.__name__, p)
+    chance = [play_opening(game, players, 0, choose=by_probability(rng)) for _ in range(CHANCE_SAMPLES)]
+    seeded = [game.new_game(players, seed=seed) for seed in range(SEEDED_SAMPLES)]
+    for what, statistic, exact in OPENINGS[stem]:
+        for mode, states in (("chance mode", chance), ("seeded", seeded)):
+            p = fits([statistic(s) for s in states], exact(game, players))
+            assert p > P_FLOOR, f"{stem}, {mode}: {what}: p = {p}"
+
+
+@pytest.mark.parametrize("stem", sorted(OPENINGS))
+def test_the_exact_opening_check_catches_a_biased_sampler(stem):
+    """The negative control: a sampler that favours the outcomes listed last fails the same check."""
+    game = shipped_game(stem, ())
+    players = game.min_players
+    rng = random.Random(13)
+    skewed = [play_opening(game, players, 0, choose=biased(rng)) for _ in range(BIASED_SAMPLES)]
+    what, statistic, exact = OPENINGS[stem][0]
+    assert fits([statistic(s) for s in skewed], exact(game, players)) < P_FLOOR, what
 
 
 # ---------------------------------------------------------------- (b) no future in a copy

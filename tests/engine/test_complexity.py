@@ -32,8 +32,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/dsl/decisions.py:DecisionCompiler.built_menu.ask_built": _ELSEWHERE,  # 24
     "interpreter/dsl/decisions.py:DecisionCompiler.options_builder.build": _ELSEWHERE,  # 25
     "interpreter/dsl/lower_expr.py:card_reads": _ELSEWHERE,  # 30
-    "interpreter/dsl/parser.py:_to_ast": _ELSEWHERE,  # 28
-    "interpreter/dsl/parser.py:parse": _ELSEWHERE,  # 27
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import resource
 import stat
 import subprocess
@@ -26,10 +27,12 @@ EIGHTS = ROOT / "definitions" / "crazy_eights.yaml"
 
 
 @pytest.fixture
-def serve(monkeypatch, capsys):
-    """``serve(*argv)`` -> (status, stderr, the tables served): the command runs until it would serve, then stops."""
+def serve(monkeypatch, capsys, tmp_path):
+    """``serve(*argv)`` -> (status, stderr, the tables served): the command runs until it would serve, then stops
+    (its stdout is then ``serve.out``).  A save without ``--save`` goes to a state folder of the test's own."""
     import interpreter.web.app as web_app
 
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     served = []
 
     def run(tables, sock):
@@ -41,7 +44,9 @@ def serve(monkeypatch, capsys):
     def call(*argv):
         served.clear()
         code = main(["serve", *map(str, argv), "--host", "127.0.0.1", "--port", "0"])
-        return code, capsys.readouterr().err, list(served)
+        said = capsys.readouterr()
+        call.out = said.out
+        return code, said.err, list(served)
     return call
 
 
@@ -260,3 +265,95 @@ def test_a_save_that_is_not_json_is_refused_at_its_line_and_column_without_quoti
         Table.resume(load_game(EIGHTS), save)
     assert str(caught.value).startswith(f"{save}:2:24: the save is not valid JSON (")
     assert "hunter2" not in str(caught.value)
+
+
+# ---------------------------------------------------------------- item: where a save goes without --save
+@pytest.fixture
+def elsewhere(tmp_path, monkeypatch):
+    """The command runs in an empty folder (a checkout, a shared folder) with this user's state folder set."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return here, tmp_path / "state" / "ribbit"
+
+
+def private(path: Path) -> bool:
+    return stat.S_IMODE(path.stat().st_mode) == 0o700
+
+
+def test_a_game_served_without_save_is_kept_in_the_user_s_state_folder_not_the_current_one(serve, elsewhere):
+    here, state = elsewhere
+    code, err, tables = serve(EIGHTS, "--players", "3", "--seat", "2=random", "--seed", "5")
+    assert code == 0, err
+    save = tables[0].save
+    assert list(here.iterdir()) == []
+    assert save.parent == state / "serve" and save.name.startswith("crazy-eights-") and save.name.endswith(".save.json")
+    assert save.is_file() and seats_path(save).is_file() and private(state) and private(state / "serve")
+    out = serve.out
+    assert f"Saved after every action to {save} (links in {save}.seats.json)" in out and f"--resume {save}" in out
+    code, err, resumed = serve(EIGHTS, "--resume", save)  # the printed command goes on from anywhere
+    assert code == 0, err
+    assert resumed[0].state.to_json() == tables[0].state.to_json() and resumed[0].tokens == tables[0].tokens
+
+
+def test_without_xdg_state_home_the_state_folder_is_in_the_home_folder(serve, elsewhere, tmp_path, monkeypatch):
+    here, _ = elsewhere
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/is/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    code, err, tables = serve(EIGHTS, "--players", "2")
+    assert code == 0, err
+    assert tables[0].save.parent == tmp_path / "home" / ".local" / "state" / "ribbit" / "serve"
+    assert list(here.iterdir()) == []
+
+
+def test_two_games_started_in_the_same_second_get_their_own_saves(serve, elsewhere, monkeypatch):
+    import interpreter.cli as cli
+
+    monkeypatch.setattr(cli.time, "strftime", lambda form, *when: "20261201-120000")
+    saves = []
+    for _ in range(3):
+        code, err, tables = serve(EIGHTS, "--players", "2")
+        assert code == 0, err
+        saves.append(tables[0].save)
+    assert len(set(saves)) == 3 and all(save.is_file() for save in saves)
+    assert [save.name for save in saves] == ["crazy-eights-20261201-120000.save.json",
+                                             "crazy-eights-20261201-120000-2.save.json",
+                                             "crazy-eights-20261201-120000-3.save.json"]
+
+
+def test_with_no_home_and_no_state_folder_serve_asks_for_save(serve, elsewhere, monkeypatch):
+    here, _ = elsewhere
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # as with no HOME and no password entry
+    code, err, tables = serve(EIGHTS, "--players", "2")
+    assert code == 2 and not tables and err.count("\n") == 1
+    assert "--save FILE is needed: there is no state folder for this user" in err
+    assert list(here.iterdir()) == []
+
+
+def test_a_lobby_without_tables_keeps_them_in_the_state_folder_one_folder_per_games_folder(elsewhere, monkeypatch,
+                                                                                          capsys, tmp_path):
+    import shutil
+
+    import interpreter.web.app as web_app
+
+    here, state = elsewhere
+    monkeypatch.setattr(web_app, "run", lambda tables, sock, lobby=None: sock.close())
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(EIGHTS, games / "crazy_eights.yaml")
+    other = tmp_path / "other"
+    shutil.copytree(games, other)
+
+    def tables_folder(*argv):
+        assert main(["serve", *argv, "--host", "127.0.0.1", "--port", "0"]) == 0
+        return re.search(r"Tables are saved after every action in (\S+) ", capsys.readouterr().out).group(1)
+
+    first = tables_folder(str(games))
+    assert Path(first).parent == state / "tables" and Path(first).name.startswith("games-")
+    assert Path(first).is_dir() and private(Path(first)) and private(state / "tables")
+    monkeypatch.chdir(tmp_path)
+    assert tables_folder("games") == first  # the same games folder, named from elsewhere: the same tables
+    assert tables_folder(str(other)) != first
+    assert list(here.iterdir()) == []
