@@ -95,7 +95,9 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
     game = state.game
     names, codes, step_limit = game.card_names, game.codes, game.step_limit
     frames, history = state.frames, state.history
-    below = None if policy is not None else [r._randbelow for r in rngs]
+    # randrange(count) is _randbelow(count) for count > 0; a generator whose class redefines randrange keeps its own
+    below = None if policy is not None else [r._randbelow if type(r).randrange is random.Random.randrange
+                                             else r.randrange for r in rngs]
     while decisions > 0 and not state.over:
         decisions -= 1
         p = state.pending
