@@ -10,6 +10,8 @@ import pytest
 
 from interpreter import load_game
 
+import private_network
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # Tests live in folders that mirror the package (engine, compiler, games, cli, web, agents, hostile);
@@ -18,6 +20,21 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 for _folder in sorted(p for p in Path(__file__).resolve().parent.iterdir() if p.is_dir() and p.name.isidentifier()):
     if str(_folder) not in sys.path:
         sys.path.append(str(_folder))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "private_network: starts what may listen beyond loopback (Ray); runs only inside "
+                            "a private network namespace, where the module's runner test puts it (tests/private_network.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Outside a private network namespace, a ``private_network`` test is not run here: its module's runner test
+    runs it inside one (``unshare --net``), so nothing it starts can listen or talk beyond loopback."""
+    if private_network.inside():
+        return
+    for item in items:
+        if item.get_closest_marker("private_network"):
+            item.add_marker(pytest.mark.skip(reason="run inside a private network namespace by its module's runner test"))
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+import private_network
+
 DOCUMENTS = ("README.md", "docs/serve.md", "docs/authoring.md")
 SHELL = {"sh", "shell", "bash", "console"}
 BLOCK = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -204,8 +206,14 @@ def run_step(step, folder: Path, env: dict) -> Ran | None:
     if step.serves:
         return serve(step, folder, env)
     answers = ANSWERS if "--human" in step.argv and not step.piped else ""
-    result = subprocess.run(["bash", "-c", step.line], cwd=folder, env=env, input=answers, capture_output=True,
-                            text=True, timeout=TIMEOUT)
+    argv = ["bash", "-c", step.line]
+    if "ray" in step.extras:  # a local Ray instance: started inside a private network namespace, never outside
+        reason = private_network.why_not()
+        if reason:
+            return Ran(step, expected_status(step), f"(not run: {reason})")
+        argv, env = private_network.wrapped(argv), private_network.environment(env)
+    result = subprocess.run(argv, cwd=folder, env=env, input=answers, capture_output=True, text=True,
+                            timeout=TIMEOUT)
     return Ran(step, result.returncode, result.stdout + result.stderr)
 
 

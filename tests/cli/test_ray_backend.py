@@ -10,12 +10,15 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
+import private_network
 from interpreter import load_game, ray_backend, sim
 from interpreter.cli import main
 from tests.ray_head import free_port, ray_head
@@ -31,12 +34,31 @@ FROG_TOWER = str(ROOT / "definitions" / "frog_tower.yaml")
 KAERU = str(ROOT / "definitions" / "kaeru.yaml")
 
 
+def test_the_tests_that_start_ray_pass_inside_a_private_network_namespace():
+    """The tests marked ``private_network`` start Ray (a local instance, a head node): they run here, in a pytest
+    of their own inside ``unshare --net``, where loopback is the only interface, never in the suite's process."""
+    if private_network.inside():
+        pytest.skip("already inside a private network namespace (this is the runner's own run)")
+    reason = private_network.why_not()
+    if reason:
+        pytest.skip(reason)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-m", "private_network",
+               "-o", "addopts=", str(Path(__file__).resolve())]
+    environment = private_network.environment()
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH")]))
+    result = subprocess.run(private_network.wrapped(command), cwd=ROOT, env=environment, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    assert re.search(r"\b3 passed\b", result.stdout) and "skipped" not in result.stdout, result.stdout[-2000:]
+
+
 def run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
 
+@pytest.mark.private_network
 def test_ray_backend_on_a_local_instance_gives_the_statistics_of_one_job(capsys):
     common = ["simulate", FROG_TOWER, "--players", "3", "--games", "150", "--seed", "5", "--variant", "crayfish",
               "--json", "-"]
@@ -64,6 +86,7 @@ def cluster(head, monkeypatch):
     return head
 
 
+@pytest.mark.private_network
 def test_ray_backend_joins_a_running_cluster_by_address_with_the_results_of_one_job(cluster, tmp_path, monkeypatch):
     # a variant given as a relative PATH: the Ray workers, whose working folder is not ours, still find it
     monkeypatch.chdir(ROOT / "definitions")
@@ -77,6 +100,7 @@ def test_ray_backend_joins_a_running_cluster_by_address_with_the_results_of_one_
     assert not ray.is_initialized()  # disconnected from the cluster, which keeps running
 
 
+@pytest.mark.private_network
 def test_compare_on_a_ray_cluster_gives_the_comparison_of_one_job(cluster, capsys):
     # configurations paired game by game (a variant, another bot in one seat), over many chunks
     common = ["compare", KAERU, "--players", "2", "--games", "60", "--seed", "11", "--config", "",
