@@ -281,14 +281,15 @@ class Table:
         if self.save is None:
             return
         save, log = self.finished_paths()
-        write_atomically(save, json.dumps(self.state.to_json(), separators=(",", ":")))
+        write_atomically(save, json.dumps(self.state.to_json(), separators=(",", ":")), private=True)
         write_atomically(log, self.log_lines(None))
 
     # ---------------------------------------------------------------- saving
     def write_save(self) -> None:
         if self.save is None:
             return
-        write_atomically(self.save, json.dumps(self.state.to_json(), separators=(",", ":")))
+        # a save holds the seed, so every card's place: readable by the server's user only, as the links are
+        write_atomically(self.save, json.dumps(self.state.to_json(), separators=(",", ":")), private=True)
 
     def write_seats(self) -> None:
         if self.save is None:

@@ -202,6 +202,7 @@ def test_the_game_is_saved_after_every_action_and_resumes_with_the_same_links(se
         table.apply(seat, table.bot_choice(seat, bot))
     saved = json.loads(save.read_text())
     assert saved["history"] == table.state.history and len(saved["history"]) == 3
+    assert stat.S_IMODE(os.stat(save).st_mode) == 0o600  # it holds the seed: every hidden card's place
     again = Table.resume(load_game(SELECTION), save)
     assert again.tokens == table.tokens and again.id == table.id and again.bot_specs == table.bot_specs
     assert again.state.to_json() == table.state.to_json()
