@@ -20,6 +20,29 @@ for _folder in sorted(p for p in Path(__file__).resolve().parent.iterdir() if p.
         sys.path.append(str(_folder))
 
 
+# ---------------------------------------------------------------- running in parallel (pytest-xdist)
+# `-n auto --dist loadgroup` (pyproject's addopts) sends each group of tests to one worker process, whole.
+# A group is a test file, so module fixtures are built once (tests/hostile/test_hostile.py runs all its
+# cases in one fixture, which must see every case of its module), except that the files that start a
+# local Ray cluster form one group: two clusters at once would compete for the machine's CPUs and for
+# /tmp/ray's record of the current cluster.
+RAY_FILES = {"test_ray_backend.py", "test_ray_loopback.py", "test_readme_commands.py"}
+
+
+def xdist_group(nodeid: str) -> str:
+    """The group of a test, by its node id ("tests/cli/test_cli.py::test_x[1]"): its file, or "ray"."""
+    path = nodeid.split("::")[0]
+    return "ray" if Path(path).name in RAY_FILES else path
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks into each test's node id
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group(item.nodeid)))
+
+
 @pytest.fixture(scope="session")
 def frog_tower():
     """The Frog Tower definition, loaded once for the whole session (loading compiles every rule)."""
