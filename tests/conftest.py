@@ -27,14 +27,33 @@ def pytest_configure(config):
                             "a private network namespace, where the module's runner test puts it (tests/private_network.py)")
 
 
+# ---------------------------------------------------------------- running in parallel (pytest-xdist)
+# `-n auto --dist loadgroup` (pyproject's addopts) sends each group of tests to one worker process, whole.
+# A group is a test file, so module fixtures are built once (tests/hostile/test_hostile.py runs all its
+# cases in one fixture, which must see every case of its module), except that the files that start a
+# local Ray cluster form one group: two clusters at once would compete for the machine's CPUs and for
+# /tmp/ray's record of the current cluster.
+RAY_FILES = {"test_ray_backend.py", "test_ray_loopback.py", "test_readme_commands.py"}
+
+
+def xdist_group(nodeid: str) -> str:
+    """The group of a test, by its node id ("tests/cli/test_cli.py::test_x[1]"): its file, or "ray"."""
+    path = nodeid.split("::")[0]
+    return "ray" if Path(path).name in RAY_FILES else path
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks into each test's node id
 def pytest_collection_modifyitems(config, items):
-    """Outside a private network namespace, a ``private_network`` test is not run here: its module's runner test
-    runs it inside one (``unshare --net``), so nothing it starts can listen or talk beyond loopback."""
-    if private_network.inside():
-        return
+    """Each test's xdist group; and outside a private network namespace, a ``private_network`` test is not run
+    here: its module's runner test runs it inside one (``unshare --net``), so nothing it starts can listen or
+    talk beyond loopback."""
+    outside = not private_network.inside()
+    grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
-        if item.get_closest_marker("private_network"):
+        if outside and item.get_closest_marker("private_network"):
             item.add_marker(pytest.mark.skip(reason="run inside a private network namespace by its module's runner test"))
+        if grouped:
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item.nodeid)))
 
 
 @pytest.fixture(scope="session")

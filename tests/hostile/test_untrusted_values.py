@@ -117,7 +117,8 @@ def test_a_score_that_is_not_a_number_is_a_located_rule_error(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["simulate", "--games", 2], ["play", "--seed", 0]])
-def test_simulate_and_play_report_a_failing_score_with_status_2_and_no_traceback(capsys, tmp_path, command):
+def test_simulate_and_play_report_a_failing_score_with_status_2_and_no_traceback(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)  # play writes its log in the current folder: never into the checkout
     path = write(tmp_path, FAILING_SCORE)
     code, out, err = run(capsys, command[0], path, "--players", 2, *command[1:])
     assert code == 2 and "Traceback" not in err
