@@ -4,8 +4,9 @@ Plain functions of a :class:`~interpreter.state.State` (its methods ``is_chance`
 ``chance_node`` and ``apply_chance`` delegate here); the random events themselves are in
 :mod:`interpreter.runtime.chance`.
 
-A step (setup, or the rules run after a decision) is run on a copy of the state as it was before the
-step (the *boundary*), consuming the outcomes chosen for the step so far.  When it needs one more, the
+A step (setup, or the rules run after a decision) keeps a copy of the state as it was before the step
+(the *boundary*) and runs consuming the outcomes chosen for the step so far: its first run on the state
+itself, so that a step drawing nothing costs one copy; each later run on a fresh copy of the boundary.  When it needs one more, the
 step is dropped: the state is the boundary again, its decision answered (``pending`` is None, the
 history ends with the action and the outcomes chosen so far), and the event waits as a chance node.
 ``apply_chance`` queues the outcome and runs the step again from the boundary, deterministically.
