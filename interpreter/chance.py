@@ -4,8 +4,9 @@ Plain functions of a :class:`~interpreter.state.State` (its methods ``is_chance`
 ``chance_node`` and ``apply_chance`` delegate here); the random events themselves are in
 :mod:`interpreter.runtime.chance`.
 
-A step (setup, or the rules run after a decision) is run on a copy of the state as it was before the
-step (the *boundary*), consuming the outcomes chosen for the step so far.  When it needs one more, the
+A step (setup, or the rules run after a decision) keeps a copy of the state as it was before the step
+(the *boundary*) and runs consuming the outcomes chosen for the step so far: its first run on the state
+itself, so that a step drawing nothing costs one copy; each later run on a fresh copy of the boundary.  When it needs one more, the
 step is dropped: the state is the boundary again, its decision answered (``pending`` is None, the
 history ends with the action and the outcomes chosen so far), and the event waits as a chance node.
 ``apply_chance`` queues the outcome and runs the step again from the boundary, deterministically.
@@ -39,23 +40,30 @@ def play(s, p, i, player, action, j, value) -> None:
 
 
 def _start_step(s, step) -> None:
+    """Keep the boundary (one copy of ``s``), then run the step's first run on ``s`` itself: a step that draws
+    nothing (most decisions) is done with that one copy, and nothing is restored."""
     ctx = s.chance
-    boundary = ctx.boundary = s.clone()
+    boundary = s.clone()
     quiet = boundary.chance  # the boundary's own chance mode: no step under way, nothing queued
     quiet.queue, quiet.used, quiet.node, quiet.boundary, quiet.step, quiet.live, quiet.spent = [], 0, None, None, None, False, 0
-    ctx.step, ctx.queue, ctx.used, ctx.node, ctx.spent = step, [], 0, None, 0
-    _attempt(s, [])
+    ctx.boundary, ctx.step, ctx.queue, ctx.used, ctx.node, ctx.spent = boundary, step, [], 0, None, 0
+    _run(s, s, [])
 
 
 def _attempt(s, queue) -> None:
-    """Run the current step from its boundary with the outcomes ``queue``; leave ``s`` at the next decision
-    (the step done) or at a chance node (it needs one more outcome).  A rule that fails raises, and puts
-    ``s`` back at the boundary, at the decision before the action (setup: at the chance node it was at)."""
+    """Run the current step again, on a copy of its boundary, with the outcomes ``queue``."""
+    _run(s, s.chance.boundary.clone(), queue)
+
+
+def _run(s, w, queue) -> None:
+    """Run the current step on ``w`` (``s`` itself on its first run, else a fresh copy of the boundary) with
+    the outcomes ``queue``; leave ``s`` at the next decision (the step done) or at a chance node (it needs one
+    more outcome).  A rule that fails raises, and puts ``s`` back at the boundary, at the decision before the
+    action (setup: at the chance node it was at; a first run of setup fails out of ``new_game``)."""
     ctx = s.chance
-    boundary, step = ctx.boundary, ctx.step
-    w = boundary.clone()
+    boundary, step, spent = ctx.boundary, ctx.step, ctx.spent
     wctx = w.chance
-    wctx.queue, wctx.used, wctx.live, wctx.spent = queue, 0, True, ctx.spent
+    wctx.queue, wctx.used, wctx.live, wctx.spent = queue, 0, True, spent
     limit = s.game.step_limit
     try:
         try:
@@ -67,44 +75,37 @@ def _attempt(s, queue) -> None:
             if w.over:
                 w._results()  # the scores may read undecided cards: decided now, while outcomes can be asked
         except RC.ChanceNeeded as need:
-            spent = ctx.spent + limit - min(w.steps, limit)
+            spent += limit - min(w.steps, limit)
             if spent > MAX_WORK * limit:
                 raise RuleError(f"this step's random events cost more than {MAX_WORK} times the step budget "
                                 f"({limit:,} steps) to present one at a time in chance mode: it draws "
                                 f"{len(queue) + 1} outcomes (draw fewer, or run the game seeded)") from None
-            _present(s, need.event, spent, queue)
+            _present(s, need.event, spent, queue, boundary, step)
             return
     except BaseException:
-        if step != SETUP:  # (a setup that fails keeps ``s`` as it was: nothing of ``s`` was changed yet)
-            _back_to_boundary(s)
+        if step != SETUP or w is s:  # (a later run of setup changed nothing of ``s``: it stays at its chance node)
+            s._restore(boundary.clone())
         raise
     wctx.live = False
     wctx.queue, wctx.used, wctx.node, wctx.boundary, wctx.step, wctx.spent = [], 0, None, None, None, 0
     if queue:
         w.history.extend([CHANCE_PLAYER, o] for o in queue)
     RC.settle(w.zones)
-    s._restore(w)
+    if w is not s:
+        s._restore(w)
 
 
-def _present(s, event, spent, queue) -> None:
+def _present(s, event, spent, queue, boundary, step) -> None:
     """``s`` becomes the boundary of its step, waiting for ``event``'s outcome (``queue``: those chosen so far)."""
-    ctx = s.chance
-    b = ctx.boundary.clone()
+    b = boundary.clone()
     bctx = b.chance
-    bctx.queue, bctx.node, bctx.boundary, bctx.step, bctx.spent = queue, event, ctx.boundary, ctx.step, spent
+    bctx.queue, bctx.node, bctx.boundary, bctx.step, bctx.spent = queue, event, boundary, step, spent
     b.pending = None
     b._made = None
-    if ctx.step != SETUP:
-        _, player, action, _, _ = ctx.step
+    if step != SETUP:
+        _, player, action, _, _ = step
         b.history.append([player, action])
     b.history.extend([CHANCE_PLAYER, o] for o in queue)
-    s._restore(b)
-
-
-def _back_to_boundary(s) -> None:
-    """A step failed: ``s`` is its boundary again (the decision before the action still open)."""
-    ctx = s.chance
-    b = ctx.boundary.clone()
     s._restore(b)
 
 

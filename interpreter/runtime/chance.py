@@ -241,15 +241,13 @@ def settle(zones) -> None:
 
 def copy_zones(zones, ctx) -> list:
     """A copy of a state's zones for a clone whose chance mode is ``ctx``."""
-    out = []
-    for cards in zones:
-        if type(cards) is Unresolved:
-            c = Unresolved(list.__iter__(cards))
-            c.lo, c.hi, c.ctx, c.label = cards.lo, cards.hi, ctx, cards.label
-            out.append(c)
-        else:
-            out.append(cards[:])
-    return out
+    return [cards[:] if type(cards) is list else _copy_unresolved(cards, ctx) for cards in zones]
+
+
+def _copy_unresolved(cards, ctx):
+    c = Unresolved(list.__iter__(cards))
+    c.lo, c.hi, c.ctx, c.label = cards.lo, cards.hi, ctx, cards.label
+    return c
 
 
 def _index(i, n):
@@ -275,7 +273,13 @@ class Unresolved(list):
     def _draw(self, top):
         lo, hi = self.lo, self.hi
         pool = list.__getitem__(self, slice(lo, hi))
-        card = draw_card(self.ctx, pool, f"the card at a position of {self.label}")
+        ctx = self.ctx
+        used = ctx.used
+        if ctx.live and 1 < hi - lo <= MAX_OUTCOMES and used < len(ctx.queue) and ctx.queue[used] in pool:
+            card = ctx.queue[used]  # a step run again: the outcome chosen before, as ``draw_card`` would give it
+            ctx.used = used + 1
+        else:
+            card = draw_card(ctx, pool, f"the card at a position of {self.label}")
         pool.remove(card)
         if top:
             list.__setitem__(self, slice(lo, hi), pool + [card])
