@@ -138,6 +138,9 @@ def list_rule(result):
     return rule
 
 
+SIZES = ("size", "count")  # the builtins lowered to ``len(...)``: a number, never none (analysis notes it)
+
+
 def lower_size(c, args, kind):
     return py("len(_0)", _as_list(args[0]))
 

@@ -84,8 +84,12 @@ class ExpressionLowering(NodeVisitor):
 
     def lower_node(self, node, scope: Scope):
         """Build the code of an analysed expression node (its note is in ``self.notes``)."""
-        tree, kind = self.visit(node, scope)
-        if node.line and getattr(tree, "lineno", None) is None:  # its parts without one take it (codegen.located)
+        return self.stamped(node, *self.visit(node, scope))
+
+    def stamped(self, node, tree, kind):
+        """(tree, kind), ``tree`` given the position of ``node`` unless it has one (its parts without one take
+        it: codegen.located)."""
+        if node.line and getattr(tree, "lineno", None) is None:
             _, tree.lineno, tree.col_offset = self.position(node)
             tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
         return tree, kind
@@ -166,14 +170,6 @@ class ExpressionLowering(NodeVisitor):
         """The value of ``tree`` if it is a constant of the rules, else NOT_CONSTANT."""
         found, value = self.static_value(tree)
         return value if found else NOT_CONSTANT
-
-    def calls(self, tree, fn) -> bool:
-        """Is ``tree`` a call of the run-time helper ``fn``?"""
-        if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Subscript)
-                and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "K"):
-            return False
-        i = tree.func.slice.value
-        return i < len(self.ctx.code.constants) and self.ctx.code.constants[i] is fn
 
     def loc(self, node) -> ast.expr:
         """``K[i]``: the location of ``node``, for a run-time helper's errors."""
@@ -466,8 +462,22 @@ class ExpressionLowering(NodeVisitor):
         aliases = {n: a for (n, _), a in zip(func.params, args)}
         return body, Scope({}, None, aliases), func.where, self.ctx.analysis.function_notes(func, aliases)
 
-    def each_reduction(self, name, node, scope, where_=None):
-        """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
+    def reduction(self, node, scope, exists=False):
+        """The call ``node`` of count/any/all of 'each ... where ...' or of a function that is one (its note's
+        shape is ``reduction``); ``exists``: a count compared with 1, given as a bool when a table is made."""
+        name, arg = node.func, node.args[0]
+        if isinstance(arg, A.Each):
+            return self.each_reduction(name, arg, scope, exists=exists)
+        body, inner, where, notes = self.filtered_call(arg, scope)
+        saved, self.ctx.notes = self.ctx.notes, notes  # the function's body, its parameters the arguments' aliases
+        try:
+            return self.each_reduction(name, body, inner, where, exists)
+        finally:
+            self.ctx.notes = saved
+
+    def each_reduction(self, name, node, scope, where_=None, exists=False):
+        """count/any/all of 'each c in X where cond' without building the list (each item costs a step);
+        ``exists``: a count wanted only as 'is it at least 1', made any/all's bool when a table is made."""
         saved = self.ctx.where
         if where_ is not None:
             self.ctx.where = where_
@@ -484,6 +494,8 @@ class ExpressionLowering(NodeVisitor):
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
             helper = {"count": V.count_in, "size": V.count_in, "any": V.any_in}.get(name, V.all_in)
+            if exists:
+                helper, kind = V.any_in, "bool"
             return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
         paid = self.helper(V.paid, s_(), src, loc)
         if name in ("count", "size"):
@@ -520,16 +532,19 @@ class ExpressionLowering(NodeVisitor):
         op = node.op
         if op in ("in", "not in"):
             return self.membership(node, scope), "bool"
-        left, lk = self.expr_code(node.left, scope)
-        right, rk = self.expr_code(node.right, scope)
-        found, v = self.static_value(right)
-        if found and self.calls(left, V.count_in) and (op, v) in ((">=", 1), (">", 0)):
+        notes = self.ctx.notes
+        if self.exists_test(node):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
-            return ast.Call(self.ctx.code.constant(V.any_in), left.args, []), "bool"
+            left, lk = self.stamped(node.left, *self.reduction(node.left, scope, exists=True))
+            if lk == "bool":
+                return left, "bool"
+        else:
+            left, lk = self.expr_code(node.left, scope)
+        right, rk = self.expr_code(node.right, scope)
         if op in ("==", "!="):
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
-        if self.is_number(left, lk) and self.is_number(right, rk):
+        if notes[id(node.left)].number and notes[id(node.right)].number:
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         if simple(left) and simple(right) and lk in ("int", "bool") and rk in ("int", "bool"):
             return self.guarded_order(node, left, right), "bool"
@@ -558,16 +573,11 @@ class ExpressionLowering(NodeVisitor):
             else py("_0 is not None", guard[0])
         return ast.IfExp(cond, test, fail)
 
-    def is_number(self, tree, kind) -> bool:
-        """Is ``tree`` sure to give a number (never none): a number constant, an arithmetic helper's result?"""
-        if isinstance(tree, ast.Constant):
-            return type(tree.value) in (int, bool)
-        if isinstance(tree, ast.Call) and any(self.calls(tree, h) for h in (V.add, V.sub, V.mul, V.floordiv, V.mod,
-                                                                             V.count_in)):
-            return True
-        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "len":
-            return True
-        return False
+    def exists_test(self, node) -> bool:
+        """Is the comparison ``node`` 'count(each ... where ...) >= 1' (or '> 0'), as its notes say?"""
+        notes = self.ctx.notes
+        left, right = notes[id(node.left)], notes[id(node.right)]
+        return left.shape == "reduction" and left.kind == "int" and (node.op, right.const) in ((">=", 1), (">", 0))
 
     def visit_BoolOp(self, node, scope):
         trees = [self.expect_code(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
@@ -604,15 +614,7 @@ class ExpressionLowering(NodeVisitor):
             return self.ctx.ordering.sort_by_call(node, scope)
         name = node.func
         if what == "reduction":  # count/any/all of 'each ... where ...', or of a function that is one
-            arg = node.args[0]
-            if isinstance(arg, A.Each):
-                return self.each_reduction(name, arg, scope)
-            body, inner, where, notes = self.filtered_call(arg, scope)
-            saved, self.ctx.notes = self.ctx.notes, notes  # the function's body, its parameters the arguments' aliases
-            try:
-                return self.each_reduction(name, body, inner, where)
-            finally:
-                self.ctx.notes = saved
+            return self.reduction(node, scope)
         args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.ctx.call_loc = self.loc(node)  # where a builtin's run-time errors point
         record = BUILTINS[name]
@@ -636,7 +638,7 @@ class ExpressionLowering(NodeVisitor):
         self.ctx.analysis.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bind_args_code(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
+        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.small_enough(func):
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
@@ -649,6 +651,10 @@ class ExpressionLowering(NodeVisitor):
         self.ensure_function(func)
         env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
         return py("_0(s, _1)", self.ctx.code.constant(func.fn), env), func.kind
+
+    def small_enough(self, func) -> bool:
+        """Is ``func``'s body small enough to inline where its arguments are cheap (see inline_size)?"""
+        return self.inline_size(func) <= MAX_INLINED
 
     def inline_size(self, func) -> int:
         """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when

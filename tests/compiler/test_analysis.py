@@ -377,3 +377,31 @@ def test_the_compiler_declares_what_it_keeps_and_its_names_say_what_they_hold():
         assert kept in CompileContext.__slots__, kept  # declared once, in the context of the compilation
     for kept in CompileContext.__slots__:
         getattr(compiler.ctx, kept)  # and each set when the compiler is made (an unset slot raises)
+
+
+def test_the_analysis_notes_which_expressions_always_give_a_number(compiler):
+    # an order comparison of two such is built without a none guard: the lowering reads this note, not its code
+    _, c = compiler
+    tree = parse_expression("[p.score + 1, 2 * 3, limit, size(pile), count(each x in pile where x.value > 1),"
+                            " double(2), p.score, game.stage, c.value, -1, true]")
+    notes = c.ctx.analysis.analyse(tree, Scope({"p": "player", "c": "card"}, None))
+    number = [notes[id(item)].number for item in tree.items]
+    assert number == [True, True, True, True, True, True, False, False, False, False, True]
+
+
+def test_the_lowering_turns_count_at_least_one_into_any_by_the_notes(compiler):
+    _, c = compiler
+    for text in ("count(each x in pile where x.value > 1) >= 1", "count(each x in pile where x.value > 1) > 0"):
+        tree = parse_expression(text)
+        notes = c.ctx.analysis.analyse(tree, Scope({}, None))
+        c.ctx.notes = notes
+        try:
+            assert c.ctx.exprs.exists_test(tree)
+        finally:
+            c.ctx.notes = None
+    tree = parse_expression("count(each x in pile where x.value > 1) >= 2")
+    c.ctx.notes = c.ctx.analysis.analyse(tree, Scope({}, None))
+    try:
+        assert not c.ctx.exprs.exists_test(tree)
+    finally:
+        c.ctx.notes = None
