@@ -28,6 +28,10 @@ A note says:
   checks a fixed choice at load, for nothing but this note;
 * ``number``: the code built for it always gives a number, never none (a number
   constant, arithmetic, a count): an order comparison of two such needs no guard;
+* ``cheap``: the code built for it is cheap to evaluate twice and has no effect (a
+  constant, a local, a game variable): it may be written twice, as a test and as the
+  value (a player's zone of a local is too: ``ExpressionLowering.repeatable`` asks its
+  argument's note, which is rewritten where a function's body is lowered);
 * ``bound``: for a call of a user function, procedure or quantity, the kinds its
   arguments are bound with (the argument's own kind, or the parameter's declared kind
   where the argument's is unknown or is a zone given for a list: it is passed as a
@@ -56,7 +60,7 @@ from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, NOT_CONSTANT, SIZES, Arg, BuiltinError
 from .check import Ref  # noqa: F401 (Ref re-exported)
-from .pyast import local_key
+from .pyast import local_key, simple
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
 from .procedures import CompileError, Scope
@@ -70,16 +74,17 @@ STATE_NAMES = ("players", "player_count", "active")  # names read from the state
 class Note:
     """What the analysis found out about one expression node (see the module docstring)."""
 
-    __slots__ = ("kind", "ref", "shape", "local", "const", "bound", "reads", "number")
+    __slots__ = ("kind", "ref", "shape", "local", "const", "bound", "reads", "number", "cheap")
 
     def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None, reads=False,
-                 number=False):
+                 number=False, cheap=False):
         self.kind, self.ref, self.shape, self.local, self.const = kind, ref, shape, local, const
-        self.bound, self.reads, self.number = bound, reads, number
+        self.bound, self.reads, self.number, self.cheap = bound, reads, number, cheap
 
     def reading(self) -> "Note":
         """This note, of an expression that reads the state."""
-        return Note(self.kind, self.ref, self.shape, self.local, self.const, self.bound, True, self.number)
+        return Note(self.kind, self.ref, self.shape, self.local, self.const, self.bound, True, self.number,
+                    self.cheap)
 
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
@@ -150,10 +155,10 @@ class ExpressionAnalysis(NodeVisitor):
     def visit_Const(self, node, scope, notes):
         value = node.value
         if isinstance(value, str) and self.ctx.board is not None and value in self.ctx.board.space_set:
-            return Note("space", const=value)
+            return Note("space", const=value, cheap=True)
         if isinstance(value, str) and value in self.ctx.m.other_spaces:
             return Note("space")  # an error only if a game of that player count runs it
-        return Note(T.kind_of_value(value), const=value, number=type(value) in (int, bool))
+        return Note(T.kind_of_value(value), const=value, number=type(value) in (int, bool), cheap=True)
 
     def visit_Name(self, node, scope, notes):
         ref = self.ctx.checker.resolve_name(node, scope)
@@ -161,17 +166,17 @@ class ExpressionAnalysis(NodeVisitor):
             tree, _, reads = ref.data  # (what the argument's code reads: its note at the call)
             found, value = self.ctx.exprs.static_value(tree)
             return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT, reads=reads,
-                        number=found and type(value) in (int, bool))
+                        number=found and type(value) in (int, bool), cheap=simple(tree))
         if ref.what == "local":
-            return Note(ref.kind, ref, local=ref.data)
+            return Note(ref.kind, ref, local=ref.data, cheap=True)
         if ref.what in ("zone", "parameter"):
-            return Note(ref.kind, ref, const=ref.data, number=type(ref.data) in (int, bool))
-        return Note(ref.kind, ref, reads=ref.what in STATE_NAMES)
+            return Note(ref.kind, ref, const=ref.data, number=type(ref.data) in (int, bool), cheap=True)
+        return Note(ref.kind, ref, reads=ref.what in STATE_NAMES, cheap=ref.what == "active")
 
     def visit_Attr(self, node, scope, notes):
         ref = self.ctx.checker.game_attr(node, scope)
         if ref is not None:
-            return Note(ref.kind, ref, reads=True)
+            return Note(ref.kind, ref, reads=True, cheap=ref.what == "game_variable")
         ref = self.ctx.checker.resolve_attr(node, self._a(node.obj, scope, notes))
         return Note(ref.kind, ref, reads=ref.what == "player_variable" or self._reads(notes, node.obj))
 
@@ -391,13 +396,13 @@ class ExpressionAnalysis(NodeVisitor):
         kinds = dict(func.params)
         for key, name in func.param_reads:
             if aliases is None:
-                notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name)
+                notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name, cheap=True)
             else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
                 (tree, _, reads), kind = aliases[name], kinds[name]
                 found, value = self.ctx.exprs.static_value(tree)
                 notes[key] = Note(kind, Ref("alias", kind, (tree, kind, reads)), local=local_key(tree),
                                   const=value if found else NOT_CONSTANT, reads=reads,
-                                  number=found and type(value) in (int, bool))
+                                  number=found and type(value) in (int, bool), cheap=simple(tree))
         for name, readers in func.param_readers.items():
             if aliases is not None and aliases[name][2]:
                 for key in readers:

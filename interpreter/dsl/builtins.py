@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..runtime import values as V
 from . import types as T
-from .pyast import py, simple
+from .pyast import py
 
 
 class BuiltinError(Exception):
@@ -301,7 +301,7 @@ def _end(name, top):
         zone = args[0][0]
         end = ast.Constant(-1 if top else 0)
         if len(args) == 1:
-            if simple(zone):  # top(deck), top(hand(p))
+            if c.exprs.repeatable(args[0][2]):  # top(deck), top(hand(p))
                 return py("s.zones[_0][_1] if s.zones[_0] else None", zone, end)
             return c.exprs.helper(V.end_card, py("s.zones[_0]", zone), end)
         n = args[1][0]

@@ -34,7 +34,7 @@ from ..runtime import values as V
 from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
 from .loop_locals import as_locals
-from .pyast import local, local_key, py, simple
+from .pyast import local, local_key, py
 from ..runtime.control import TOO_LONG_CALLS
 from .static import LOAD_STEPS, LoadBudget, is_cheap
 from .procedures import Func, Scope
@@ -238,17 +238,17 @@ class ExpressionLowering(NodeVisitor):
         attr = node.name
         if ref.what == "card_name":
             names = self.ctx.code.constant(self.ctx.m.card_names)
-            if simple(obj):
+            if self.repeatable(node.obj):
                 return py("'none' if _0 is None else _1[_0]", obj, names), "str"
             return self.helper(V.card_name, names, obj), "str"
         if ref.what == "card_property":
             tab = self.ctx.code.constant(self.ctx.m.properties[attr][0])
-            if simple(obj):
+            if self.repeatable(node.obj):
                 fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
                 return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
             return self.helper(V.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
         row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
-        if simple(obj):
+        if self.repeatable(node.obj):
             fail = self.helper(V.no_player, ast.Constant(attr), self.loc(node))
             return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
         return self.helper(V.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
@@ -546,7 +546,7 @@ class ExpressionLowering(NodeVisitor):
         # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
         if notes[id(node.left)].number and notes[id(node.right)].number:
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
-        if simple(left) and simple(right) and lk in ("int", "bool") and rk in ("int", "bool"):
+        if self.repeatable(node.left) and self.repeatable(node.right) and lk in ("int", "bool") and rk in ("int", "bool"):
             return self.guarded_order(node, left, right), "bool"
         return self.helper(V.ORDERED[op], left, right, self.loc(node)), "bool"
 
@@ -572,6 +572,14 @@ class ExpressionLowering(NodeVisitor):
         cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
             else py("_0 is not None", guard[0])
         return ast.IfExp(cond, test, fail)
+
+    def repeatable(self, node) -> bool:
+        """May the code of the analysed ``node`` be written twice (cheap, no effect), as its notes say: a
+        constant, a local, a game variable, or a player's zone of a local (``base + e['p']``)?"""
+        notes = self.ctx.notes
+        if isinstance(node, A.Call) and notes[id(node)].shape == "zone":
+            return self.ctx.m.zones[node.func].per == "player" and notes[id(node.args[0])].local is not None
+        return notes[id(node)].cheap
 
     def exists_test(self, node) -> bool:
         """Is the comparison ``node`` 'count(each ... where ...) >= 1' (or '> 0'), as its notes say?"""

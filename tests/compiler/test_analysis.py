@@ -405,3 +405,24 @@ def test_the_lowering_turns_count_at_least_one_into_any_by_the_notes(compiler):
         assert not c.ctx.exprs.exists_test(tree)
     finally:
         c.ctx.notes = None
+
+
+def test_the_analysis_notes_which_expressions_may_be_written_twice(compiler):
+    # 'x.attr' of such an x, and an order comparison of two such, test the value in place: no helper call
+    _, c = compiler
+    texts = ["p", "limit", "7", "game.stage", "active", "p.score", "players", "pile", "size(pile)", "p.score + 1"]
+    trees = [parse_expression(text) for text in texts]
+    cheap = [c.ctx.analysis.analyse(tree, Scope({"p": "player"}, None))[id(tree)].cheap for tree in trees]
+    assert cheap == [True, True, True, True, True, False, False, True, False, False]
+    hand = parse_expression("hand(p)")
+    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({"p": "player"}, None))
+    try:
+        assert c.ctx.exprs.repeatable(hand)  # base + e['p']: its argument is a local
+    finally:
+        c.ctx.notes = None
+    hand = parse_expression("hand(active)")
+    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({}, None))
+    try:
+        assert not c.ctx.exprs.repeatable(hand)
+    finally:
+        c.ctx.notes = None

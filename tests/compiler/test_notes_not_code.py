@@ -14,3 +14,10 @@ def test_no_lowering_asks_whether_generated_code_calls_a_helper():
     found = {p.name for p in DSL.glob("*.py") if re.search(r"\bself\.calls\(|def calls\(|def is_number\(",
                                                             p.read_text(encoding="utf-8"))}
     assert found == set()
+
+
+def test_no_lowering_asks_whether_generated_code_is_simple():
+    # 'may this code be written twice' is the note's ``cheap`` (ExpressionLowering.repeatable); the alias of
+    # an inlined argument (analysis.py) and counters.py still ask pyast.simple of an argument's tree
+    found = {p.name for p in DSL.glob("*.py") if re.search(r"\bsimple\(", p.read_text(encoding="utf-8"))}
+    assert found <= {"pyast.py", "analysis.py", "counters.py"}
