@@ -27,6 +27,7 @@ placed anywhere an expression can, even in a comprehension's iterable.
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from . import ast as A
 from .analysis import NOT_CONSTANT
@@ -721,6 +722,11 @@ class ExpressionLowering(NodeVisitor):
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
         is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
+        return [(arg.tree, arg.kind, arg.reads) for arg in self.bound_args(node, params, scope, name)]
+
+    def bound_args(self, node, params, scope, name) -> list:
+        """:meth:`bind_args_code` as :class:`BoundArg` s, which also say what the notes know of each argument:
+        the env key when it is one local variable, whether it is a constant of the rules."""
         notes = self.ctx.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
             self.ctx.notes = self.ctx.stmt_analysis.analysed_args(node, params, scope, name)
@@ -728,13 +734,30 @@ class ExpressionLowering(NodeVisitor):
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.ctx.notes[id(node)].bound):
                 tree, kind = self.expr_code(arg, scope)
-                reads = self.ctx.notes[id(arg)].reads
+                note = self.ctx.notes[id(arg)]
+                reads = note.reads
                 if kind == "zone" and pkind.startswith("list:"):
                     tree, reads = py("list(s.zones[_0])", tree), True
-                out.append((tree, bound, reads))
+                    out.append(BoundArg(tree, bound, reads, None, False))
+                    continue
+                # a local's env key is its scope's (an 'each' variable's numbered as it was lowered); an
+                # inlined parameter's is its argument's (the note says)
+                key = scope.keys.get(arg.name, arg.name) if note.ref is not None and note.ref.what == "local" \
+                    else note.local
+                out.append(BoundArg(tree, bound, reads, key, note.const is not NOT_CONSTANT))
             return out
         finally:
             self.ctx.notes = notes
+
+
+class BoundArg(NamedTuple):
+    """An argument of a call as lowered: its code, the kind it is bound with, whether it reads the state, its
+    env key when it is one local variable (else None), whether it is a constant of the rules."""
+    tree: ast.expr
+    kind: str
+    reads: bool
+    key: str | None
+    fixed: bool
 
 
 # ---------------------------------------------------------------- per-card tables by classes of cards

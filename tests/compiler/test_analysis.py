@@ -426,3 +426,18 @@ def test_the_analysis_notes_which_expressions_may_be_written_twice(compiler):
         assert not c.ctx.exprs.repeatable(hand)
     finally:
         c.ctx.notes = None
+
+
+def test_a_calls_arguments_say_from_their_notes_which_are_one_local_or_a_constant(compiler):
+    # the inliner inlines a procedure only where each argument is one of those: it asks these, not the code
+    game, c = compiler
+    proc = game.procedures["quiet"]
+    scope = Scope({"p": "player", "q": "player"}, None)
+    scope.keys["q"] = "q.7"  # an 'each' variable's env key is numbered when it is lowered
+    for text, key, fixed in (("quiet(p)", "p", False), ("quiet(q)", "q.7", False), ("quiet(active)", None, False)):
+        call = parse_expression(text)
+        (arg,) = c.ctx.exprs.bound_args(call, proc.params, scope, "quiet")
+        assert (arg.key, arg.fixed) == (key, fixed), text
+    call = parse_expression("double(limit)")
+    (arg,) = c.ctx.exprs.bound_args(call, game.functions["double"].params, scope, "double")
+    assert (arg.key, arg.fixed) == (None, True)

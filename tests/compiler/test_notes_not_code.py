@@ -21,3 +21,9 @@ def test_no_lowering_asks_whether_generated_code_is_simple():
     # an inlined argument (analysis.py) and counters.py still ask pyast.simple of an argument's tree
     found = {p.name for p in DSL.glob("*.py") if re.search(r"\bsimple\(", p.read_text(encoding="utf-8"))}
     assert found <= {"pyast.py", "analysis.py", "counters.py"}
+
+
+def test_the_inliner_reads_no_generated_code():
+    # which arguments are one local or a constant is BoundArg's key and fixed, from the notes
+    text = (DSL / "inline.py").read_text(encoding="utf-8")
+    assert "local_key" not in text and "static_value" not in text
