@@ -55,12 +55,12 @@ procedure's body walked once before it is lowered).
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from . import ast as A
 from . import types as T
 from .builtins import BUILTINS, NOT_CONSTANT, SIZES, Arg, BuiltinError
 from .check import Ref  # noqa: F401 (Ref re-exported)
-from .pyast import local_key, simple
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
 from .procedures import CompileError, Scope
@@ -90,6 +90,25 @@ class Note:
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
                         if getattr(self, k) is not None) + (", reads" if self.reads else "")
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
+
+
+class BoundArg(NamedTuple):
+    """An argument of a call as lowered (``ExpressionLowering.bound_args``), and of an inlined parameter
+    (``Scope.aliases``): its code, the kind it is bound with, whether it reads the state, and what its
+    note said of it: its env key when it is one local variable (else None), its value when it is a
+    constant of the rules (else NOT_CONSTANT), whether its code may be written twice, whether it is
+    always a number.  An inlined parameter's note is made of these."""
+    tree: ast.expr
+    kind: str
+    reads: bool
+    key: str | None = None
+    const: object = NOT_CONSTANT
+    cheap: bool = False
+    number: bool = False
+
+    @property
+    def fixed(self) -> bool:
+        return self.const is not NOT_CONSTANT
 
 
 class ExpressionAnalysis(NodeVisitor):
@@ -163,10 +182,9 @@ class ExpressionAnalysis(NodeVisitor):
     def visit_Name(self, node, scope, notes):
         ref = self.ctx.checker.resolve_name(node, scope)
         if ref.what == "alias":  # an inlined parameter: the caller's argument tree, already lowered
-            tree, _, reads = ref.data  # (what the argument's code reads: its note at the call)
-            found, value = self.ctx.exprs.static_value(tree)
-            return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT, reads=reads,
-                        number=found and type(value) in (int, bool), cheap=simple(tree))
+            arg = ref.data  # (what the argument's code reads, is...: its note at the call)
+            return Note(ref.kind, ref, local=arg.key, const=arg.const, reads=arg.reads, number=arg.number,
+                        cheap=arg.cheap)
         if ref.what == "local":
             return Note(ref.kind, ref, local=ref.data, cheap=True)
         if ref.what in ("zone", "parameter"):
@@ -369,7 +387,7 @@ class ExpressionAnalysis(NodeVisitor):
         saved = self.ctx.where
         self.ctx.where = func.where
         try:
-            params = {n: (ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders of the arguments
+            params = {n: BoundArg(ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders
             notes = self.analyse(func.body, Scope(dict(func.params), None, params))
         except CompileError as exc:
             if exc.node is not None and not getattr(exc, "located", False):
@@ -398,11 +416,9 @@ class ExpressionAnalysis(NodeVisitor):
             if aliases is None:
                 notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name, cheap=True)
             else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
-                (tree, _, reads), kind = aliases[name], kinds[name]
-                found, value = self.ctx.exprs.static_value(tree)
-                notes[key] = Note(kind, Ref("alias", kind, (tree, kind, reads)), local=local_key(tree),
-                                  const=value if found else NOT_CONSTANT, reads=reads,
-                                  number=found and type(value) in (int, bool), cheap=simple(tree))
+                arg, kind = aliases[name]._replace(kind=kinds[name]), kinds[name]
+                notes[key] = Note(kind, Ref("alias", kind, arg), local=arg.key, const=arg.const, reads=arg.reads,
+                                  number=arg.number, cheap=arg.cheap)
         for name, readers in func.param_readers.items():
             if aliases is not None and aliases[name][2]:
                 for key in readers:

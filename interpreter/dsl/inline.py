@@ -42,12 +42,11 @@ class Inliner(NodeVisitor):
             return None  # the ordinary call, or the procedure's own compilation, reports it
         if not all(arg.key is not None or arg.fixed for arg in bound):  # each one local, or a constant
             return None
-        args = [arg.tree for arg in bound]
         names = [n for n, _ in proc.params]
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.ctx.location(call)
-        inner = self.inlined_scope(proc, scope, args, dest, {arg.key for arg in bound})
+        inner = self.inlined_scope(proc, scope, bound, dest)
         saved, saved_stack = self.ctx.where, self.ctx.inlining
         self.ctx.where, self.ctx.inlining = proc.where, saved_stack + (proc,)
         try:
@@ -62,16 +61,17 @@ class Inliner(NodeVisitor):
         return self.ctx.options.inline and not proc.suspends and proc is not scope.proc and proc not in self.ctx.inlining \
             and len(self.ctx.inlining) < MAX_DEPTH
 
-    def inlined_scope(self, proc, scope, args, dest, keys):
-        """The scope an inlined body runs in: its parameters aliases of the arguments (``keys``: the env keys of
-        those that are one local), its locals fresh keys."""
+    def inlined_scope(self, proc, scope, args, dest):
+        """The scope an inlined body runs in: its parameters aliases of the arguments (:class:`BoundArg` s), its
+        locals fresh keys."""
         n = next(self.ctx.key_numbers)
-        inner = Scope({}, scope.proc, {name: (t, kind, False) for (name, kind), t in zip(proc.params, args)})
+        aliases = {name: arg._replace(kind=kind, reads=False) for (name, kind), arg in zip(proc.params, args)}
+        inner = Scope({}, scope.proc, aliases)
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None
         if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
                 and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
-                and dest not in keys:
+                and dest not in {arg.key for arg in args}:
             inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
         inner.ret_key = f"$ret.{n}"
         return inner

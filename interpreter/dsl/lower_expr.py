@@ -27,10 +27,9 @@ placed anywhere an expression can, even in a comprehension's iterable.
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple
 
 from . import ast as A
-from .analysis import NOT_CONSTANT
+from .analysis import NOT_CONSTANT, BoundArg
 from ..runtime import values as V
 from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
@@ -418,10 +417,8 @@ class ExpressionLowering(NodeVisitor):
         names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
         if scope is not None:
             for alias in scope.aliases.values():
-                alias_tree, alias_kind = self.alias_code(alias)
-                alias_key = local_key(alias_tree)
-                if alias_key is not None:
-                    names.setdefault(alias_key, alias_kind)
+                if alias.key is not None:
+                    names.setdefault(alias.key, alias.kind)
         return names
 
     def two_card_table(self, fn, key, other, as_bool, weight):
@@ -459,7 +456,7 @@ class ExpressionLowering(NodeVisitor):
         if not all(is_cheap(a) for a in node.args):
             return None
         self.ctx.analysis.function_kind(func)
-        args = self.bind_args_code(node, func.params, scope, node.func)
+        args = self.bound_args(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
         return body, Scope({}, None, aliases), func.where, self.ctx.analysis.function_notes(func, aliases)
 
@@ -645,7 +642,7 @@ class ExpressionLowering(NodeVisitor):
     def function_call(self, node, scope):
         func = self.ctx.m.functions[node.func]
         self.ctx.analysis.function_kind(func)  # the body analysed once, on its own, with located errors
-        args = self.bind_args_code(node, func.params, scope, node.func)
+        args = self.bound_args(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
         if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.small_enough(func):
             # Inline: lower the body again with each parameter an alias of the caller's argument
@@ -658,7 +655,7 @@ class ExpressionLowering(NodeVisitor):
             finally:
                 self.ctx.where, self.ctx.notes = saved, notes
         self.ensure_function(func)
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [arg.tree for arg in args])
         return py("_0(s, _1)", self.ctx.code.constant(func.fn), env), func.kind
 
     def small_enough(self, func) -> bool:
@@ -738,26 +735,16 @@ class ExpressionLowering(NodeVisitor):
                 reads = note.reads
                 if kind == "zone" and pkind.startswith("list:"):
                     tree, reads = py("list(s.zones[_0])", tree), True
-                    out.append(BoundArg(tree, bound, reads, None, False))
+                    out.append(BoundArg(tree, bound, reads))
                     continue
                 # a local's env key is its scope's (an 'each' variable's numbered as it was lowered); an
                 # inlined parameter's is its argument's (the note says)
                 key = scope.keys.get(arg.name, arg.name) if note.ref is not None and note.ref.what == "local" \
                     else note.local
-                out.append(BoundArg(tree, bound, reads, key, note.const is not NOT_CONSTANT))
+                out.append(BoundArg(tree, bound, reads, key, note.const, self.repeatable(arg), note.number))
             return out
         finally:
             self.ctx.notes = notes
-
-
-class BoundArg(NamedTuple):
-    """An argument of a call as lowered: its code, the kind it is bound with, whether it reads the state, its
-    env key when it is one local variable (else None), whether it is a constant of the rules."""
-    tree: ast.expr
-    kind: str
-    reads: bool
-    key: str | None
-    fixed: bool
 
 
 # ---------------------------------------------------------------- per-card tables by classes of cards

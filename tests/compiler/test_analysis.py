@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.dsl import ast as A
-from interpreter.dsl.analysis import NOT_CONSTANT, Note
+from interpreter.dsl.analysis import NOT_CONSTANT, BoundArg, Note
 from interpreter.dsl.check import Ref
 from interpreter.dsl.compiler import CompileError, Compiler, Scope
 from interpreter.dsl.context import CompileContext
@@ -256,9 +256,9 @@ def test_an_inlined_argument_that_reads_the_state_makes_the_parts_of_the_body_re
     c = Compiler(game)
     where = func.body.args[0].where
     assert func.notes[id(where)].reads is False  # analysed with placeholders of the arguments
-    reading = c.ctx.analysis.function_notes(func, {"n": (ast.Name("n", ast.Load()), "int", True)})
+    reading = c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Name("n", ast.Load()), "int", True)})
     assert reading[id(where)].reads is True and reading[id(func.body)].reads is True  # never a per-card table
-    assert c.ctx.analysis.function_notes(func, {"n": (ast.Constant(1), "int", False)})[id(where)].reads is False
+    assert c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Constant(1), "int", False, const=1)})[id(where)].reads is False
     state = game.new_game(players=2, seed=1)
     assert state.pv["score"][0] == 31  # 3 coins above 0, then 1 card (the gem) above 3
 
@@ -291,7 +291,7 @@ def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_param
     assert func.analysed and func.notes[id(func.body)].kind == "int"
     (param,) = [node for node in nodes(func.body) if isinstance(node, A.Name)]
     assert func.notes[id(param)].ref.what == "alias"  # the placeholder of the argument
-    rewritten = c.ctx.analysis.function_notes(func, {"n": (ast.Constant(5), "int", False)})
+    rewritten = c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Constant(5), "int", False, const=5)})
     assert (rewritten[id(param)].ref.what, rewritten[id(param)].const) == ("alias", 5)
     assert c.ctx.analysis.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
     assert rewritten[id(func.body)] is func.notes[id(func.body)]  # the rest of the IR is shared
@@ -441,3 +441,17 @@ def test_a_calls_arguments_say_from_their_notes_which_are_one_local_or_a_constan
     call = parse_expression("double(limit)")
     (arg,) = c.ctx.exprs.bound_args(call, game.functions["double"].params, scope, "double")
     assert (arg.key, arg.fixed) == (None, True)
+
+
+def test_an_inlined_parameter_is_noted_from_its_arguments_note_not_its_code(compiler):
+    import ast
+
+    game, c = compiler
+    func = game.functions["double"]
+    c.ctx.analysis.function_kind(func)
+    placeholder = ast.Name("anything", ast.Load())  # the facts come from the BoundArg, whatever its tree is
+    local = c.ctx.analysis.function_notes(func, {"n": BoundArg(placeholder, "int", False, "x.3", cheap=True)})
+    fixed = c.ctx.analysis.function_notes(func, {"n": BoundArg(placeholder, "int", False, const=4, number=True)})
+    (key, _), = func.param_reads
+    assert (local[key].local, local[key].cheap, local[key].const, local[key].number) == ("x.3", True, NOT_CONSTANT, False)
+    assert (fixed[key].local, fixed[key].cheap, fixed[key].const, fixed[key].number) == (None, False, 4, True)
