@@ -279,8 +279,8 @@ def kind_threshold(c, args):
 
 def lower_threshold(c, args, kind):
     (ttree, _, tnode), (n, _, _) = args
-    found, fixed = c.exprs.static_value(ttree)
-    if found and isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
+    fixed = c.notes[id(tnode)].const
+    if isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
         keys, values = V.ladder(fixed, "this table", BuiltinError, tnode)
         return c.exprs.helper(V.threshold_fixed, c.code.constant(keys), c.code.constant(values), n)
     return c.exprs.helper(V.threshold, ttree, n, c.exprs.loc(tnode))

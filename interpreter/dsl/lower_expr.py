@@ -147,29 +147,12 @@ class ExpressionLowering(NodeVisitor):
 
     # ---------------------------------------------------------------- building blocks
     def value(self, v) -> ast.expr:
-        """An author value as a constant (``ast.Constant`` or ``K[i]``), remembered as a value."""
-        tree = self.ctx.code.constant(v)
-        if isinstance(tree, ast.Subscript):
-            self.ctx._value_slots.add(tree.slice.value)
-        return tree
+        """An author value as a constant (``ast.Constant`` or ``K[i]``; that it is one is in its note)."""
+        return self.ctx.code.constant(v)
 
     def helper(self, fn, *args) -> ast.Call:
         """``K[i](args...)``: a call of a run-time helper."""
         return ast.Call(self.ctx.code.constant(fn), list(args), [])
-
-    def static_value(self, tree):
-        """(True, value) if ``tree`` is a constant of the rules, else (False, None)."""
-        if isinstance(tree, ast.Constant):
-            return True, tree.value
-        if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K" \
-                and tree.slice.value in self.ctx._value_slots:
-            return True, self.ctx.code.constants[tree.slice.value]
-        return False, None
-
-    def constant_of(self, tree):
-        """The value of ``tree`` if it is a constant of the rules, else NOT_CONSTANT."""
-        found, value = self.static_value(tree)
-        return value if found else NOT_CONSTANT
 
     def loc(self, node) -> ast.expr:
         """``K[i]``: the location of ``node``, for a run-time helper's errors."""
@@ -625,7 +608,7 @@ class ExpressionLowering(NodeVisitor):
         self.ctx.call_loc = self.loc(node)  # where a builtin's run-time errors point
         record = BUILTINS[name]
         try:  # the kind of the lowered arguments (an inlined parameter's is its argument's)
-            kind = record.result(self.ctx, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
+            kind = record.result(self.ctx, [Arg(k, a, self.ctx.notes[id(a)].const) for _, k, a in args])
         except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.ctx.err(str(exc), exc.node or node) from None
         return record.lower(self.ctx, args, kind), kind

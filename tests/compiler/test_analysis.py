@@ -373,7 +373,7 @@ def test_the_compiler_declares_what_it_keeps_and_its_names_say_what_they_hold():
     assert not (folder / "units.py").exists() and not (folder / "plus.py").exists()
     compiler = Compiler(load_game(Path(__file__).parents[1] / "definitions" / "modifiers.yaml"))
     for kept in ("notes", "builtin_kinds", "_wait_notes", "_stmt_notes", "_expr_notes", "_load_steps", "_positions",
-                 "_value_slots", "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
+                 "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
         assert kept in CompileContext.__slots__, kept  # declared once, in the context of the compilation
     for kept in CompileContext.__slots__:
         getattr(compiler.ctx, kept)  # and each set when the compiler is made (an unset slot raises)

@@ -33,3 +33,10 @@ def test_the_analysis_reads_no_generated_code():
     # an inlined parameter's note is made of its argument's (BoundArg), not of local_key/static_value of its tree
     text = (DSL / "analysis.py").read_text(encoding="utf-8")
     assert not re.search(r"local_key|static_value|\bsimple\(", text)
+
+
+def test_no_pass_asks_whether_generated_code_is_a_constant():
+    # a constant of the rules is its note's ``const`` (an argument's: BoundArg.const); builtins read it too
+    found = {p.name for p in DSL.glob("*.py") if re.search(r"static_value|constant_of|_value_slots",
+                                                            p.read_text(encoding="utf-8"))}
+    assert found == set()
