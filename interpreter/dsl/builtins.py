@@ -304,8 +304,8 @@ def _end(name, top):
             if c.exprs.repeatable(args[0][2]):  # top(deck), top(hand(p))
                 return py("s.zones[_0][_1] if s.zones[_0] else None", zone, end)
             return c.exprs.helper(V.end_card, py("s.zones[_0]", zone), end)
-        n = args[1][0]
-        fixed = n.value if isinstance(n, ast.Constant) and type(n.value) is int else -1
+        n, count = args[1][0], c.notes[id(args[1][2])].const
+        fixed = count if type(count) is int else -1  # a count known at load (its note says)
         if c.options.fold and (fixed > 0 or fixed == 0 and not top):
             # a count known at load (top(pile, 1)): a slice gives what end_cards gives (z[-0:] would be all)
             return py("s.zones[_0][_1:]" if top else "s.zones[_0][:_1]", zone, ast.Constant(-fixed if top else fixed))
