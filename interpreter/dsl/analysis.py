@@ -26,6 +26,12 @@ A note says:
   An expression over card variables that reads nothing else is *static over those
   cards*: the lowering makes a per-card table for it, as it makes a fixed list or
   checks a fixed choice at load, for nothing but this note;
+* ``number``: the code built for it always gives a number, never none (a number
+  constant, arithmetic, a count): an order comparison of two such needs no guard;
+* ``cheap``: the code built for it is cheap to evaluate twice and has no effect (a
+  constant, a local, a game variable): it may be written twice, as a test and as the
+  value (a player's zone of a local is too: ``ExpressionLowering.repeatable`` asks its
+  argument's note, which is rewritten where a function's body is lowered);
 * ``bound``: for a call of a user function, procedure or quantity, the kinds its
   arguments are bound with (the argument's own kind, or the parameter's declared kind
   where the argument's is unknown or is a zone given for a list: it is passed as a
@@ -49,12 +55,12 @@ procedure's body walked once before it is lowered).
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from . import ast as A
 from . import types as T
-from .builtins import BUILTINS, NOT_CONSTANT, Arg, BuiltinError
+from .builtins import BUILTINS, NOT_CONSTANT, SIZES, Arg, BuiltinError
 from .check import Ref  # noqa: F401 (Ref re-exported)
-from .pyast import local_key
 from ..runtime.limits import MAX_INT
 from .static import fold_arith, is_cheap
 from .procedures import CompileError, Scope
@@ -68,20 +74,41 @@ STATE_NAMES = ("players", "player_count", "active")  # names read from the state
 class Note:
     """What the analysis found out about one expression node (see the module docstring)."""
 
-    __slots__ = ("kind", "ref", "shape", "local", "const", "bound", "reads")
+    __slots__ = ("kind", "ref", "shape", "local", "const", "bound", "reads", "number", "cheap")
 
-    def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None, reads=False):
+    def __init__(self, kind, ref=None, shape=None, local=None, const=NOT_CONSTANT, bound=None, reads=False,
+                 number=False, cheap=False):
         self.kind, self.ref, self.shape, self.local, self.const = kind, ref, shape, local, const
-        self.bound, self.reads = bound, reads
+        self.bound, self.reads, self.number, self.cheap = bound, reads, number, cheap
 
     def reading(self) -> "Note":
         """This note, of an expression that reads the state."""
-        return Note(self.kind, self.ref, self.shape, self.local, self.const, self.bound, True)
+        return Note(self.kind, self.ref, self.shape, self.local, self.const, self.bound, True, self.number,
+                    self.cheap)
 
     def __repr__(self):
         extra = "".join(f", {k}={getattr(self, k)!r}" for k in ("ref", "shape", "local", "bound")
                         if getattr(self, k) is not None) + (", reads" if self.reads else "")
         return f"Note({self.kind!r}{extra}{'' if self.const is NOT_CONSTANT else f', const={self.const!r}'})"
+
+
+class BoundArg(NamedTuple):
+    """An argument of a call as lowered (``ExpressionLowering.bound_args``), and of an inlined parameter
+    (``Scope.aliases``): its code, the kind it is bound with, whether it reads the state, and what its
+    note said of it: its env key when it is one local variable (else None), its value when it is a
+    constant of the rules (else NOT_CONSTANT), whether its code may be written twice, whether it is
+    always a number.  An inlined parameter's note is made of these."""
+    tree: ast.expr
+    kind: str
+    reads: bool
+    key: str | None = None
+    const: object = NOT_CONSTANT
+    cheap: bool = False
+    number: bool = False
+
+    @property
+    def fixed(self) -> bool:
+        return self.const is not NOT_CONSTANT
 
 
 class ExpressionAnalysis(NodeVisitor):
@@ -147,27 +174,27 @@ class ExpressionAnalysis(NodeVisitor):
     def visit_Const(self, node, scope, notes):
         value = node.value
         if isinstance(value, str) and self.ctx.board is not None and value in self.ctx.board.space_set:
-            return Note("space", const=value)
+            return Note("space", const=value, cheap=True)
         if isinstance(value, str) and value in self.ctx.m.other_spaces:
             return Note("space")  # an error only if a game of that player count runs it
-        return Note(T.kind_of_value(value), const=value)
+        return Note(T.kind_of_value(value), const=value, number=type(value) in (int, bool), cheap=True)
 
     def visit_Name(self, node, scope, notes):
         ref = self.ctx.checker.resolve_name(node, scope)
         if ref.what == "alias":  # an inlined parameter: the caller's argument tree, already lowered
-            tree, _, reads = ref.data  # (what the argument's code reads: its note at the call)
-            found, value = self.ctx.exprs.static_value(tree)
-            return Note(ref.kind, ref, local=local_key(tree), const=value if found else NOT_CONSTANT, reads=reads)
+            arg = ref.data  # (what the argument's code reads, is...: its note at the call)
+            return Note(ref.kind, ref, local=arg.key, const=arg.const, reads=arg.reads, number=arg.number,
+                        cheap=arg.cheap)
         if ref.what == "local":
-            return Note(ref.kind, ref, local=ref.data)
+            return Note(ref.kind, ref, local=ref.data, cheap=True)
         if ref.what in ("zone", "parameter"):
-            return Note(ref.kind, ref, const=ref.data)
-        return Note(ref.kind, ref, reads=ref.what in STATE_NAMES)
+            return Note(ref.kind, ref, const=ref.data, number=type(ref.data) in (int, bool), cheap=True)
+        return Note(ref.kind, ref, reads=ref.what in STATE_NAMES, cheap=ref.what == "active")
 
     def visit_Attr(self, node, scope, notes):
         ref = self.ctx.checker.game_attr(node, scope)
         if ref is not None:
-            return Note(ref.kind, ref, reads=True)
+            return Note(ref.kind, ref, reads=True, cheap=ref.what == "game_variable")
         ref = self.ctx.checker.resolve_attr(node, self._a(node.obj, scope, notes))
         return Note(ref.kind, ref, reads=ref.what == "player_variable" or self._reads(notes, node.obj))
 
@@ -214,9 +241,9 @@ class ExpressionAnalysis(NodeVisitor):
                 raise self.ctx.err(f"{node.left.value} {op} {node.right.value} is beyond the limit of numbers in rules "
                                "(-10^18 to 10^18)", node)
             if self.ctx.options.fold:
-                return Note(kind, shape="folded", const=v)
+                return Note(kind, shape="folded", const=v, number=True)
         zones = shape == "join_lists" and "zone" in (lk, rk)  # a zone's cards: s.zones[z]
-        return Note(kind, shape=shape, reads=zones or self._reads(notes, node.left, node.right))
+        return Note(kind, shape=shape, reads=zones or self._reads(notes, node.left, node.right), number=shape == "arith")
 
     def visit_Compare(self, node, scope, notes):
         op = node.op
@@ -276,7 +303,9 @@ class ExpressionAnalysis(NodeVisitor):
         inlined = self.ctx.options.inline and all(is_cheap(a) for a in node.args)
         reads = not inlined or func.reads or self._reads(notes, *node.args) \
             or self._copies(node, func.params, notes)
-        return Note(func.kind, shape="function", bound=bound, reads=reads)
+        # its body's code in place of the call where it is inlined (small enough: ExpressionLowering.function_call)
+        number = inlined and func.notes[id(func.body)].number and self.ctx.exprs.small_enough(func)
+        return Note(func.kind, shape="function", bound=bound, reads=reads, number=number)
 
     def call_quantity(self, node, scope, notes):
         name = node.func
@@ -304,14 +333,14 @@ class ExpressionAnalysis(NodeVisitor):
             if isinstance(arg, A.Each) and arg.where is not None and arg.result is None or self.filtered(arg, scope):
                 self._a(arg, scope, notes)
                 return Note("int" if name in ("count", "size") else "bool", shape="reduction",
-                            reads=self.reduction_reads(arg, notes))
+                            reads=self.reduction_reads(arg, notes), number=name in ("count", "size"))
         args = []
         for a in node.args:
             if isinstance(a, tuple):
                 raise self.ctx.err(f"{name}() takes no named arguments", node)
             args.append(self._a(a, scope, notes))
         kind, reads = self.builtin_kind(node, args, notes)
-        return Note(kind, shape="builtin", reads=reads or self._reads(notes, *node.args))
+        return Note(kind, shape="builtin", reads=reads or self._reads(notes, *node.args), number=name in SIZES)
 
     def reduction_reads(self, arg, notes) -> bool:
         """Does count/any/all of ``arg`` (an 'each ... where ...', or a function that is one) read the state?"""
@@ -358,7 +387,7 @@ class ExpressionAnalysis(NodeVisitor):
         saved = self.ctx.where
         self.ctx.where = func.where
         try:
-            params = {n: (ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders of the arguments
+            params = {n: BoundArg(ast.Name(n, ast.Load()), k, False) for n, k in func.params}  # placeholders
             notes = self.analyse(func.body, Scope(dict(func.params), None, params))
         except CompileError as exc:
             if exc.node is not None and not getattr(exc, "located", False):
@@ -385,12 +414,11 @@ class ExpressionAnalysis(NodeVisitor):
         kinds = dict(func.params)
         for key, name in func.param_reads:
             if aliases is None:
-                notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name)
+                notes[key] = Note(kinds[name], Ref("local", kinds[name], name), local=name, cheap=True)
             else:  # the parameter's declared kind, as the body was analysed with (the argument fits it)
-                (tree, _, reads), kind = aliases[name], kinds[name]
-                found, value = self.ctx.exprs.static_value(tree)
-                notes[key] = Note(kind, Ref("alias", kind, (tree, kind, reads)), local=local_key(tree),
-                                  const=value if found else NOT_CONSTANT, reads=reads)
+                arg, kind = aliases[name]._replace(kind=kinds[name]), kinds[name]
+                notes[key] = Note(kind, Ref("alias", kind, arg), local=arg.key, const=arg.const, reads=arg.reads,
+                                  number=arg.number, cheap=arg.cheap)
         for name, readers in func.param_readers.items():
             if aliases is not None and aliases[name][2]:
                 for key in readers:

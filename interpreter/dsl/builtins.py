@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..runtime import values as V
 from . import types as T
-from .pyast import py, simple
+from .pyast import py
 
 
 class BuiltinError(Exception):
@@ -136,6 +136,9 @@ def list_rule(result):
     def rule(name):
         return lambda c, args: result(_listed(args[0], name))
     return rule
+
+
+SIZES = ("size", "count")  # the builtins lowered to ``len(...)``: a number, never none (analysis notes it)
 
 
 def lower_size(c, args, kind):
@@ -276,8 +279,8 @@ def kind_threshold(c, args):
 
 def lower_threshold(c, args, kind):
     (ttree, _, tnode), (n, _, _) = args
-    found, fixed = c.exprs.static_value(ttree)
-    if found and isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
+    fixed = c.notes[id(tnode)].const
+    if isinstance(fixed, dict):  # a parameter: sorted once, looked up by bisection
         keys, values = V.ladder(fixed, "this table", BuiltinError, tnode)
         return c.exprs.helper(V.threshold_fixed, c.code.constant(keys), c.code.constant(values), n)
     return c.exprs.helper(V.threshold, ttree, n, c.exprs.loc(tnode))
@@ -298,11 +301,11 @@ def _end(name, top):
         zone = args[0][0]
         end = ast.Constant(-1 if top else 0)
         if len(args) == 1:
-            if simple(zone):  # top(deck), top(hand(p))
+            if c.exprs.repeatable(args[0][2]):  # top(deck), top(hand(p))
                 return py("s.zones[_0][_1] if s.zones[_0] else None", zone, end)
             return c.exprs.helper(V.end_card, py("s.zones[_0]", zone), end)
-        n = args[1][0]
-        fixed = n.value if isinstance(n, ast.Constant) and type(n.value) is int else -1
+        n, count = args[1][0], c.notes[id(args[1][2])].const
+        fixed = count if type(count) is int else -1  # a count known at load (its note says)
         if c.options.fold and (fixed > 0 or fixed == 0 and not top):
             # a count known at load (top(pile, 1)): a slice gives what end_cards gives (z[-0:] would be all)
             return py("s.zones[_0][_1:]" if top else "s.zones[_0][:_1]", zone, ast.Constant(-fixed if top else fixed))

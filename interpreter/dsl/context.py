@@ -58,7 +58,6 @@ class CompileContext:
         "_positions",  # (where, line, column) -> (file, line, 0-based column): expression lowering
         "_locations",  # (where, line, column) -> its Location, one object per place: expression lowering
         "_node_locations",  # (where, id(node)) -> (node, its Location): location() below
-        "_value_slots",  # indexes of K that hold author values (constants of the rules): expression lowering
         "call_loc",  # K[i] of the builtin call being lowered, where its run-time errors point: lowering
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
@@ -108,7 +107,6 @@ class CompileContext:
         self._positions = {}
         self._locations = {}
         self._node_locations = {}
-        self._value_slots = set()
         self.call_loc = None
         self.label_nodes = []
         self.fixups = []

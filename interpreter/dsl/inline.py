@@ -16,7 +16,7 @@ import ast
 
 from ..errors import RuleError
 from . import ast as A
-from .pyast import local, local_key, name, shape
+from .pyast import local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS
 from .procedures import CompileError, Scope
 from .visitor import NodeVisitor
@@ -37,16 +37,16 @@ class Inliner(NodeVisitor):
             return None
         try:
             self.ctx.stmt_analysis.statement_notes(proc)  # its body's checks (a body with an error is not inlined)
-            args = [tree for tree, _, _ in self.ctx.exprs.bind_args_code(call, proc.params, scope, call.func)]
+            bound = self.ctx.exprs.bound_args(call, proc.params, scope, call.func)
         except CompileError:
             return None  # the ordinary call, or the procedure's own compilation, reports it
-        if not all(local_key(t) is not None or self.ctx.exprs.static_value(t)[0] for t in args):
+        if not all(arg.key is not None or arg.fixed for arg in bound):  # each one local, or a constant
             return None
         names = [n for n, _ in proc.params]
         if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
             return None
         loc = self.ctx.location(call)
-        inner = self.inlined_scope(proc, scope, args, dest)
+        inner = self.inlined_scope(proc, scope, bound, dest)
         saved, saved_stack = self.ctx.where, self.ctx.inlining
         self.ctx.where, self.ctx.inlining = proc.where, saved_stack + (proc,)
         try:
@@ -62,14 +62,16 @@ class Inliner(NodeVisitor):
             and len(self.ctx.inlining) < MAX_DEPTH
 
     def inlined_scope(self, proc, scope, args, dest):
-        """The scope an inlined body runs in: its parameters aliases of the arguments, its locals fresh keys."""
+        """The scope an inlined body runs in: its parameters aliases of the arguments (:class:`BoundArg` s), its
+        locals fresh keys."""
         n = next(self.ctx.key_numbers)
-        inner = Scope({}, scope.proc, {name: (t, kind, False) for (name, kind), t in zip(proc.params, args)})
+        aliases = {name: arg._replace(kind=kind, reads=False) for (name, kind), arg in zip(proc.params, args)}
+        inner = Scope({}, scope.proc, aliases)
         inner.keys = {name: f"{name}.{n}" for name in bound_names(proc.body)}
         last = proc.body[-1] if proc.body else None
         if dest is not None and isinstance(last, A.Return) and isinstance(last.value, A.Name) \
                 and last.value.name in {st.name for st in proc.body if isinstance(st, A.Let)} \
-                and dest not in {local_key(t) for t in args}:
+                and dest not in {arg.key for arg in args}:
             inner.keys[last.value.name] = dest  # 'let x = ...; return x' builds its result in place
         inner.ret_key = f"$ret.{n}"
         return inner

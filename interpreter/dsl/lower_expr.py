@@ -29,12 +29,12 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from .analysis import NOT_CONSTANT
+from .analysis import NOT_CONSTANT, BoundArg
 from ..runtime import values as V
 from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
 from .loop_locals import as_locals
-from .pyast import local, local_key, py, simple
+from .pyast import local, local_key, py
 from ..runtime.control import TOO_LONG_CALLS
 from .static import LOAD_STEPS, LoadBudget, is_cheap
 from .procedures import Func, Scope
@@ -84,8 +84,12 @@ class ExpressionLowering(NodeVisitor):
 
     def lower_node(self, node, scope: Scope):
         """Build the code of an analysed expression node (its note is in ``self.notes``)."""
-        tree, kind = self.visit(node, scope)
-        if node.line and getattr(tree, "lineno", None) is None:  # its parts without one take it (codegen.located)
+        return self.stamped(node, *self.visit(node, scope))
+
+    def stamped(self, node, tree, kind):
+        """(tree, kind), ``tree`` given the position of ``node`` unless it has one (its parts without one take
+        it: codegen.located)."""
+        if node.line and getattr(tree, "lineno", None) is None:
             _, tree.lineno, tree.col_offset = self.position(node)
             tree.end_lineno, tree.end_col_offset = tree.lineno, tree.col_offset
         return tree, kind
@@ -143,37 +147,12 @@ class ExpressionLowering(NodeVisitor):
 
     # ---------------------------------------------------------------- building blocks
     def value(self, v) -> ast.expr:
-        """An author value as a constant (``ast.Constant`` or ``K[i]``), remembered as a value."""
-        tree = self.ctx.code.constant(v)
-        if isinstance(tree, ast.Subscript):
-            self.ctx._value_slots.add(tree.slice.value)
-        return tree
+        """An author value as a constant (``ast.Constant`` or ``K[i]``; that it is one is in its note)."""
+        return self.ctx.code.constant(v)
 
     def helper(self, fn, *args) -> ast.Call:
         """``K[i](args...)``: a call of a run-time helper."""
         return ast.Call(self.ctx.code.constant(fn), list(args), [])
-
-    def static_value(self, tree):
-        """(True, value) if ``tree`` is a constant of the rules, else (False, None)."""
-        if isinstance(tree, ast.Constant):
-            return True, tree.value
-        if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K" \
-                and tree.slice.value in self.ctx._value_slots:
-            return True, self.ctx.code.constants[tree.slice.value]
-        return False, None
-
-    def constant_of(self, tree):
-        """The value of ``tree`` if it is a constant of the rules, else NOT_CONSTANT."""
-        found, value = self.static_value(tree)
-        return value if found else NOT_CONSTANT
-
-    def calls(self, tree, fn) -> bool:
-        """Is ``tree`` a call of the run-time helper ``fn``?"""
-        if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Subscript)
-                and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "K"):
-            return False
-        i = tree.func.slice.value
-        return i < len(self.ctx.code.constants) and self.ctx.code.constants[i] is fn
 
     def loc(self, node) -> ast.expr:
         """``K[i]``: the location of ``node``, for a run-time helper's errors."""
@@ -242,17 +221,17 @@ class ExpressionLowering(NodeVisitor):
         attr = node.name
         if ref.what == "card_name":
             names = self.ctx.code.constant(self.ctx.m.card_names)
-            if simple(obj):
+            if self.repeatable(node.obj):
                 return py("'none' if _0 is None else _1[_0]", obj, names), "str"
             return self.helper(V.card_name, names, obj), "str"
         if ref.what == "card_property":
             tab = self.ctx.code.constant(self.ctx.m.properties[attr][0])
-            if simple(obj):
+            if self.repeatable(node.obj):
                 fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
                 return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
             return self.helper(V.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
         row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
-        if simple(obj):
+        if self.repeatable(node.obj):
             fail = self.helper(V.no_player, ast.Constant(attr), self.loc(node))
             return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
         return self.helper(V.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
@@ -421,10 +400,8 @@ class ExpressionLowering(NodeVisitor):
         names = {scope.keys.get(n, n): k for n, k in scope.names.items()} if scope is not None else {}
         if scope is not None:
             for alias in scope.aliases.values():
-                alias_tree, alias_kind = self.alias_code(alias)
-                alias_key = local_key(alias_tree)
-                if alias_key is not None:
-                    names.setdefault(alias_key, alias_kind)
+                if alias.key is not None:
+                    names.setdefault(alias.key, alias.kind)
         return names
 
     def two_card_table(self, fn, key, other, as_bool, weight):
@@ -462,12 +439,26 @@ class ExpressionLowering(NodeVisitor):
         if not all(is_cheap(a) for a in node.args):
             return None
         self.ctx.analysis.function_kind(func)
-        args = self.bind_args_code(node, func.params, scope, node.func)
+        args = self.bound_args(node, func.params, scope, node.func)
         aliases = {n: a for (n, _), a in zip(func.params, args)}
         return body, Scope({}, None, aliases), func.where, self.ctx.analysis.function_notes(func, aliases)
 
-    def each_reduction(self, name, node, scope, where_=None):
-        """count/any/all of 'each c in X where cond' without building the list (each item costs a step)."""
+    def reduction(self, node, scope, exists=False):
+        """The call ``node`` of count/any/all of 'each ... where ...' or of a function that is one (its note's
+        shape is ``reduction``); ``exists``: a count compared with 1, given as a bool when a table is made."""
+        name, arg = node.func, node.args[0]
+        if isinstance(arg, A.Each):
+            return self.each_reduction(name, arg, scope, exists=exists)
+        body, inner, where, notes = self.filtered_call(arg, scope)
+        saved, self.ctx.notes = self.ctx.notes, notes  # the function's body, its parameters the arguments' aliases
+        try:
+            return self.each_reduction(name, body, inner, where, exists)
+        finally:
+            self.ctx.notes = saved
+
+    def each_reduction(self, name, node, scope, where_=None, exists=False):
+        """count/any/all of 'each c in X where cond' without building the list (each item costs a step);
+        ``exists``: a count wanted only as 'is it at least 1', made any/all's bool when a table is made."""
         saved = self.ctx.where
         if where_ is not None:
             self.ctx.where = where_
@@ -484,6 +475,8 @@ class ExpressionLowering(NodeVisitor):
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
             helper = {"count": V.count_in, "size": V.count_in, "any": V.any_in}.get(name, V.all_in)
+            if exists:
+                helper, kind = V.any_in, "bool"
             return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
         paid = self.helper(V.paid, s_(), src, loc)
         if name in ("count", "size"):
@@ -520,18 +513,21 @@ class ExpressionLowering(NodeVisitor):
         op = node.op
         if op in ("in", "not in"):
             return self.membership(node, scope), "bool"
-        left, lk = self.expr_code(node.left, scope)
-        right, rk = self.expr_code(node.right, scope)
-        found, v = self.static_value(right)
-        if found and self.calls(left, V.count_in) and (op, v) in ((">=", 1), (">", 0)):
+        notes = self.ctx.notes
+        if self.exists_test(node):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
-            return ast.Call(self.ctx.code.constant(V.any_in), left.args, []), "bool"
+            left, lk = self.stamped(node.left, *self.reduction(node.left, scope, exists=True))
+            if lk == "bool":
+                return left, "bool"
+        else:
+            left, lk = self.expr_code(node.left, scope)
+        right, rk = self.expr_code(node.right, scope)
         if op in ("==", "!="):
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
         # '<', '<=', '>', '>=': a none (or a text) on either side is a located error, not a TypeError
-        if self.is_number(left, lk) and self.is_number(right, rk):
+        if notes[id(node.left)].number and notes[id(node.right)].number:
             return ast.Compare(left, [AST_COMPARE[op]()], [right]), "bool"
-        if simple(left) and simple(right) and lk in ("int", "bool") and rk in ("int", "bool"):
+        if self.repeatable(node.left) and self.repeatable(node.right) and lk in ("int", "bool") and rk in ("int", "bool"):
             return self.guarded_order(node, left, right), "bool"
         return self.helper(V.ORDERED[op], left, right, self.loc(node)), "bool"
 
@@ -558,16 +554,19 @@ class ExpressionLowering(NodeVisitor):
             else py("_0 is not None", guard[0])
         return ast.IfExp(cond, test, fail)
 
-    def is_number(self, tree, kind) -> bool:
-        """Is ``tree`` sure to give a number (never none): a number constant, an arithmetic helper's result?"""
-        if isinstance(tree, ast.Constant):
-            return type(tree.value) in (int, bool)
-        if isinstance(tree, ast.Call) and any(self.calls(tree, h) for h in (V.add, V.sub, V.mul, V.floordiv, V.mod,
-                                                                             V.count_in)):
-            return True
-        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "len":
-            return True
-        return False
+    def repeatable(self, node) -> bool:
+        """May the code of the analysed ``node`` be written twice (cheap, no effect), as its notes say: a
+        constant, a local, a game variable, or a player's zone of a local (``base + e['p']``)?"""
+        notes = self.ctx.notes
+        if isinstance(node, A.Call) and notes[id(node)].shape == "zone":
+            return self.ctx.m.zones[node.func].per == "player" and notes[id(node.args[0])].local is not None
+        return notes[id(node)].cheap
+
+    def exists_test(self, node) -> bool:
+        """Is the comparison ``node`` 'count(each ... where ...) >= 1' (or '> 0'), as its notes say?"""
+        notes = self.ctx.notes
+        left, right = notes[id(node.left)], notes[id(node.right)]
+        return left.shape == "reduction" and left.kind == "int" and (node.op, right.const) in ((">=", 1), (">", 0))
 
     def visit_BoolOp(self, node, scope):
         trees = [self.expect_code(x, scope, "bool", f"each side of '{node.op}'")[0] for x in node.items]
@@ -604,20 +603,12 @@ class ExpressionLowering(NodeVisitor):
             return self.ctx.ordering.sort_by_call(node, scope)
         name = node.func
         if what == "reduction":  # count/any/all of 'each ... where ...', or of a function that is one
-            arg = node.args[0]
-            if isinstance(arg, A.Each):
-                return self.each_reduction(name, arg, scope)
-            body, inner, where, notes = self.filtered_call(arg, scope)
-            saved, self.ctx.notes = self.ctx.notes, notes  # the function's body, its parameters the arguments' aliases
-            try:
-                return self.each_reduction(name, body, inner, where)
-            finally:
-                self.ctx.notes = saved
+            return self.reduction(node, scope)
         args = [(*self.expr_code(a, scope), a) for a in node.args]
         self.ctx.call_loc = self.loc(node)  # where a builtin's run-time errors point
         record = BUILTINS[name]
         try:  # the kind of the lowered arguments (an inlined parameter's is its argument's)
-            kind = record.result(self.ctx, [Arg(k, a, self.constant_of(tree)) for tree, k, a in args])
+            kind = record.result(self.ctx, [Arg(k, a, self.ctx.notes[id(a)].const) for _, k, a in args])
         except BuiltinError as exc:  # a rule only the real values show: a table inlined as an argument
             raise self.ctx.err(str(exc), exc.node or node) from None
         return record.lower(self.ctx, args, kind), kind
@@ -634,9 +625,9 @@ class ExpressionLowering(NodeVisitor):
     def function_call(self, node, scope):
         func = self.ctx.m.functions[node.func]
         self.ctx.analysis.function_kind(func)  # the body analysed once, on its own, with located errors
-        args = self.bind_args_code(node, func.params, scope, node.func)
+        args = self.bound_args(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.inline_size(func) <= MAX_INLINED:
+        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.small_enough(func):
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))
@@ -647,8 +638,12 @@ class ExpressionLowering(NodeVisitor):
             finally:
                 self.ctx.where, self.ctx.notes = saved, notes
         self.ensure_function(func)
-        env = ast.Dict([ast.Constant(n) for n in names], [tree for tree, _, _ in args])
+        env = ast.Dict([ast.Constant(n) for n in names], [arg.tree for arg in args])
         return py("_0(s, _1)", self.ctx.code.constant(func.fn), env), func.kind
+
+    def small_enough(self, func) -> bool:
+        """Is ``func``'s body small enough to inline where its arguments are cheap (see inline_size)?"""
+        return self.inline_size(func) <= MAX_INLINED
 
     def inline_size(self, func) -> int:
         """How many syntax nodes ``func``'s body is with every call in it inlined (MAX_INLINED + 1 when
@@ -707,6 +702,11 @@ class ExpressionLowering(NodeVisitor):
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
         is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
+        return [(arg.tree, arg.kind, arg.reads) for arg in self.bound_args(node, params, scope, name)]
+
+    def bound_args(self, node, params, scope, name) -> list:
+        """:meth:`bind_args_code` as :class:`BoundArg` s, which also say what the notes know of each argument:
+        the env key when it is one local variable, whether it is a constant of the rules."""
         notes = self.ctx.notes
         if notes is None or id(node) not in notes:  # a procedure's call: its arguments analysed now
             self.ctx.notes = self.ctx.stmt_analysis.analysed_args(node, params, scope, name)
@@ -714,10 +714,17 @@ class ExpressionLowering(NodeVisitor):
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.ctx.notes[id(node)].bound):
                 tree, kind = self.expr_code(arg, scope)
-                reads = self.ctx.notes[id(arg)].reads
+                note = self.ctx.notes[id(arg)]
+                reads = note.reads
                 if kind == "zone" and pkind.startswith("list:"):
                     tree, reads = py("list(s.zones[_0])", tree), True
-                out.append((tree, bound, reads))
+                    out.append(BoundArg(tree, bound, reads))
+                    continue
+                # a local's env key is its scope's (an 'each' variable's numbered as it was lowered); an
+                # inlined parameter's is its argument's (the note says)
+                key = scope.keys.get(arg.name, arg.name) if note.ref is not None and note.ref.what == "local" \
+                    else note.local
+                out.append(BoundArg(tree, bound, reads, key, note.const, self.repeatable(arg), note.number))
             return out
         finally:
             self.ctx.notes = notes

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.dsl import ast as A
-from interpreter.dsl.analysis import NOT_CONSTANT, Note
+from interpreter.dsl.analysis import NOT_CONSTANT, BoundArg, Note
 from interpreter.dsl.check import Ref
 from interpreter.dsl.compiler import CompileError, Compiler, Scope
 from interpreter.dsl.context import CompileContext
@@ -256,9 +256,9 @@ def test_an_inlined_argument_that_reads_the_state_makes_the_parts_of_the_body_re
     c = Compiler(game)
     where = func.body.args[0].where
     assert func.notes[id(where)].reads is False  # analysed with placeholders of the arguments
-    reading = c.ctx.analysis.function_notes(func, {"n": (ast.Name("n", ast.Load()), "int", True)})
+    reading = c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Name("n", ast.Load()), "int", True)})
     assert reading[id(where)].reads is True and reading[id(func.body)].reads is True  # never a per-card table
-    assert c.ctx.analysis.function_notes(func, {"n": (ast.Constant(1), "int", False)})[id(where)].reads is False
+    assert c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Constant(1), "int", False, const=1)})[id(where)].reads is False
     state = game.new_game(players=2, seed=1)
     assert state.pv["score"][0] == 31  # 3 coins above 0, then 1 card (the gem) above 3
 
@@ -291,7 +291,7 @@ def test_a_function_body_is_analysed_once_and_an_inlined_call_rewrites_its_param
     assert func.analysed and func.notes[id(func.body)].kind == "int"
     (param,) = [node for node in nodes(func.body) if isinstance(node, A.Name)]
     assert func.notes[id(param)].ref.what == "alias"  # the placeholder of the argument
-    rewritten = c.ctx.analysis.function_notes(func, {"n": (ast.Constant(5), "int", False)})
+    rewritten = c.ctx.analysis.function_notes(func, {"n": BoundArg(ast.Constant(5), "int", False, const=5)})
     assert (rewritten[id(param)].ref.what, rewritten[id(param)].const) == ("alias", 5)
     assert c.ctx.analysis.function_notes(func)[id(param)].ref == Ref("local", "int", "n")  # the body lowered on its own
     assert rewritten[id(func.body)] is func.notes[id(func.body)]  # the rest of the IR is shared
@@ -373,7 +373,85 @@ def test_the_compiler_declares_what_it_keeps_and_its_names_say_what_they_hold():
     assert not (folder / "units.py").exists() and not (folder / "plus.py").exists()
     compiler = Compiler(load_game(Path(__file__).parents[1] / "definitions" / "modifiers.yaml"))
     for kept in ("notes", "builtin_kinds", "_wait_notes", "_stmt_notes", "_expr_notes", "_load_steps", "_positions",
-                 "_value_slots", "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
+                 "_inline_sizes", "inlining", "splicing", "label_nodes", "fixups"):
         assert kept in CompileContext.__slots__, kept  # declared once, in the context of the compilation
     for kept in CompileContext.__slots__:
         getattr(compiler.ctx, kept)  # and each set when the compiler is made (an unset slot raises)
+
+
+def test_the_analysis_notes_which_expressions_always_give_a_number(compiler):
+    # an order comparison of two such is built without a none guard: the lowering reads this note, not its code
+    _, c = compiler
+    tree = parse_expression("[p.score + 1, 2 * 3, limit, size(pile), count(each x in pile where x.value > 1),"
+                            " double(2), p.score, game.stage, c.value, -1, true]")
+    notes = c.ctx.analysis.analyse(tree, Scope({"p": "player", "c": "card"}, None))
+    number = [notes[id(item)].number for item in tree.items]
+    assert number == [True, True, True, True, True, True, False, False, False, False, True]
+
+
+def test_the_lowering_turns_count_at_least_one_into_any_by_the_notes(compiler):
+    _, c = compiler
+    for text in ("count(each x in pile where x.value > 1) >= 1", "count(each x in pile where x.value > 1) > 0"):
+        tree = parse_expression(text)
+        notes = c.ctx.analysis.analyse(tree, Scope({}, None))
+        c.ctx.notes = notes
+        try:
+            assert c.ctx.exprs.exists_test(tree)
+        finally:
+            c.ctx.notes = None
+    tree = parse_expression("count(each x in pile where x.value > 1) >= 2")
+    c.ctx.notes = c.ctx.analysis.analyse(tree, Scope({}, None))
+    try:
+        assert not c.ctx.exprs.exists_test(tree)
+    finally:
+        c.ctx.notes = None
+
+
+def test_the_analysis_notes_which_expressions_may_be_written_twice(compiler):
+    # 'x.attr' of such an x, and an order comparison of two such, test the value in place: no helper call
+    _, c = compiler
+    texts = ["p", "limit", "7", "game.stage", "active", "p.score", "players", "pile", "size(pile)", "p.score + 1"]
+    trees = [parse_expression(text) for text in texts]
+    cheap = [c.ctx.analysis.analyse(tree, Scope({"p": "player"}, None))[id(tree)].cheap for tree in trees]
+    assert cheap == [True, True, True, True, True, False, False, True, False, False]
+    hand = parse_expression("hand(p)")
+    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({"p": "player"}, None))
+    try:
+        assert c.ctx.exprs.repeatable(hand)  # base + e['p']: its argument is a local
+    finally:
+        c.ctx.notes = None
+    hand = parse_expression("hand(active)")
+    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({}, None))
+    try:
+        assert not c.ctx.exprs.repeatable(hand)
+    finally:
+        c.ctx.notes = None
+
+
+def test_a_calls_arguments_say_from_their_notes_which_are_one_local_or_a_constant(compiler):
+    # the inliner inlines a procedure only where each argument is one of those: it asks these, not the code
+    game, c = compiler
+    proc = game.procedures["quiet"]
+    scope = Scope({"p": "player", "q": "player"}, None)
+    scope.keys["q"] = "q.7"  # an 'each' variable's env key is numbered when it is lowered
+    for text, key, fixed in (("quiet(p)", "p", False), ("quiet(q)", "q.7", False), ("quiet(active)", None, False)):
+        call = parse_expression(text)
+        (arg,) = c.ctx.exprs.bound_args(call, proc.params, scope, "quiet")
+        assert (arg.key, arg.fixed) == (key, fixed), text
+    call = parse_expression("double(limit)")
+    (arg,) = c.ctx.exprs.bound_args(call, game.functions["double"].params, scope, "double")
+    assert (arg.key, arg.fixed) == (None, True)
+
+
+def test_an_inlined_parameter_is_noted_from_its_arguments_note_not_its_code(compiler):
+    import ast
+
+    game, c = compiler
+    func = game.functions["double"]
+    c.ctx.analysis.function_kind(func)
+    placeholder = ast.Name("anything", ast.Load())  # the facts come from the BoundArg, whatever its tree is
+    local = c.ctx.analysis.function_notes(func, {"n": BoundArg(placeholder, "int", False, "x.3", cheap=True)})
+    fixed = c.ctx.analysis.function_notes(func, {"n": BoundArg(placeholder, "int", False, const=4, number=True)})
+    (key, _), = func.param_reads
+    assert (local[key].local, local[key].cheap, local[key].const, local[key].number) == ("x.3", True, NOT_CONSTANT, False)
+    assert (fixed[key].local, fixed[key].cheap, fixed[key].const, fixed[key].number) == (None, False, 4, True)

@@ -1,0 +1,42 @@
+"""The compiler never pattern-matches its own output: what it needs to know about an expression is in the
+analysis notes (issue 22).  Each reader of generated ``ast`` that went stays gone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DSL = Path(__file__).resolve().parents[2] / "interpreter" / "dsl"
+
+
+def test_no_lowering_asks_whether_generated_code_calls_a_helper():
+    # 'is this code a call of count_in / an arithmetic helper / len()' is the note's shape and number now
+    found = {p.name for p in DSL.glob("*.py") if re.search(r"\bself\.calls\(|def calls\(|def is_number\(",
+                                                            p.read_text(encoding="utf-8"))}
+    assert found == set()
+
+
+def test_no_lowering_asks_whether_generated_code_is_simple():
+    # 'may this code be written twice' is the note's ``cheap`` (ExpressionLowering.repeatable); counters.py
+    # (another change's file) still asks pyast.simple of a counter key's tree
+    found = {p.name for p in DSL.glob("*.py") if re.search(r"\bsimple\(", p.read_text(encoding="utf-8"))}
+    assert found <= {"pyast.py", "counters.py"}
+
+
+def test_the_inliner_reads_no_generated_code():
+    # which arguments are one local or a constant is BoundArg's key and fixed, from the notes
+    text = (DSL / "inline.py").read_text(encoding="utf-8")
+    assert "local_key" not in text and "static_value" not in text
+
+
+def test_the_analysis_reads_no_generated_code():
+    # an inlined parameter's note is made of its argument's (BoundArg), not of local_key/static_value of its tree
+    text = (DSL / "analysis.py").read_text(encoding="utf-8")
+    assert not re.search(r"local_key|static_value|\bsimple\(", text)
+
+
+def test_no_pass_asks_whether_generated_code_is_a_constant():
+    # a constant of the rules is its note's ``const`` (an argument's: BoundArg.const); builtins read it too
+    found = {p.name for p in DSL.glob("*.py") if re.search(r"static_value|constant_of|_value_slots",
+                                                            p.read_text(encoding="utf-8"))}
+    assert found == set()
