@@ -55,7 +55,6 @@ class CounterCompiler(NodeVisitor):
         from ..runtime import values as V
         from .pyast import py
 
-        spec = self.ctx.m.counters[node.func]
         name = node.func
         arg = node.args[0]  # (the analysis checked the call and the holder's kind)
         tree, kind, note = self.ctx.exprs.expr_note(arg, scope)
