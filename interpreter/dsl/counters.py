@@ -31,7 +31,7 @@ class CounterCompiler(NodeVisitor):
         import ast
 
         from ..runtime import values as V
-        from .pyast import name as pyname
+        from .pyast import name as pyname, py
 
         name = node.func
         arg = node.args[0]  # (one, of a kind the counter is on: the statement analysis)
@@ -39,13 +39,14 @@ class CounterCompiler(NodeVisitor):
         loc = self.ctx.exprs.loc(arg)
         x = self.ctx.stmts.tmp()
         first.append(ast.Assign([pyname(x, True)], tree))
-        if kind == "space":
-            index = self.ctx.code.constant({sp: i for i, sp in enumerate(self.ctx.board.spaces)})
-            at = self.ctx.exprs.helper(V.space_holder, index, pyname(x), ast.Constant(name), loc)
-        else:
-            at = self.ctx.exprs.helper(V.holder, pyname(x), ast.Constant(name), ast.Constant(kind), loc)
+        if kind != "space":  # a card or player is its own index: only a none is refused
+            first.append(ast.If(py("_0 is None", pyname(x)), [ast.Expr(self.ctx.exprs.helper(
+                V.holder, pyname(x), ast.Constant(name), ast.Constant(kind), loc))], []))
+            return kind, pyname(x), pyname(x)
+        index = self.ctx.code.constant({sp: i for i, sp in enumerate(self.ctx.board.spaces)})
         i = self.ctx.stmts.tmp()
-        first.append(ast.Assign([pyname(i, True)], at))
+        first.append(ast.Assign([pyname(i, True)], self.ctx.exprs.helper(V.space_holder, index, pyname(x),
+                                                                         ast.Constant(name), loc)))
         return kind, pyname(x), pyname(i)
 
     def counter_call(self, node, scope):
