@@ -10,12 +10,11 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import (MAX_OPTIONS, asked_twice, bind_parts, decide_one, decide_space, one_card_options,
-                                 savable_labels)
-from ..runtime.limits import MAX_ACTION_TEXT, over_budget
-from ..runtime.option_spaces import CHOOSE, names_can_collide
+from ..runtime.decisions import asked_twice, bind_parts, decide_space, one_card_options
+from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
+from ..runtime.values import paid
+from ..runtime.option_spaces import names_can_collide
 from ..runtime.records import Pending
-from ..runtime.selections import combo_shapes, count_any_shapes, count_shapes
 from . import ast as A
 from . import types as T
 from .one_plus_any import plus_options, split_each, split_one
@@ -48,10 +47,11 @@ class DecisionCompiler(NodeVisitor):
     def options_builder(self, count, options_node, scope, verb, listed=None):
         """Compile what a player chooses among: returns (what makes the options, the kind chosen).
 
-        What makes the options is a function f(s, e) -> (labels, values), or, for one card, the generated
-        call of ``one_card_options`` that lists them (an ``ast`` expression, as :meth:`ask_one_card` writes
-        it).  A choice of several cards with two options or more returns (None, option space) instead:
-        its options are counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
+        What makes the options is generated code giving (labels, values): for one card, the call of
+        ``one_card_options`` (as :meth:`ask_one_card` writes it), else the call of
+        ``runtime.option_lists.choose_options`` with the list, the count and a ``ChoiceSpec``.  A choice
+        of several cards with two options or more gives (None, option space) instead: its options are
+        counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
         lowered by :meth:`list_code` (tree, kind).
         """
         fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
@@ -68,76 +68,28 @@ class DecisionCompiler(NodeVisitor):
         if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
             labels_of = [prefix + name for name in names]  # every card's action text, made once
             return ast.Call(self.ctx.stmts.K(one_card_options), [listed[0], self.ctx.stmts.K(labels_of)], []), elem
-        values = self.ctx.exprs.function_of(listed[0], options_node)
-        describe = self.ctx.m.describe_value
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
-        if count == "one":
-            n_fn = None
-        elif count == "any":
-            n_fn = "any"
+        if count in ("one", "any"):
+            k = ast.Constant(None)
         else:
-            n_fn = self.ctx.exprs.expect(count, scope, "int", "how many to choose")[0]
-
-        def build(s, e):
-            items = values(s, e)
-            if elem == "card":
-                groups = {}
-                for c in items:
-                    groups.setdefault(names[c], []).append(c)
-            else:
-                groups = {}
-                for v in items:
-                    groups.setdefault(describe(v, elem), []).append(v)
-            if n_fn is None:
-                return [prefix + k for k in groups], [g[0] for g in groups.values()]
-            if n_fn == "any":
-                sizes = range(0, len(items) + 1)
-            else:
-                k = n_fn(s, e)
-                if k == len(items):  # only one way: take them all (taken without asking, so no text is made)
-                    return [prefix + "all"], [[c for g in groups.values() for c in g]]
-                sizes = (k,)
-            labels, vals = [], []
-            keys = list(groups)
-            members = list(groups.values())
-            caps = tuple(map(len, members))
-            # counted before any is listed: choosing 12 of 30 different cards must not build 86 million
-            total = count_any_shapes(caps) if n_fn == "any" else count_shapes(caps, sizes[0], MAX_OPTIONS)
-            if total > MAX_OPTIONS:
-                raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ("
-                                + ("any number" if n_fn == "any" else f"{sizes[0]}") + f" of {len(items)}, "
-                                f"{len(keys)} different); ask for fewer at a time", self_loc)
-            savable_labels(prefix, keys, caps, len(items) if n_fn == "any" else sizes[0],
-                           f"{'any number' if n_fn == 'any' else sizes[0]} of {len(items)}", self_loc)
-            if as_space and total > 1:  # none (an error) and one (taken at once) stay listed
-                return None, [CHOOSE, prefix, members, -1 if n_fn == "any" else sizes[0], total]
-            for k in sizes:
-                for shape in combo_shapes(caps, k):
-                    picked = []
-                    for i, times in shape:
-                        picked += members[i][:times]
-                    text = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
-                    labels.append(prefix + (text or "nothing"))
-                    vals.append(picked)
-            return labels, vals
-        self_loc = self.ctx.location(options_node)
+            k = self.ctx.exprs.expect_code(count, scope, "int", "how many to choose")[0]
+        spec = ChoiceSpec(prefix, elem, count if count in ("one", "any") else "n", names, self.ctx.m.describe_value,
+                          as_space, self.ctx.location(options_node))
         if fixed:
-            self.static_choice(build, count, options_node)
-        return build, (elem if count == "one" else T.list_of(elem))
+            self.static_choice(spec, listed[0], count, options_node)
+        K = self.ctx.stmts.K
+        return ast.Call(K(choose_options), [K(spec), listed[0], k], []), (elem if count == "one" else T.list_of(elem))
 
-    def options_call(self, build) -> ast.expr:
-        """What makes an ask's options, in generated code: ``BUILD(s, e)``, or the listing written out."""
-        return build if isinstance(build, ast.expr) else ast.Call(self.ctx.stmts.K(build), [name("s"), name("e")], [])
-
-    def static_choice(self, build, count, options_node):
+    def static_choice(self, spec, items, count, options_node):
         """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load
         (the options' note said they read nothing of the state)."""
         if not isinstance(count, A.Const) or type(count.value) is not int:
             return  # (a count below 0: refused by the statement analysis)
         try:
-            build(LoadBudget(self.ctx.exprs.load_steps()), {})
+            choose_options(spec, self.ctx.exprs.function_of(items, options_node)(LoadBudget(self.ctx.exprs.load_steps()), {}),
+                           count.value)
         except RuleError as exc:
             if exc.message.startswith("more than"):
                 raise self.ctx.err(exc.message, options_node) from None
@@ -180,7 +132,7 @@ class DecisionCompiler(NodeVisitor):
                 if LABELS is None:  # an option space (option_spaces.py): nothing listed
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=self.options_call(build),
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build,
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
@@ -249,7 +201,7 @@ class DecisionCompiler(NodeVisitor):
                 return SUSPEND
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.ctx.stmts.K(asked_twice), LOC=self.ctx.stmts.K(loc), P=name(p),
-            VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=self.options_call(build), PROMPT=ast.Constant(prompt),
+            VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
             PENDING=self.ctx.stmts.K(Pending)), loc))
@@ -345,99 +297,19 @@ class DecisionCompiler(NodeVisitor):
     def built_menu(self, st, scope, code):
         """A menu where some entries are one option per item: ``"play {c}" for c in hand(p) [if COND]:``.
 
-        The chosen option's value is (entry number, item); the instruction after the
-        decision binds the entry's variable to the item and goes to the entry's code.
-        Options whose labels and items are alike (identical cards) are one option.
+        Generated code goes through the entries' lists and offers each open option with the run-time
+        functions of ``runtime.option_lists`` (identical cards are one option), then asks.  The chosen
+        option's value is (entry number, item); the instruction after the decision binds the entry's
+        variable to the item and goes to the entry's code.
         """
-        tree, _, note = self.ctx.exprs.expr_note(st.player, scope, ("player", "who is asked"))
-        player, pk = self.ctx.exprs.function_of(tree, st.player), note.local  # pk: the player is a local variable
-        entries = []
-        for opt in st.options:  # (texts, and what they show: checked by the statement analysis)
-            if opt.items is None:
-                cond = self.ctx.exprs.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
-                    if opt.condition else None
-                # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
-                parts = self.label_template(opt, scope) if "{" in opt.label else opt.label
-                entries.append((None, None, None, cond, parts))
-                continue
-            items, kind = self.ctx.exprs.as_list(opt.items, scope, "what a menu entry goes through")
-            elem = T.element(kind)
-            scope.names.update(T.unpacked(opt.var, elem))
-            key = scope.keys.get(opt.var, opt.var) if isinstance(opt.var, str) else \
-                tuple(scope.keys.get(n, n) for n in opt.var)  # "ask {q} for {r}" for q, r in pairs
-            cond = self.ctx.exprs.expect(opt.condition, scope, "bool", "the condition of an option")[0] \
-                if opt.condition else None
-            parts = self.label_template(opt, scope)
-            if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
-                whole = (lambda s, e, key=key: e[key]) if key.__class__ is str else \
-                    (lambda s, e, key=key: [e[k] for k in key])
-                parts = ([opt.label + " "] if opt.label else []) + [(whole, elem)]
-            entries.append((items, key, elem, cond, parts))
+        player = self.ctx.exprs.expect_code(st.player, scope, "player", "who is asked")[0]
+        entries = [self.menu_entry(opt, scope) for opt in st.options]
         loc = self.ctx.location(st)
         slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
-        names, describe = self.ctx.m.card_names, self.ctx.m.describe_value
+        spec = MenuSpec(self.ctx.m.card_names, self.ctx.m.describe_value, [entry[2] for entry in entries],
+                        [self.ctx.location(opt) for opt in st.options], loc, slot)
         targets = [Label() for _ in st.options]
-        at = [self.ctx.location(opt) for opt in st.options]
-
-        def ask_built(s, fr, pc):
-            e = fr.env
-            p = e[pk] if pk is not None else player(s, e)
-            labels, values, same = [], [], {}
-            for i, (items, key, elem, cond, parts) in enumerate(entries):
-                if items is None:
-                    if cond is None or cond(s, e):
-                        label = parts if parts.__class__ is str else \
-                            "".join(part if part.__class__ is str else describe(part[0](s, e), part[1]) for part in parts)
-                        if same.get(label, (i, None)) != (i, None):
-                            raise RuleError(f"two options of this decision read {label!r}; give each its own "
-                                            f"text (name the item in it, as in \"play {{c}}\")", at[i])
-                        labels.append(label)
-                        values.append((i, None))
-                        same[label] = (i, None)
-                    continue
-                xs = items(s, e)
-                s.steps -= len(xs)  # one step per item, paid before any label is made
-                if s.steps < 0:
-                    raise over_budget(s, loc)
-                for x in xs:
-                    if key.__class__ is str:
-                        e[key] = x
-                    else:
-                        bind_parts(e, key, x)
-                    if cond is not None and not cond(s, e):
-                        continue
-                    label = "".join(part if part.__class__ is str else describe(part[0](s, e), part[1])
-                                    for part in parts)
-                    ident = (i, names[x] if elem == "card" else describe(x, elem))
-                    other = same.get(label)
-                    if other is not None:
-                        if other == ident:
-                            continue  # identical cards: one option
-                        raise RuleError(f"two options of this decision read {label!r}; give each its own "
-                                        f"text (name the item in it, as in \"play {{c}}\")", at[i])
-                    if not label:
-                        raise RuleError("an option of this decision reads '' (an empty text); players "
-                                        "could not name it", at[i])
-                    if len(label) > MAX_ACTION_TEXT:  # a pair's two texts may each be long
-                        raise RuleError(f"an option of this decision reads {len(label):,} characters, more than "
-                                        f"the {MAX_ACTION_TEXT:,} an action may have (a save keeps every action's "
-                                        "text); show less of the item in the text", at[i])
-                    same[label] = ident
-                    labels.append(label)
-                    values.append((i, x))
-            if len(labels) > MAX_OPTIONS:
-                raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from; ask for fewer at a time", loc)
-            if not labels:
-                raise RuleError(f"none of the options is open to player {p + 1}", loc)
-            return decide_one(s, fr, pc, p, labels, values, slot, "choose")
-        # the options are made by ask_built (a helper of this menu); it gives the pc to go on at, or SUSPEND
-        code.append(Op(lambda k: shape("""
-            pc = ASK(s, fr, pc)
-            if pc != NEXT:
-                if pc < 0:
-                    return pc
-                continue
-        """, ASK=self.ctx.stmts.K(ask_built), NEXT=ast.Constant(k + 1)), None))
+        code.append(Op(lambda k: self.menu_options_code(k, player, entries, spec), None))
 
         keys = [entry[1] for entry in entries]
         which, item = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
@@ -470,18 +342,81 @@ class DecisionCompiler(NodeVisitor):
                 code.append(jump(end))
         end.pc = len(code)
 
+    def menu_entry(self, opt, scope) -> tuple:
+        """One entry of a built menu as generated trees: (items, env key, kind of the items, condition, text);
+        a fixed entry has no items, key or kind."""
+        cond_of = lambda: self.ctx.exprs.expect_code(opt.condition, scope, "bool", "the condition of an option")[0] \
+            if opt.condition else None  # noqa: E731
+        if opt.items is None:
+            cond = cond_of()
+            # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
+            return None, None, None, cond, self.label_code(self.label_template(opt, scope) if "{" in opt.label
+                                                           else [opt.label])
+        items, kind = self.ctx.exprs.list_code(opt.items, scope, "what a menu entry goes through")
+        elem = T.element(kind)
+        scope.names.update(T.unpacked(opt.var, elem))
+        key = scope.keys.get(opt.var, opt.var) if isinstance(opt.var, str) else \
+            tuple(scope.keys.get(n, n) for n in opt.var)  # "ask {q} for {r}" for q, r in pairs
+        cond = cond_of()
+        parts = self.label_template(opt, scope)
+        if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
+            whole = local(key) if key.__class__ is str else ast.List([local(k) for k in key], ast.Load())
+            parts = ([opt.label + " "] if opt.label else []) + [(whole, elem)]
+        return items, key, elem, cond, self.label_code(parts)
+
+    def label_code(self, parts) -> ast.expr:
+        """An option's text in generated code: its literal strings and its parts, each as it reads."""
+        if all(part.__class__ is str for part in parts):
+            return ast.Constant("".join(parts))
+        describe = self.ctx.stmts.K(self.ctx.m.describe_value)
+        pieces = [ast.Constant(part) if part.__class__ is str else ast.Call(describe, [part[0], ast.Constant(part[1])], [])
+                  for part in parts]
+        text = pieces[0]
+        for piece in pieces[1:]:  # (every piece a string: one '+' each)
+            text = ast.BinOp(text, ast.Add(), piece)
+        return text
+
+    def menu_options_code(self, k, player, entries, spec) -> list:
+        """The menu's instruction at pc ``k``: its open options made (each entry's items gone through), then
+        ``menu_decide`` gives the pc to go on at, or SUSPEND."""
+        K = self.ctx.stmts.K
+        p, labels, values, same = (self.ctx.stmts.tmp() for _ in range(4))
+        offered = dict(SPEC=K(spec), LABELS=name(labels), VALUES=name(values), SAME=name(same))
+        body = shape("""
+            P = PLAYER
+            LABELS, VALUES, SAME = [], [], {}
+        """, P=name(p), PLAYER=player, **offered)
+        for i, (items, key, elem, cond, label) in enumerate(entries):
+            if items is None:
+                offer = shape("ENTRY(SPEC, LABELS, VALUES, SAME, I, LABEL)", ENTRY=K(menu_entry), I=ast.Constant(i),
+                              LABEL=label, **offered)
+                body += offer if cond is None else [ast.If(cond, offer, [])]
+                continue
+            x = self.ctx.stmts.tmp()
+            bind = shape("e[KEY] = X", KEY=ast.Constant(key), X=name(x)) if key.__class__ is str else \
+                shape("UNPACK(e, KEY, X)", UNPACK=K(bind_parts), KEY=K(key), X=name(x))
+            offer = shape("ITEM(SPEC, LABELS, VALUES, SAME, I, X, LABEL)", ITEM=K(menu_item), I=ast.Constant(i),
+                          X=name(x), LABEL=label, **offered)
+            # one step per item, paid before any text is made
+            body.append(ast.For(name(x, True), ast.Call(K(paid), [name("s"), items, K(spec.loc)], []),
+                                bind + (offer if cond is None else [ast.If(cond, offer, [])]), []))
+        return body + shape("""
+            pc = DECIDE(s, fr, pc, P, SPEC, LABELS, VALUES)
+            if pc != NEXT:
+                if pc < 0:
+                    return pc
+                continue
+        """, DECIDE=K(menu_decide), P=name(p), NEXT=ast.Constant(k + 1), **offered)
+
     def label_template(self, opt, scope):
-        """An option's text as literal strings and (closure, kind) parts for its ``{expression}`` s."""
+        """An option's text as literal strings and (tree, kind) parts for its ``{expression}`` s."""
         parts = []  # (each part's errors, and whether a text can show it: the statement analysis's)
         for piece in self.ctx.template(opt.label, opt, "the option's text", opt.column + 1):
             if piece.__class__ is str:
                 parts.append(piece)
                 continue
-            fn, kind = self.ctx.exprs.expr(piece[1], scope)
+            tree, kind = self.ctx.exprs.expr_code(piece[1], scope)
             if kind == "zone":
-                zf = fn
-                fn, kind = (lambda s, e, zf=zf: list(s.zones[zf(s, e)])), "list:card"
-            parts.append((fn, kind))
+                tree, kind = py("list(s.zones[_0])", tree), "list:card"
+            parts.append((tree, kind))
         return parts
-
-

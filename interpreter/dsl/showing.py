@@ -10,7 +10,10 @@ players, after the players).
 
 from __future__ import annotations
 
-from ..runtime.limits import over_budget
+import ast
+
+from ..runtime.visibility import show_cards
+from .pyast import py
 from .visitor import NodeVisitor
 
 
@@ -19,37 +22,16 @@ class ShowCompiler(NodeVisitor):
 
     __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
-    def show(self, st, scope):
-        """The closure of a 'show' statement (called from generated code)."""
-        what, kind = self.ctx.exprs.expr(st.what, scope)
+    def show(self, st, scope) -> list:
+        """A 'show' statement: generated code calling ``runtime.visibility.show_cards`` with two lists."""
+        cards, kind = self.ctx.exprs.expr_code(st.what, scope)
         if kind in ("card", "none"):
-            cards_of = lambda s, e: [] if (c := what(s, e)) is None else [c]  # noqa: E731
+            cards = py("[_0]", cards)  # (a none in the list is skipped)
         elif kind == "zone":
-            cards_of = lambda s, e: s.zones[what(s, e)]  # noqa: E731
-        else:  # a list of cards (other kinds: refused by the statement analysis)
-            cards_of = what
-        who, wkind = self.ctx.exprs.expr(st.to, scope)
-        if wkind in ("player", "none"):
-            players_of = lambda s, e: [p] if (p := who(s, e)) is not None else []  # noqa: E731
-        else:  # a list of players (the statement analysis)
-            players_of = who
-        loc = self.ctx.location(st)
-
-        def show(s, e):
-            cards = [c for c in cards_of(s, e) if c is not None]
-            players = sorted({p for p in players_of(s, e) if p is not None})
-            s.steps -= len(cards)  # a step per card shown
-            if s.steps < 0:
-                raise over_budget(s, loc)
-            if not cards or not players:
-                return
-            shown = s.shown
-            for c in cards:
-                before = shown.get(c)
-                seen = players if before is None else sorted(set(before).union(players))
-                if len(seen) == s.n:  # every player: a public reveal, spectators (seat n) see it too
-                    seen = seen + [s.n]
-                shown[c] = seen
-            if s.trace is not None:
-                s.traced_show(cards, players)
-        return show
+            cards = py("s.zones[_0]", cards)
+        # (else a list of cards; other kinds: refused by the statement analysis)
+        players, wkind = self.ctx.exprs.expr_code(st.to, scope)
+        if wkind in ("player", "none"):  # (else a list of players: the statement analysis)
+            players = py("[_0]", players)
+        loc = self.ctx.code.constant(self.ctx.location(st))
+        return [ast.Expr(self.ctx.exprs.helper(show_cards, ast.Name("s", ast.Load()), cards, players, loc))]

@@ -101,11 +101,6 @@ class StatementLowering(NodeVisitor):
                 raise RE(MSG, LOC)
         """, N=n, RE=self.K(RuleError), MSG=ast.Constant(message), LOC=self.K(loc))
 
-    # ---------------------------------------------------------------- statements still closures
-    def embedded(self, fn) -> list:
-        """A statement still compiled to a closure ``f(s, e) -> None``, called from generated code."""
-        return [ast.Expr(self.ctx.code.call(fn))]
-
     # ---------------------------------------------------------------- statements
     def visit_Pass(self, st, scope, site):
         return []
@@ -128,7 +123,7 @@ class StatementLowering(NodeVisitor):
     def visit_Assign(self, st, scope, site):
         target = st.target
         if isinstance(target, A.Call):  # marks(x) += n
-            return self.embedded(self.ctx.counters.counter_assign(st, scope))
+            return self.ctx.counters.counter_assign(st, scope)
         if isinstance(target, A.Name) and target.name in scope.names and st.op == "=" \
                 and isinstance(st.value, A.Call) and st.value.func in self.ctx.m.procedures:
             inlined = self.ctx.inliner.inline_proc(st.value, scope, scope.keys.get(target.name, target.name), site)
@@ -215,7 +210,7 @@ class StatementLowering(NodeVisitor):
 
     def visit_Move(self, st, scope, site):
         if self.ctx.counters.is_counter(st.what) or self.ctx.counters.is_counter(st.dest):  # move marks(a) to marks(b): all of them
-            return self.embedded(self.ctx.counters.counter_move(st, scope))
+            return self.ctx.counters.counter_move(st, scope)
         dest = self.ctx.exprs.expect_code(st.dest, scope, "zone", "the destination of 'move'")[0]
         what, kind = self.ctx.exprs.expr_code(st.what, scope)
         bottom = bool(st.bottom)
@@ -446,10 +441,10 @@ class StatementLowering(NodeVisitor):
                         self.budget(ast.Constant(1), TOO_LONG_LOOP, self.ctx.location(st)) + body, [])]
 
     def visit_CounterMove(self, st, scope, site):
-        return self.embedded(self.ctx.counters.counter_move(st, scope))
+        return self.ctx.counters.counter_move(st, scope)
 
     def visit_Show(self, st, scope, site):
-        return self.embedded(self.ctx.showing.show(st, scope))
+        return self.ctx.showing.show(st, scope)
 
 
 def emit_now(s, env, name, kinds, handlers, abilities, listeners, loc):

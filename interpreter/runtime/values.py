@@ -438,3 +438,36 @@ def space_holder(index, sp, name, loc):
         if sp is None:
             raise RuleError(f"{name}(): the space is none", loc) from None
         raise RuleError(f"{name}(): {sp!r} is not a space of the board", loc) from None
+
+
+def change_counter(s, name, holder, i, x, op, n, describe, loc):
+    """``name(x) op n`` (``=``, ``+=``, ``-=``) on the ``holder`` list, index ``i``: never below zero."""
+    row = s.counters[name][holder]
+    if op == "=":
+        new = n
+    elif op == "+=":
+        new = row[i] + n
+    else:
+        new = row[i] - n
+    if new < 0:
+        raise RuleError(f"{name}({describe(x, holder)}) would go below zero ({row[i]} {op} {n}); "
+                        f"test how many there are first, or use 'move up to'", loc)
+    row[i] = new
+
+
+def move_counter(s, name, s_holder, i, d_holder, j, n, up_to, x, describe, loc):
+    """``move [up to] n of name(x) to name(y)`` (index i of ``s_holder``, j of ``d_holder``); n None: all."""
+    rows = s.counters[name]
+    src, dst = rows[s_holder], rows[d_holder]
+    have = src[i]
+    if n is None:
+        n = have
+    elif n < 0:
+        raise RuleError(f"cannot move a negative number ({n}) of {name}", loc)
+    elif n > have:
+        if not up_to:
+            raise RuleError(f"cannot move {n} of {name}({describe(x, s_holder)}): it has "
+                            f"only {have} (write 'move up to {n} of ...' to take what there is)", loc)
+        n = have
+    src[i] = have - n
+    dst[j] += n

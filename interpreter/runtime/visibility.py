@@ -177,3 +177,24 @@ class Line:
                         text[i] = p.redacted
         seen = ["".join(t) for t in texts]
         return None if all(t == omniscient for t in seen) else seen
+
+
+def show_cards(s, cards, players, loc):
+    """'show CARDS to PLAYERS': those players see the cards until they move (``State.shown``); a card shown
+    to every player is public, spectators (seat n) see it too.  A step per card shown."""
+    cards = [c for c in cards if c is not None]
+    players = sorted({p for p in players if p is not None})
+    s.steps -= len(cards)
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    if not cards or not players:
+        return
+    shown = s.shown
+    for c in cards:
+        before = shown.get(c)
+        seen = players if before is None else sorted(set(before).union(players))
+        if len(seen) == s.n:
+            seen = seen + [s.n]
+        shown[c] = seen
+    if s.trace is not None:
+        s.traced_show(cards, players)

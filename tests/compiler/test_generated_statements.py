@@ -286,3 +286,25 @@ def test_moving_one_card_is_a_call_of_the_one_move_card_of_the_runtime(tmp_path)
     assert [len(state.zones[game.zone_index(z)]) for z in ("deck", "hand(1)", "hand(2)")] == [0, 2, 1]  # ask: one option
     assert all(state.loc[card] == game.zone_index(zone) for zone in ("hand(1)", "hand(2)")
                for card in state.zones[game.zone_index(zone)])
+
+
+def compiler_closures(path) -> set:
+    """The Python closures the compiler made at load and left in a definition's generated code (its constant table)."""
+    found = set()
+    for _, compiled in load_game(path).every_count():
+        for value in compiled.code.constants:
+            qualname = getattr(value, "__qualname__", "")
+            if "<locals>" in qualname and getattr(value, "__module__", "").startswith("interpreter.dsl"):
+                found.add(qualname)
+    return found
+
+
+@pytest.mark.parametrize("path", ["definitions/top_frog.yaml", "definitions/kaeru.yaml", "definitions/frog_tower.yaml",
+                                  "definitions/crazy_eights.yaml", "tests/definitions/counters.yaml",
+                                  "tests/definitions/showing.yaml"])
+def test_generated_code_calls_no_closure_made_by_the_compiler(path):
+    """Every statement is generated code calling plain run-time functions with their data (counters, 'show',
+    a decision's options): the code unit holds no closure of the compiler, whose behaviour a reader of the
+    generated source could not see."""
+    root = __import__("pathlib").Path(__file__).parents[2]
+    assert compiler_closures(root / path) == set()

@@ -27,10 +27,6 @@ ALLOWED: dict[str, str] = {
     "interpreter/loader/source.py:_explain_yaml_error": "a table of wording: one branch per PyYAML syntax error",  # 32
     # Still to split (each says its complexity): compiler parts that issue 22's
     # remaining items (passes, no reading of generated code) will rewrite anyway:
-    "interpreter/dsl/one_plus_any.py:plus_options.build": _ELSEWHERE,  # 17
-    "interpreter/dsl/decisions.py:DecisionCompiler.built_menu": _ELSEWHERE,  # 22
-    "interpreter/dsl/decisions.py:DecisionCompiler.built_menu.ask_built": _ELSEWHERE,  # 24
-    "interpreter/dsl/decisions.py:DecisionCompiler.options_builder.build": _ELSEWHERE,  # 25
     "interpreter/dsl/lower_expr.py:card_reads": _ELSEWHERE,  # 30
 }
 

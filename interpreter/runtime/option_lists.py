@@ -1,0 +1,230 @@
+"""A decision's options made from lists at run time: ``choose N of X``, ``one of X plus any number of Y``, and
+menus with entries built from lists.
+
+Generated code calls :func:`choose_options` or :func:`plus_options` with the lists it computed and
+a record of what the compiler knew (:class:`ChoiceSpec`, :class:`PlusSpec`, kept in the code unit's
+constant table); a menu's generated code goes through its lists itself and offers each open entry
+with :func:`menu_entry` or :func:`menu_item`, then asks with :func:`menu_decide`.  Each returns ``(labels, values)``, or ``(None, option space)`` when the options
+are counted, not listed (option_spaces.py).  Identical cards are one option; the options are
+counted before any is listed (the cap ``decisions.MAX_OPTIONS``).
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleError
+from .decisions import MAX_OPTIONS, decide_one, savable_labels
+from .limits import MAX_ACTION_TEXT
+from .option_spaces import CHOOSE, PLUS, SEPARATOR
+from .selections import combo_shapes, count_any_shapes, count_shapes
+
+
+class ChoiceSpec:
+    """What the compiler knows of a ``choose N of X``: the action text's ``prefix``, the kind of the items
+    (``elem``), ``count`` ("one", "any" or "n": a number computed when asked), the card ``names`` and
+    ``describe`` (how a value reads), whether several cards may stay an option space, and the location."""
+
+    __slots__ = ("prefix", "elem", "count", "names", "describe", "as_space", "loc")
+
+    def __init__(self, prefix, elem, count, names, describe, as_space, loc):
+        self.prefix, self.elem, self.count, self.names = prefix, elem, count, names
+        self.describe, self.as_space, self.loc = describe, as_space, loc
+
+
+class PlusSpec:
+    """What the compiler knows of a ``one of X plus any number of Y``: the action text's ``prefix``, the card
+    ``names``, whether the options may stay an option space, and the location."""
+
+    __slots__ = ("prefix", "names", "as_space", "loc")
+
+    def __init__(self, prefix, names, as_space, loc):
+        self.prefix, self.names, self.as_space, self.loc = prefix, names, as_space, loc
+
+
+# ---------------------------------------------------------------------------- choose N of X
+def alike_groups(spec: ChoiceSpec, items) -> dict:
+    """The items grouped by how they read (a card by its name), in the order each text first appears."""
+    groups = {}
+    if spec.elem == "card":
+        names = spec.names
+        for c in items:
+            groups.setdefault(names[c], []).append(c)
+    else:
+        describe, elem = spec.describe, spec.elem
+        for v in items:
+            groups.setdefault(describe(v, elem), []).append(v)
+    return groups
+
+
+def choose_options(spec: ChoiceSpec, items, k) -> tuple:
+    """The options of ``choose k of items`` (``k`` None: one of them; any number: ``spec.count == "any"``)."""
+    groups = alike_groups(spec, items)
+    prefix = spec.prefix
+    if spec.count == "one":
+        return [prefix + text for text in groups], [g[0] for g in groups.values()]
+    anyhow = spec.count == "any"
+    if not anyhow and k == len(items):  # only one way: take them all (taken without asking, so no text is made)
+        return [prefix + "all"], [[c for g in groups.values() for c in g]]
+    keys, members = list(groups), list(groups.values())
+    caps = tuple(map(len, members))
+    total = counted_selections(spec, items, keys, caps, k)
+    if spec.as_space and total > 1:  # none (an error) and one (taken at once) stay listed
+        return None, [CHOOSE, prefix, members, -1 if anyhow else k, total]
+    sizes = range(0, len(items) + 1) if anyhow else (k,)
+    return listed_selections(prefix, keys, members, caps, sizes)
+
+
+def counted_selections(spec: ChoiceSpec, items, keys, caps, k) -> int:
+    """How many options a choice of several items has, counted before any is listed: choosing 12 of 30
+    different cards must not build 86 million.  Refuses too many, or texts too long to save."""
+    anyhow = spec.count == "any"
+    total = count_any_shapes(caps) if anyhow else count_shapes(caps, k, MAX_OPTIONS)
+    how_many = "any number" if anyhow else f"{k}"
+    if total > MAX_OPTIONS:
+        raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ({how_many} of {len(items)}, "
+                        f"{len(keys)} different); ask for fewer at a time", spec.loc)
+    savable_labels(spec.prefix, keys, caps, len(items) if anyhow else k, f"{how_many} of {len(items)}", spec.loc)
+    return total
+
+
+def listed_selections(prefix, keys, members, caps, sizes) -> tuple:
+    """Every selection of ``sizes`` items from the groups: its text ("2 x a, b"; "nothing") and its items."""
+    labels, values = [], []
+    for k in sizes:
+        for shape in combo_shapes(caps, k):
+            picked = []
+            for i, times in shape:
+                picked += members[i][:times]
+            text = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
+            labels.append(prefix + (text or "nothing"))
+            values.append(picked)
+    return labels, values
+
+
+# ---------------------------------------------------------------------------- one of X plus any number of Y
+def others_grouped(names, pool, c) -> tuple:
+    """(names, cards, sizes) of the groups of identical cards of ``pool``, in the order each name first
+    appears, without the first occurrence of ``c`` (the card chosen as the one is not also one of the
+    others; None: the whole pool)."""
+    groups = {}
+    skipped = c is None
+    for x in pool:
+        if x == c and not skipped:
+            skipped = True
+            continue
+        groups.setdefault(names[x], []).append(x)
+    members = list(groups.values())
+    return list(groups), members, tuple(map(len, members))
+
+
+def plus_options(spec: PlusSpec, ones, pool) -> tuple:
+    """The options of ``one of ones plus any number of pool``: a distinct first card with any distinct
+    selection of the others, reading ``"<one> + <others>"`` (or ``"<one>"``)."""
+    firsts = {}
+    names = spec.names
+    for c in ones:
+        firsts.setdefault(names[c], c)
+    plans, total = plus_plans(spec, firsts, pool)
+    if spec.as_space and total > 1:
+        return None, [PLUS, spec.prefix, [[c, members, n] for _, c, _, members, _, n in plans], total]
+    return listed_plus(spec, plans)
+
+
+def plus_plans(spec: PlusSpec, firsts: dict, pool) -> tuple:
+    """Per distinct first card (name, card, the others' group names, cards and sizes, how many selections),
+    and the number of options, counted before any is listed."""
+    plans, total = [], 0
+    names, head, loc = spec.names, spec.prefix, spec.loc
+    whole = None  # the groups of the whole pool: those of every first card that is not in it, made once
+    what = f"one of {len(firsts)} different plus any number of {len(pool)}"
+    for text, c in firsts.items():
+        if c in pool:
+            keys, members, caps = others_grouped(names, pool, c)
+        else:
+            if whole is None:
+                whole = others_grouped(names, pool, None)
+            keys, members, caps = whole
+        n = count_any_shapes(caps)
+        total += n
+        if total > MAX_OPTIONS:
+            raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ({what}); ask for fewer at a time", loc)
+        savable_labels(head + text + SEPARATOR, keys, caps, sum(caps), what, loc)
+        plans.append((text, c, keys, members, caps, n))
+    return plans, total
+
+
+def listed_plus(spec: PlusSpec, plans) -> tuple:
+    """Every option of the plans, listed; two that read alike (a name holding a separator) are refused."""
+    labels, values, seen = [], [], set()
+    for text, c, keys, members, caps, _ in plans:
+        head = spec.prefix + text
+        for k in range(sum(caps) + 1):
+            for shape in combo_shapes(caps, k):
+                picked = [c]
+                for i, times in shape:
+                    picked += members[i][:times]
+                rest = ", ".join(keys[i] if times == 1 else f"{times} x {keys[i]}" for i, times in shape)
+                label = head + SEPARATOR + rest if rest else head
+                if label in seen:
+                    raise RuleError(f"two options of this decision read {label!r} (a card's name contains "
+                                    f"{SEPARATOR.strip()!r} or ', '); the choice cannot be told apart", spec.loc)
+                seen.add(label)
+                labels.append(label)
+                values.append(picked)
+    return labels, values
+
+
+# ---------------------------------------------------------------------------- menus with entries built from lists
+class MenuSpec:
+    """What the compiler knows of a menu whose entries are built from lists (``"play {c}" for c in hand(p)``):
+    the card ``names``, ``describe`` (how a value reads), per entry the kind of its items (``elems``) and its
+    location (``at``), the menu's location, and ``slot``, the local that receives (entry, item)."""
+
+    __slots__ = ("names", "describe", "elems", "at", "loc", "slot")
+
+    def __init__(self, names, describe, elems, at, loc, slot):
+        self.names, self.describe, self.elems, self.at, self.loc, self.slot = names, describe, elems, at, loc, slot
+
+
+def _same_text(spec: MenuSpec, label, i):
+    return RuleError(f"two options of this decision read {label!r}; give each its own text (name the item in it, "
+                     f"as in \"play {{c}}\")", spec.at[i])
+
+
+def menu_entry(spec: MenuSpec, labels, values, same, i, label) -> None:
+    """Entry ``i``, a fixed option, is open: its text ``label`` is offered (the value ``(i, None)``)."""
+    if same.get(label, (i, None)) != (i, None):
+        raise _same_text(spec, label, i)
+    labels.append(label)
+    values.append((i, None))
+    same[label] = (i, None)
+
+
+def menu_item(spec: MenuSpec, labels, values, same, i, x, label) -> None:
+    """Item ``x`` of entry ``i`` is open, reading ``label``: offered (the value ``(i, x)``) unless an identical
+    item of the same entry already is."""
+    elem = spec.elems[i]
+    ident = (i, spec.names[x] if elem == "card" else spec.describe(x, elem))
+    other = same.get(label)
+    if other is not None:
+        if other == ident:
+            return  # identical cards: one option
+        raise _same_text(spec, label, i)
+    if not label:
+        raise RuleError("an option of this decision reads '' (an empty text); players could not name it", spec.at[i])
+    if len(label) > MAX_ACTION_TEXT:  # a pair's two texts may each be long
+        raise RuleError(f"an option of this decision reads {len(label):,} characters, more than the "
+                        f"{MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); show less of "
+                        "the item in the text", spec.at[i])
+    same[label] = ident
+    labels.append(label)
+    values.append((i, x))
+
+
+def menu_decide(s, fr, pc, p, spec: MenuSpec, labels, values):
+    """The menu's open options are made: a single one is taken at once, else the player is asked (the pc to
+    go on at, or SUSPEND)."""
+    if len(labels) > MAX_OPTIONS:
+        raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from; ask for fewer at a time", spec.loc)
+    if not labels:
+        raise RuleError(f"none of the options is open to player {p + 1}", spec.loc)
+    return decide_one(s, fr, pc, p, labels, values, spec.slot, "choose")
