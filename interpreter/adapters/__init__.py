@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from ..dsl.decisions import MAX_OPTIONS
+from ..runtime.decisions import MAX_OPTIONS
 from ..errors import DefinitionError, IllegalActionError, Location, RibbitError, quote
 from ..state import _type_of
 
