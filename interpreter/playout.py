@@ -36,11 +36,10 @@ from __future__ import annotations
 
 import random
 
-from .errors import IllegalActionError, RibbitError, not_a_generator
+from .errors import IllegalActionError, not_a_generator
 from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
-from .runtime.control import SUSPEND, GameOver
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
 
@@ -89,12 +88,13 @@ def _played(state, rngs, policy, decisions: int) -> None:
 
 def _played_untraced(state, rngs, policy, decisions: int) -> None:
     """The playout of an untraced state, not in chance mode (simulations and search): what ``run_loop.play``
-    and ``run_loop.run`` do for a decision, inlined, and a uniform draw straight from each generator's
+    does for a decision, without its trace and chance branches (the rules run by ``run_loop.run``), and a uniform draw straight from each generator's
     ``_randbelow`` (what ``randrange(count)`` calls: the same numbers).  A simultaneous decision is
     played by :func:`_played` (through ``run_loop.play``, which gathers its choices)."""
     game = state.game
-    names, codes, step_limit = game.card_names, game.codes, game.step_limit
+    names, step_limit = game.card_names, game.step_limit
     frames, history = state.frames, state.history
+    run, failed = RUN.run, RUN.failed
     # randrange(count) is _randbelow(count) for count > 0; a generator whose class redefines randrange keeps its own
     below = None if policy is not None else [r._randbelow if type(r).randrange is random.Random.randrange
                                              else r.randrange for r in rngs]
@@ -106,16 +106,13 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
             continue
         player = p.players[0]
         space = p.lazy and p.lazy[0]
+        count = space[-1] if space else len(p.labels[0])
+        k = below[player](count) if below is not None and count > 0 \
+            else _drawn(state, player, count, rngs[player], policy)
         if space:
-            count = space[-1]
-            k = below[player](count) if below is not None and count > 0 \
-                else _drawn(state, player, count, rngs[player], policy)
             label, value = OPT.option(space, k, names)
         else:
             labels = p.labels[0]
-            count = len(labels)
-            k = below[player](count) if below is not None and count > 0 \
-                else _drawn(state, player, count, rngs[player], policy)
             label = labels[k]
             value = p.values[0][labels.index(label)]  # the first option with that text, as apply
         history.append([player, label])
@@ -127,28 +124,10 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
             fr.env[dest] = value
         state.pending = None
         state.steps = step_limit
-        _resolved(state, frames, codes, label)
-
-
-def _resolved(state, frames, codes, label) -> None:
-    """``run_loop.run`` and the end of ``run_loop.play``, inlined: rule code runs from the chosen option to the
-    next decision or the end of the game; a rule that fails rewinds the decision (``label``) and raises."""
-    try:
-        while frames:
-            fr = frames[-1]
-            code = codes[fr.pid]
-            pc = fr.pc
-            while pc >= 0:
-                pc = code(state, fr, pc)
-            if pc == SUSPEND:
-                return
-        RUN.end(state, RUN.END_OF_FLOW)
-    except GameOver:
-        RUN.end(state, RUN.END_STATEMENT)
-    except (RibbitError, RecursionError) as exc:
-        RUN.failed(state, exc, label)
-    except Exception as exc:  # noqa: BLE001 - no check foresaw it: located, then the decision rewound
-        RUN.failed(state, RUN.unforeseen(state, exc, fr, code, pc), label)
+        try:  # the rules run to the next decision, as run_loop.play has them run; one that fails rewinds it
+            run(state)
+        except Exception as exc:  # noqa: BLE001 - located and raised by failed
+            failed(state, exc, label)
 
 
 def _drawn(state, player: int, count: int, rng, policy) -> int:
