@@ -390,13 +390,28 @@ def legal_ids(observation):
     return np.flatnonzero(observation["action_mask"].view(np.bool_))
 
 
+def pettingzoo_steps(env, games: int) -> int:
+    """Random games through a PettingZoo AEC env (``env.last()`` + ``env.step`` by fixed action id), seeds 0 to
+    ``games - 1``; the number of steps that decided something."""
+    rng, steps = random.Random(0), 0
+    for seed in range(games):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(legal_ids(observation))))
+            steps += 1
+    return steps
+
+
 PETTINGZOO_GAMES = (("Frog Tower", 3, 20), ("Top Frog", 4, 2))  # name, players, games per run
 
 
 def bench_pettingzoo(repeats: int) -> None:
     """PettingZoo AEC steps/s against the integer API's decisions/s on the same seeds (best of alternated runs)."""
     try:
-        import numpy as np
         from interpreter.adapters.pettingzoo import RibbitEnv
     except ImportError:
         print("\nPettingZoo steps/s vs the integer API: skipped (pip install -e '.[pettingzoo]')")
@@ -409,17 +424,7 @@ def bench_pettingzoo(repeats: int) -> None:
         built = time.perf_counter() - start
 
         def through_env():
-            rng, steps = random.Random(0), 0
-            for seed in range(games):
-                env.reset(seed=seed)
-                for _ in env.agent_iter():
-                    observation, _, terminated, truncated, _ = env.last()
-                    if terminated or truncated:
-                        env.step(None)
-                        continue
-                    env.step(int(rng.choice(legal_ids(observation))))  # a fixed action id
-                    steps += 1
-            return steps
+            return pettingzoo_steps(env, games)
 
         steps, decisions = through_env(), random_games(game, players, games)
         env_times, api_times = [], []
@@ -449,7 +454,6 @@ def bench_adapters(repeats: int) -> None:
     seeded plain API.
     """
     try:
-        import numpy as np
         from interpreter.adapters.openspiel import RibbitSpielGame
         from interpreter.adapters.pettingzoo import RibbitEnv
     except ImportError:
@@ -490,24 +494,11 @@ def bench_adapters(repeats: int) -> None:
                     steps += 1
             return steps
 
-        def through_pettingzoo():
-            rng, steps = random.Random(0), 0
-            for seed in range(games):
-                env.reset(seed=seed)
-                for _ in env.agent_iter():
-                    observation, _, terminated, truncated, _ = env.last()
-                    if terminated or truncated:
-                        env.step(None)
-                        continue
-                    env.step(int(rng.choice(legal_ids(observation))))
-                    steps += 1
-            return steps
-
         runs = {"API": lambda: integer_api(False), "API, narrated": lambda: integer_api(True),
                 "API, chance mode": lambda: integer_api(False, True),
                 "API, chance mode, narrated": lambda: integer_api(True, True),
                 "OpenSpiel": lambda: through_openspiel(spiel), "OpenSpiel, unnarrated": lambda: through_openspiel(quiet),
-                "OpenSpiel, seed model": lambda: through_openspiel(seeded), "PettingZoo": through_pettingzoo}
+                "OpenSpiel, seed model": lambda: through_openspiel(seeded), "PettingZoo": lambda: pettingzoo_steps(env, games)}
         steps = {label: run() for label, run in runs.items()}  # warm-up, and each path's step count
         best = {label: float("inf") for label in runs}
         for _ in range(repeats):
