@@ -21,27 +21,13 @@ pytest.importorskip("numpy", reason="NumPy is not installed: pip install -e '.[p
 from interpreter import load_game  # noqa: E402
 from interpreter.adapters.encoding import ViewEncoder  # noqa: E402
 from interpreter.adapters.state_encoding import StateEncoder  # noqa: E402
+from configurations import every_configuration  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_DECISIONS = 600  # a random game of any definition here ends well before (a cap, so a loop cannot hang the test)
 
 
-def configurations():
-    """(definition, variants, players): every shipped definition and variant at its fewest and most players,
-    and every test definition at its fewest and most."""
-    found = []
-    for path in sorted((ROOT / "definitions").glob("*.yaml")):
-        variants = [[]] + [[v.stem] for v in sorted((ROOT / "definitions" / "variants" / path.stem).glob("*.yaml"))]
-        for chosen in variants:
-            game = load_game(path, variants=chosen)
-            found += [(path, chosen, n) for n in sorted({game.min_players, game.max_players})]
-    for path in sorted((ROOT / "tests" / "definitions").glob("*.yaml")):
-        game = load_game(path)
-        found += [(path, [], n) for n in sorted({game.min_players, game.max_players})]
-    return found
-
-
-CONFIGURATIONS = configurations()
+CONFIGURATIONS = every_configuration()
 
 
 def played(game, players: int, seed: int):

@@ -18,26 +18,13 @@ import pytest
 
 from interpreter import RuleError, load_game
 from interpreter.chance import CHANCE_PLAYER
+from configurations import every_configuration
 
 ROOT = Path(__file__).resolve().parents[2]
 DECISIONS = 40  # decisions per playthrough (with every chance outcome on the way): enough to reach draws
 
 
-def configurations():
-    """(definition, variants, players): every shipped definition and variant at its fewest and most players,
-    and every test definition at its fewest."""
-    found = []
-    for path in sorted((ROOT / "definitions").glob("*.yaml")):
-        variants = [[]] + [[v.stem] for v in sorted((ROOT / "definitions" / "variants" / path.stem).glob("*.yaml"))]
-        for chosen in variants:
-            game = load_game(path, variants=chosen)
-            found += [(path, chosen, n) for n in sorted({game.min_players, game.max_players})]
-    for path in sorted((ROOT / "tests" / "definitions").glob("*.yaml")):
-        found.append((path, [], load_game(path).min_players))
-    return found
-
-
-CONFIGURATIONS = configurations()
+CONFIGURATIONS = every_configuration(test_definitions_at_most=False)
 
 
 def digest(state) -> str:
