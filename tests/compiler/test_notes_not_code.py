@@ -40,3 +40,16 @@ def test_no_pass_asks_whether_generated_code_is_a_constant():
     found = {p.name for p in DSL.glob("*.py") if re.search(r"static_value|constant_of|_value_slots",
                                                             p.read_text(encoding="utf-8"))}
     assert found == set()
+
+
+def test_two_card_tables_read_the_lowerings_record_not_the_code():
+    # which per-card tables a card variable indexes, and whether it is used otherwise, is what the lowering
+    # recorded as it built the code (static.CardUses); card_reads walked the generated tree for it
+    text = (DSL / "lower_expr.py").read_text(encoding="utf-8")
+    assert not re.search(r"generated_tree|local_key|ast\.walk|iter_child_nodes|def card_reads", text)
+
+
+def test_only_emission_and_the_layout_hash_read_a_functions_generated_tree():
+    # codegen.py keeps each function's tree; layout_hash.py describes the compiled code by it
+    found = {p.name for p in DSL.glob("*.py") if "generated_tree" in p.read_text(encoding="utf-8")}
+    assert found <= {"codegen.py", "layout_hash.py"}
