@@ -624,11 +624,13 @@ class ExpressionLowering(NodeVisitor):
         return py("not _0", found) if negate else found
 
     def guarded_order(self, node, left, right):
-        """``left < right`` of two cheap numbers, a none on either side a located error."""
+        """``left < right`` of two cheap numbers, a none on either side a located error (a side its note says
+        is always a number needs no guard)."""
         op = node.op
         test = ast.Compare(left, [AST_COMPARE[op]()], [right])
         fail = self.helper(V.operand_failure, ast.Constant(op), left, right, self.loc(node))
-        guard = [x for x in (left, right) if not isinstance(x, ast.Constant)]
+        notes = self.ctx.notes
+        guard = [tree for tree, side in ((left, node.left), (right, node.right)) if not notes[id(side)].number]
         cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
             else py("_0 is not None", guard[0])
         return ast.IfExp(cond, test, fail)
