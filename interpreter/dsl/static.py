@@ -1,4 +1,5 @@
-"""What the compiler works out at load: constant arithmetic, static expressions, cheap arguments.
+"""What the compiler works out at load: constant arithmetic, static expressions, cheap arguments, and
+what an expression's code does with its card variables (:class:`CardUses`, for per-card tables).
 
 Whether an expression can be worked out at load (a per-card table, a fixed list, a fixed choice) is
 decided by its analysis note (``reads``: it reads nothing of the state); :class:`LoadBudget` is the
