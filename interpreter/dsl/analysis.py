@@ -97,7 +97,8 @@ class BoundArg(NamedTuple):
     (``Scope.aliases``): its code, the kind it is bound with, whether it reads the state, and what its
     note said of it: its env key when it is one local variable (else None), its value when it is a
     constant of the rules (else NOT_CONSTANT), whether its code may be written twice, whether it is
-    always a number.  An inlined parameter's note is made of these."""
+    always a number; and what its code does with card variables (a ``static.CardUses``, recorded
+    where that code is placed).  An inlined parameter's note is made of these."""
     tree: ast.expr
     kind: str
     reads: bool
@@ -105,6 +106,7 @@ class BoundArg(NamedTuple):
     const: object = NOT_CONSTANT
     cheap: bool = False
     number: bool = False
+    uses: object = None
 
     @property
     def fixed(self) -> bool:

@@ -17,7 +17,7 @@ from . import ast as A
 from .codegen import CodeUnit
 from .options import ALL_ON
 from .procedures import CompileError
-from .static import LOAD_STEPS
+from .static import LOAD_STEPS, NO_CARD_USES
 
 
 class CompileContext:
@@ -59,6 +59,7 @@ class CompileContext:
         "_locations",  # (where, line, column) -> its Location, one object per place: expression lowering
         "_node_locations",  # (where, id(node)) -> (node, its Location): location() below
         "call_loc",  # K[i] of the builtin call being lowered, where its run-time errors point: lowering
+        "card_uses",  # what the code being built does with card variables (static.CardUses): expression lowering
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
         "fixups",  # what runs once that procedure's code is laid out (menus learn their options' pcs)
@@ -108,6 +109,7 @@ class CompileContext:
         self._locations = {}
         self._node_locations = {}
         self.call_loc = None
+        self.card_uses = NO_CARD_USES
         self.label_nodes = []
         self.fixups = []
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")

@@ -34,9 +34,9 @@ from ..runtime import values as V
 from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
 from .loop_locals import as_locals
-from .pyast import local, local_key, py
+from .pyast import local, py
 from ..runtime.control import TOO_LONG_CALLS
-from .static import LOAD_STEPS, LoadBudget, is_cheap
+from .static import LOAD_STEPS, CardUses, LoadBudget, is_cheap
 from .procedures import Func, Scope
 from .visitor import NodeVisitor
 
@@ -122,6 +122,19 @@ class ExpressionLowering(NodeVisitor):
         definition's load works out in advance: fixed lists, per-card tables, fixed choices."""
         return self.ctx._load_steps
 
+    def recorded(self, lower, merged=True):
+        """(what ``lower()`` returns, the :class:`CardUses` recorded as it built its code); unless ``merged`` is
+        false (code placed elsewhere: an argument's, a function's own), also recorded for the code around it."""
+        outer = self.ctx.card_uses
+        self.ctx.card_uses = uses = CardUses()
+        try:
+            result = lower()
+        finally:
+            self.ctx.card_uses = outer
+        if merged:
+            outer.add(uses)
+        return result, uses
+
     def position(self, node):
         """(file, line, 0-based column) of ``node`` in the definition, cached per place."""
         key = (self.ctx.where if not isinstance(self.ctx.where, list) else tuple(self.ctx.where),
@@ -193,8 +206,10 @@ class ExpressionLowering(NodeVisitor):
         return self.helper(V.absent_space, ast.Constant(message), self.loc(node))
 
     def alias_code(self, alias):
-        """The tree of an inlined parameter: the caller's argument tree, and its kind."""
-        return alias[0], alias[1]
+        """The tree of an inlined parameter: the caller's argument tree, and its kind (what that tree does with
+        card variables, recorded as the argument was lowered, goes with it)."""
+        self.ctx.card_uses.add(alias.uses)
+        return alias.tree, alias.kind
 
     def visit_Name(self, node, scope):
         ref = self.ctx.notes[id(node)].ref
@@ -202,7 +217,9 @@ class ExpressionLowering(NodeVisitor):
         if what == "alias":
             return self.alias_code(ref.data)
         if what == "local":  # its env key is this scope's (an 'each' variable's is numbered as it is lowered)
-            return local(scope.keys.get(node.name, node.name)), ref.kind
+            key = scope.keys.get(node.name, node.name)
+            self.ctx.card_uses.used(key)  # the value itself, handed to whatever is built around it
+            return local(key), ref.kind
         if what == "players":
             return py("s.players"), ref.kind
         if what == "player_count":
@@ -217,24 +234,51 @@ class ExpressionLowering(NodeVisitor):
         ref = self.ctx.notes[id(node)].ref
         if ref.what == "game_variable":
             return py("s.gv[_0]", ast.Constant(ref.data)), ref.kind
+        if ref.what in ("card_name", "card_property"):
+            return self.card_attr(node, scope, ref)
         obj, kind = self.expr_code(node.obj, scope)
         attr = node.name
-        if ref.what == "card_name":
-            names = self.ctx.code.constant(self.ctx.m.card_names)
-            if self.repeatable(node.obj):
-                return py("'none' if _0 is None else _1[_0]", obj, names), "str"
-            return self.helper(V.card_name, names, obj), "str"
-        if ref.what == "card_property":
-            tab = self.ctx.code.constant(self.ctx.m.properties[attr][0])
-            if self.repeatable(node.obj):
-                fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
-                return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
-            return self.helper(V.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
         row = py("s.pv[_0]", ast.Constant(attr))  # a player variable
         if self.repeatable(node.obj):
             fail = self.helper(V.no_player, ast.Constant(attr), self.loc(node))
             return py("_1[_0] if _0 is not None else _2", obj, row, fail), ref.kind
         return self.helper(V.player_variable, row, obj, ast.Constant(attr), self.loc(node)), ref.kind
+
+    def card_attr(self, node, scope, ref):
+        """A card's name or fixed property: an entry of a per-card table (``K[3][e['c']]``, guarded against a
+        none card) when the card can be written twice; of a card variable, the use is recorded as a read of
+        that table (see :class:`CardUses`)."""
+        attr = node.name
+        table = self.ctx.m.card_names if ref.what == "card_name" else self.ctx.m.properties[attr][0]
+        repeatable = self.repeatable(node.obj)
+        variable = self.card_variable(node.obj, scope) if repeatable else None
+        if variable is None:
+            obj = self.expr_code(node.obj, scope)[0]
+        else:
+            obj, key = variable
+            self.ctx.card_uses.indexes(key, table)
+        tab = self.ctx.code.constant(table)
+        if ref.what == "card_name":
+            if repeatable:
+                return py("'none' if _0 is None else _1[_0]", obj, tab), "str"
+            return self.helper(V.card_name, tab, obj), "str"
+        if repeatable:
+            fail = self.helper(V.no_card, ast.Constant(attr), self.loc(node))
+            return py("_1[_0] if _0 is not None else _2", obj, tab, fail), ref.kind
+        return self.helper(V.card_property, tab, obj, ast.Constant(attr), self.loc(node)), ref.kind
+
+    def card_variable(self, node, scope):
+        """(tree, env key) of ``node`` when its note says it is one variable (a local, or an inlined parameter
+        bound to one), its use not recorded: the caller records what it does with it; else None."""
+        if type(node) is not A.Name:
+            return None
+        ref = self.ctx.notes[id(node)].ref
+        if ref.what == "local":
+            key = scope.keys.get(node.name, node.name)
+            return self.stamped(node, local(key), ref.kind)[0], key
+        if ref.what == "alias" and ref.data.key is not None:  # its tree is that local's (BoundArg.key)
+            return self.stamped(node, ref.data.tree, ref.kind)[0], ref.data.key
+        return None
 
     def visit_Index(self, node, scope):
         obj, kind = self.expr_code(node.obj, scope)
@@ -262,28 +306,37 @@ class ExpressionLowering(NodeVisitor):
 
     def visit_Each(self, node, scope):
         src, skind, inner, key = self.each_scope(node, scope)
-        where = self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0] if node.where else None
-        if node.result is not None:
-            res, rkind = self.expr_code(node.result, inner)
-            out_kind = T.list_of(rkind)
-        else:
-            res, out_kind = None, T.list_of(T.element(skind))
+        (where, where_uses), (res, res_uses, rkind) = self.each_parts(node, inner)
+        out_kind = T.list_of(rkind if res is not None else T.element(skind))
         loc = self.loc(node)
         # static over its card: the condition and the result read nothing of the state (their notes say)
         static = not any(self.ctx.notes[id(n)].reads for n in (node.where, node.result) if n is not None)
         if T.element(skind) == "card" and static:
-            fast = self.static_each(src, key, where, res, inner, node.where, loc, node)
+            fast = self.static_each(src, key, (where, where_uses), (res, res_uses), inner, node.where, loc, node)
             if fast is not None:
                 return fast, out_kind
         if where is None and res is None:
             tree = self.helper(V.paid_copy, s_(), src, loc)
         else:
-            tree = comprehension(res if res is not None else local(key), key, self.helper(V.paid, s_(), src, loc), where)
+            if res is None:
+                self.ctx.card_uses.used(key)
+            tree = self.comprehension(res if res is not None else local(key), key, self.helper(V.paid, s_(), src, loc),
+                                      where)
         if self.ctx.options.tables and not self.ctx.notes[id(node)].reads:
             fixed = self.fixed_list(tree, node, loc)
             if fixed is not None:
                 return fixed, out_kind
         return tree, out_kind
+
+    def each_parts(self, node, inner):
+        """The condition and the result of 'each' ``node`` in its scope ``inner``: ((tree, its CardUses), (tree,
+        its CardUses, its kind)), None for a part it has not."""
+        where = self.recorded(lambda: self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0]) \
+            if node.where is not None else (None, None)
+        if node.result is None:
+            return where, (None, None, None)
+        (res, kind), uses = self.recorded(lambda: self.expr_code(node.result, inner))
+        return where, (res, uses, kind)
 
     def fixed_list(self, tree, node, loc):
         """An 'each' that reads nothing of the state nor of any variable (``each sp in spaces: pile(sp)``)
@@ -302,16 +355,17 @@ class ExpressionLowering(NodeVisitor):
 
     def static_each(self, src, key, where, res, scope, where_node, loc, node):
         """'each c in cards where ... : ...' with tabulated condition and result, if they are static
-        (the caller saw them build no read of the state)."""
+        (the caller saw them build no read of the state); ``where`` and ``res``: (tree or None, its CardUses)."""
+        (where, where_uses), (res, res_uses) = where, res
         if where is not None:
-            ok = self.static_table(where, key, scope, node=where_node, at=node)
+            ok = self.static_table(where, key, where_uses, scope, node=where_node, at=node)
         else:
             ok = ([True] * len(self.ctx.m.card_names), None)
         if ok is None:
             return None
         values = None
         if res is not None:
-            values = self.static_table(res, key, None, as_bool=False, at=node)
+            values = self.static_table(res, key, res_uses, None, as_bool=False, at=node)
             if values is None:
                 return None
             values = values[0]
@@ -337,9 +391,10 @@ class ExpressionLowering(NodeVisitor):
         rows = self.ctx.readers.get(id(ok))
         if rows is None:
             rows = self.ctx.readers[id(ok)] = (ok, [row.__getitem__ for row in ok])
+        self.ctx.card_uses.used(other)  # (its rows' readers are no values to class cards by)
         return py("_0[_1]", self.ctx.code.constant(rows[1]), local(other))
 
-    def static_table(self, tree, key, scope=None, as_bool=True, node=None, at=None):
+    def static_table(self, tree, key, uses, scope=None, as_bool=True, node=None, at=None):
         """Tabulate a per-card expression that reads only fixed card properties.
 
         Card properties never change, so ``c.suit != "hearts"`` is a fact about card
@@ -349,7 +404,8 @@ class ExpressionLowering(NodeVisitor):
         ``(table, other_key)`` or None when the expression reads the game state.
         ``tree`` is the lowered expression, that built no read of the state (the
         caller checked its analysis note: ``reads``, which counts what an inlined argument reads); it is
-        run against the load's budget alone (``static.LoadBudget``).
+        run against the load's budget alone (``static.LoadBudget``).  ``uses``: the :class:`CardUses` its
+        lowering recorded (a table over two cards is filled per class of cards when they allow).
         """
         if not self.ctx.options.tables:
             return None
@@ -368,12 +424,12 @@ class ExpressionLowering(NodeVisitor):
                 return table[0], missing.args[0]
         if fn is None:
             fn = self.probe(tree, at or node)
-        result = self._static_table(fn, key, scope, as_bool)
+        result = self._static_table(fn, key, uses, scope, as_bool)
         if cached and result is not None:
             self.ctx.tables[id(node)] = (node, result, result[1] is not None)  # keeps the node: its id stays unique
         return result
 
-    def _static_table(self, fn, key, scope, as_bool):
+    def _static_table(self, fn, key, uses, scope, as_bool):
         count = len(self.ctx.m.card_names)
         pool = self.load_steps()
         at_load = LoadBudget(pool)
@@ -391,7 +447,7 @@ class ExpressionLowering(NodeVisitor):
             return None
         if self.card_keys(scope).get(other) != "card" or count > 400:
             return None
-        table = self.two_card_table(fn, key, other, as_bool, weight)
+        table = self.two_card_table(fn, key, other, uses, as_bool, weight)
         return None if table is None else (table, other)
 
     def card_keys(self, scope) -> dict:
@@ -404,15 +460,16 @@ class ExpressionLowering(NodeVisitor):
                     names.setdefault(alias.key, alias.kind)
         return names
 
-    def two_card_table(self, fn, key, other, as_bool, weight):
-        """The table ``[[fn(c, o) for c in cards] for o in cards]`` of an expression over two card variables,
-        or None when the load's budget cannot pay for it or it fails."""
+    def two_card_table(self, fn, key, other, uses, as_bool, weight):
+        """The table ``[[fn(c, o) for c in cards] for o in cards]`` of an expression over two card variables
+        (``uses``: what its lowering recorded of them), or None when the load's budget cannot pay for it or
+        it fails."""
         count = len(self.ctx.m.card_names)
         pool, cards = self.load_steps(), range(count)
         at_load = LoadBudget(pool)
         convert = bool if as_bool else (lambda v: v)
         # count x count evaluations, unless the cards fall in classes: one evaluation per pair of classes
-        reads, compared = card_reads(fn.generated_tree, self.ctx.code.constants, count)
+        reads, compared = uses.reads()
         rows, columns = card_classes(reads, key, count), card_classes(reads, other, count)
         by_class = rows is not None and columns is not None and as_bool
         pairs = (max(rows) + 1) * (max(columns) + 1) if by_class else count * count
@@ -464,9 +521,10 @@ class ExpressionLowering(NodeVisitor):
             self.ctx.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
-            cond, _, note = self.expr_note(node.where, inner, ("bool", "the condition after 'where'"))
+            (cond, _, note), uses = self.recorded(lambda: self.expr_note(node.where, inner,
+                                                                         ("bool", "the condition after 'where'")))
             loc = self.loc(node)
-            table = self.static_table(cond, key, inner, node=node.where, at=node) \
+            table = self.static_table(cond, key, uses, inner, node=node.where, at=node) \
                 if T.element(skind) == "card" and not note.reads else None
         finally:
             self.ctx.where = saved
@@ -480,10 +538,17 @@ class ExpressionLowering(NodeVisitor):
             return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
         paid = self.helper(V.paid, s_(), src, loc)
         if name in ("count", "size"):
-            return py("len(_0)", comprehension(ast.Constant(1), key, paid, cond)), kind
+            return py("len(_0)", self.comprehension(ast.Constant(1), key, paid, cond)), kind
         if name == "any":
-            return py("any(_0)", comprehension(cond, key, paid, None, generator=True)), kind
-        return py("all(_0)", comprehension(cond, key, paid, None, generator=True)), kind
+            return py("any(_0)", self.comprehension(cond, key, paid, None, generator=True)), kind
+        return py("all(_0)", self.comprehension(cond, key, paid, None, generator=True)), kind
+
+    def comprehension(self, elt, key, iterable, cond, generator=False):
+        """:func:`comprehension`, recording a loop variable kept in ``e`` as ``e`` written (CardUses)."""
+        tree, in_env = comprehension(elt, key, iterable, cond, generator)
+        if in_env:
+            self.ctx.card_uses.hand_on()
+        return tree
 
     def visit_ListLit(self, node, scope):
         items = [self.expr_code(x, scope)[0] for x in node.items]
@@ -513,6 +578,10 @@ class ExpressionLowering(NodeVisitor):
         op = node.op
         if op in ("in", "not in"):
             return self.membership(node, scope), "bool"
+        if op in ("==", "!="):
+            same = self.same_variable(node, scope)
+            if same is not None:
+                return same, "bool"
         notes = self.ctx.notes
         if self.exists_test(node):
             # 'count(each c in zone where <fixed property test>) >= 1': any() stops at the first match
@@ -531,6 +600,16 @@ class ExpressionLowering(NodeVisitor):
             return self.guarded_order(node, left, right), "bool"
         return self.helper(V.ORDERED[op], left, right, self.loc(node)), "bool"
 
+    def same_variable(self, node, scope):
+        """``e['c'] != e['o']``: an equality test of two variables (recorded as such: see :class:`CardUses`), or
+        None when a side is not one variable."""
+        left = self.card_variable(node.left, scope)
+        right = self.card_variable(node.right, scope) if left is not None else None
+        if right is None:
+            return None
+        self.ctx.card_uses.compares(left[1], right[1])
+        return ast.Compare(left[0], [AST_COMPARE[node.op]()], [right[0]])
+
     def membership(self, node, scope):
         """``x in list`` / ``x not in list``."""
         op = node.op
@@ -545,11 +624,13 @@ class ExpressionLowering(NodeVisitor):
         return py("not _0", found) if negate else found
 
     def guarded_order(self, node, left, right):
-        """``left < right`` of two cheap numbers, a none on either side a located error."""
+        """``left < right`` of two cheap numbers, a none on either side a located error (a side its note says
+        is always a number needs no guard)."""
         op = node.op
         test = ast.Compare(left, [AST_COMPARE[op]()], [right])
         fail = self.helper(V.operand_failure, ast.Constant(op), left, right, self.loc(node))
-        guard = [x for x in (left, right) if not isinstance(x, ast.Constant)]
+        notes = self.ctx.notes
+        guard = [tree for tree, side in ((left, node.left), (right, node.right)) if not notes[id(side)].number]
         cond = ast.BoolOp(ast.And(), [py("_0 is not None", x) for x in guard]) if len(guard) > 1 \
             else py("_0 is not None", guard[0])
         return ast.IfExp(cond, test, fail)
@@ -638,6 +719,8 @@ class ExpressionLowering(NodeVisitor):
             finally:
                 self.ctx.where, self.ctx.notes = saved, notes
         self.ensure_function(func)
+        for arg in args:  # the arguments' code placed in the call
+            self.ctx.card_uses.add(arg.uses)
         env = ast.Dict([ast.Constant(n) for n in names], [arg.tree for arg in args])
         return py("_0(s, _1)", self.ctx.code.constant(func.fn), env), func.kind
 
@@ -686,8 +769,9 @@ class ExpressionLowering(NodeVisitor):
         self.ctx.analysis.function_kind(func)  # the analysis: errors located in the body, recursion refused
         saved, notes = self.ctx.where, self.ctx.notes
         self.ctx.where, self.ctx.notes = func.where, self.ctx.analysis.function_notes(func)
-        try:
-            tree, _ = self.lower_node(func.body, Scope(dict(func.params), None))
+        try:  # (its code is its own function's: what it does with its variables is nothing of the caller's)
+            (tree, _), _ = self.recorded(lambda: self.lower_node(func.body, Scope(dict(func.params), None)),
+                                         merged=False)
             # a call of a function that calls functions is a step (one calling another twice, which calls
             # another twice... would otherwise run 2^30 calls without a decision), and a step per 64
             # syntax nodes its calls inline; a function that calls none does bounded work, paid by its caller
@@ -702,7 +786,10 @@ class ExpressionLowering(NodeVisitor):
     def bind_args_code(self, node, params, scope, name):
         """The argument trees of a call (checked against ``params`` by the analysis), each with the kind it
         is bound with and whether it reads the state (its note; a zone given for a list is a copy of its cards)."""
-        return [(arg.tree, arg.kind, arg.reads) for arg in self.bound_args(node, params, scope, name)]
+        args = self.bound_args(node, params, scope, name)
+        for arg in args:  # their code placed as it is
+            self.ctx.card_uses.add(arg.uses)
+        return [(arg.tree, arg.kind, arg.reads) for arg in args]
 
     def bound_args(self, node, params, scope, name) -> list:
         """:meth:`bind_args_code` as :class:`BoundArg` s, which also say what the notes know of each argument:
@@ -713,18 +800,19 @@ class ExpressionLowering(NodeVisitor):
         try:
             out = []
             for (pname, pkind), arg, bound in zip(params, node.args, self.ctx.notes[id(node)].bound):
-                tree, kind = self.expr_code(arg, scope)
+                # what its code does with card variables goes with it: it is placed where its parameter is read
+                (tree, kind), uses = self.recorded(lambda: self.expr_code(arg, scope), merged=False)
                 note = self.ctx.notes[id(arg)]
                 reads = note.reads
                 if kind == "zone" and pkind.startswith("list:"):
                     tree, reads = py("list(s.zones[_0])", tree), True
-                    out.append(BoundArg(tree, bound, reads))
+                    out.append(BoundArg(tree, bound, reads, uses=uses))
                     continue
                 # a local's env key is its scope's (an 'each' variable's numbered as it was lowered); an
                 # inlined parameter's is its argument's (the note says)
                 key = scope.keys.get(arg.name, arg.name) if note.ref is not None and note.ref.what == "local" \
                     else note.local
-                out.append(BoundArg(tree, bound, reads, key, note.const, self.repeatable(arg), note.number))
+                out.append(BoundArg(tree, bound, reads, key, note.const, self.repeatable(arg), note.number, uses))
             return out
         finally:
             self.ctx.notes = notes
@@ -736,48 +824,7 @@ class ExpressionLowering(NodeVisitor):
 # (``K[3][e['c']]``, a property), two cards equal on every table read give the same results: the
 # expression is evaluated once per pair of such classes.  Comparing the two cards with each other
 # (``c != other``) is allowed too: the result then also depends on whether they are the same card.
-
-def card_reads(tree, constants, count):
-    """How ``tree`` reads its card variables: ({env key: the per-card tables it indexes with it, or None
-    when it also uses the card some other way (hands it to a call...)}, {frozenset of two env keys
-    compared with ``==``/``!=``}).  A test ``e['c'] is None`` / ``is not None`` is no other use: the
-    cards of a table are never none.  ({}, ...) if ``e`` is read as a whole or written."""
-    found: dict = {}
-    compared = set()
-    key = local_key(tree)
-    if key is not None:
-        found[key] = None  # the card itself is the value
-    for up in ast.walk(tree):  # every (parent, child) pair: a part built once may sit in several places
-        for sub in ast.iter_child_nodes(up):
-            if isinstance(sub, ast.Name) and sub.id == "e":
-                if not (isinstance(up, ast.Subscript) and up.value is sub and local_key(up) is not None
-                        and isinstance(up.ctx, ast.Load)):
-                    return {}, compared  # the locals read as a whole, or written: no classes
-                continue
-            key = local_key(sub)
-            if key is None:
-                continue
-            if isinstance(up, ast.Subscript) and up.slice is sub and isinstance(up.value, ast.Subscript) \
-                    and isinstance(up.value.value, ast.Name) and up.value.value.id == "K" \
-                    and isinstance(up.value.slice, ast.Constant) and type(up.value.slice.value) is int:
-                table = constants[up.value.slice.value]
-                if type(table) in (list, tuple) and len(table) == count:
-                    if found.get(key, ()) is not None:
-                        found.setdefault(key, []).append(table)
-                    continue
-            elif isinstance(up, ast.Compare) and len(up.ops) == 1:
-                left, right = local_key(up.left), local_key(up.comparators[0])
-                if isinstance(up.ops[0], (ast.Is, ast.IsNot)) and up.left is sub \
-                        and isinstance(up.comparators[0], ast.Constant) and up.comparators[0].value is None:
-                    found.setdefault(key, [])
-                    continue
-                if isinstance(up.ops[0], (ast.Eq, ast.NotEq)) and left is not None and right is not None:
-                    compared.add(frozenset((left, right)))
-                    found.setdefault(key, [])
-                    continue
-            found[key] = None
-    return found, compared
-
+# Which tables those are is what the lowering recorded as it built the code (static.CardUses).
 
 def _code_size(code) -> int:
     """Bytes of Python bytecode in ``code`` and the code it holds (its comprehensions): its size, found
@@ -875,7 +922,7 @@ class _Counting(LoadBudget):
 
 def comprehension(elt, key, iterable, cond, generator=False):
     """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``, or is a
-    Python local when nothing hands ``e`` on inside (see loop_locals.py)."""
+    Python local when nothing hands ``e`` on inside (see loop_locals.py); and whether it lives in ``e``."""
     made = as_locals(key, [elt] if cond is None else [elt, cond])
     if made is None:
         target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
@@ -884,4 +931,4 @@ def comprehension(elt, key, iterable, cond, generator=False):
         cond = rest[0] if rest else None
         target = ast.Name(var, ast.Store())
     gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
-    return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen])
+    return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen]), made is None

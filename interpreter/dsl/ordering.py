@@ -28,6 +28,7 @@ class OrderingCompiler(NodeVisitor):
         src, skind, inner, var = self.ctx.exprs.each_scope(each, scope)
         where = self.ctx.exprs.expect(each.where, inner, "bool", "the condition after 'where'")[0] if each.where else None
         key, _ = self.ctx.exprs.expr(each.result, inner)
+        self.ctx.card_uses.hand_on()  # (e itself handed to sort_by, which writes the variable into it)
         return (ast.Call(self.ctx.code.constant(sort_by), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load()), src,
                                                        ast.Constant(var), self.ctx.code.constant(where),
                                                        self.ctx.code.constant(key), self.ctx.exprs.loc(node)], []),

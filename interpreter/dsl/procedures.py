@@ -32,6 +32,9 @@ class Proc:
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
         self.stmt_notes = None  # {id(statement): StmtNote}, once the statement analysis has walked the body
         self.hook = None  # (hook name, when) of a hook's procedure (loader/build.py; read by dsl/returns.py)
+        # whether its 'return's must give a value (dsl/returns.py): the loader says True where the author wrote
+        # '->' (even '-> any'), None for a procedure the engine made (a hooked procedure's wrapper: not checked)
+        self.declares_result = returns != T.ANY
 
     def where_at(self, pc: int):
         """The key of the rule whose code instruction ``pc`` runs: the innermost spliced procedure there, or this one."""

@@ -1,4 +1,4 @@
-"""Python ``ast`` built from the backend's own code shapes, and small readers of such trees.
+"""Python ``ast`` built from the backend's own code shapes.
 
 :func:`shape` parses a fixed piece of Python written in the backend (never text
 from a definition) once, and returns a fresh copy of its statements with the
@@ -137,31 +137,3 @@ def local(key: str, store: bool = False) -> ast.Subscript:
     """``e['key']``: a local variable of the rule (its env key is a constant, never a name)."""
     return ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store() if store else ast.Load())
 
-
-def local_key(tree) -> str | None:
-    """The env key if ``tree`` is ``e['key']``, else None."""
-    if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "e" \
-            and isinstance(tree.slice, ast.Constant) and isinstance(tree.slice.value, str):
-        return tree.slice.value
-    return None
-
-
-def game_var(tree) -> str | None:
-    """The variable name if ``tree`` is ``s.gv['name']``, else None."""
-    if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Attribute) and tree.value.attr == "gv" \
-            and isinstance(tree.value.value, ast.Name) and tree.value.value.id == "s" \
-            and isinstance(tree.slice, ast.Constant):
-        return tree.slice.value
-    return None
-
-
-def simple(tree) -> bool:
-    """Cheap to evaluate twice and free of effects: a constant, ``K[i]``, a local, a game variable, ``base + local``."""
-    if isinstance(tree, ast.Constant):
-        return True
-    if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Name) and tree.value.id == "K":
-        return True
-    if local_key(tree) is not None or game_var(tree) is not None:
-        return True
-    return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add) and isinstance(tree.left, ast.Constant) \
-        and local_key(tree.right) is not None

@@ -57,7 +57,7 @@ class _Exits:
 def check_returns(proc, notes) -> None:
     """Raise a located CompileError if ``proc`` can end without the value it declares, or gives one it
     does not declare, or one of another kind.  ``notes`` are its statements' notes (their kinds)."""
-    declared = getattr(proc, "declares_result", proc.returns != T.ANY)  # (set by the loader; '-> any' too)
+    declared = proc.declares_result  # (the loader's: '-> any' too)
     if declared is None:  # made by the engine (a hooked procedure's wrapper): nothing an author wrote
         return
     for st in A.walk(proc.body):

@@ -1,4 +1,5 @@
-"""What the compiler works out at load: constant arithmetic, static expressions, cheap arguments.
+"""What the compiler works out at load: constant arithmetic, static expressions, cheap arguments, and
+what an expression's code does with its card variables (:class:`CardUses`, for per-card tables).
 
 Whether an expression can be worked out at load (a per-card table, a fixed list, a fixed choice) is
 decided by its analysis note (``reads``: it reads nothing of the state); :class:`LoadBudget` is the
@@ -56,3 +57,84 @@ def is_cheap(node) -> bool:
     if isinstance(node, (A.Const, A.Name)):
         return True
     return isinstance(node, A.Attr) and isinstance(node.obj, A.Name)
+
+
+class CardUses:
+    """What the code of one expression does with its card variables, as the lowering recorded it while it
+    built that code (never read back from the code): a table over two cards is filled per class of cards
+    only when each card is read through fixed per-card tables alone (``ExpressionLowering.two_card_table``).
+
+    Recorded per env key: the per-card tables the code indexes with it (a card's name, a fixed property),
+    or that it uses the card some other way (hands it to a call, uses it as the value...); pairs of
+    variables compared with ``==``/``!=``; and whether the code hands ``e`` itself on or writes it (a
+    loop variable kept in ``e``).  A record only grows: a use recorded for code that is then left out
+    (a condition made a table, an argument its parameter never reads) makes classes finer, or none.
+    """
+
+    __slots__ = ("tables", "compared", "whole")
+
+    def __init__(self):
+        self.tables: dict = {}  # env key -> [per-card tables it indexes] (each with one entry per card), or None
+        self.compared: set = set()  # frozensets of two env keys compared with == or !=
+        self.whole = False  # e handed on or written: the code may do anything with any variable
+
+    def indexes(self, key, table) -> None:
+        """The code reads ``table[e[key]]`` (a none card guarded: ``e[key] is not None``)."""
+        found = self.tables.setdefault(key, [])
+        if found is not None:
+            found.append(table)
+
+    def used(self, key) -> None:
+        """The code uses ``e[key]`` some other way than as an index of a per-card table."""
+        self.tables[key] = None
+
+    def compares(self, one, other) -> None:
+        """The code tests ``e[one] == e[other]`` (or ``!=``)."""
+        self.compared.add(frozenset((one, other)))
+        self.tables.setdefault(one, [])
+        self.tables.setdefault(other, [])
+
+    def hand_on(self) -> None:
+        """The code hands ``e`` itself on, or writes an entry of it."""
+        self.whole = True
+
+    def add(self, uses) -> None:
+        """Record ``uses`` (another part's record, or None) here too."""
+        if uses is None:
+            return
+        for key, tables in uses.tables.items():
+            if tables is None:
+                self.used(key)
+            elif self.tables.setdefault(key, []) is not None:
+                self.tables[key].extend(tables)
+        self.compared |= uses.compared
+        self.whole = self.whole or uses.whole
+
+    def reads(self):
+        """({env key: the per-card tables it indexes, or None}, compared pairs); ({}, ...) when ``e`` is
+        handed on or written."""
+        return ({} if self.whole else self.tables), self.compared
+
+
+class NoCardUses(CardUses):
+    """The record of code no per-card table is made of (outside any recording): it keeps nothing."""
+
+    __slots__ = ()
+
+    def indexes(self, key, table) -> None:
+        pass
+
+    def used(self, key) -> None:
+        pass
+
+    def compares(self, one, other) -> None:
+        pass
+
+    def hand_on(self) -> None:
+        pass
+
+    def add(self, uses) -> None:
+        pass
+
+
+NO_CARD_USES = NoCardUses()

@@ -540,7 +540,7 @@ class Builder:
         hproc = self.new_proc(key, hook_params, self.parse_body(hook.effect, path), path,
                               returns if hook.when == "instead" else T.ANY)
         hproc.hook = (name, hook.when)  # (dsl/returns.py: an 'instead' answers as the procedure does)
-        hproc.declares_result = hook.when == "instead" and getattr(proc, "declares_result", False)
+        hproc.declares_result = hook.when == "instead" and proc.declares_result
         g.procedures[key] = hproc
         self.setup_steps.append(key)
         if hook.condition is None:

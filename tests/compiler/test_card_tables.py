@@ -10,8 +10,6 @@ or not") instead of one per pair of cards.
 
 from __future__ import annotations
 
-import ast
-
 import pytest
 
 from interpreter import CompileOptions, load_game
@@ -81,47 +79,110 @@ def test_hands_count_their_mates_from_the_tables(tmp_path):
     assert outcomes == [(6, 10), (6, 10)]
 
 
-def reads(text, count=3, constants=None):
-    tree = ast.parse(text, mode="eval").body
-    return lower_expr.card_reads(tree, constants or [[0] * count, "x"], count)
+# ---------------------------------------------------------------- what the lowering records
+# Which per-card tables a card variable indexes is recorded by the lowering as it builds the code
+# (static.CardUses), never read back from the code.  In PAIRS the cards are red_one x3, red_two x3,
+# blue_one x4: by suit two classes, by rank two others.
+BY_SUIT = [0] * 6 + [1] * 4
+BY_RANK = [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]
+
+ONE_CONDITION = """game: Pairs
+players: {{min: 2, max: 2}}
+properties:
+  suit: none
+  rank: 0
+components:
+  - {{name: red_one, suit: red, rank: 1, count: 3, zone: deck}}
+  - {{name: red_two, suit: red, rank: 2, count: 3, zone: deck}}
+  - {{name: blue_one, suit: blue, rank: 1, count: 4, zone: deck}}
+zones:
+  deck: {{visibility: hidden}}
+  hand: {{per: player, visibility: public}}
+player_variables: {{found: 0}}
+functions:
+  same_suit(card x, card y): "x.suit == y.suit"
+  one_of(card x, card y): "x.rank == y.rank and size(distinct([x])) == 1"
+procedures:
+  take_turn(player p): |
+    for card in hand(p):
+      p.found += count(each c in hand(p) where {condition})
+""" + TURN_END
 
 
-def test_a_card_read_only_through_property_tables_has_classes():
-    found, compared = reads("K[0][e['c']] == K[0][e['o']] and e['c'] != e['o'] and e['c'] is not None")
-    assert found == {"c": [[0, 0, 0]], "o": [[0, 0, 0]]} and compared == {frozenset(("c", "o"))}
-    assert lower_expr.card_classes(found, "c", 3) == [0, 0, 0]
+def recorded_classes(tmp_path, monkeypatch, condition, options=None):
+    """[(classes of c, classes of card, whether they are compared)] of each table over the two cards the
+    condition is made, as two_card_table received them from the lowering; and the game."""
+    seen = []
+    made = lower_expr.ExpressionLowering.two_card_table
+
+    def spy(self, fn, key, other, uses, as_bool, weight):
+        reads, compared = uses.reads()
+        count = len(self.ctx.m.card_names)
+        seen.append((lower_expr.card_classes(reads, key, count), lower_expr.card_classes(reads, other, count),
+                     frozenset((key, other)) in compared))
+        return made(self, fn, key, other, uses, as_bool, weight)
+    monkeypatch.setattr(lower_expr.ExpressionLowering, "two_card_table", spy)
+    path = tmp_path / "one_condition.yaml"
+    path.write_text(ONE_CONDITION.format(condition=condition), encoding="utf-8")
+    game = load_game(path, options=options)
+    return seen, game
 
 
-@pytest.mark.parametrize("text", [
-    "K[1](e['c']) and K[0][e['o']]",  # handed to a call: anything may depend on the card itself
-    "K[1][e['c']] == K[0][e['o']]",  # indexes something that is not a table of one entry per card
-    "e['c'] + 1 == K[0][e['o']]",  # used as a number
+@pytest.mark.parametrize("condition, classes", [
+    ("c.suit == card.suit and c != card", (BY_SUIT, BY_SUIT, True)),
+    ("c.rank == card.rank and c.suit != card.suit", ([0, 0, 0, 1, 1, 1, 2, 2, 2, 2],) * 2 + (False,)),
+    # an inlined function's parameters are the caller's card variables: read through their properties
+    ("same_suit(c, card)", (BY_SUIT, BY_SUIT, False)),
+    ("not same_suit(card, c) and c.rank == 1", ([0, 0, 0, 1, 1, 1, 2, 2, 2, 2], BY_SUIT, False)),
 ])
-def test_a_card_used_otherwise_has_no_classes(text):
-    found, _ = reads(text)
-    assert found["c"] is None and lower_expr.card_classes(found, "c", 3) is None
-    assert lower_expr.card_classes(found, "o", 3) == [0, 0, 0]
+def test_a_card_read_only_through_its_properties_is_classed_by_them(tmp_path, monkeypatch, condition, classes):
+    seen, _ = recorded_classes(tmp_path, monkeypatch, condition)
+    assert seen == [classes]
 
 
-def test_the_locals_read_as_a_whole_give_no_classes():
-    assert reads("K[1](s, e) and K[0][e['c']]")[0] == {}
+@pytest.mark.parametrize("condition, classes", [
+    # handed to a builtin (in a list): anything may depend on the card itself
+    ("c.suit == card.suit and size(distinct([c, card])) == 2", (None, None, False)),
+    ("c.suit == card.suit and size(distinct([c])) == 1", (None, BY_SUIT, False)),
+    # an inlined function that hands its parameter on: the argument's variable is used so too
+    ("one_of(c, card)", (None, BY_RANK, False)),
+    ("one_of(card, c)", (BY_RANK, None, False)),
+])
+def test_a_card_used_otherwise_has_no_classes(tmp_path, monkeypatch, condition, classes):
+    seen, _ = recorded_classes(tmp_path, monkeypatch, condition)
+    assert seen == [classes]
+
+
+@pytest.mark.parametrize("condition", [
+    "c.suit == card.suit and c != card", "same_suit(c, card)", "not same_suit(card, c) and c.rank == 1",
+    "c.suit == card.suit and size(distinct([c])) == 1", "one_of(card, c)",
+])
+def test_a_table_made_by_classes_gives_what_the_condition_gives_card_by_card(tmp_path, monkeypatch, condition):
+    hand = ["red_one", "red_one", "red_two", "blue_one", "blue_one"]
+    found = []
+    for options in (CompileOptions(), CompileOptions().without("tables")):
+        seen, game = recorded_classes(tmp_path, monkeypatch, condition, options)
+        state = game.new_game(2, seed=0, scenario={"zones": {"hand(1)": hand}})
+        found.append(state.pv["found"][0])
+    assert seen == [] and found[0] == found[1] > 0  # (the second load made no table)
 
 
 def test_cards_differing_on_a_property_read_are_in_different_classes():
-    found, _ = reads("K[0][e['c']] == K[2][e['c']]", 4, [[1, 1, 2, 2], "x", ["a", "b", "a", "b"]])
-    assert lower_expr.card_classes(found, "c", 4) == [0, 1, 2, 3]
-    found, _ = reads("K[0][e['c']]", 4, [[1, True, 1, (1,)], "x"])  # equal values of other types differ
-    assert lower_expr.card_classes(found, "c", 4) == [0, 1, 0, 2]
+    reads = {"c": [[1, 1, 2, 2], ["a", "b", "a", "b"]]}
+    assert lower_expr.card_classes(reads, "c", 4) == [0, 1, 2, 3]
+    reads = {"c": [[1, True, 1, (1,)]]}  # equal values of other types differ
+    assert lower_expr.card_classes(reads, "c", 4) == [0, 1, 0, 2]
+    assert lower_expr.card_classes({"c": None}, "c", 4) is None
 
 
-def test_a_part_shared_by_two_places_is_judged_by_both():
-    """Generated trees may use one node in two places (``py("_1[_0] if _0 is not None else _2", obj, ...)``)."""
-    card = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c"), ast.Load())
-    table = ast.Subscript(ast.Name("K", ast.Load()), ast.Constant(0), ast.Load())
-    call = ast.Subscript(ast.Name("K", ast.Load()), ast.Constant(1), ast.Load())
-    tree = ast.BoolOp(ast.And(), [ast.Subscript(table, card, ast.Load()), ast.Call(call, [card], [])])
-    found, _ = lower_expr.card_reads(tree, [[0, 0, 0], "x"], 3)
-    assert found == {"c": None}
+def test_a_two_card_condition_is_a_table_and_one_reading_the_state_is_scanned(tmp_path, monkeypatch):
+    """The per-card precomputation is chosen for a condition over two card variables and their fixed
+    properties; one that reads the state (a card at the top of a zone) is evaluated card by card in play."""
+    for condition, tabulated in (("c.suit == card.suit and c != card", True),
+                                 ("c.suit == top(deck).suit and c != card", False)):
+        seen, game = recorded_classes(tmp_path, monkeypatch, condition)
+        scanned = "len([1 for v0 in " in game.code.source()  # the count's condition run card by card
+        assert (len(seen), scanned) == ((1, False) if tabulated else (0, True))
 
 
 # ---------------------------------------------------------------- the load's budget

@@ -17,10 +17,11 @@ def test_no_lowering_asks_whether_generated_code_calls_a_helper():
 
 
 def test_no_lowering_asks_whether_generated_code_is_simple():
-    # 'may this code be written twice' is the note's ``cheap`` (ExpressionLowering.repeatable); counters.py
-    # (another change's file) still asks pyast.simple of a counter key's tree
-    found = {p.name for p in DSL.glob("*.py") if re.search(r"\bsimple\(", p.read_text(encoding="utf-8"))}
-    assert found <= {"pyast.py", "counters.py"}
+    # 'may this code be written twice' is the note's ``cheap`` (ExpressionLowering.repeatable), 'is it one
+    # local' its ``local``: pyast's readers of generated trees (simple, local_key, game_var) are gone
+    found = {p.name for p in DSL.glob("*.py")
+             if re.search(r"\bsimple\(|local_key|game_var\(", p.read_text(encoding="utf-8"))}
+    assert found == set()
 
 
 def test_the_inliner_reads_no_generated_code():
@@ -40,3 +41,23 @@ def test_no_pass_asks_whether_generated_code_is_a_constant():
     found = {p.name for p in DSL.glob("*.py") if re.search(r"static_value|constant_of|_value_slots",
                                                             p.read_text(encoding="utf-8"))}
     assert found == set()
+
+
+def test_two_card_tables_read_the_lowerings_record_not_the_code():
+    # which per-card tables a card variable indexes, and whether it is used otherwise, is what the lowering
+    # recorded as it built the code (static.CardUses); card_reads walked the generated tree for it
+    text = (DSL / "lower_expr.py").read_text(encoding="utf-8")
+    assert not re.search(r"generated_tree|local_key|ast\.walk|iter_child_nodes|def card_reads", text)
+
+
+def test_only_emission_and_the_layout_hash_read_a_functions_generated_tree():
+    # codegen.py keeps each function's tree; layout_hash.py describes the compiled code by it
+    found = {p.name for p in DSL.glob("*.py") if "generated_tree" in p.read_text(encoding="utf-8")}
+    assert found <= {"codegen.py", "layout_hash.py"}
+
+
+def test_an_order_comparison_asks_the_notes_which_side_needs_a_none_guard():
+    # a side that is always a number (its note's ``number``) needs no 'is not None' guard; the lowering
+    # asked whether the side's generated code was an ast.Constant
+    text = (DSL / "lower_expr.py").read_text(encoding="utf-8")
+    assert not re.search(r"isinstance\([^)]*ast\.", text)

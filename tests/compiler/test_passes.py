@@ -56,11 +56,14 @@ def test_a_node_a_pass_does_not_handle_is_a_clear_error():
 
 
 def test_procedures_and_functions_declare_what_the_passes_keep_on_them():
-    # proc.stmt_notes, proc.hook and func.notes were created on first use (read back with getattr).
+    # proc.stmt_notes, proc.hook, proc.declares_result and func.notes were created on first use (read back
+    # with getattr).
     from interpreter.dsl.procedures import Func, Proc
 
-    assert {"stmt_notes", "hook"} <= set(vars(Proc(0, "p", [], (), ("procedures", "p"))))
+    assert {"stmt_notes", "hook", "declares_result"} <= set(vars(Proc(0, "p", [], (), ("procedures", "p"))))
+    assert Proc(0, "p", [], (), ("procedures", "p"), "int").declares_result is True  # (the loader: '->' written)
     assert "notes" in vars(Func("f", [], A.Const(1), ("functions", "f")))
-    for path in Path(dsl.__file__).parent.glob("*.py"):
-        assert not re.search(r"getattr\((?:proc|func), \"(?:stmt_notes|hook|notes)\"", path.read_text(encoding="utf-8")), \
-            path.name
+    loader = Path(dsl.__file__).parents[1] / "loader"
+    for path in [*Path(dsl.__file__).parent.glob("*.py"), *loader.glob("*.py")]:
+        assert not re.search(r"getattr\((?:proc|func), \"(?:stmt_notes|hook|notes|declares_result)\"",
+                             path.read_text(encoding="utf-8")), path.name
