@@ -224,7 +224,6 @@ def _show_shown(state, player, zones) -> None:
     """Cards shown to ``player`` ('show') or public (seen by everyone: shown to every player, or watched going
     into their zone, ``State.public``) in zones that hide them: ``"shown": [{"card", "from_top"}]`` there, with
     ``"public": true`` on a card every player and spectator sees (known to all, not shown to this viewer alone)."""
-    g = state.game
     everyone = state.n + 1
     listed = [(card, len(players) == everyone) for card, players in state.shown.items() if player in players]
     listed += [(card, True) for card in state.public]  # (a card also shown to some players: listed once)

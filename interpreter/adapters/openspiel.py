@@ -71,7 +71,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import DefinitionError, IllegalActionError, Location
-from ..runtime.chance import Unresolved, raw
+from ..runtime.chance import Unresolved, undecided, undecided_parts
 from ..state import _type_of
 from . import check_sizes, probe_max_actions
 from .actions import ActionTable
@@ -236,7 +236,7 @@ class _Owned:
             # replayed from its history instead (a resampled world is never at one: resample at a decision)
             return _replayed, (self.game, state.history, state.log is not None, state.ended_by == State.DECISION_CAP)
         data = {slot: getattr(state, slot) for slot in State.__slots__ if slot not in ("game", "_made", "zones")}
-        zones = [cards if type(cards) is not Unresolved else (raw(cards), cards.lo, cards.hi, cards.label)
+        zones = [cards if type(cards) is not Unresolved else undecided_parts(cards)
                  for cards in state.zones]  # an undecided zone read deciding nothing, and made again so
         return _revive, (self.game, data, zones)
 
@@ -260,15 +260,9 @@ def _revive(name: str, data: dict, zones: list) -> _Owned:
     state.game, state._made = _game_named(name).ribbit, None
     for slot, value in data.items():
         setattr(state, slot, value)
-    state.zones = [cards if type(cards) is list else _undecided(state, *cards) for cards in zones]
+    state.zones = [cards if type(cards) is list else undecided(cards[0], cards[1], cards[2], state.chance, cards[3])
+                   for cards in zones]
     return _Owned(state, name)
-
-
-def _undecided(state, cards: list, lo: int, hi: int, label: str) -> Unresolved:
-    """A zone of a chance-mode state whose positions ``lo`` to ``hi - 1`` are undecided, tied to its chance mode."""
-    zone = Unresolved(cards)
-    zone.lo, zone.hi, zone.ctx, zone.label = lo, hi, state.chance, label
-    return zone
 
 
 class _Cache:

@@ -196,8 +196,7 @@ def shuffle_zone(s, z):
     """``shuffle ZONE`` in chance mode: its cards held unordered; a zone that shows its order decides it now."""
     cards = raw(s.zones[z])
     cards.sort()
-    zone = Unresolved(cards)
-    zone.lo, zone.hi, zone.ctx, zone.label = 0, len(cards), s.chance, s.game.zone_label(z)
+    zone = undecided(cards, 0, len(cards), s.chance, s.game.zone_label(z))
     if lazy_zones(s.game)[z]:
         s.zones[z] = zone
     else:
@@ -213,9 +212,8 @@ def move_zone(s, src, dest, bottom) -> bool:
         return False
     cards = raw(zone)
     below, above = (cards, raw(there)) if bottom else (raw(there), cards)
-    moved = Unresolved(below + above)
     shift = 0 if bottom else len(below)
-    moved.lo, moved.hi, moved.ctx, moved.label = zone.lo + shift, zone.hi + shift, s.chance, s.game.zone_label(dest)
+    moved = undecided(below + above, zone.lo + shift, zone.hi + shift, s.chance, s.game.zone_label(dest))
     loc = s.loc
     for c in cards:
         loc[c] = dest
@@ -225,6 +223,20 @@ def move_zone(s, src, dest, bottom) -> bool:
     s.zones[src] = []
     s.zones[dest] = moved
     return True
+
+
+def undecided(cards: list, lo: int, hi: int, ctx, label: str) -> "Unresolved":
+    """A zone of ``cards`` whose positions ``lo`` to ``hi - 1`` are undecided, decided by the chance mode ``ctx``
+    (its cards there in sorted order); ``label`` names the zone in the chance events it makes."""
+    zone = Unresolved(cards)
+    zone.lo, zone.hi, zone.ctx, zone.label = lo, hi, ctx, label
+    return zone
+
+
+def undecided_parts(zone: "Unresolved") -> tuple:
+    """What :func:`undecided` needs to make ``zone`` again, but its chance mode: ``(cards, lo, hi, label)``,
+    read deciding nothing (a pickled state keeps its undecided zones undecided this way)."""
+    return raw(zone), zone.lo, zone.hi, zone.label
 
 
 def raw(zone) -> list:
@@ -245,9 +257,7 @@ def copy_zones(zones, ctx) -> list:
 
 
 def _copy_unresolved(cards, ctx):
-    c = Unresolved(list.__iter__(cards))
-    c.lo, c.hi, c.ctx, c.label = cards.lo, cards.hi, ctx, cards.label
-    return c
+    return undecided(raw(cards), cards.lo, cards.hi, ctx, cards.label)
 
 
 def _index(i, n):
