@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 
 from . import ast as A
+from . import playout_build
 from .codegen import CodeUnit
 from .options import ALL_ON
 from .procedures import CompileError
@@ -110,7 +111,8 @@ class CompileContext:
         self.call_loc = None
         self.label_nodes = []
         self.fixups = []
-        self.code = CodeUnit(getattr(model, "file", "") or "<definition>")
+        self.code = CodeUnit(getattr(model, "file", "") or "<definition>",
+                             playout_build.rewrite if self.options.playout else None)
         # the passes (set by compiler.Compiler, which builds them with this context)
         self.analysis = self.stmt_analysis = self.checker = self.inliner = self.splicer = None
         self.exprs = self.stmts = self.layout = None
