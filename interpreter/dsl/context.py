@@ -60,6 +60,7 @@ class CompileContext:
         "_locations",  # (where, line, column) -> its Location, one object per place: expression lowering
         "_node_locations",  # (where, id(node)) -> (node, its Location): location() below
         "call_loc",  # K[i] of the builtin call being lowered, where its run-time errors point: lowering
+        "zone_shows",  # per zone index, how much of it everyone sees, for the playout build's movers (playout_build.py)
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
         "fixups",  # what runs once that procedure's code is laid out (menus learn their options' pcs)
@@ -109,6 +110,7 @@ class CompileContext:
         self._locations = {}
         self._node_locations = {}
         self.call_loc = None
+        self.zone_shows = None
         self.label_nodes = []
         self.fixups = []
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>",
