@@ -44,7 +44,7 @@ class CodeUnit:
 
     def __init__(self, filename: str, rewrite=None):
         self.filename = filename or "<definition>"
-        # f(function tree) -> it, changed in place, for every function made (the playout build's, dsl/playout_build.py)
+        # f(unit, function tree) -> it, changed in place, for every function made (the playout build's, dsl/playout_build.py)
         self.rewrite = rewrite
         self.constants: list = []
         self._constant_index: dict = {}  # id(value) -> index in constants (values kept alive by the list)
@@ -153,7 +153,7 @@ class CodeUnit:
         if where is not None:
             self.origins[fname] = where
         fdef = _function_def(fname, body, args, line)
-        return fdef if self.rewrite is None else self.rewrite(fdef)
+        return fdef if self.rewrite is None else self.rewrite(self, fdef)
 
     def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)

@@ -114,7 +114,7 @@ class CompileContext:
         self.label_nodes = []
         self.fixups = []
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>",
-                             playout_build.rewrite if self.options.playout else None)
+                             playout_build.Rewrite() if self.options.playout else None)
         # the passes (set by compiler.Compiler, which builds them with this context)
         self.analysis = self.stmt_analysis = self.checker = self.inliner = self.splicer = None
         self.exprs = self.stmts = self.layout = None

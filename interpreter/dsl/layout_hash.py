@@ -86,21 +86,35 @@ def _function_name(fn):
 def _frame_parts(fdef) -> list:
     """What a generated function says of frames, in the order of its tree: ``pc`` constants (tested, stored,
     ``fr.pc = k``) and the env keys it stores, deletes or pops (``e['k'] = ...``, ``e.pop('k', ...)``)."""
-    found = []
-    for node in ast.walk(fdef):
-        kind = node.__class__
-        if kind is ast.Assign and len(node.targets) == 1 and _is_pc(node.targets[0]) \
-                and node.value.__class__ is ast.Constant:
-            found.append(f"pc={node.value.value}")
-        elif kind is ast.Compare and _is_pc(node.left) and node.comparators[0].__class__ is ast.Constant:
-            found.append(f"pc?{node.comparators[0].value}")
-        elif kind is ast.Subscript and not isinstance(node.ctx, ast.Load) and _is_env(node.value) \
-                and node.slice.__class__ is ast.Constant:
-            found.append(f"e[{node.slice.value!r}]")
-        elif kind is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "pop" \
-                and _is_env(node.func.value) and node.args and node.args[0].__class__ is ast.Constant:
-            found.append(f"e-{node.args[0].value!r}")
-    return found
+    return [part for part in map(_frame_part, ast.walk(fdef)) if part is not None]
+
+
+def _frame_part(node):
+    kind = node.__class__
+    if kind is ast.Assign:
+        return f"pc={node.value.value}" if len(node.targets) == 1 and _is_pc(node.targets[0]) \
+            and _is_constant(node.value) else None
+    if kind is ast.Compare:
+        return f"pc?{node.comparators[0].value}" if _is_pc(node.left) and _is_constant(node.comparators[0]) else None
+    if kind is ast.Subscript:
+        return f"e[{node.slice.value!r}]" if not isinstance(node.ctx, ast.Load) and _is_env(node.value) \
+            and _is_constant(node.slice) else None
+    if kind is ast.Call:
+        return _env_pop(node)
+    return None
+
+
+def _env_pop(call):
+    """``e-'k'`` for ``e.pop('k', ...)``, else None."""
+    func = call.func
+    if func.__class__ is ast.Attribute and func.attr == "pop" and _is_env(func.value) and call.args \
+            and _is_constant(call.args[0]):
+        return f"e-{call.args[0].value!r}"
+    return None
+
+
+def _is_constant(node) -> bool:
+    return node.__class__ is ast.Constant
 
 
 def _is_pc(node) -> bool:
