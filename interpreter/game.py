@@ -208,11 +208,13 @@ class Game:
     def compile_pending(self) -> None:
         """Compile the generated code not compiled yet (each batch is otherwise compiled when it first runs).
 
-        Called before forking worker processes, so that they inherit the code instead of each compiling it.
+        Called before forking worker processes, so that they inherit the code instead of each compiling it; the
+        playout build too (random bots and search rollouts play by it), made now if it was not yet.
         """
         for game in [self, *(self.family or {}).values()]:
-            if game.code is not None:
-                game.code.compile_pending()
+            for built in dict.fromkeys([game, game.playout_build()]):
+                if built.code is not None:
+                    built.code.compile_pending()
 
     # ---------------------------------------------------------------- states
     def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,

@@ -27,6 +27,11 @@ The contract:
   state is traced, the narration when it keeps a log; a rule that fails rewinds the last decision and
   raises its ``RuleError`` as ``apply_id`` does.
 
+An untraced state that keeps no log, outside chance mode, is played by the game's playout build
+(``Game.playout_build``, ``dsl/playout_build.py``: the same layout, without trace and narration), compiled
+the first time one is needed; the state is given back its own game when the playout ends.  It plays the
+same games (``tests/compiler/test_playout_build.py``); ``build=NORMAL_BUILD`` runs the normal code instead.
+
 Bounded whatever the definition: the rules between two decisions run within the step budget (as
 with ``apply``), and a playout without ``decisions`` stops after :data:`MAX_DECISIONS`, the game left
 running.

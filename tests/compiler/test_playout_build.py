@@ -152,3 +152,11 @@ def test_debug_code_playout_prints_the_playout_build(capsys):
 def test_debug_playout_without_code_is_a_usage_error(capsys):
     assert main(["debug", "--playout", str(ROOT / "definitions" / "frog_tower.yaml")]) == 2
     assert "--code" in capsys.readouterr().err
+
+
+def test_compiling_before_forking_workers_makes_the_playout_build_too():
+    game = load_game(ROOT / "definitions" / "frog_tower.yaml")
+    game.compile_pending()  # (what a simulation does before its worker processes fork: they inherit the code)
+    fast = game._playout_build
+    assert fast is not None and fast is not game
+    assert all(fn.__defaults__ is None for fn in [p.code for p in fast.procs] if hasattr(fn, "generated_tree"))
