@@ -20,7 +20,8 @@ state's game to this build at a decision and back when it ends):
 A one-card move whose destination's visibility is known at load (a game zone, or a player's zone: the
 lowering writes ``base`` or ``base + player``) calls a mover made for it (:func:`card_mover`): no trace, no
 chance-mode zones, each zone's visibility read from a table made at load, and none of the ``public`` work
-a move into a public zone never does.
+a move into a public zone never does.  ``move ZONE to ZONE`` between two zones known so calls a mover that
+knows at load which of the cards stay public.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from itertools import compress
 
 from ..runtime import values as V
 from ..runtime.limits import over_budget
-from ..runtime.moves import move_card, move_card_to_public_unwatched, move_card_unwatched
+from ..runtime.moves import (move_card, move_card_to_public_unwatched, move_card_unwatched, move_zone,
+                             move_zone_unwatched)
 from ..runtime.values import SpaceIndex
 from .pyast import expr, name, shape
 
@@ -134,6 +136,16 @@ def card_mover(ctx, dest) -> tuple:
     if spec.visibility == "public":
         return move_card_to_public_unwatched, []
     return move_card_unwatched, [ctx.code.constant(zone_shows(ctx))]
+
+
+def zone_mover(ctx, src, dest):
+    """(the function the playout build's ``move ZONE to ZONE`` calls as ``f(s, src, dest, bottom, loc, *extra)``,
+    ``extra``): :func:`~interpreter.runtime.moves.move_zone` itself unless both zones are known at load."""
+    source, target = _known_zone(ctx, src), _known_zone(ctx, dest)
+    if source is None or target is None:
+        return move_zone, []
+    keeps = 0 if target.visibility == "public" else {"public": 1, "top": 2}.get(source.visibility, 0)
+    return move_zone_unwatched, [ast.Constant(keeps)]
 
 
 def zone_shows(ctx) -> tuple:

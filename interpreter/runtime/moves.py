@@ -176,6 +176,34 @@ def move_zone(s, src, dest, bottom, loc):
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
 
 
+def move_zone_unwatched(s, src, dest, bottom, loc, keeps):
+    """:func:`move_zone` as the playout build calls it (``dsl/playout_build.py``) for two zones known at load: on a
+    state nobody traces, not in chance mode, with what :func:`keep_public` keeps public worked out at load
+    (``keeps``: 0 nothing, 1 every card, 2 the top card), and :func:`place_cards` in line."""
+    if src == dest:
+        return
+    zones = s.zones
+    cards = zones[src]
+    s.steps -= len(cards)  # a step per card moved
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    zones[src] = []
+    where = s.loc
+    for c in cards:
+        where[c] = dest
+    if s.shown:
+        forget_shown(s, cards)
+    public = s.public
+    if public:
+        public.difference_update(cards)
+    if bottom:
+        zones[dest][:0] = cards
+    else:
+        zones[dest].extend(cards)
+    if keeps and cards:
+        public.update(cards if keeps == 1 else cards[-1:])
+
+
 def move_list(s, cards, dest, bottom, loc):
     """``move LIST to ZONE``: each card of the list, a step each (the top cards of one zone in bulk)."""
     cards = list(cards)
