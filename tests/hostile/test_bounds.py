@@ -402,10 +402,10 @@ def test_a_runaway_rule_stops_a_playout_with_the_same_located_error_in_either_bu
     for build in ("normal", "playout"):
         state = game.new_game(2, seed=1, log=False)
         before = json.dumps(state.to_json(), sort_keys=True)
-        start = time.perf_counter()
+        start = time.process_time()  # (this process's time: the machine may be busy with others)
         with pytest.raises(RuleError) as info:
             state.playout(random.Random(1), policy=lambda s, player, count, rng: 0)  # "go"
-        assert time.perf_counter() - start < 5.0
+        assert time.process_time() - start < 5.0
         assert json.dumps(state.to_json(), sort_keys=True) == before and state.game is game
         errors[build] = str(info.value)
     assert game.playout_build() is not game
