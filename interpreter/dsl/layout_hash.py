@@ -119,11 +119,15 @@ def _is_constant(node) -> bool:
 
 def _is_pc(node) -> bool:
     return (node.__class__ is ast.Name and node.id == "pc") or (
-        node.__class__ is ast.Attribute and node.attr == "pc" and node.value.__class__ is ast.Name and node.value.id == "fr")
+        node.__class__ is ast.Attribute and node.attr == "pc" and _is_name(node.value, "fr"))
 
 
 def _is_env(node) -> bool:
-    return node.__class__ is ast.Name and node.id == "e"
+    return _is_name(node, "e")
+
+
+def _is_name(node, name: str) -> bool:
+    return node.__class__ is ast.Name and node.id == name
 
 
 def _values(root, seen: set) -> list:

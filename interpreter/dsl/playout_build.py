@@ -4,7 +4,7 @@ A playout (``interpreter/playout.py``) plays an untraced state that keeps no log
 its trace or its narration.  So a second build of the game (``CompileOptions(playout=True)``, made by
 ``Game.playout_build`` the first time a playout needs it) is compiled from the same rules by the same passes,
 and only each generated function's tree is rewritten, in place, as it is handed to the code unit
-(:func:`rewrite`): the trace blocks (``if s.trace is not None: ...``) and the narration
+(:class:`Rewrite`): the trace blocks (``if s.trace is not None: ...``) and the narration
 (``if s.log is not None: ...``) go.  Both only read the state (a trace block puts the generator and the step
 budget back as it found them), so on a state with neither the two builds do exactly the same work.
 
@@ -53,7 +53,7 @@ class Rewrite:
 
     def __init__(self):
         self.before: dict = {}  # id(statement) -> (it, the statements written out before it)
-        self.blocks: set = set()  # ids of the statement lists rewritten (a shared list is rewritten once)
+        self.blocks: dict = {}  # id -> each statement list rewritten (a shared list once; kept, so ids stay theirs)
         self.temps = itertools.count()  # u0, u1, ...: the Python locals of what is written out
 
     def __call__(self, unit, fdef: ast.FunctionDef) -> ast.FunctionDef:
@@ -68,7 +68,7 @@ class Rewrite:
                 if block.__class__ is not list or not block or id(block) in self.blocks:
                     continue
                 if field != "handlers":
-                    self.blocks.add(id(block))
+                    self.blocks[id(block)] = block
                     _drop_watched(node, field, block)
                     self._write_out_helpers(unit, block, at)
                 stack.extend((st, _position(st, at)) for st in block)
@@ -271,7 +271,7 @@ def _plain(node) -> bool:
 
 
 def _helper(unit, call):
-    """The entry of :data:`_HELPERS` that ``call`` (``K[i](s, ...)``) calls, with its arguments as written, else None."""
+    """The entry of :data:`_HELPERS` that ``call`` (``K[i](s, ...)``) calls with plain arguments, else None."""
     func = call.func
     if not (func.__class__ is ast.Subscript and _plain(func) and func.value.id == "K") or call.keywords:
         return None
@@ -293,9 +293,9 @@ def _constant(unit, index):
 
 
 def _written_out(unit, path, call, at, u: str) -> list:
-    """The statements that do what the helper ``call`` did before handing back its value, the call replaced
-    (at the end of ``path``) by that value's expression: the list worked out into a Python local, the step charge and its
-    check (the helper's own error, at the call's place), then the C call."""
+    """The statements that do what the helper ``call`` did before handing back its value, the call replaced (at
+    the end of ``path``) by that value's expression: the list worked out into a Python local, the step charge
+    and its check (the helper's own error, at the call's place), then the C call."""
     params, value = _helper(unit, call)
     args = dict(zip(params, call.args[1:]))
     statements = shape("""

@@ -84,7 +84,8 @@ def test_the_playout_build_goes_on_from_the_middle_of_a_game_made_by_the_normal_
         assert fast == normal, f"seed {seed}, after {first} decisions"
 
 
-SHIPPED = sorted({(path, tuple(variants)) for path, variants, _ in CONFIGURATIONS if path.parent == ROOT / "definitions"})
+SHIPPED = sorted({(path, tuple(variants)) for path, variants, _ in CONFIGURATIONS
+                  if path.parent == ROOT / "definitions"})
 
 
 @pytest.mark.parametrize("shipped", SHIPPED, ids=[f"{p.stem}{'+' + v[0] if v else ''}" for p, v in SHIPPED])
