@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     debug.add_argument("--code", action="store_true",
                        help="print the Python code generated for the rules (each function after a comment naming "
                             "the rule and line it comes from)")
+    debug.add_argument("--playout", action="store_true",
+                       help="with --code: the playout build's code instead (what random playouts, simulations and "
+                            "search rollouts run: the same rules without trace and narration)")
 
     play = command("play", "play a game at the terminal against random bots (or watch bots play)", run_play)
     play.add_argument("--players", type=whole_number(1), required=True, metavar="N", help="number of players")
@@ -267,9 +270,13 @@ def run_rules(args) -> int:
 
 
 def run_debug(args) -> int:
+    if args.playout and not args.code:
+        raise UsageError("--playout says which code --code prints: give both")
     if not args.code:
         raise UsageError("say what to show: --code prints the generated Python code")
     game = load(args)
+    if args.playout:
+        game = game.playout_build()
     say(game.code.source().rstrip("\n"))
     return EXIT_OK
 

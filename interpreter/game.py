@@ -104,6 +104,10 @@ class Game:
         self.locate = None  # (where, node) -> Location
         self.code = None  # the CodeUnit of the generated functions (dsl/codegen.py), for `ribbit debug --code`
         self.compile_options = None  # the optimisations its rules were compiled with (dsl/options.py)
+        # f() -> this game compiled again as the playout build (dsl/playout_build.py), handed over by the loader;
+        # None when there is none (a coverage build, or a playout build itself).  See playout_build().
+        self.compile_playout = None
+        self._playout_build = None
         self.hash_layout = None  # f(game) -> the hash of its compiled layout, handed over by the loader
         # the loader's scenario checks (loader/scenario.py), handed over so that the core never reads files:
         self.prepare_scenario = None  # f(scenario) -> (a checked plain copy, its parsed file or None)
@@ -118,6 +122,15 @@ class Game:
         if self._layout_hash is None:
             self._layout_hash = self.hash_layout(self)
         return self._layout_hash
+
+    def playout_build(self) -> "Game":
+        """The game as compiled for playouts (``interpreter/playout.py``; ``dsl/playout_build.py`` says what it
+        leaves out): compiled the first time it is asked for, then kept.  It has this game's layout, so a state
+        of this game runs on in it from any decision.  This game itself when it has no such build."""
+        found = self._playout_build
+        if found is None:
+            found = self._playout_build = self.compile_playout() if self.compile_playout is not None else self
+        return found
 
     # ---------------------------------------------------------------- model queries
     def triggers_for(self, event: str) -> list:
@@ -195,11 +208,13 @@ class Game:
     def compile_pending(self) -> None:
         """Compile the generated code not compiled yet (each batch is otherwise compiled when it first runs).
 
-        Called before forking worker processes, so that they inherit the code instead of each compiling it.
+        Called before forking worker processes, so that they inherit the code instead of each compiling it; the
+        playout build too (random bots and search rollouts play by it), made now if it was not yet.
         """
         for game in [self, *(self.family or {}).values()]:
-            if game.code is not None:
-                game.code.compile_pending()
+            for built in dict.fromkeys([game, game.playout_build()]):
+                if built.code is not None:
+                    built.code.compile_pending()
 
     # ---------------------------------------------------------------- states
     def new_game(self, players: int, seed: int = 0, log: bool = True, scenario: dict | None = None,

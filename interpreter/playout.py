@@ -27,6 +27,11 @@ The contract:
   state is traced, the narration when it keeps a log; a rule that fails rewinds the last decision and
   raises its ``RuleError`` as ``apply_id`` does.
 
+An untraced state that keeps no log, outside chance mode, is played by the game's playout build
+(``Game.playout_build``, ``dsl/playout_build.py``: the same layout, without trace and narration), compiled
+the first time one is needed; the state is given back its own game when the playout ends.  It plays the
+same games (``tests/compiler/test_playout_build.py``); ``build=NORMAL_BUILD`` runs the normal code instead.
+
 Bounded whatever the definition: the rules between two decisions run within the step budget (as
 with ``apply``), and a playout without ``decisions`` stops after :data:`MAX_DECISIONS`, the game left
 running.
@@ -42,6 +47,10 @@ from . import run_loop as RUN
 from .runtime import option_spaces as OPT
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
+# Which code a playout of an untraced state that keeps no log runs (playout's ``build``): the game's playout build,
+# or its own (normal) code.  Traced states, states keeping a log and chance mode always run the normal code.
+PLAYOUT_BUILD = "playout"
+NORMAL_BUILD = "normal"
 
 
 def uniform(state, player: int, count: int, rng) -> int:
@@ -49,22 +58,42 @@ def uniform(state, player: int, count: int, rng) -> int:
     return rng.randrange(count)
 
 
-def playout(state, rng, policy=None, decisions: int | None = None):
+def playout(state, rng, policy=None, decisions: int | None = None, build: str = PLAYOUT_BUILD):
     """Play ``state`` on (in place) until it ends or ``decisions`` decisions were made; returns ``state``.
 
     See the module's docstring for the contract.  ``policy(state, player, count, rng)`` returns an
-    option number below ``count``; None draws uniformly (:func:`uniform`).
+    option number below ``count``; None draws uniformly (:func:`uniform`).  ``build``: :data:`PLAYOUT_BUILD`
+    (the game's playout build where it applies) or :data:`NORMAL_BUILD` (the game's own code throughout: for
+    the tests that compare the two, and for a developer who suspects the playout build).
     """
     rngs = _generators(state, rng)
     if decisions is None:
         decisions = MAX_DECISIONS
     elif type(decisions) is not int or decisions < 0:
         raise IllegalActionError(f"a playout's decisions must be a whole number of 0 or more, not {decisions!r}")
+    if build not in (PLAYOUT_BUILD, NORMAL_BUILD):
+        raise IllegalActionError(f"a playout's build is {PLAYOUT_BUILD!r} or {NORMAL_BUILD!r}, not {build!r}")
     if state.trace is None and state.chance is None:
-        _played_untraced(state, rngs, policy, decisions)
+        if state.log is None and build == PLAYOUT_BUILD:
+            _played_on_playout_build(state, rngs, policy, decisions)
+        else:
+            _played_untraced(state, rngs, policy, decisions)
     else:
         _played(state, rngs, policy, decisions)
     return state
+
+
+def _played_on_playout_build(state, rngs, policy, decisions: int) -> None:
+    """:func:`_played_untraced` with the state's rules run by its game's playout build (``Game.playout_build``,
+    compiled the first time one is needed; see ``dsl/playout_build.py``): it has the game's layout, so the state
+    goes on from its pending decision in that build, and is given back its own game when the playout ends (or
+    fails)."""
+    game = state.game
+    state.game = game.playout_build()
+    try:
+        _played_untraced(state, rngs, policy, decisions)
+    finally:
+        state.game = game
 
 
 def _played(state, rngs, policy, decisions: int) -> None:

@@ -143,12 +143,12 @@ class State:
     _rewind = RUN.rewind
     _play_from_boundary = CHANCE.play  # chance mode's run_loop.play (bound here: chance.py imports run_loop)
 
-    def playout(self, rng, policy=None, decisions: int | None = None) -> "State":
+    def playout(self, rng, policy=None, decisions: int | None = None, build: str = PLAYOUT.PLAYOUT_BUILD) -> "State":
         """Play this state on, in place, to its end (or for ``decisions`` decisions) by random choices; returns it.
 
         See :func:`interpreter.playout.playout`.
         """
-        return PLAYOUT.playout(self, rng, policy, decisions)
+        return PLAYOUT.playout(self, rng, policy, decisions, build)
 
     def _replayed(self, history) -> "State":
         """A fresh game like this one (game, players, seed, scenario, log, trace, chance mode) with ``history`` applied."""

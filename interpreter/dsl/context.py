@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 
 from . import ast as A
+from . import playout_build
 from .codegen import CodeUnit
 from .options import ALL_ON
 from .procedures import CompileError
@@ -60,6 +61,7 @@ class CompileContext:
         "_node_locations",  # (where, id(node)) -> (node, its Location): location() below
         "call_loc",  # K[i] of the builtin call being lowered, where its run-time errors point: lowering
         "card_uses",  # what the code being built does with card variables (static.CardUses): expression lowering
+        "zone_shows",  # per zone index, how much of it everyone sees, for the playout build's movers (playout_build.py)
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
         "fixups",  # what runs once that procedure's code is laid out (menus learn their options' pcs)
@@ -110,9 +112,11 @@ class CompileContext:
         self._node_locations = {}
         self.call_loc = None
         self.card_uses = NO_CARD_USES
+        self.zone_shows = None
         self.label_nodes = []
         self.fixups = []
-        self.code = CodeUnit(getattr(model, "file", "") or "<definition>")
+        self.code = CodeUnit(getattr(model, "file", "") or "<definition>",
+                             playout_build.Rewrite() if self.options.playout else None)
         # the passes (set by compiler.Compiler, which builds them with this context)
         self.analysis = self.stmt_analysis = self.checker = self.inliner = self.splicer = None
         self.exprs = self.stmts = self.layout = None

@@ -23,6 +23,7 @@ Ribbit) is resumed just the same.  Plain data that *does* hold positions
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
@@ -41,22 +42,92 @@ def describe(game) -> dict:
         direct = _values(proc.direct, seen) if proc.direct is not None else None
         procedures.append([proc.id, proc.name, list(map(str, proc.where)) if isinstance(proc.where, tuple)
                            else str(proc.where), proc.suspends, code, direct])
-    counters = {name: list(c.on) for name, c in game.counters.items()}
-    return {
-        "zones": [game.zone_label(i) for i in range(game.zone_count)],
-        "cards": list(game.card_names),
-        "game_variables": list(game.gvar_defaults),
-        "player_variables": list(game.pvar_defaults),
-        "counters": counters,
-        "main": getattr(game.main, "id", None), "setup": getattr(game.setup, "id", None),
-        "procedures": procedures,
-    }
+    return {**describe_parts(game), "procedures": procedures}
 
 
 def layout_hash(game) -> str:
     """A short hash of :func:`describe`: equal for two games exactly when their frames mean the same."""
     text = json.dumps(describe(game), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def frame_layout(game) -> dict:
+    """What a state's plain data means in ``game``, without what its code does: the zones, cards, variables and
+    counters; every procedure's id, name and functions; and every generated function (in the order made) by its
+    name, its rule and what it says of frames: the pcs it tests, stores and jumps to, and the env keys it writes
+    or removes.  Two builds of one game (the playout build, ``playout_build.py``) must agree on it for a state
+    made by one to run on in the other."""
+    described = describe_parts(game)
+    procedures = [[proc.id, proc.name, proc.suspends, _function_name(proc.code), _function_name(proc.direct)]
+                  for proc in game.procs]
+    functions = [[str(what), fdef.name, _frame_parts(fdef)] for what, fdef in game.code.functions]
+    return {**described, "procedures": procedures, "functions": functions}
+
+
+def describe_parts(game) -> dict:
+    """The layout's parts that are no code: zones, cards, variables, counters, main and setup."""
+    return {
+        "zones": [game.zone_label(i) for i in range(game.zone_count)],
+        "cards": list(game.card_names),
+        "game_variables": list(game.gvar_defaults),
+        "player_variables": list(game.pvar_defaults),
+        "counters": {name: list(c.on) for name, c in game.counters.items()},
+        "main": getattr(game.main, "id", None), "setup": getattr(game.setup, "id", None),
+    }
+
+
+def _function_name(fn):
+    if fn is None:
+        return None
+    tree = getattr(fn, "generated_tree", None)
+    return tree.name if tree is not None else fn.__qualname__
+
+
+def _frame_parts(fdef) -> list:
+    """What a generated function says of frames, in the order of its tree: ``pc`` constants (tested, stored,
+    ``fr.pc = k``) and the env keys it stores, deletes or pops (``e['k'] = ...``, ``e.pop('k', ...)``)."""
+    return [part for part in map(_frame_part, ast.walk(fdef)) if part is not None]
+
+
+def _frame_part(node):
+    kind = node.__class__
+    if kind is ast.Assign:
+        return f"pc={node.value.value}" if len(node.targets) == 1 and _is_pc(node.targets[0]) \
+            and _is_constant(node.value) else None
+    if kind is ast.Compare:
+        return f"pc?{node.comparators[0].value}" if _is_pc(node.left) and _is_constant(node.comparators[0]) else None
+    if kind is ast.Subscript:
+        return f"e[{node.slice.value!r}]" if not isinstance(node.ctx, ast.Load) and _is_env(node.value) \
+            and _is_constant(node.slice) else None
+    if kind is ast.Call:
+        return _env_pop(node)
+    return None
+
+
+def _env_pop(call):
+    """``e-'k'`` for ``e.pop('k', ...)``, else None."""
+    func = call.func
+    if func.__class__ is ast.Attribute and func.attr == "pop" and _is_env(func.value) and call.args \
+            and _is_constant(call.args[0]):
+        return f"e-{call.args[0].value!r}"
+    return None
+
+
+def _is_constant(node) -> bool:
+    return node.__class__ is ast.Constant
+
+
+def _is_pc(node) -> bool:
+    return (node.__class__ is ast.Name and node.id == "pc") or (
+        node.__class__ is ast.Attribute and node.attr == "pc" and _is_name(node.value, "fr"))
+
+
+def _is_env(node) -> bool:
+    return _is_name(node, "e")
+
+
+def _is_name(node, name: str) -> bool:
+    return node.__class__ is ast.Name and node.id == name
 
 
 def _values(root, seen: set) -> list:

@@ -42,6 +42,9 @@ class CompileOptions:
     # Not an optimisation: every procedure, hook, trigger, ability, listener and menu option entered bumps a
     # counter (dsl/coverage.py), for `ribbit simulate --coverage`.  Off, the generated code is unchanged.
     coverage: bool = False
+    # Not an optimisation: the playout build (dsl/playout_build.py), the same code without what only a traced
+    # state or one keeping a log needs; compiled lazily by Game.playout_build and run only by interpreter.playout.
+    playout: bool = False
 
     @classmethod
     def none(cls) -> "CompileOptions":
@@ -50,8 +53,8 @@ class CompileOptions:
 
     @classmethod
     def names(cls) -> list[str]:
-        """The optimisations' names (coverage counting is not one)."""
-        return [f.name for f in fields(cls) if f.name != "coverage"]
+        """The optimisations' names (coverage counting and the playout build are not ones)."""
+        return [f.name for f in fields(cls) if f.name not in ("coverage", "playout")]
 
     def without(self, name: str) -> "CompileOptions":
         """These options with ``name`` off."""

@@ -28,6 +28,7 @@ from . import ast as A
 from . import types as T
 from ..runtime.listeners import active_listeners
 from .narration import Dependencies, Opaque, assignments
+from .playout_build import card_mover, zone_mover
 from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
@@ -217,16 +218,24 @@ class StatementLowering(NodeVisitor):
         loc = self.K(self.ctx.location(st))
         if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
             c = self.tmp()
-            return shape("""
+            made = shape("""
                 C = WHAT
                 if C is None:
                     raise RE("nothing to move (the card is none: is the zone empty?)", LOC)
                 MOVE(s, C, DEST, BOTTOM)
             """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
                 MOVE=self.K(move_card))
+            if self.ctx.options.playout:  # a mover made for the destination (playout_build.py)
+                mover, extra = card_mover(self.ctx, dest)
+                made[-1].value.func, made[-1].value.args[4:] = self.K(mover), extra
+            return made
         if kind == "zone":
-            return [ast.Expr(expr("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
-                                 BOTTOM=ast.Constant(bottom), LOC=loc))]
+            made = expr("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
+                        BOTTOM=ast.Constant(bottom), LOC=loc)
+            if self.ctx.options.playout:  # a mover made for the two zones (playout_build.py)
+                mover, extra = zone_mover(self.ctx, what, dest)
+                made.func, made.args[5:] = self.K(mover), extra
+            return [ast.Expr(made)]
         d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
         return shape("""
             D = DEST

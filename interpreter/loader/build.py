@@ -7,9 +7,10 @@ effect parsed, checked and compiled.  Anything wrong raises a located
 
 from __future__ import annotations
 
+import functools
 import gc
-
 import re
+from dataclasses import replace
 
 from .. import errors as E
 from ..errors import quote
@@ -1007,9 +1008,14 @@ def build_game(source: Source, texts: list[str], variants: list[str], per_count=
             return _build_per_count(source, texts, variants, options)
         builder = Builder(source, texts, variants, per_count, options)
         try:
-            return builder.build()
+            game = builder.build()
         except RecursionError:  # any other place that recursed too deep: still an error, never a traceback
             raise builder.too_deep(()) from None
+        made = game.compile_options
+        if not made.coverage and not made.playout:  # (a coverage build counts its rules in its own code)
+            game.compile_playout = functools.partial(build_game, source, texts, variants, per_count,
+                                                     replace(made, playout=True))
+        return game
     finally:
         if collecting:
             gc.enable()

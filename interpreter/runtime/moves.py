@@ -87,6 +87,64 @@ def move_card(s, card, dest, bottom):
         s.traced_move(card, src, top, dest, bottom)
 
 
+def move_card_unwatched(s, card, dest, bottom, shows):
+    """:func:`move_card` into a zone that does not show its cards to everyone, as the playout build calls it
+    (``dsl/playout_build.py``): on a state nobody traces, not in chance mode (every zone a list), with each zone's
+    visibility read from ``shows`` (per zone index: 2 public, 1 top, 0 else), made at load.  The same cards end
+    in the same places, with the same ``shown`` and ``public`` bookkeeping."""
+    loc = s.loc
+    src = loc[card]
+    if src < 0:  # a card in no zone
+        return _move_in(s, card, src, dest, bottom)
+    zone = s.zones[src]
+    if zone[-1] == card:  # most moves take the top card
+        zone.pop()
+        top = True
+    else:
+        zone.remove(card)
+        top = False
+    loc[card] = dest
+    if s.shown:
+        s.shown.pop(card, None)
+    public = s.public
+    if public:
+        public.discard(card)
+        if zone:
+            public.difference_update(zone)  # the cards left behind would tell which one was taken
+    if bottom:
+        s.zones[dest].insert(0, card)
+    else:
+        s.zones[dest].append(card)
+    show = shows[src]
+    if show == 2 or (show and top):
+        public.add(card)  # everyone watched it go: public where it lies now
+
+
+def move_card_to_public_unwatched(s, card, dest, bottom):
+    """:func:`move_card_unwatched` into a public zone: no card becomes public by the move (everyone sees it there)."""
+    loc = s.loc
+    src = loc[card]
+    if src < 0:
+        return _move_in(s, card, src, dest, bottom)
+    zone = s.zones[src]
+    if zone[-1] == card:
+        zone.pop()
+    else:
+        zone.remove(card)
+    loc[card] = dest
+    if s.shown:
+        s.shown.pop(card, None)
+    public = s.public
+    if public:
+        public.discard(card)
+        if zone:
+            public.difference_update(zone)
+    if bottom:
+        s.zones[dest].insert(0, card)
+    else:
+        s.zones[dest].append(card)
+
+
 def _move_in(s, card, src, dest, bottom):
     """:func:`move_card` of a card that lies in no zone: it only goes to ``dest``."""
     s.loc[card] = dest
@@ -116,6 +174,34 @@ def move_zone(s, src, dest, bottom, loc):
     keep_public(s, cards, src, dest)
     if s.trace is not None:
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
+
+
+def move_zone_unwatched(s, src, dest, bottom, loc, keeps):
+    """:func:`move_zone` as the playout build calls it (``dsl/playout_build.py``) for two zones known at load: on a
+    state nobody traces, not in chance mode, with what :func:`keep_public` keeps public worked out at load
+    (``keeps``: 0 nothing, 1 every card, 2 the top card), and :func:`place_cards` in line."""
+    if src == dest:
+        return
+    zones = s.zones
+    cards = zones[src]
+    s.steps -= len(cards)  # a step per card moved
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    zones[src] = []
+    where = s.loc
+    for c in cards:
+        where[c] = dest
+    if s.shown:
+        forget_shown(s, cards)
+    public = s.public
+    if public:
+        public.difference_update(cards)
+    if bottom:
+        zones[dest][:0] = cards
+    else:
+        zones[dest].extend(cards)
+    if keeps and cards:
+        public.update(cards if keeps == 1 else cards[-1:])
 
 
 def move_list(s, cards, dest, bottom, loc):

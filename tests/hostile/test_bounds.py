@@ -379,3 +379,35 @@ def test_a_recursion_error_while_compiling_is_a_located_definition_error(tmp_pat
     assert "this effect is nested too deeply to compile; split it with 'let', functions or procedures" \
         in str(info.value)
     assert str(info.value).startswith(f"{path}:")
+
+
+# An endless loop in each compiled form, and endless recursion, played by a playout in each build.
+RUNAWAYS = {**REPEAT_FORMS,
+            "recursion": ("spin()", "  spin(): |\n    game.n += 1\n    spin()\n"),
+            "waiting recursion": ("spin_or_ask(p)", "  spin_or_ask(player q): |\n    if game.n < 0:\n"
+                                  "      ask q to choose one of hand(q) as c\n    game.n += 1\n    spin_or_ask(q)\n")}
+
+
+@pytest.mark.parametrize("form", RUNAWAYS)
+def test_a_runaway_rule_stops_a_playout_with_the_same_located_error_in_either_build(tmp_path, form):
+    """A playout runs the game's playout build (dsl/playout_build.py): it must stop where the normal build stops,
+    with the same error, the state rewound to before the decision, in about the same time."""
+    import random
+
+    body, procs = RUNAWAYS[form]
+    path, text = make(tmp_path, body, extra="")
+    (tmp_path / "bounds.yaml").write_text(text.replace("procedures:\n", "procedures:\n" + procs))
+    game = load_game(path)
+    errors = {}
+    for build in ("normal", "playout"):
+        state = game.new_game(2, seed=1, log=False)
+        before = json.dumps(state.to_json(), sort_keys=True)
+        start = time.process_time()  # (this process's time: the machine may be busy with others)
+        with pytest.raises(RuleError) as info:
+            state.playout(random.Random(1), policy=lambda s, player, count, rng: 0)  # "go"
+        assert time.process_time() - start < 5.0
+        assert json.dumps(state.to_json(), sort_keys=True) == before and state.game is game
+        errors[build] = str(info.value)
+    assert game.playout_build() is not game
+    assert errors["playout"] == errors["normal"]
+    assert "endless" in errors["normal"] or "step budget" in errors["normal"]
