@@ -382,12 +382,23 @@ class DecisionCompiler(NodeVisitor):
         if all(part.__class__ is str for part in parts):
             return ast.Constant("".join(parts))
         describe = self.ctx.stmts.K(self.ctx.m.describe_value)
-        pieces = [ast.Constant(part) if part.__class__ is str else ast.Call(describe, [part[0], ast.Constant(part[1])], [])
+        pieces = [ast.Constant(part) if part.__class__ is str else
+                  ast.Subscript(self.card_texts(), part[0], ast.Load()) if part[1] == "card" else
+                  ast.Call(describe, [part[0], ast.Constant(part[1])], [])
                   for part in parts]
         text = pieces[0]
         for piece in pieces[1:]:  # (every piece a string: one '+' each)
             text = ast.BinOp(text, ast.Add(), piece)
         return text
+
+    def card_texts(self) -> ast.expr:
+        """How each card reads in an option's text, as ``describe_value`` has it (a card's name; none: "none"),
+        looked up in one table: ``K[i][card]``."""
+        texts = self.ctx.tables.get("card texts")  # one table for the definition (tables: ids of nodes, this name)
+        if texts is None:
+            texts = self.ctx.tables["card texts"] = {None: self.ctx.m.describe_value(None, "card"),
+                                                     **dict(enumerate(self.ctx.m.card_names))}
+        return self.ctx.stmts.K(texts)
 
     def menu_options_code(self, k, player, entries, spec) -> list:
         """The menu's instruction at pc ``k``: its open options made (each entry's items gone through), then
