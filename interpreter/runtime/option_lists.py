@@ -166,15 +166,7 @@ def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
     caps = {}
     for key in keys:
         caps[key] = caps.get(key, 0) + 1
-    whole = 1  # selections of the whole pool
-    for cap in caps.values():
-        whole *= cap + 1
-        if whole > MAX_OPTIONS:
-            return None
-    if set(pool).isdisjoint(firsts):  # no first card is one of the others
-        sizes = [whole] * len(firsts)
-    else:
-        sizes = [whole // (caps[key] + 1) * caps[key] if c in pool else whole for key, c in zip(texts, firsts)]
+    sizes = plus_sizes(caps, texts, firsts, pool)
     total = sum(sizes)
     if total < 2 or total > MAX_OPTIONS:
         return None
@@ -183,6 +175,20 @@ def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
     if sum(map(len, caps)) + len(caps) * (5 + len(str(max(caps.values())))) > spec.room:
         return None
     return [PLUS, spec.prefix, firsts, sizes, pool, keys, total]
+
+
+def plus_sizes(caps: dict, texts, firsts: list, pool: list) -> list:
+    """Per first card, how many selections of the others it allows: the product of (size + 1) over the
+    pool's groups (``caps``: name -> how many), that card's own group one smaller when it is in the pool;
+    [] beyond MAX_OPTIONS."""
+    whole = 1  # selections of the whole pool
+    for cap in caps.values():
+        whole *= cap + 1
+        if whole > MAX_OPTIONS:
+            return []
+    if set(pool).isdisjoint(firsts):  # no first card is one of the others
+        return [whole] * len(firsts)
+    return [whole // (caps[key] + 1) * caps[key] if c in pool else whole for key, c in zip(texts, firsts)]
 
 
 def plus_plans(spec: PlusSpec, firsts: dict, pool) -> tuple:
