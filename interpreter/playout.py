@@ -44,6 +44,7 @@ from .errors import IllegalActionError, not_a_generator
 from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
+from .runtime.decisions import NOT_DRAWN
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
 
@@ -159,6 +160,31 @@ class Drawer:
         self.history.append([player, label])
         self.state.steps = self.steps
         return labels.index(label)
+
+    def card(self, player: int, cards, texts: list):
+        """A choice of one of ``cards`` (``texts[card]``: how each reads; alike cards are one option, valued by
+        the first of them), made straight from the list as ``one_card_options`` would list it: the card of
+        the option drawn, or of the only option; NOT_DRAWN for none (the rules refuse it), a list that is no
+        list, or once the playout's decisions are used up."""
+        if cards.__class__ is not list:
+            return NOT_DRAWN
+        labels = list(map(texts.__getitem__, cards))
+        first = dict.fromkeys(labels)  # each text once, in order
+        count = len(first)
+        if count < 2:
+            return cards[0] if count else NOT_DRAWN
+        if self.left <= 0:
+            return NOT_DRAWN
+        self.left -= 1
+        k = self.below[player](count)
+        if count == len(cards):  # every card its own option
+            label, card = labels[k], cards[k]
+        else:
+            label = list(first)[k]
+            card = cards[labels.index(label)]
+        self.history.append([player, label])
+        self.state.steps = self.steps
+        return card
 
     def space(self, player: int, space):
         """The value of ``player``'s option drawn from an option space (``runtime/option_spaces.py``); None: not drawn."""

@@ -10,7 +10,7 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import asked_twice, bind_parts, decide_space, one_card_options
+from ..runtime.decisions import NOT_DRAWN, asked_twice, bind_parts, decide_space, one_card_options
 from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
 from ..runtime.values import paid
 from ..runtime.option_spaces import names_can_collide
@@ -40,6 +40,13 @@ DECIDE_ONE = """
                 fr.pc = NEXT
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], DEST_KEY, False, False, PROMPT, None)
                 return SUSPEND
+"""
+
+# A choice of one card listed by one_card_options (then DECIDE_ONE), as written at DECIDE_ONE's indentation.
+ONE_CARD_LISTED = """
+            LABELS, VALUES = ONE_CARD(CARDS, LABELS_OF)
+            if not LABELS:
+                raise RE(f"player {P + 1} has nothing to choose from", LOC)
 """
 
 
@@ -152,16 +159,24 @@ class DecisionCompiler(NodeVisitor):
         labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
-        p, labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(4))
-        code.append(Op(lambda k: shape("""
-            P = PLAYER
-            LABELS, VALUES = ONE_CARD(ITEMS, LABELS_OF)
-            if not LABELS:
-                raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.ctx.stmts.K(one_card_options), ITEMS=items, J=name(drawn),
-            LABELS_OF=self.ctx.stmts.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError),
-            LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
-            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
+        p, cards, labels, values, drawn, card = (self.ctx.stmts.tmp() for _ in range(6))
+        K = self.ctx.stmts.K
+        parts = dict(P=name(p), CARDS=name(cards), LABELS_OF=K(labels_of), DEST=local(dest, True))
+
+        def make(k):
+            listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(one_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
+                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=ast.Constant(k + 1),
+                DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
+            # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
+            return shape("""
+                P = PLAYER
+                CARDS = ITEMS
+                if s.drawing is not None and (X := s.drawing.card(P, CARDS, LABELS_OF)) is not NOT_DRAWN:
+                    DEST = X
+                else:
+                    LISTED
+            """, PLAYER=player, ITEMS=items, X=name(card), NOT_DRAWN=K(NOT_DRAWN), LISTED=listed, **parts)
+        code.append(Op(make, loc))
 
     def ask_each(self, st, scope, code):
         players = self.ctx.exprs.expect_code(st.players, scope, "list:player", "who is asked")[0]
