@@ -108,20 +108,15 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
     try:
         while drawer.left > 0 and not state.over:
             p = state.pending
-            if p is None:  # (none outside chance mode: the general path refuses it as ever)
+            if p is None or p.each and not drawer.each_pending(p):
+                # none (outside chance mode: the general path refuses it as ever), or fewer decisions left than
+                # seats to choose: one seat at a time, the general way
                 state.drawing = None
                 _played(state, rngs, None, 1)
                 state.drawing = drawer
                 drawer.left -= 1
                 continue
-            if p.each:
-                if not drawer.each_pending(p):  # fewer decisions left than seats to choose: one at a time
-                    state.drawing = None
-                    _played(state, rngs, None, 1)
-                    state.drawing = drawer
-                    drawer.left -= 1
-                    continue
-            else:
+            if not p.each:
                 drawer.one_pending(p)
             state.pending = None
             state.steps = drawer.steps
