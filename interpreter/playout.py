@@ -3,10 +3,14 @@
 A playout is what ``ribbit simulate`` with random bots, ``ribbit compare`` and the search bots' rollouts
 do thousands of times: no person watches, no bot reads a view or an option's text.  So
 :func:`playout` skips the public API's per-decision work (the checks of who may act, the list of
-current players, a label list made from an option space) and reads each decision where the rules
-left it: the number of options of each seat (``actions.option_count``: the length of its labels, or the
-count of its option space, never expanded), one of them drawn, and only that option's text and value
-made (``option_spaces.option``) for the history.
+current players, a label list made from an option space).  Untraced, outside chance mode and with
+uniform draws, a decision is not even left pending: the rules' code hands it to the state's
+``drawing`` (a :class:`Drawer`) where it is made, one seat or several at once, and goes on with the
+option drawn, as it goes on with a decision of one option (no pending record, no return to the run
+loop).  Each seat's number of options is the length of its labels or the count of its option space
+(never expanded: a 'plus' choice is counted from the sizes of its groups, runtime/option_lists.py),
+one of them is drawn, and only that option's text and value are made (``option_spaces.option``) for
+the history.  Otherwise (traced, chance mode, a policy) each decision is read where the rules left it.
 
 The contract:
 
@@ -45,6 +49,7 @@ from .errors import IllegalActionError, not_a_generator
 from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
+from .runtime.decisions import NOT_DRAWN
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
 # Which code a playout of an untraced state that keeps no log runs (playout's ``build``): the game's playout build,
@@ -116,17 +121,167 @@ def _played(state, rngs, policy, decisions: int) -> None:
 
 
 def _played_untraced(state, rngs, policy, decisions: int) -> None:
-    """The playout of an untraced state, not in chance mode (simulations and search): what ``run_loop.play``
-    does for a decision, without its trace and chance branches (the rules run by ``run_loop.run``), and a uniform draw straight from each generator's
-    ``_randbelow`` (what ``randrange(count)`` calls: the same numbers).  A simultaneous decision is
-    played by :func:`_played` (through ``run_loop.play``, which gathers its choices)."""
+    """The playout of an untraced state, not in chance mode (simulations and search).
+
+    Uniform draws: a :class:`Drawer` is the state's ``drawing`` while it plays, and the rules' code takes
+    each decision where it is made, as it takes a decision of one option (no pending record, no return
+    to the run loop): the loop here only resolves the decision pending when the playout starts (or when
+    the rules ask because the decisions ran out), then lets ``run_loop.run`` run the rules.  A policy
+    sees each decision pending, as the API shows it (:func:`_played_by_policy`)."""
+    if policy is not None:
+        return _played_by_policy(state, rngs, policy, decisions)
+    drawer = Drawer(state, rngs, decisions)
+    history = state.history
+    run, failed = RUN.run, RUN.failed
+    state.drawing = drawer
+    try:
+        while drawer.left > 0 and not state.over:
+            p = state.pending
+            if p is None or p.each and not drawer.each_pending(p):
+                # none (outside chance mode: the general path refuses it as ever), or fewer decisions left than
+                # seats to choose: one seat at a time, the general way
+                state.drawing = None
+                _played(state, rngs, None, 1)
+                state.drawing = drawer
+                drawer.left -= 1
+                continue
+            if not p.each:
+                drawer.one_pending(p)
+            state.pending = None
+            state.steps = drawer.steps
+            try:  # the rules run to the next decision they cannot take, or the end; one that fails rewinds the last
+                run(state)
+            except Exception as exc:  # noqa: BLE001 - located and raised by failed
+                failed(state, exc, history[-1][1])
+    finally:
+        state.drawing = None
+
+
+class Drawer:
+    """An untraced playout's uniform draws, taken by the rules' code where a decision is made (``state.drawing``).
+
+    Each method draws for one decision as :func:`playout` would from its pending record: the option number
+    from the seat's generator (``_randbelow(count)``, what ``randrange(count)`` calls: the same numbers), only
+    that option's text and value made, the text added to the history, the step budget renewed.  It returns
+    what the rules go on with, or "not drawn" once the playout's decisions are used up (the rules then ask
+    as ever, the decision pending)."""
+
+    __slots__ = ("state", "below", "history", "names", "steps", "left")
+
+    def __init__(self, state, rngs, decisions: int):
+        # randrange(count) is _randbelow(count) for count > 0; a generator whose class redefines randrange keeps its own
+        self.below = [r._randbelow if type(r).randrange is random.Random.randrange else r.randrange for r in rngs]
+        self.state, self.history, self.left = state, state.history, decisions
+        self.names, self.steps = state.game.card_names, state.game.step_limit
+
+    def one(self, player: int, labels: list) -> int:
+        """Index of the value of ``player``'s option drawn among ``labels`` (two or more): the first option with
+        the drawn text, as ``apply`` has it; -1: not drawn."""
+        if self.left <= 0:
+            return -1
+        self.left -= 1
+        label = labels[self.below[player](len(labels))]
+        self.history.append([player, label])
+        self.state.steps = self.steps
+        return labels.index(label)
+
+    def card(self, player: int, cards, texts: list):
+        """A choice of one of ``cards`` (``texts[card]``: how each reads; alike cards are one option, valued by
+        the first of them), made straight from the list as ``one_card_options`` would list it: the card of
+        the option drawn, or of the only option; NOT_DRAWN for none (the rules refuse it), a list that is no
+        list, or once the playout's decisions are used up."""
+        if cards.__class__ is not list:
+            return NOT_DRAWN
+        labels = list(map(texts.__getitem__, cards))
+        first = dict.fromkeys(labels)  # each text once, in order
+        count = len(first)
+        if count < 2:
+            return cards[0] if count else NOT_DRAWN
+        if self.left <= 0:
+            return NOT_DRAWN
+        self.left -= 1
+        k = self.below[player](count)
+        if count == len(cards):  # every card its own option
+            label, card = labels[k], cards[k]
+        else:
+            label = list(first)[k]
+            card = cards[labels.index(label)]
+        self.history.append([player, label])
+        self.state.steps = self.steps
+        return card
+
+    def space(self, player: int, space):
+        """The value of ``player``'s option drawn from an option space (``runtime/option_spaces.py``); None: not drawn."""
+        if self.left <= 0:
+            return None
+        self.left -= 1
+        label, value = OPT.option(space, self.below[player](space[-1]), self.names)
+        self.history.append([player, label])
+        self.state.steps = self.steps
+        return value
+
+    def each(self, players: list, labels: list, values: list, spaces: list, result: list) -> bool:
+        """A simultaneous decision: seat ``i`` (``players[i]``) draws among ``labels[i]`` / ``values[i]``, or from
+        ``spaces[i]`` when its labels are None, in order; each value goes to ``result[player]``.  False: fewer
+        decisions left than seats (nothing drawn)."""
+        if self.left < len(players):
+            return False
+        self.left -= len(players)
+        history, below, names = self.history, self.below, self.names
+        for i, player in enumerate(players):
+            ls = labels[i]
+            if ls is None:
+                space = spaces[i]
+                label, result[player] = OPT.option(space, below[player](space[-1]), names)
+            else:
+                label = ls[below[player](len(ls))]
+                result[player] = values[i][ls.index(label)]
+            history.append([player, label])
+        self.state.steps = self.steps
+        return True
+
+    def one_pending(self, p) -> None:
+        """Draw the option of ``p``, a one-seat decision pending, and put its value where the rules read it."""
+        self.left -= 1
+        player = p.players[0]
+        space = p.lazy and p.lazy[0]
+        if space:
+            label, value = OPT.option(space, self.below[player](space[-1]), self.names)
+        else:
+            labels = p.labels[0]
+            label = labels[self.below[player](len(labels))]
+            value = p.values[0][labels.index(label)]  # the first option with that text, as apply
+        self.history.append([player, label])
+        fr = self.state.frames[-1]
+        if p.dest is None:  # a menu: the value is where the chosen option's code starts
+            fr.pc = value
+        else:
+            fr.env[p.dest] = value
+
+    def each_pending(self, p) -> bool:
+        """Draw for every seat of ``p``, a simultaneous decision pending, yet to choose (in order) and put the
+        choices where the rules read them; False: fewer decisions left than seats (nothing drawn)."""
+        waiting = [i for i, done in enumerate(p.chosen) if done is None]
+        env = self.state.frames[-1].env
+        result = list(env[p.dest])  # a new list: clones may share the old one
+        for who, done in zip(p.players, p.chosen):
+            if done is not None:
+                result[who] = done[0]
+        lazy = p.lazy or [None] * len(p.players)
+        if not self.each([p.players[i] for i in waiting], [p.labels[i] for i in waiting],
+                         [p.values[i] for i in waiting], [lazy[i] for i in waiting], result):
+            return False
+        env[p.dest] = result
+        return True
+
+
+def _played_by_policy(state, rngs, policy, decisions: int) -> None:
+    """The untraced playout of a policy: each decision pending, as the API shows it; the policy's choice
+    resolved here (a simultaneous decision through ``run_loop.play``, which gathers its choices)."""
     game = state.game
     names, step_limit = game.card_names, game.step_limit
     frames, history = state.frames, state.history
     run, failed = RUN.run, RUN.failed
-    # randrange(count) is _randbelow(count) for count > 0; a generator whose class redefines randrange keeps its own
-    below = None if policy is not None else [r._randbelow if type(r).randrange is random.Random.randrange
-                                             else r.randrange for r in rngs]
     while decisions > 0 and not state.over:
         decisions -= 1
         p = state.pending
@@ -136,8 +291,7 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
         player = p.players[0]
         space = p.lazy and p.lazy[0]
         count = space[-1] if space else len(p.labels[0])
-        k = below[player](count) if below is not None and count > 0 \
-            else _drawn(state, player, count, rngs[player], policy)
+        k = _drawn(state, player, count, rngs[player], policy)
         if space:
             label, value = OPT.option(space, k, names)
         else:

@@ -42,6 +42,7 @@ class State:
                  "over", "forced_winners", "ended_by", "first_player", "steps", "log", "log_seen", "history", "_result", "counters",
                  "trace", "trace_vars", "shown", "public",
                  "chance",  # None, or the chance mode's ChanceMode (interpreter.chance: random events as chance nodes)
+                 "drawing",  # None, or the Drawer of the playout playing it (interpreter.playout: decisions drawn in place)
                  "_made")  # the labels and values made from the pending decision's option spaces (see _options)
 
     # How a finished game ended (``ended_by``; None while it runs):
@@ -78,7 +79,7 @@ class State:
         s.shown = {}  # card -> sorted players it is shown to ('show'), until it moves
         s.public = set()  # cards everyone watched go into a zone hiding them (runtime.moves): public there
         s._made = None
-        s.chance = None
+        s.chance = s.drawing = None
         if scenario is not None:
             game.apply_scenario(s, scenario, scenario_source)
         if trace:
@@ -94,7 +95,7 @@ class State:
         """An independent copy (cheap: card ids and variable values are shared immutables)."""
         c = State.__new__(State)
         c.game, c.n, c.players, c.seed, c.scenario = self.game, self.n, self.players, self.seed, self.scenario
-        c.chance = None
+        c.chance = c.drawing = None
         c.zones = [z[:] for z in self.zones] if self.chance is None else None  # (chance mode: see below)
         c.loc = self.loc[:]
         c.gv = dict(self.gv)

@@ -10,7 +10,7 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import asked_twice, bind_parts, decide_space, one_card_options
+from ..runtime.decisions import NOT_DRAWN, asked_twice, bind_parts, decide_space, one_card_options
 from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
 from ..runtime.values import paid
 from ..runtime.option_spaces import names_can_collide
@@ -24,7 +24,9 @@ from .procedures import Label, Op, jump
 from .visitor import NodeVisitor
 
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
-# single option is taken at once, else the procedure waits until one is chosen (the pending decision).
+# single option is taken at once; in a playout (``s.drawing``, interpreter/playout.py) an option is drawn
+# and taken at once too (J: where its value is; -1 once the playout's decisions are used up); else the
+# procedure waits until one is chosen (the pending decision).
 # PENDING is runtime.records.Pending, given its fields in order (players, labels, values, chosen, dest,
 # each, secret, prompt, lazy): a positional call costs what the dict it replaced did.
 DECIDE_ONE = """
@@ -32,10 +34,19 @@ DECIDE_ONE = """
                 if s.trace is not None:
                     s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
                 DEST = VALUES[0]
+            elif s.drawing is not None and (J := s.drawing.one(P, LABELS)) >= 0:
+                DEST = VALUES[J]
             else:
                 fr.pc = NEXT
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], DEST_KEY, False, False, PROMPT, None)
                 return SUSPEND
+"""
+
+# A choice of one card listed by one_card_options (then DECIDE_ONE), as written at DECIDE_ONE's indentation.
+ONE_CARD_LISTED = """
+            LABELS, VALUES = ONE_CARD(CARDS, LABELS_OF)
+            if not LABELS:
+                raise RE(f"player {P + 1} has nothing to choose from", LOC)
 """
 
 
@@ -123,7 +134,7 @@ class DecisionCompiler(NodeVisitor):
         build, dest, after = self.ask_options(st, scope, scope, each=False, listed=listed)
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
-        p, labels, values = self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
+        p, labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(4))
         # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
         code.append(Op(lambda k: shape("""
             P = PLAYER
@@ -132,7 +143,7 @@ class DecisionCompiler(NodeVisitor):
                 if LABELS is None:  # an option space (option_spaces.py): nothing listed
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build,
+        """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build, J=name(drawn),
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
@@ -148,16 +159,24 @@ class DecisionCompiler(NodeVisitor):
         labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
-        p, labels, values = (self.ctx.stmts.tmp() for _ in range(3))
-        code.append(Op(lambda k: shape("""
-            P = PLAYER
-            LABELS, VALUES = ONE_CARD(ITEMS, LABELS_OF)
-            if not LABELS:
-                raise RE(f"player {P + 1} has nothing to choose from", LOC)
-        """ + DECIDE_ONE, P=name(p), PLAYER=player, ONE_CARD=self.ctx.stmts.K(one_card_options), ITEMS=items,
-            LABELS_OF=self.ctx.stmts.K(labels_of), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError),
-            LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True), NEXT=ast.Constant(k + 1),
-            DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
+        p, cards, labels, values, drawn, card = (self.ctx.stmts.tmp() for _ in range(6))
+        K = self.ctx.stmts.K
+        parts = dict(P=name(p), CARDS=name(cards), LABELS_OF=K(labels_of), DEST=local(dest, True))
+
+        def make(k):
+            listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(one_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
+                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=ast.Constant(k + 1),
+                DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
+            # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
+            return shape("""
+                P = PLAYER
+                CARDS = ITEMS
+                if s.drawing is not None and (X := s.drawing.card(P, CARDS, LABELS_OF)) is not NOT_DRAWN:
+                    DEST = X
+                else:
+                    LISTED
+            """, PLAYER=player, ITEMS=items, X=name(card), NOT_DRAWN=K(NOT_DRAWN), LISTED=listed, **parts)
+        code.append(Op(make, loc))
 
     def ask_each(self, st, scope, code):
         players = self.ctx.exprs.expect_code(st.players, scope, "list:player", "who is asked")[0]
@@ -194,7 +213,7 @@ class DecisionCompiler(NodeVisitor):
                 VALUES.append(VS)
                 CHOSEN.append(None)
             DEST = RESULT
-            if WHO:
+            if WHO and (s.drawing is None or not s.drawing.each(WHO, LABELS, VALUES, SPACES, RESULT)):
                 fr.pc = NEXT
                 s.pending = PENDING(WHO, LABELS, VALUES, CHOSEN, DEST_KEY, True, SECRET, PROMPT,
                                     SPACES if SPACES.count(None) < len(SPACES) else None)
@@ -226,12 +245,18 @@ class DecisionCompiler(NodeVisitor):
 
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
+            p, drawn = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
             code.append(Op(lambda k: shape("""
+                P = PLAYER
+                if s.drawing is not None and (J := s.drawing.one(P, ALL)) >= 0:
+                    pc = PCS[J]
+                    continue
                 fr.pc = NEXT
-                s.pending = PENDING([PLAYER], LABELS, VALUES, [None], None, False, False, "choose", None)
+                s.pending = PENDING([P], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, NEXT=ast.Constant(k + 1), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed), VALUES=self.ctx.stmts.K(values_fixed),
-                SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
+            """, NEXT=ast.Constant(k + 1), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
+                VALUES=self.ctx.stmts.K(values_fixed), ALL=self.ctx.stmts.K(labels_all), PCS=self.ctx.stmts.K(pcs),
+                J=name(drawn), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
         else:
             code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
         end = Label()
@@ -260,7 +285,7 @@ class DecisionCompiler(NodeVisitor):
                 for _, values in table:
                     values[:] = [pcs[i] for i in values]
             self.ctx.fixups.append(resolve)
-        p, mask, labels, values = self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
+        p, mask, labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(5))
 
         def make(k):
             if table is not None:
@@ -286,11 +311,14 @@ class DecisionCompiler(NodeVisitor):
                         s.traced_decision(P, "choose", LABELS, None, 0, True)
                     pc = VALUES[0]
                     continue
+                if s.drawing is not None and (J := s.drawing.one(P, LABELS)) >= 0:
+                    pc = VALUES[J]
+                    continue
                 fr.pc = NEXT
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending))
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn))
         return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists
@@ -369,12 +397,23 @@ class DecisionCompiler(NodeVisitor):
         if all(part.__class__ is str for part in parts):
             return ast.Constant("".join(parts))
         describe = self.ctx.stmts.K(self.ctx.m.describe_value)
-        pieces = [ast.Constant(part) if part.__class__ is str else ast.Call(describe, [part[0], ast.Constant(part[1])], [])
+        pieces = [ast.Constant(part) if part.__class__ is str else
+                  ast.Subscript(self.card_texts(), part[0], ast.Load()) if part[1] == "card" else
+                  ast.Call(describe, [part[0], ast.Constant(part[1])], [])
                   for part in parts]
         text = pieces[0]
         for piece in pieces[1:]:  # (every piece a string: one '+' each)
             text = ast.BinOp(text, ast.Add(), piece)
         return text
+
+    def card_texts(self) -> ast.expr:
+        """How each card reads in an option's text, as ``describe_value`` has it (a card's name; none: "none"),
+        looked up in one table: ``K[i][card]``."""
+        texts = self.ctx.tables.get("card texts")  # one table for the definition (tables: ids of nodes, this name)
+        if texts is None:
+            texts = self.ctx.tables["card texts"] = {None: self.ctx.m.describe_value(None, "card"),
+                                                     **dict(enumerate(self.ctx.m.card_names))}
+        return self.ctx.stmts.K(texts)
 
     def menu_options_code(self, k, player, entries, spec) -> list:
         """The menu's instruction at pc ``k``: its open options made (each entry's items gone through), then

@@ -8,6 +8,7 @@ from .limits import MAX_ACTION_TEXT
 from .records import Pending
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
+NOT_DRAWN = object()  # what a playout's drawer says of a decision it leaves to the rules (interpreter/playout.py)
 
 
 def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
@@ -60,7 +61,8 @@ def bind_parts(e, keys, value):
 
 
 def decide_one(s, fr, pc, player, labels, values, dest, prompt):
-    """A one-player decision: a single option is taken at once; otherwise suspend until it is chosen.
+    """A one-player decision: a single option is taken at once (in a playout, ``s.drawing``, a drawn one too);
+    otherwise suspend until it is chosen.
 
     ``dest`` is the local that receives the choice; None for a menu, whose values are code positions.
     """
@@ -70,6 +72,14 @@ def decide_one(s, fr, pc, player, labels, values, dest, prompt):
             return values[0]
         fr.env[dest] = values[0]
         return pc + 1
+    drawing = s.drawing
+    if drawing is not None:  # a playout (interpreter/playout.py): an option drawn and taken at once
+        j = drawing.one(player, labels)
+        if j >= 0:
+            if dest is None:
+                return values[j]
+            fr.env[dest] = values[j]
+            return pc + 1
     fr.pc = pc + 1
     s.pending = Pending([player], [labels], [values], [None], dest, False, False, prompt, None)
     return SUSPEND
@@ -79,7 +89,14 @@ def decide_space(s, fr, pc, player, space, dest, prompt):
     """A one-player decision among the options of an option space (two or more; see option_spaces.py).
 
     ``labels`` and ``values`` hold None for the player: the state makes them from ``lazy`` when asked.
+    In a playout an option is drawn and taken at once, only it made.
     """
+    drawing = s.drawing
+    if drawing is not None:
+        value = drawing.space(player, space)
+        if value is not None:
+            fr.env[dest] = value
+            return pc + 1
     fr.pc = pc + 1
     s.pending = Pending([player], [None], [None], [None], dest, False, False, prompt, [space])
     return SUSPEND

@@ -32,12 +32,14 @@ class ChoiceSpec:
 
 class PlusSpec:
     """What the compiler knows of a ``one of X plus any number of Y``: the action text's ``prefix``, the card
-    ``names``, whether the options may stay an option space, and the location."""
+    ``names``, whether the options may stay an option space, and the location; ``room``: the characters an
+    option's text has for its others, whatever its first card (see :func:`plus_counted`)."""
 
-    __slots__ = ("prefix", "names", "as_space", "loc")
+    __slots__ = ("prefix", "names", "as_space", "loc", "room")
 
     def __init__(self, prefix, names, as_space, loc):
         self.prefix, self.names, self.as_space, self.loc = prefix, names, as_space, loc
+        self.room = MAX_ACTION_TEXT - len(prefix) - max(map(len, names), default=0) - len(SEPARATOR)
 
 
 # ---------------------------------------------------------------------------- choose N of X
@@ -82,7 +84,9 @@ def counted_selections(spec: ChoiceSpec, items, keys, caps, k) -> int:
     if total > MAX_OPTIONS:
         raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ({how_many} of {len(items)}, "
                         f"{len(keys)} different); ask for fewer at a time", spec.loc)
-    savable_labels(spec.prefix, keys, caps, len(items) if anyhow else k, f"{how_many} of {len(items)}", spec.loc)
+    if len(spec.prefix) + sum(map(len, keys)) + len(keys) * (5 + len(str(max(caps, default=1)))) > MAX_ACTION_TEXT:
+        # (every group at once, each at its largest entry, fits: the common case, no call) else the exact bound
+        savable_labels(spec.prefix, keys, caps, len(items) if anyhow else k, f"{how_many} of {len(items)}", spec.loc)
     return total
 
 
@@ -118,15 +122,73 @@ def others_grouped(names, pool, c) -> tuple:
 
 def plus_options(spec: PlusSpec, ones, pool) -> tuple:
     """The options of ``one of ones plus any number of pool``: a distinct first card with any distinct
-    selection of the others, reading ``"<one> + <others>"`` (or ``"<one>"``)."""
-    firsts = {}
+    selection of the others, reading ``"<one> + <others>"`` (or ``"<one>"``).
+
+    Two options or more of a space (``spec.as_space``) are counted, not listed: per distinct first card,
+    how many selections the others allow, from the sizes of the pool's groups of alike cards (the
+    groups of the others are made only for an option asked for: option_spaces.py).  Too many options,
+    or texts that might be too long to save, are refused exactly as listing them would
+    (:func:`plus_plans`)."""
     names = spec.names
-    for c in ones:
-        firsts.setdefault(names[c], c)
-    plans, total = plus_plans(spec, firsts, pool)
+    ones, pool = list(ones), list(pool)  # (copies: a zone's own list changes as cards move; the space is kept)
+    texts = list(map(names.__getitem__, ones))
+    first = dict.fromkeys(texts)  # each text once, in order
+    if len(first) == len(ones):
+        firsts = ones
+    else:  # each text's first card (the last one written)
+        card_of = dict(zip(reversed(texts), reversed(ones)))
+        firsts = list(map(card_of.__getitem__, first))
+    counted = plus_counted(spec, first, firsts, pool)
+    if counted is not None:
+        return None, counted
+    if len(firsts) == 1 and not pool and spec.room >= 0:  # a single option, taken at once: its text fits
+        return [spec.prefix + texts[0]], [[firsts[0]]]
+    plans, total = plus_plans(spec, dict(zip(first, firsts)), pool)
     if spec.as_space and total > 1:
-        return None, [PLUS, spec.prefix, [[c, members, n] for _, c, _, members, _, n in plans], total]
+        return None, [PLUS, spec.prefix, [c for _, c, _, _, _, _ in plans], [n for *_, n in plans], pool,
+                      list(map(names.__getitem__, pool)), total]
     return listed_plus(spec, plans)
+
+
+def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
+    """The option space of a 'plus' choice (option_spaces.py), its options counted from group sizes alone;
+    None when it is no space (fewer than two options, ``spec.as_space`` off) or when a check might refuse
+    it (too many options, texts too long to save): :func:`plus_plans` then counts plan by plan, and
+    refuses as listing the options would."""
+    if not spec.as_space:
+        return None
+    if not pool:  # each option is a first card alone
+        n = len(firsts)
+        if n < 2 or n > MAX_OPTIONS or spec.room < 0:
+            return None
+        return [PLUS, spec.prefix, firsts, [1] * n, pool, [], n]
+    keys = list(map(spec.names.__getitem__, pool))
+    caps = {}
+    for key in keys:
+        caps[key] = caps.get(key, 0) + 1
+    sizes = plus_sizes(caps, texts, firsts, pool)
+    total = sum(sizes)
+    if total < 2 or total > MAX_OPTIONS:
+        return None
+    # the longest text an option could have (every other named, each at its largest count: the bound of
+    # savable_labels) fits a save: then no plan's check refuses
+    if sum(map(len, caps)) + len(caps) * (5 + len(str(max(caps.values())))) > spec.room:
+        return None
+    return [PLUS, spec.prefix, firsts, sizes, pool, keys, total]
+
+
+def plus_sizes(caps: dict, texts, firsts: list, pool: list) -> list:
+    """Per first card, how many selections of the others it allows: the product of (size + 1) over the
+    pool's groups (``caps``: name -> how many), that card's own group one smaller when it is in the pool;
+    [] beyond MAX_OPTIONS."""
+    whole = 1  # selections of the whole pool
+    for cap in caps.values():
+        whole *= cap + 1
+        if whole > MAX_OPTIONS:
+            return []
+    if set(pool).isdisjoint(firsts):  # no first card is one of the others
+        return [whole] * len(firsts)
+    return [whole // (caps[key] + 1) * caps[key] if c in pool else whole for key, c in zip(texts, firsts)]
 
 
 def plus_plans(spec: PlusSpec, firsts: dict, pool) -> tuple:

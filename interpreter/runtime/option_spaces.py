@@ -7,8 +7,10 @@ its pending entry, a small plain-data *option space* instead of every label and 
 * ``["choose", prefix, groups, k, count]``: ``k`` items (``k == -1``: any number, every size
   from 0 up) out of ``groups``, the lists of cards that read alike (identical cards are one
   group: which copy is taken cannot matter, so a selection is how many of each group);
-* ``["plus", prefix, plans, count]``: one card plus any number of others, ``plans`` holding for
-  each distinct first card ``[card, groups of the others, how many selections they allow]``.
+* ``["plus", prefix, firsts, sizes, pool, keys, count]``: one card plus any number of others:
+  ``firsts`` the distinct first cards, ``sizes[j]`` how many selections of the others ``firsts[j]``
+  allows, ``pool`` the cards the others are picked from and ``keys`` their names (the groups of
+  the others of a first card, the pool less that card, are made only for an option asked for).
 
 ``count`` is the number of options, and option ``i`` is exactly the ``i``-th option of the list
 :func:`expand` makes, which is the list the decision offers as ``legal_actions`` (the same order:
@@ -140,13 +142,31 @@ def _text(names, groups, shape) -> str:
                      for j, times in shape)
 
 
-def _plan(plans, index):
-    """(plan, index within it) for option ``index`` of a 'plus' space."""
-    for plan in plans:
-        if index < plan[2]:
-            return plan, index
-        index -= plan[2]
+def _plan(space, index):
+    """(first card, groups of the others, index among its selections) for option ``index`` of a 'plus' space."""
+    _, _, firsts, sizes, pool, keys, _ = space
+    for one, size in zip(firsts, sizes):
+        if index < size:
+            return one, others(pool, keys, one), index
+        index -= size
     raise IndexError(index)
+
+
+def others(pool: list, keys: list, one) -> list:
+    """The groups of alike cards of ``pool`` (``keys``: their names), in the order each name first appears,
+    without the first occurrence of ``one`` (the first card is not also one of the others)."""
+    groups = {}
+    skipped = False
+    for card, key in zip(pool, keys):
+        if card == one and not skipped:
+            skipped = True
+            continue
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [card]
+        else:
+            group.append(card)
+    return list(groups.values())
 
 
 def _locate(space, index):
@@ -155,7 +175,7 @@ def _locate(space, index):
         _, _, groups, k, _ = space
         caps = _caps(groups)
         return None, groups, (_any_shape(caps, index) if k < 0 else _shape(caps, k, index))
-    (one, groups, _), index = _plan(space[2], index)
+    one, groups, index = _plan(space, index)
     return one, groups, _any_shape(_caps(groups), index)
 
 
@@ -176,6 +196,9 @@ def label(space, index: int, names) -> str:
 
 def option(space, index: int, names) -> tuple[str, list]:
     """(:func:`label`, :func:`value`) of option ``index``, the option located once."""
+    if space[0] == PLUS and space[5] == []:  # no others to pick: option ``index`` is a first card alone
+        one = space[2][index]
+        return space[1] + names[one], [one]
     one, groups, shape = _locate(space, index)
     text = _text(names, groups, shape)
     if one is None:
@@ -207,7 +230,8 @@ def _starts(space, names) -> list:
     if space[0] == CHOOSE:
         _, _, groups, k, _ = space
         return [(prefix, [], groups, k)]
-    return [(prefix + names[one] + SEPARATOR, [one], groups, -1) for one, groups, _ in space[2]]
+    _, _, firsts, _, pool, keys, _ = space
+    return [(prefix + names[one] + SEPARATOR, [one], others(pool, keys, one), -1) for one in firsts]
 
 
 def _expanded_label(head: str, has_first: bool, keys: list, shape) -> str:

@@ -182,3 +182,14 @@ def test_a_choice_of_one_card_offers_each_text_once_valued_by_its_first_card_in_
     values.append(9)
     assert cards == [1, 0]  # the values are a list of their own, never the zone itself
     assert one_card_options([], labels_of) == ([], [])
+
+
+def test_a_card_an_option_text_shows_reads_as_its_name_and_none_as_none(tmp_path):
+    # (the texts are read from one table of the cards' texts: it must read as describe_value does)
+    path = write_definition(tmp_path, "card_texts", "decisions", '      "pass":\n',
+                            '      "pass under {top(pile)}":\n')
+    state = load_game(path).new_game(3, seed=0)
+    assert state.legal_actions(0)[-1] == "pass under none"  # the pile is empty
+    state.apply(0, "play high")
+    assert state.legal_actions(1)[-1] == "pass under high"
+    assert state.legal_actions(1)[:2] == ["play low", "play high"]

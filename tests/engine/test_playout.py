@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,16 +19,16 @@ import pytest
 from conftest import REPO_ROOT
 from interpreter import IllegalActionError, RuleError, load_game
 from interpreter.agents import RandomAgent
+from interpreter import run_loop
 from interpreter.playout import MAX_DECISIONS
+from interpreter.runtime import option_lists, option_spaces, records
 from interpreter.sim import play_out
-from test_conformance import CONFIGURATIONS, shipped_game
-
-DEFINITIONS = sorted((REPO_ROOT / "tests" / "definitions").glob("*.yaml"))
+from configurations import every_configuration
 
 
 def position(s) -> str:
     return json.dumps([s.to_json(), [f.to_json() for f in s.frames], s.pending and s.pending.to_json(), s.over,
-                       s.ended_by])
+                       s.ended_by, s.history, s.over and (s.scores(), s.winners())])
 
 
 def by_integer_api(state, rngs, decisions):
@@ -47,26 +48,57 @@ def assert_same_games(game, players, seed, decisions=400, per_seat=False):
     expected = by_integer_api(start.clone(), twins, decisions)
     played = start.clone().playout(rngs if per_seat else rngs[0], decisions=decisions)
     assert position(played) == position(expected), f"{game.source.path} {players}p seed {seed}"
+    assert [r.random() for r in rngs] == [r.random() for r in twins]  # the same draws, no more
     return played
 
 
-@pytest.mark.parametrize("stem, variants", CONFIGURATIONS,
-                         ids=[stem + "".join("+" + v for v in variants) for stem, variants in CONFIGURATIONS])
-def test_a_playout_plays_the_game_the_integer_api_plays_in_every_shipped_game(stem, variants):
-    game = shipped_game(stem, variants)
-    for players in sorted({game.min_players, game.max_players}):
-        for seed in range(2):
-            assert_same_games(game, players, seed, decisions=150 if stem == "top_frog" else 400,
-                              per_seat=bool(seed))
+CONFIGURATIONS = every_configuration()
+# (seed, decisions, one generator per seat): whole games; a budget that stops inside simultaneous decisions
+SEEDS = ((0, 400, False), (1, 400, True), (2, 37, True), (3, 61, False))
 
 
-@pytest.mark.parametrize("path", DEFINITIONS, ids=[p.stem for p in DEFINITIONS])
-def test_a_playout_plays_every_kind_of_decision_as_the_integer_api(path):
-    game = load_game(path)
+@pytest.mark.parametrize("path, variants, players", CONFIGURATIONS,
+                         ids=[f"{p.stem}{''.join('+' + v for v in vs)}-{n}p" for p, vs, n in CONFIGURATIONS])
+def test_a_playout_plays_the_game_the_integer_api_plays_in_every_configuration(path, variants, players):
+    game = configured_game(path, tuple(variants))
+    long_game = path.stem == "top_frog"  # hundreds of decisions a game: fewer of them
     finished = 0
-    for seed in range(6):
-        finished += assert_same_games(game, game.min_players, seed, per_seat=seed % 2 == 1).over
-    assert finished  # at least one game was played to its end
+    for seed, decisions, per_seat in SEEDS:
+        budget = min(decisions, 150) if long_game else decisions
+        finished += assert_same_games(game, players, seed, budget, per_seat).over
+        if decisions != 400:  # a playout stopped early goes on to the same game as one never stopped
+            start = game.new_game(players, seed)
+            first, second = random.Random(seed), random.Random(seed)
+            twice = start.clone().playout(first, decisions=budget)
+            twice.playout(first, decisions=budget)
+            once = start.clone().playout(second, decisions=2 * budget)
+            assert position(twice) == position(once)
+    if not long_game and path.parent.name == "definitions":
+        assert finished  # at least one game played to its end
+
+
+@cache
+def configured_game(path, variants):
+    return load_game(path, variants=list(variants))
+
+
+@pytest.mark.parametrize("stem, players", [("top_frog", 4), ("frog_tower", 3), ("kaeru", 2)])
+def test_an_untraced_playout_takes_each_decision_where_the_rules_make_it(stem, players, monkeypatch):
+    """No pending record, no run through run_loop.play, no option listed or refused-in-advance text check
+    for a decision of the playout: only the decision pending when it starts waits (then each is drawn in place)."""
+    game = load_game(REPO_ROOT / "definitions" / f"{stem}.yaml")
+    state = game.new_game(players, 5)
+    made = []
+    real_init = records.Pending.__init__
+    monkeypatch.setattr(records.Pending, "__init__", lambda self, *args: made.append(args) or real_init(self, *args))
+
+    def refused(*args):
+        raise AssertionError("the playout went the long way")
+    for module, name in ((run_loop, "play"), (option_spaces, "expand"), (option_lists, "plus_plans"),
+                         (option_lists, "savable_labels"), (option_lists, "listed_plus")):
+        monkeypatch.setattr(module, name, refused)
+    state.playout(random.Random(5))
+    assert state.over and len(state.history) > 20 and made == []
 
 
 def test_a_simulation_of_random_bots_plays_the_games_their_decisions_would():

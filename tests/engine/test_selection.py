@@ -7,10 +7,13 @@ once); tests/definitions/selection.yaml isolates it.  Every test asserts an exac
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from interpreter import DefinitionError, RuleError, load_game
+from interpreter.runtime import option_spaces
+from interpreter.runtime.option_lists import PlusSpec, plus_options
 from invariants import reload, snapshot
 from test_mechanisms import DEFINITIONS, line_of, load, write_definition, zone
 
@@ -200,11 +203,17 @@ def test_an_open_selection_of_hidden_cards_reads_as_secret_in_the_others_trace(t
     assert (mine, theirs) == (["discard bee + earwig"], ["(secret)"])
 
 
-def test_first_cards_that_are_not_among_the_others_share_the_groups_of_the_others_made_once(selection):
-    # (one_plus_any.py: the others are grouped once for every first card that is not one of them)
-    (_, _, plans, total), _ = selection.pending["lazy"]
-    assert [(one, groups, n) for one, groups, n in plans] == [(0, [[6, 7], [13]], 6), (5, [[6, 7], [13]], 6)]
-    assert plans[0][1] is plans[1][1] and total == 12
+def test_a_plus_choice_is_counted_from_the_sizes_of_its_groups_and_no_option_is_made(selection, monkeypatch):
+    # (option_lists.plus_counted: the groups of the others are made for an option asked for, not to count them)
+    (_, prefix, firsts, sizes, pool, keys, total), _ = selection.pending["lazy"]
+    names = selection.game.card_names
+    assert (prefix, [names[c] for c in firsts], sizes, total) == ("play ", ["walk", "jump"], [6, 6], 12)
+    assert keys == [names[c] for c in pool] == ["plus one", "plus one", "double"]
+    made = []
+    real = option_spaces.others
+    monkeypatch.setattr(option_spaces, "others", lambda *args: made.append(args[2]) or real(*args))
+    assert selection.action_to_string(0, 7) == "play jump + plus one"
+    assert made == [firsts[1]]  # only the groups of the option asked for
 
 
 def test_a_first_card_among_the_others_leaves_them_grouped_in_the_order_of_the_cards_that_remain(tmp_path):
@@ -274,3 +283,25 @@ def test_a_choice_is_refused_exactly_when_its_longest_option_could_be_longer_tha
     savable_labels("", edge, (1, 1), 2, "a test", None)
     with pytest.raises(RuleError):
         savable_labels("p", edge, (1, 1), 2, "a test", None)
+
+
+def test_a_counted_plus_choice_offers_exactly_the_options_its_listing_offers():
+    # (option_lists.plus_counted: counted from group sizes; listing them is the definition of the options)
+    names = ["ant", "bee", "cricket", "ant", "bee", "dragonfly", "ant", "earwig"]
+    counted, listed = PlusSpec("play ", names, True, None), PlusSpec("play ", names, False, None)
+    rng = random.Random(4)
+    spaces = 0
+    for _ in range(300):
+        ones = rng.sample(range(len(names)), rng.randrange(0, 5))
+        pool = [rng.randrange(len(names)) for _ in range(rng.randrange(0, 6))] + rng.sample(ones, min(len(ones), 2))
+        labels, values = plus_options(listed, ones, pool)
+        got = plus_options(counted, ones, pool)
+        if got[0] is None:
+            spaces += 1
+            space = got[1]
+            assert option_spaces.count(space) == len(labels)
+            assert option_spaces.expand(space, names) == (labels, values)
+            assert [option_spaces.option(space, i, names) for i in range(len(labels))] == list(zip(labels, values))
+        else:
+            assert got == (labels, values) and len(labels) < 2
+    assert spaces > 200
