@@ -153,11 +153,16 @@ class _Common:
         self.numbers = array("f", bytes(4 * owner.size))  # float32, as the vector: written in place
         self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
         self.lengths = [0] * game.zone_count
+        self.zone_range, self.shows_range, self.values_range = range(game.zone_count), range(len(shows)), \
+            range(len(variables))
         self.copies = tuple([] for _ in self.shows)  # the zones that show cards, as the numbers show them
         self.values = [None] * len(variables)  # the variables' values numbered
         self.mutable = []  # which of those may change in place (lists): numbered every time
         self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
-        self.block = [0] * (2 * owner.players + 1)  # the decision's numbers
+        n = owner.players
+        self.block = (0,) * (2 * n + 1)  # the decision's numbers
+        self.one_seat = [[tuple(int(k == p) for k in range(2 * n)) + (secret,) for secret in (0, 1)]
+                         for p in range(n)]  # the block of a decision one seat makes, per seat, open or secret
         self.over = False
 
     def update(self, state) -> None:
@@ -185,7 +190,7 @@ class _Common:
 
     def _lengths(self, lengths: list) -> None:
         numbers, count_at = self.numbers, self.count_at
-        for index in compress(range(len(lengths)), map(ne, lengths, self.lengths)):
+        for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
             if count_at[index] >= 0:
                 numbers[count_at[index]] = lengths[index]
         self.lengths = lengths
@@ -193,7 +198,7 @@ class _Common:
     def _shown_zones(self, shown: list) -> None:
         """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
         value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.shows
-        for k in compress(range(len(shown)), map(ne, shown, self.copies)):
+        for k in compress(self.shows_range, map(ne, shown, self.copies)):
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
             _, top_at, names_at, how = plan[k]
@@ -220,7 +225,8 @@ class _Common:
         """Number the variables whose value is another object than last time, and those holding lists."""
         numbers, number, variables = self.numbers, self.owner.number, self.variables
         mutable = []
-        for i in sorted({*compress(range(len(values)), map(is_not, values, self.values)), *self.mutable}):
+        changed = compress(self.values_range, map(is_not, values, self.values))
+        for i in sorted({*changed, *self.mutable}) if self.mutable else changed:
             if variables[i] is None:
                 continue
             at, kind = variables[i]
@@ -244,6 +250,19 @@ class _Common:
 
     def _decision(self, state) -> None:
         """The seats the decision waits for, those that decided (never what), and whether it is secret."""
+        pending = state.pending
+        if pending is not None and not pending.each and len(pending.players) == 1 and pending.chosen[0] is None:
+            block = self.one_seat[pending.players[0]][1 if pending.secret else 0]  # (the common case, made once)
+            if block is self.block:
+                return
+        else:
+            block = self._block(state)
+        if block != self.block:
+            numbers, at = self.numbers, self.owner.encoder._decision_at
+            numbers[at:at + len(block)] = array("f", block)
+        self.block = block
+
+    def _block(self, state) -> tuple:
         n = self.owner.players
         block = [0] * (2 * n + 1)
         pending = state.pending
@@ -255,10 +274,7 @@ class _Common:
                     block[n + p] += 1
             if pending.secret:
                 block[2 * n] = 1
-        if block != self.block:
-            numbers, at = self.numbers, self.owner.encoder._decision_at
-            numbers[at:at + len(block)] = array("f", block)
-            self.block = block
+        return tuple(block)
 
 
 def player_values(state, owner: StateEncoder) -> list:
