@@ -298,7 +298,11 @@ class _Seat:
         everyone = owner.how(None)
         self.own = [(index, self.how[index], everyone[index]) for index in range(game.zone_count)
                     if self.how[index] != everyone[index]]  # (its own zones: seen whole by it alone)
-        self.copies = [None] * len(self.own)
+        own = [index for index, _, _ in self.own]
+        self.own_now = itemgetter(*own) if len(own) > 1 else lambda zones: tuple(zones[i] for i in own)  # a tuple
+        self.copies = (None,) * len(own)  # those zones, as last counted
+        self.own_range = range(len(own))
+        self.own_seen = [[] for _ in own]  # per own zone: the (position, number) it adds
         seen = game.seen_zone if seat is not None else None
         self.seen_by = [] if seen is None else [
             (index, seen[index][0], seen[index][1], self.how[index] == TOP) for index in range(game.zone_count)
@@ -331,15 +335,17 @@ class _Seat:
         return self.added
 
     def _own_zones(self, zones: list) -> bool:
-        """Whether a zone only this seat sees whole changed (its numbers are then counted again)."""
-        copies = self.copies
-        if all(zones[index] == copies[k] for k, (index, _, _) in enumerate(self.own)):
+        """Whether a zone only this seat sees whole changed (the numbers of those that did are counted again)."""
+        now = self.own_now(zones)
+        if now == self.copies:
             return False
-        at, seen = self.owner.zone_at, self.owner.seen
-        self.copies = [zones[index][:] for index, _, _ in self.own]
-        self.zones_seen = [item for k, (index, how, everyone) in enumerate(self.own) for item in
-                           seen(self.copies[k], how, at[index]) +
-                           [(p, -v) for p, v in seen(self.copies[k], everyone, at[index])]]
+        at, seen, own_seen, copies = self.owner.zone_at, self.owner.seen, self.own_seen, list(self.copies)
+        for k in compress(self.own_range, map(ne, now, copies)):
+            index, how, everyone = self.own[k]
+            cards = copies[k] = now[k][:]
+            own_seen[k] = seen(cards, how, at[index]) + [(p, -v) for p, v in seen(cards, everyone, at[index])]
+        self.copies = tuple(copies)
+        self.zones_seen = list(chain.from_iterable(own_seen))
         return True
 
     def _shown(self, state) -> list:
