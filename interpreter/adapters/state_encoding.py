@@ -145,6 +145,8 @@ class _Common:
         self.shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
                       if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
         shows = [index for index, _, _, _ in self.shows]
+        self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in self.shows]  # (a card's
+        # value is 1 + the index of its name: names_at - 1 + value is its name's place)
         self.shown = itemgetter(*shows) if len(shows) > 1 else lambda zones: tuple(zones[i] for i in shows)  # a tuple
         hidden = game.hidden_pvars
         variables = [(at, kind) for _, at, kind in owner.gvars]
@@ -197,23 +199,21 @@ class _Common:
 
     def _shown_zones(self, shown: list) -> None:
         """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
-        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.shows
-        for k in compress(self.shows_range, map(ne, shown, self.copies)):
+        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.plan
+        for k in compress(self.shows_range, map(ne, shown, copies)):
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
-            _, top_at, names_at, how = plan[k]
-            size, was = len(cards), len(before)
-            if how == TOP:
+            top_at, names_at, whole = plan[k]
+            if not whole:  # (its top card alone)
                 seen_before, seen_now = before[-1:], cards[-1:]
-            elif size >= was and cards[:was] == before:  # cards put on top
-                seen_before, seen_now = (), cards[was:]
-            elif was > size and before[:size] == cards:  # cards taken off the top
-                seen_before, seen_now = before[size:], ()
+            elif cards[:len(before)] == before:  # cards put on top (it differs: so it grew)
+                seen_before, seen_now = (), cards[len(before):]
+            elif before[:len(cards)] == cards:  # cards taken off the top
+                seen_before, seen_now = before[len(cards):], ()
             else:  # cards taken from anywhere, put anywhere: those that left and those that came
                 old, new = set(before), set(cards)
-                seen_before, seen_now = (old - new, new - old) if len(old) == was and len(new) == size else \
-                    (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
-            names_at -= 1  # (a card's value is 1 + the index of its name)
+                seen_before, seen_now = (old - new, new - old) if len(old) == len(before) and len(new) == len(cards) \
+                    else (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
             for card in seen_before:
                 numbers[names_at + value[card]] -= 1
             for card in seen_now:
