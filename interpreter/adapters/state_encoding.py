@@ -147,7 +147,7 @@ class _Common:
         shows = [index for index, _, _, _ in self.shows]
         self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in self.shows]  # (a card's
         # value is 1 + the index of its name: names_at - 1 + value is its name's place)
-        self.shown = itemgetter(*shows) if len(shows) > 1 else lambda zones: tuple(zones[i] for i in shows)  # a tuple
+        self.shown = zones_at(shows)
         hidden = game.hidden_pvars
         variables = [(at, kind) for _, at, kind in owner.gvars]
         variables += [None if name in hidden else (at, kind) for name, at, kind, _ in owner.pvars]
@@ -163,8 +163,7 @@ class _Common:
         self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
         n = owner.players
         self.block = (0,) * (2 * n + 1)  # the decision's numbers
-        self.one_seat = [[tuple(int(k == p) for k in range(2 * n)) + (secret,) for secret in (0, 1)]
-                         for p in range(n)]  # the block of a decision one seat makes, per seat, open or secret
+        self.one_seat = one_seat_blocks(n)
         self.over = False
 
     def update(self, state) -> None:
@@ -277,6 +276,18 @@ class _Common:
         return tuple(block)
 
 
+def zones_at(indices: list):
+    """A function of a state's zones: the tuple of those at ``indices`` (itemgetter's, which gives one alone bare)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda zones: tuple(zones[i] for i in indices)
+
+
+def one_seat_blocks(n: int) -> list:
+    """Per seat, the decision's numbers when that seat alone decides: [open, secret]."""
+    return [[tuple(int(k == p) for k in range(2 * n)) + (secret,) for secret in (0, 1)] for p in range(n)]
+
+
 def player_values(state, owner: StateEncoder) -> list:
     """Every seat's value of every player variable, in ``owner.pvars``'s order (None where a row lacks it)."""
     n = owner.players
@@ -299,7 +310,7 @@ class _Seat:
         self.own = [(index, self.how[index], everyone[index]) for index in range(game.zone_count)
                     if self.how[index] != everyone[index]]  # (its own zones: seen whole by it alone)
         own = [index for index, _, _ in self.own]
-        self.own_now = itemgetter(*own) if len(own) > 1 else lambda zones: tuple(zones[i] for i in own)  # a tuple
+        self.own_now = zones_at(own)
         self.copies = (None,) * len(own)  # those zones, as last counted
         self.own_range = range(len(own))
         self.own_seen = [[] for _ in own]  # per own zone: the (position, number) it adds
