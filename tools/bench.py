@@ -532,6 +532,8 @@ def main(argv=None) -> int:
     parser.add_argument("--root", help=argparse.SUPPRESS)  # (read before the imports: see _root)
     parser.add_argument("--parallel-only", action="store_true",
                         help="only --jobs 1 vs --jobs 2 (and --ray): a short run to catch a quiet moment")
+    parser.add_argument("--adapters-only", action="store_true",
+                        help="only the PettingZoo and OpenSpiel steps/s against the integer API")
     args = parser.parse_args(argv)
     if args.figures_json:
         import json
@@ -546,6 +548,10 @@ def main(argv=None) -> int:
         return 0
     games = 100 if args.quick else 400
     repeats = 3 if args.quick else 5
+    if args.adapters_only:
+        bench_pettingzoo(repeats)
+        bench_adapters(repeats)
+        return 0
 
     print(f"Ribbit benchmark  (Python {sys.version.split()[0]}, {os.cpu_count()} cores, one core used but by the parallel runs)")
     print("\nload + validate + compile (median): loaded again / first load in a fresh process:")

@@ -116,7 +116,7 @@ class ActionTable:
             at += block
         self.fallback = at
         self.size = at + max_actions
-        self._one, self._menu = {}, {}  # caches: (prompt, text) -> id or None; text -> id or None
+        self._one, self._menu = {}, {}  # caches: prompt -> {text: id or None}; text -> id or None
 
     # ---------------------------------------------------------------- a summary of actions taken
     @property
@@ -144,15 +144,17 @@ class ActionTable:
     # ---------------------------------------------------------------- ids of texts
     def one_item_id(self, prompt: str, label: str) -> int | None:
         """The id of option ``label`` of a decision choosing one thing (``prompt``: its verb or name)."""
-        key = (prompt, label)
-        found = self._one.get(key, -1)
+        known = self._one.get(prompt)
+        if known is None:
+            known = self._one[prompt] = {}
+        found = known.get(label, -1)
         if found == -1:
             index = self.item_index
             if label.startswith(prompt + " ") and label[len(prompt) + 1:] in index:
                 found = index[label[len(prompt) + 1:]]
             else:
                 found = index.get(label)
-            self._one[key] = found
+            known[label] = found
         return found
 
     def menu_id(self, label: str) -> int | None:
@@ -216,12 +218,16 @@ class ActionTable:
         labels, values = p.labels[i], p.values[i]
         first = values[0] if values else None
         if p.dest is None or type(first) is tuple:  # a menu (its values: code positions, or (entry, item))
-            ids = [self.menu_id(label) for label in labels]
+            ids = list(map(self._menu.get, labels))  # (the texts seen before, at once; then the others)
+            if None in ids:
+                ids = [self.menu_id(label) if found is None else found for label, found in zip(labels, ids)]
         elif type(first) is list:  # a combination, listed
             return self._fallback(len(labels))
         else:
             prompt = p.prompt
-            ids = [self.one_item_id(prompt, label) for label in labels]
+            ids = list(map(self._one.get(prompt, {}).get, labels))
+            if None in ids:
+                ids = [self.one_item_id(prompt, label) if found is None else found for label, found in zip(labels, ids)]
         if None in ids:
             fallback = self.fallback
             ids = [fallback + k if found is None else found for k, found in enumerate(ids)]

@@ -210,14 +210,18 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self._select(self.state.current_players()[0])
+        self._select(self.state.current_players()[0], self.state.is_terminal())
 
-    def _select(self, seat: int) -> None:
-        self.agent_selection = self.possible_agents[seat]
-        for agent in self.agents:
-            self.infos[agent] = {}
-        if not self.state.is_terminal():
-            self.infos[self.agent_selection] = {"legal_actions": self._legal(seat)}
+    def _select(self, seat: int, over: bool) -> None:
+        """Make ``seat`` the agent to act: its info lists its legal actions (unless the game is ``over``), the
+        others' are empty."""
+        agent = self.agent_selection = self.possible_agents[seat]
+        infos = self.infos
+        for name in self.agents:  # (one info at most is not empty: the one given last)
+            if infos[name]:
+                infos[name] = {}
+        if not over:
+            infos[agent] = {"legal_actions": self._legal(seat)}
 
     def observe(self, agent):
         seat = self.seat.get(agent) if type(agent) is str else None
@@ -262,7 +266,7 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
         elif ended == "truncated":
             for name in self.agents:
                 self.truncations[name] = True
-        self._select((seat + 1) % self.players if ended else self.state.current_players()[0])
+        self._select((seat + 1) % self.players if ended else self.state.current_players()[0], ended is not None)
         if ended == "terminated":  # (before the end every reward is 0.0: nothing to add)
             self._accumulate_rewards()
 

@@ -145,7 +145,9 @@ class _Common:
         self.shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
                       if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
         shows = [index for index, _, _, _ in self.shows]
-        self.shown = itemgetter(*shows) if len(shows) > 1 else lambda zones: tuple(zones[i] for i in shows)  # a tuple
+        self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in self.shows]  # (a card's
+        # value is 1 + the index of its name: names_at - 1 + value is its name's place)
+        self.shown = zones_at(shows)
         hidden = game.hidden_pvars
         variables = [(at, kind) for _, at, kind in owner.gvars]
         variables += [None if name in hidden else (at, kind) for name, at, kind, _ in owner.pvars]
@@ -153,11 +155,15 @@ class _Common:
         self.numbers = array("f", bytes(4 * owner.size))  # float32, as the vector: written in place
         self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
         self.lengths = [0] * game.zone_count
+        self.zone_range, self.shows_range, self.values_range = range(game.zone_count), range(len(shows)), \
+            range(len(variables))
         self.copies = tuple([] for _ in self.shows)  # the zones that show cards, as the numbers show them
         self.values = [None] * len(variables)  # the variables' values numbered
         self.mutable = []  # which of those may change in place (lists): numbered every time
         self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
-        self.block = [0] * (2 * owner.players + 1)  # the decision's numbers
+        n = owner.players
+        self.block = (0,) * (2 * n + 1)  # the decision's numbers
+        self.one_seat = one_seat_blocks(n)
         self.over = False
 
     def update(self, state) -> None:
@@ -185,30 +191,28 @@ class _Common:
 
     def _lengths(self, lengths: list) -> None:
         numbers, count_at = self.numbers, self.count_at
-        for index in compress(range(len(lengths)), map(ne, lengths, self.lengths)):
+        for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
             if count_at[index] >= 0:
                 numbers[count_at[index]] = lengths[index]
         self.lengths = lengths
 
     def _shown_zones(self, shown: list) -> None:
         """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
-        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.shows
-        for k in compress(range(len(shown)), map(ne, shown, self.copies)):
+        value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.plan
+        for k in compress(self.shows_range, map(ne, shown, copies)):
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
-            _, top_at, names_at, how = plan[k]
-            size, was = len(cards), len(before)
-            if how == TOP:
+            top_at, names_at, whole = plan[k]
+            if not whole:  # (its top card alone)
                 seen_before, seen_now = before[-1:], cards[-1:]
-            elif size >= was and cards[:was] == before:  # cards put on top
-                seen_before, seen_now = (), cards[was:]
-            elif was > size and before[:size] == cards:  # cards taken off the top
-                seen_before, seen_now = before[size:], ()
+            elif cards[:len(before)] == before:  # cards put on top (it differs: so it grew)
+                seen_before, seen_now = (), cards[len(before):]
+            elif before[:len(cards)] == cards:  # cards taken off the top
+                seen_before, seen_now = before[len(cards):], ()
             else:  # cards taken from anywhere, put anywhere: those that left and those that came
                 old, new = set(before), set(cards)
-                seen_before, seen_now = (old - new, new - old) if len(old) == was and len(new) == size else \
-                    (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
-            names_at -= 1  # (a card's value is 1 + the index of its name)
+                seen_before, seen_now = (old - new, new - old) if len(old) == len(before) and len(new) == len(cards) \
+                    else (before, cards)  # (a card twice in a zone, which no rule makes: counted again whole)
             for card in seen_before:
                 numbers[names_at + value[card]] -= 1
             for card in seen_now:
@@ -220,7 +224,8 @@ class _Common:
         """Number the variables whose value is another object than last time, and those holding lists."""
         numbers, number, variables = self.numbers, self.owner.number, self.variables
         mutable = []
-        for i in sorted({*compress(range(len(values)), map(is_not, values, self.values)), *self.mutable}):
+        changed = compress(self.values_range, map(is_not, values, self.values))
+        for i in sorted({*changed, *self.mutable}) if self.mutable else changed:
             if variables[i] is None:
                 continue
             at, kind = variables[i]
@@ -244,6 +249,19 @@ class _Common:
 
     def _decision(self, state) -> None:
         """The seats the decision waits for, those that decided (never what), and whether it is secret."""
+        pending = state.pending
+        if pending is not None and not pending.each and len(pending.players) == 1 and pending.chosen[0] is None:
+            block = self.one_seat[pending.players[0]][1 if pending.secret else 0]  # (the common case, made once)
+            if block is self.block:
+                return
+        else:
+            block = self._block(state)
+        if block != self.block:
+            numbers, at = self.numbers, self.owner.encoder._decision_at
+            numbers[at:at + len(block)] = array("f", block)
+        self.block = block
+
+    def _block(self, state) -> tuple:
         n = self.owner.players
         block = [0] * (2 * n + 1)
         pending = state.pending
@@ -255,10 +273,19 @@ class _Common:
                     block[n + p] += 1
             if pending.secret:
                 block[2 * n] = 1
-        if block != self.block:
-            numbers, at = self.numbers, self.owner.encoder._decision_at
-            numbers[at:at + len(block)] = array("f", block)
-            self.block = block
+        return tuple(block)
+
+
+def zones_at(indices: list):
+    """A function of a state's zones: the tuple of those at ``indices`` (itemgetter's, which gives one alone bare)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return lambda zones: tuple(zones[i] for i in indices)
+
+
+def one_seat_blocks(n: int) -> list:
+    """Per seat, the decision's numbers when that seat alone decides: [open, secret]."""
+    return [[tuple(int(k == p) for k in range(2 * n)) + (secret,) for secret in (0, 1)] for p in range(n)]
 
 
 def player_values(state, owner: StateEncoder) -> list:
@@ -282,7 +309,11 @@ class _Seat:
         everyone = owner.how(None)
         self.own = [(index, self.how[index], everyone[index]) for index in range(game.zone_count)
                     if self.how[index] != everyone[index]]  # (its own zones: seen whole by it alone)
-        self.copies = [None] * len(self.own)
+        own = [index for index, _, _ in self.own]
+        self.own_now = zones_at(own)
+        self.copies = (None,) * len(own)  # those zones, as last counted
+        self.own_range = range(len(own))
+        self.own_seen = [[] for _ in own]  # per own zone: the (position, number) it adds
         seen = game.seen_zone if seat is not None else None
         self.seen_by = [] if seen is None else [
             (index, seen[index][0], seen[index][1], self.how[index] == TOP) for index in range(game.zone_count)
@@ -315,15 +346,17 @@ class _Seat:
         return self.added
 
     def _own_zones(self, zones: list) -> bool:
-        """Whether a zone only this seat sees whole changed (its numbers are then counted again)."""
-        copies = self.copies
-        if all(zones[index] == copies[k] for k, (index, _, _) in enumerate(self.own)):
+        """Whether a zone only this seat sees whole changed (the numbers of those that did are counted again)."""
+        now = self.own_now(zones)
+        if now == self.copies:
             return False
-        at, seen = self.owner.zone_at, self.owner.seen
-        self.copies = [zones[index][:] for index, _, _ in self.own]
-        self.zones_seen = [item for k, (index, how, everyone) in enumerate(self.own) for item in
-                           seen(self.copies[k], how, at[index]) +
-                           [(p, -v) for p, v in seen(self.copies[k], everyone, at[index])]]
+        at, seen, own_seen, copies = self.owner.zone_at, self.owner.seen, self.own_seen, list(self.copies)
+        for k in compress(self.own_range, map(ne, now, copies)):
+            index, how, everyone = self.own[k]
+            cards = copies[k] = now[k][:]
+            own_seen[k] = seen(cards, how, at[index]) + [(p, -v) for p, v in seen(cards, everyone, at[index])]
+        self.copies = tuple(copies)
+        self.zones_seen = list(chain.from_iterable(own_seen))
         return True
 
     def _shown(self, state) -> list:

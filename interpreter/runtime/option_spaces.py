@@ -210,6 +210,10 @@ def expand(space, names) -> tuple[list, list]:
     """Every option of the space, in order: (labels, values)."""
     labels, values = [], []
     for head, picked0, groups, k in _starts(space, names):
+        if picked0 and not groups:  # one card and none to add to it: one option, its name alone (as below, straight)
+            labels.append(head[:-len(SEPARATOR)])
+            values.append(picked0[:])
+            continue
         keys = [names[g[0]] for g in groups]
         caps = _caps(groups)
         sizes = (k,) if k >= 0 else range(sum(caps) + 1)

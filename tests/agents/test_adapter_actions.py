@@ -115,5 +115,5 @@ def test_a_decision_whose_options_would_share_an_id_is_numbered_by_the_fallback(
     table = ActionTable(game, 2, 16)
     state = next(state for state, seat in decisions(game, 2) if state.pending.prompt == "bid")
     seat = state.current_players()[0]
-    table._one[("bid", "bid low")] = table._one[("bid", "bid high")] = 3  # as if both read as one item
+    table._one["bid"] = {"bid low": 3, "bid high": 3}  # as if both read as one item
     assert table.ids(state, seat) == [table.fallback, table.fallback + 1]

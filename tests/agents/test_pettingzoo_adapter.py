@@ -546,3 +546,29 @@ def test_a_parallel_step_that_fails_after_one_seat_s_action_was_played_leaves_th
     assert calls == [0, 1] and env.state.to_json() == before
     env.step({agent: min(env.legal_actions(agent)) for agent in env.acting})
     assert len(env.state.history) == 3
+
+
+@pytest.mark.parametrize("path, variants, players", [("kaeru.yaml", [], 2), ("top_frog.yaml", [], 3)])
+def test_an_observation_info_or_mask_a_caller_keeps_keeps_its_values_after_later_steps(path, variants, players):
+    env, rng, kept = make_env(path, variants, players), random.Random(2), []
+    env.reset(seed=2)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        again = env.observe(agent)  # asked twice for one state: equal, and not the same arrays
+        assert again["observation"] is not observation["observation"]
+        assert again["action_mask"] is not observation["action_mask"]
+        kept.append((observation, info, {key: value.copy() for key, value in observation.items()}, dict(info)))
+        env.step(None if terminated or truncated else rng.choice(list(info["legal_actions"])))
+    assert len(kept) > 50
+    for observation, info, values, texts in kept:
+        assert all(np.array_equal(observation[key], values[key]) for key in values) and info == texts
+    parallel, kept = RibbitParallelEnv(env.game, players), []
+    observations, infos = parallel.reset(seed=2)
+    while parallel.agents:
+        kept.append((observations, infos, {a: {k: v.copy() for k, v in o.items()} for a, o in observations.items()},
+                     {a: dict(i) for a, i in infos.items()}))
+        actions = {agent: rng.choice(list(infos[agent]["legal_actions"])) for agent in parallel.acting}
+        observations, _, _, _, infos = parallel.step(actions)
+    for observations, infos, values, texts in kept:
+        assert all(np.array_equal(observations[a][k], values[a][k]) for a in values for k in values[a])
+        assert infos == texts

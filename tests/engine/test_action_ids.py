@@ -91,6 +91,16 @@ def test_an_option_space_lists_what_the_listing_builder_lists(form, monkeypatch)
                           3: ["keep dog", "keep dog + ant", "keep dog + bee"]}[form]
 
 
+def test_a_first_card_with_nothing_to_add_is_listed_as_unranking_names_and_picks_it():
+    names = ["ant", "bee", "cat", "cat", "dog", "dog"]  # by card: two cats, two dogs
+    space = ["plus", "play ", [[0, [], 1], [1, [[2, 3], [4]], 6], [5, [], 1]], 8]  # ant alone, bee + cats and a dog, dog
+    labels, values = option_spaces.expand(space, names)
+    assert labels == [option_spaces.label(space, i, names) for i in range(8)]
+    assert values == [option_spaces.value(space, i) for i in range(8)]
+    assert labels[0] == "play ant" and values[0] == [0] and labels[-1] == "play dog" and values[-1] == [5]
+    assert labels[1:3] == ["play bee", "play bee + cat"]
+
+
 def test_cards_whose_names_could_make_two_options_read_alike_are_listed_in_full():
     assert option_spaces.names_can_collide(["ant", "half card: air + fire"])
     assert option_spaces.names_can_collide(["salt, pepper"]) and option_spaces.names_can_collide(["2 x ant"])
