@@ -92,13 +92,16 @@ def test_an_option_space_lists_what_the_listing_builder_lists(form, monkeypatch)
 
 
 def test_a_first_card_with_nothing_to_add_is_listed_as_unranking_names_and_picks_it():
-    names = ["ant", "bee", "cat", "cat", "dog", "dog"]  # by card: two cats, two dogs
-    space = ["plus", "play ", [[0, [], 1], [1, [[2, 3], [4]], 6], [5, [], 1]], 8]  # ant alone, bee + cats and a dog, dog
-    labels, values = option_spaces.expand(space, names)
-    assert labels == [option_spaces.label(space, i, names) for i in range(8)]
-    assert values == [option_spaces.value(space, i) for i in range(8)]
-    assert labels[0] == "play ant" and values[0] == [0] and labels[-1] == "play dog" and values[-1] == [5]
-    assert labels[1:3] == ["play bee", "play bee + cat"]
+    names = ["ant", "bee", "cat", "cat"]
+    alone = ["plus", "play ", [0, 1, 2], [1, 1, 1], [], [], 3]  # nothing to add to any first card
+    labels, values = option_spaces.expand(alone, names)
+    assert labels == [option_spaces.label(alone, i, names) for i in range(3)] == ["play ant", "play bee", "play cat"]
+    assert values == [option_spaces.value(alone, i) for i in range(3)] == [[0], [1], [2]]
+    mixed = ["plus", "play ", [0, 1], [6, 3], [1, 2, 3], ["bee", "cat", "cat"], 9]  # ant + any of bee, 2 cats; bee + cats
+    labels, values = option_spaces.expand(mixed, names)
+    assert labels == [option_spaces.label(mixed, i, names) for i in range(9)]
+    assert values == [option_spaces.value(mixed, i) for i in range(9)]
+    assert labels[0] == "play ant" and values[0] == [0] and labels[6:] == ["play bee", "play bee + cat", "play bee + 2 x cat"]
 
 
 def test_cards_whose_names_could_make_two_options_read_alike_are_listed_in_full():
