@@ -16,6 +16,7 @@ import itertools
 from . import ast as A
 from . import playout_build
 from .codegen import CodeUnit
+from .loop_locals import LoopReads
 from .options import ALL_ON
 from .procedures import CompileError
 from .static import LOAD_STEPS, NO_CARD_USES
@@ -61,6 +62,7 @@ class CompileContext:
         "_node_locations",  # (where, id(node)) -> (node, its Location): location() below
         "call_loc",  # K[i] of the builtin call being lowered, where its run-time errors point: lowering
         "card_uses",  # what the code being built does with card variables (static.CardUses): expression lowering
+        "loop_reads",  # the reads made of the variables of the scans being lowered (loop_locals.py): expression lowering
         "zone_shows",  # per zone index, how much of it everyone sees, for the playout build's movers (playout_build.py)
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
@@ -112,6 +114,7 @@ class CompileContext:
         self._node_locations = {}
         self.call_loc = None
         self.card_uses = NO_CARD_USES
+        self.loop_reads = LoopReads()
         self.zone_shows = None
         self.label_nodes = []
         self.fixups = []

@@ -2,103 +2,75 @@
 
 ``[each c in X where P(c)]`` is lowered to ``[c for e['c.1'] in X if P]`` with ``P`` reading
 ``e['c.1']``: the variable lives in the frame's env dict, so helpers and closures handed ``e`` see it.
-When every use of ``e`` inside the element and the condition is a read of one entry (``e[...]``)
-and ``e`` itself is never handed on, nothing but that code reads the variable: it becomes a Python
-local of the comprehension (``[v0 for v0 in X if P]``), a store and reads in fast locals instead of
-dict operations on every item.  The env dict then no longer keeps the last item after the loop,
-which nothing reads (the key is the comprehension's own).
+When the code of the element and the condition never hands ``e`` itself on, nothing but that code
+reads the variable: it becomes a Python local of the comprehension (``[v0 for v0 in X if P]``), a
+store and reads in fast locals instead of dict operations on every item.  The env dict then no longer
+keeps the last item after the loop, which nothing reads (the key is the comprehension's own).
 
-Names are the backend's: ``v`` and a number, one more than the deepest comprehension inside (so
-nested comprehensions get distinct names, the same in every process).
+Both are decided from what the lowering recorded as it built that code (static.CardUses), never by
+reading the code: ``whole`` (``e`` handed on: to sort_by, or by a comprehension inside kept in ``e``)
+and ``deepest``, the highest number of a loop local inside.  Names are the backend's: ``v`` and a
+number, one more than the deepest comprehension inside (so nested comprehensions get distinct names,
+the same in every process).
+
+The reads of the variable are built as ``e[key]``, as every local's: the probes that tabulate a
+condition per card run that code against an env dict before the comprehension around it is decided.
+The lowering keeps the nodes it made for them (:class:`LoopReads`); a variable made a local has each
+turned into a read of the local where it stands, in the trees already built around it.  No other
+code holds them: code that does (sort_by's key and condition, functions of their own) hands ``e`` on.
 """
 
 from __future__ import annotations
 
 import ast
-import copy
 
-_Name, _Subscript, _Constant, _Load, _AST = ast.Name, ast.Subscript, ast.Constant, ast.Load, ast.AST
-
-
-class _HandedOn(Exception):
-    """``e`` itself is used (not one of its entries): the loop variable must stay in ``e``."""
+from .pyast import local
 
 
-def as_locals(key: str, parts: list):
-    """(name, parts rewritten) with every read of ``e[key]`` in ``parts`` (a comprehension's element and
-    condition trees) made a read of a fresh local ``name``; None if some part hands ``e`` itself on.
+class LoopReads:
+    """The reads of the variables of the 'each' scans being lowered, by env key, as the lowering makes them.
+    Reached as ``ctx.loop_reads``."""
 
-    The rewritten trees are new nodes on the paths to the reads, the rest shared: the trees given
-    are left as they were (other code may hold their nodes).
-    """
-    found = [-1]  # the highest number of a loop local inside, then the placeholder names made
-    try:
-        marked = [_mark(part, key, found) for part in parts]
-    except _HandedOn:
-        return None
-    var = f"v{found[0] + 1}"
-    for made in found[1:]:
-        made.id = var
-    return var, [part if new is None else new for part, new in zip(parts, marked)]
+    __slots__ = ("_reads",)
 
+    def __init__(self):
+        self._reads: dict = {}  # env key of a scan being lowered -> the e[key] nodes made for its variable
 
-_VAR = "\0"  # placeholder name while the local's number is not yet known
+    def open(self, key: str) -> None:
+        """A scan whose variable has the env key ``key`` is being lowered: keep the reads made of it."""
+        self._reads[key] = []
 
+    def drop(self, key: str) -> None:
+        """The scan of ``key`` became no comprehension (a per-card table, a copy): its reads stay as they are."""
+        self._reads.pop(key, None)
 
-def _mark(node, key, found):
-    """``node`` rewritten with reads of ``e[key]`` as the placeholder name, or None if it holds none."""
-    kind = type(node)
-    if kind is _Name:
-        _note_name(node.id, found)
-        return None
-    if kind is _Subscript and type(node.value) is _Name and node.value.id == "e":
-        return _mark_entry(node, key, found)
-    changed = None
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if value.__class__ is list:
-            new = _mark_items(value, key, found)
-        elif isinstance(value, _AST):
-            new = _mark(value, key, found)
-        else:
-            continue
-        if new is not None:
-            if changed is None:
-                changed = copy.copy(node)
-            setattr(changed, field, new)
-    return changed
+    def read(self, key: str) -> ast.Subscript:
+        """``e[key]``: a read of a local variable, kept if it is the variable of a scan being lowered."""
+        node = local(key)
+        found = self._reads.get(key)
+        if found is not None:
+            found.append(node)
+        return node
+
+    def close(self, key: str, uses) -> str | None:
+        """The Python local the comprehension of ``key`` loops with, every read made of its variable now a
+        read of it; None when ``uses`` (the record of the code of its element and condition) says that code
+        hands ``e`` on, the variable then kept in ``e``.  ``uses`` then also records the local, for the code
+        around it."""
+        reads = self._reads.pop(key)
+        if uses.whole:
+            return None
+        number = uses.deepest + 1
+        var = f"v{number}"
+        for node in reads:
+            _read_local(node, var)
+        uses.holds_local(number)
+        return var
 
 
-def _note_name(name: str, found) -> None:
-    """A plain name: ``e`` itself handed on (the entry cannot become a local), else the highest ``vN`` noted."""
-    if name == "e":
-        raise _HandedOn
-    if name[:1] == "v" and name[1:].isdigit() and int(name[1:]) > found[0]:
-        found[0] = int(name[1:])
-
-
-def _mark_entry(node, key, found):
-    """An ``e[...]`` subscript: a read of ``e[key]`` as the placeholder, another entry as it was (None)."""
-    if type(node.slice) is not _Constant:
-        raise _HandedOn
-    if node.slice.value == key:
-        if type(node.ctx) is not _Load:  # the variable written inside: it stays in e
-            raise _HandedOn
-        made = ast.copy_location(_Name(_VAR, _Load()), node)
-        found.append(made)
-        return made
-    return None  # another entry of e: read (or written) as it was
-
-
-def _mark_items(items: list, key, found):
-    """A list field rewritten item by item (a copy, only if an item changed), or None if none did."""
-    new = None
-    for i, item in enumerate(items):
-        if isinstance(item, _AST):
-            got = _mark(item, key, found)
-            if got is not None:
-                if new is None:
-                    new = items[:]
-                new[i] = got
-    return new
-
+def _read_local(node: ast.Subscript, var: str) -> None:
+    """Make the read ``e[key]`` a read of the Python local ``var``, in place: it keeps its position, and
+    every tree built around it now reads the local."""
+    node.__class__ = ast.Name
+    del node.value, node.slice
+    node.id = var

@@ -33,8 +33,7 @@ from .analysis import NOT_CONSTANT, BoundArg
 from ..runtime import values as V
 from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
-from .loop_locals import as_locals
-from .pyast import local, py
+from .pyast import local, name, py
 from ..runtime.control import TOO_LONG_CALLS
 from .static import LOAD_STEPS, CardUses, LoadBudget, is_cheap
 from .procedures import Func, Scope
@@ -219,7 +218,7 @@ class ExpressionLowering(NodeVisitor):
         if what == "local":  # its env key is this scope's (an 'each' variable's is numbered as it is lowered)
             key = scope.keys.get(node.name, node.name)
             self.ctx.card_uses.used(key)  # the value itself, handed to whatever is built around it
-            return local(key), ref.kind
+            return self.ctx.loop_reads.read(key), ref.kind
         if what == "players":
             return py("s.players"), ref.kind
         if what == "player_count":
@@ -275,7 +274,7 @@ class ExpressionLowering(NodeVisitor):
         ref = self.ctx.notes[id(node)].ref
         if ref.what == "local":
             key = scope.keys.get(node.name, node.name)
-            return self.stamped(node, local(key), ref.kind)[0], key
+            return self.stamped(node, self.ctx.loop_reads.read(key), ref.kind)[0], key
         if ref.what == "alias" and ref.data.key is not None:  # its tree is that local's (BoundArg.key)
             return self.stamped(node, ref.data.tree, ref.kind)[0], ref.data.key
         return None
@@ -306,6 +305,7 @@ class ExpressionLowering(NodeVisitor):
 
     def visit_Each(self, node, scope):
         src, skind, inner, key = self.each_scope(node, scope)
+        self.ctx.loop_reads.open(key)
         (where, where_uses), (res, res_uses, rkind) = self.each_parts(node, inner)
         out_kind = T.list_of(rkind if res is not None else T.element(skind))
         loc = self.loc(node)
@@ -314,28 +314,34 @@ class ExpressionLowering(NodeVisitor):
         if T.element(skind) == "card" and static:
             fast = self.static_each(src, key, (where, where_uses), (res, res_uses), inner, node.where, loc, node)
             if fast is not None:
+                self.ctx.loop_reads.drop(key)
                 return fast, out_kind
         if where is None and res is None:
-            tree = self.helper(V.paid_copy, s_(), src, loc)
-        else:
-            if res is None:
-                self.ctx.card_uses.used(key)
-            tree = self.comprehension(res if res is not None else local(key), key, self.helper(V.paid, s_(), src, loc),
-                                      where)
+            self.ctx.loop_reads.drop(key)
+            return self.helper(V.paid_copy, s_(), src, loc), out_kind
+        if res is None:
+            self.ctx.card_uses.used(key)
+        uses = CardUses()  # what the comprehension's code does, added to the code around it if it is kept
+        uses.add(where_uses)
+        uses.add(res_uses)
+        tree = self.comprehension(res if res is not None else self.ctx.loop_reads.read(key), key,
+                                  self.helper(V.paid, s_(), src, loc), where, uses)
         if self.ctx.options.tables and not self.ctx.notes[id(node)].reads:
             fixed = self.fixed_list(tree, node, loc)
             if fixed is not None:
                 return fixed, out_kind
+        self.ctx.card_uses.add(uses)
         return tree, out_kind
 
     def each_parts(self, node, inner):
         """The condition and the result of 'each' ``node`` in its scope ``inner``: ((tree, its CardUses), (tree,
-        its CardUses, its kind)), None for a part it has not."""
-        where = self.recorded(lambda: self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0]) \
-            if node.where is not None else (None, None)
+        its CardUses, its kind)), None for a part it has not; not yet recorded for the code around them (they
+        may be left out: a per-card table, a fixed list)."""
+        where = self.recorded(lambda: self.expect_code(node.where, inner, "bool", "the condition after 'where'")[0],
+                              merged=False) if node.where is not None else (None, None)
         if node.result is None:
             return where, (None, None, None)
-        (res, kind), uses = self.recorded(lambda: self.expr_code(node.result, inner))
+        (res, kind), uses = self.recorded(lambda: self.expr_code(node.result, inner), merged=False)
         return where, (res, uses, kind)
 
     def fixed_list(self, tree, node, loc):
@@ -392,7 +398,7 @@ class ExpressionLowering(NodeVisitor):
         if rows is None:
             rows = self.ctx.readers[id(ok)] = (ok, [row.__getitem__ for row in ok])
         self.ctx.card_uses.used(other)  # (its rows' readers are no values to class cards by)
-        return py("_0[_1]", self.ctx.code.constant(rows[1]), local(other))
+        return py("_0[_1]", self.ctx.code.constant(rows[1]), self.ctx.loop_reads.read(other))
 
     def static_table(self, tree, key, uses, scope=None, as_bool=True, node=None, at=None):
         """Tabulate a per-card expression that reads only fixed card properties.
@@ -521,8 +527,10 @@ class ExpressionLowering(NodeVisitor):
             self.ctx.where = where_
         try:
             src, skind, inner, key = self.each_scope(node, scope)
+            self.ctx.loop_reads.open(key)
             (cond, _, note), uses = self.recorded(lambda: self.expr_note(node.where, inner,
-                                                                         ("bool", "the condition after 'where'")))
+                                                                         ("bool", "the condition after 'where'")),
+                                                  merged=False)  # (recorded around it where it is kept)
             loc = self.loc(node)
             table = self.static_table(cond, key, uses, inner, node=node.where, at=node) \
                 if T.element(skind) == "card" and not note.reads else None
@@ -530,6 +538,7 @@ class ExpressionLowering(NodeVisitor):
             self.ctx.where = saved
         kind = "int" if name in ("count", "size") else "bool"
         if table is not None:
+            self.ctx.loop_reads.drop(key)
             ok, other = table
             # sum/any/all over map(table lookup): the per-card work runs in C
             helper = {"count": V.count_in, "size": V.count_in, "any": V.any_in}.get(name, V.all_in)
@@ -538,17 +547,21 @@ class ExpressionLowering(NodeVisitor):
             return self.helper(helper, s_(), src, self.table_reader(ok, other), loc), kind
         paid = self.helper(V.paid, s_(), src, loc)
         if name in ("count", "size"):
-            return py("len(_0)", self.comprehension(ast.Constant(1), key, paid, cond)), kind
-        if name == "any":
-            return py("any(_0)", self.comprehension(cond, key, paid, None, generator=True)), kind
-        return py("all(_0)", self.comprehension(cond, key, paid, None, generator=True)), kind
+            tree = py("len(_0)", self.comprehension(ast.Constant(1), key, paid, cond, uses))
+        else:
+            tree = py("any(_0)" if name == "any" else "all(_0)",
+                      self.comprehension(cond, key, paid, None, uses, generator=True))
+        self.ctx.card_uses.add(uses)
+        return tree, kind
 
-    def comprehension(self, elt, key, iterable, cond, generator=False):
-        """:func:`comprehension`, recording a loop variable kept in ``e`` as ``e`` written (CardUses)."""
-        tree, in_env = comprehension(elt, key, iterable, cond, generator)
-        if in_env:
-            self.ctx.card_uses.hand_on()
-        return tree
+    def comprehension(self, elt, key, iterable, cond, uses, generator=False):
+        """``[elt for e[key] in iterable if cond]`` (or a generator), ``uses`` the record of the code of ``elt``
+        and ``cond``: the loop variable lives in ``e`` when that code hands ``e`` on, else it is a Python
+        local (loop_locals.py; ``uses`` then records it, for the code around the comprehension)."""
+        var = self.ctx.loop_reads.close(key, uses)
+        target = local(key, store=True) if var is None else name(var, store=True)
+        gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
+        return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen])
 
     def visit_ListLit(self, node, scope):
         items = [self.expr_code(x, scope)[0] for x in node.items]
@@ -919,16 +932,3 @@ class _Counting(LoadBudget):
     def paid(self):
         return self.start - self.pool[0]
 
-
-def comprehension(elt, key, iterable, cond, generator=False):
-    """``[elt for e[key] in iterable if cond]`` (or a generator): the loop variable lives in ``e``, or is a
-    Python local when nothing hands ``e`` on inside (see loop_locals.py); and whether it lives in ``e``."""
-    made = as_locals(key, [elt] if cond is None else [elt, cond])
-    if made is None:
-        target = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant(key), ast.Store())
-    else:
-        var, (elt, *rest) = made
-        cond = rest[0] if rest else None
-        target = ast.Name(var, ast.Store())
-    gen = ast.comprehension(target=target, iter=iterable, ifs=[cond] if cond is not None else [], is_async=0)
-    return (ast.GeneratorExp if generator else ast.ListComp)(elt, [gen]), made is None

@@ -66,17 +66,20 @@ class CardUses:
 
     Recorded per env key: the per-card tables the code indexes with it (a card's name, a fixed property),
     or that it uses the card some other way (hands it to a call, uses it as the value...); pairs of
-    variables compared with ``==``/``!=``; and whether the code hands ``e`` itself on or writes it (a
-    loop variable kept in ``e``).  A record only grows: a use recorded for code that is then left out
-    (a condition made a table, an argument its parameter never reads) makes classes finer, or none.
+    variables compared with ``==``/``!=``; whether the code hands ``e`` itself on or writes it (a
+    loop variable kept in ``e``); and the highest number of a comprehension's Python local in it (the
+    last two decide a comprehension around it: loop_locals.py).  A record only grows; what an 'each'
+    builds and then leaves out (a condition made a per-card table, a list fixed at load) is not added
+    to the record of the code around it, nor is an argument's code its parameter never reads.
     """
 
-    __slots__ = ("tables", "compared", "whole")
+    __slots__ = ("tables", "compared", "whole", "deepest")
 
     def __init__(self):
         self.tables: dict = {}  # env key -> [per-card tables it indexes] (each with one entry per card), or None
         self.compared: set = set()  # frozensets of two env keys compared with == or !=
         self.whole = False  # e handed on or written: the code may do anything with any variable
+        self.deepest = -1  # the highest N of a loop local vN in the code (-1: none)
 
     def indexes(self, key, table) -> None:
         """The code reads ``table[e[key]]`` (a none card guarded: ``e[key] is not None``)."""
@@ -98,10 +101,15 @@ class CardUses:
         """The code hands ``e`` itself on, or writes an entry of it."""
         self.whole = True
 
+    def holds_local(self, number) -> None:
+        """The code holds a comprehension whose loop variable is the Python local ``v<number>``."""
+        self.deepest = max(self.deepest, number)
+
     def add(self, uses) -> None:
         """Record ``uses`` (another part's record, or None) here too."""
         if uses is None:
             return
+        self.deepest = max(self.deepest, uses.deepest)
         for key, tables in uses.tables.items():
             if tables is None:
                 self.used(key)
@@ -131,6 +139,9 @@ class NoCardUses(CardUses):
         pass
 
     def hand_on(self) -> None:
+        pass
+
+    def holds_local(self, number) -> None:
         pass
 
     def add(self, uses) -> None:

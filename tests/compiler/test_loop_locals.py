@@ -1,11 +1,13 @@
-"""A generated comprehension keeps its loop variable in a Python local unless ``e`` is handed on (loop_locals.py)."""
+"""A generated comprehension keeps its loop variable in a Python local unless ``e`` is handed on (loop_locals.py):
+decided, and the local named, from what the lowering recorded of the code it placed in the comprehension."""
 
 from __future__ import annotations
 
 import ast
 
 from interpreter import load_game
-from interpreter.dsl.loop_locals import as_locals
+from interpreter.dsl.loop_locals import LoopReads
+from interpreter.dsl.static import CardUses
 
 GAME = """\
 game: Pairs
@@ -39,10 +41,16 @@ scoring:
 """
 
 
-def load(tmp_path):
+def load(tmp_path, game=GAME):
     path = tmp_path / "game.yaml"
-    path.write_text(GAME, encoding="utf-8")
+    path.write_text(game, encoding="utf-8")
     return load_game(path)
+
+
+def with_line(line):
+    """GAME with its turn's first line (the scan) replaced by ``line``."""
+    first = GAME.index("    game.matched")
+    return GAME[:first] + f"    {line}\n" + GAME[GAME.index("    ask p"):]
 
 
 def comprehensions(game):
@@ -62,23 +70,53 @@ def test_nested_scans_read_the_outer_card_from_a_local_and_count_as_the_rules_sa
     assert state.gv["matched"] == 1  # only three: one is below 'above'
 
 
-def test_a_scan_that_hands_e_on_keeps_its_variable_in_e():
-    read = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Load())
-    handed = ast.Call(ast.Name("K", ast.Load()), [ast.Name("s", ast.Load()), ast.Name("e", ast.Load())], [])
-    var, (tree,) = as_locals("c.1", [ast.Compare(read, [ast.Eq()], [ast.Constant(1)])])
-    assert (var, ast.unparse(tree)) == ("v0", "v0 == 1")
-    assert as_locals("c.1", [ast.BoolOp(ast.And(), [read, handed])]) is None
-    written = ast.NamedExpr(ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Store()), read)
-    assert as_locals("c.1", [written]) is None  # (no rule makes this; a write would not reach the local)
+def test_a_scan_whose_code_hands_e_on_keeps_its_variable_in_e_and_the_key_reads_it(tmp_path):
+    # sort_by is handed e and runs its key against it: the key reads the outer card from there
+    game = load(tmp_path, with_line("game.listed = [each c in hand(p): "
+                                    "sort_by(each d in pile: (d.value - c.value) * (d.value - c.value))[0].value]"))
+    assert any(t.startswith("e['c.") for t in comprehensions(game))
+    state = game.new_game(2, seed=1)
+    assert state.gv["listed"] == [1, 1, 3]  # per card of the hand (1, 2, 3), the pile's value nearest it first
 
 
-def test_the_local_is_named_apart_from_the_locals_of_scans_inside_it_and_the_trees_are_left_as_they_were():
-    read = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("c.1"), ast.Load())
-    inner = ast.ListComp(ast.Tuple([ast.Name("v0", ast.Load()), read], ast.Load()),
-                         [ast.comprehension(ast.Name("v0", ast.Store()), ast.Name("s", ast.Load()), [], 0)])
-    other = ast.Subscript(ast.Name("e", ast.Load()), ast.Constant("d.2"), ast.Load())
-    tree = ast.Tuple([inner, other], ast.Load())
-    var, (new,) = as_locals("c.1", [tree])
-    assert (var, ast.unparse(new)) == ("v1", "([(v0, v1) for v0 in s], e['d.2'])")
-    assert ast.unparse(tree) == "([(v0, e['c.1']) for v0 in s], e['d.2'])"  # new nodes: the tree given is unchanged
-    assert new.elts[1] is other  # what holds no read of the variable is shared, not copied
+def test_a_scan_around_one_kept_in_e_is_kept_in_e_too(tmp_path):
+    game = load(tmp_path, with_line("game.matched = count(each a in hand(p) where count(each c in pile where "
+                                    "size(sort_by(each q in hand(p): q.value + a.value + c.value)) > 0) > 0)"))
+    targets = comprehensions(game)
+    assert sum(t.startswith("e['") for t in targets) == 2 and not any(t.startswith("v") for t in targets)
+    assert game.new_game(2, seed=1).gv["matched"] == 3
+
+
+def test_code_a_per_card_table_left_out_neither_numbers_the_local_nor_keeps_it_in_e(tmp_path):
+    # the inner scans become per-card tables: the scan inside one, and sort_by's e, are in no code that runs
+    nested = load(tmp_path, with_line("game.matched = count(each a in hand(p) where a.value < "
+                                      "count(each c in pile where any(each q in [1, 2] where q == c.value)))"))
+    assert comprehensions(nested) == ["v0"]
+    assert nested.new_game(2, seed=1).gv["matched"] == 0  # one card of the pile has a value in [1, 2]
+    sorted_ = load(tmp_path, with_line("game.matched = count(each a in hand(p) where "
+                                       "count(each c in pile where c.value in sort_by(each q in [3, 1, 2]: q)) > a.value)"))
+    assert comprehensions(sorted_) == ["v0"]
+    assert sorted_.new_game(2, seed=1).gv["matched"] == 1  # both pile cards are listed: only 'one' is below 2
+
+
+def test_the_reads_made_of_a_scans_variable_become_reads_of_its_local_where_they_stand():
+    reads = LoopReads()
+    reads.open("c.1")
+    read, other = reads.read("c.1"), reads.read("d.2")
+    read.lineno, read.col_offset, read.end_lineno, read.end_col_offset = 7, 4, 7, 9
+    tree = ast.Tuple([ast.Compare(read, [ast.Eq()], [ast.Constant(1)]), other], ast.Load())
+    inside = CardUses()
+    inside.holds_local(0)  # a comprehension inside loops with v0
+    assert reads.close("c.1", inside) == "v1"
+    assert ast.unparse(tree) == "(v1 == 1, e['d.2'])" and (read.lineno, read.col_offset) == (7, 4)
+    assert inside.deepest == 1  # for the code around it
+
+
+def test_a_scan_whose_code_hands_e_on_leaves_its_reads_in_e():
+    reads = LoopReads()
+    reads.open("c.1")
+    read = reads.read("c.1")
+    handing = CardUses()
+    handing.hand_on()
+    assert reads.close("c.1", handing) is None
+    assert ast.unparse(read) == "e['c.1']" and handing.deepest == -1

@@ -61,3 +61,14 @@ def test_an_order_comparison_asks_the_notes_which_side_needs_a_none_guard():
     # asked whether the side's generated code was an ast.Constant
     text = (DSL / "lower_expr.py").read_text(encoding="utf-8")
     assert not re.search(r"isinstance\([^)]*ast\.", text)
+
+
+def test_no_pass_walks_generated_code_to_decide_a_loop_local():
+    # whether a comprehension's variable may be a Python local, and its name, come from the lowering's record
+    # (static.CardUses: whole, deepest) and the reads it made (loop_locals.LoopReads); as_locals walked the
+    # generated element and condition for a bare 'e' and the highest vN
+    found = {p.name for p in DSL.glob("*.py")
+             if re.search(r"\bas_locals\b|_HandedOn|def _mark\b", p.read_text(encoding="utf-8"))}
+    assert found == set()
+    text = (DSL / "loop_locals.py").read_text(encoding="utf-8")
+    assert not re.search(r"_fields|ast\.walk|iter_child_nodes|NodeVisitor|NodeTransformer|isdigit", text)
