@@ -7,7 +7,7 @@ loop docs/ai.md describes, for any definition, with no deep-learning library of 
     from open_spiel.python import rl_environment
     from interpreter.adapters.training import Trainer
 
-    env = rl_environment.Environment(game, seed=0)        # game: a RibbitSpielGame
+    env = rl_environment.Environment(game)                # game: a RibbitSpielGame
     trainer = Trainer(env, learners, lead_weight=0.1)      # learners: one agent per seat
     trainer.train(episodes=3_000)                          # seat k learns in episodes k, k + n, ...
     print(trainer.evaluate(games=400))                     # win rate, its 95% interval, per seat
@@ -27,9 +27,10 @@ loop docs/ai.md describes, for any definition, with no deep-learning library of 
   learner's observation at every step, in training and in evaluation: the view's encoding
   (:mod:`interpreter.adapters.encoding`) holds counts, turn numbers and card-name indexes as they are,
   which a network learns from slowly when they sit beside zeros and ones.
-* **Randomness.**  The random agents and OpenSpiel's DQN draw from NumPy's global generator, so
-  :meth:`Trainer.train` and :meth:`Trainer.evaluate` take a ``seed`` that sets it; the environment's
-  chance outcomes come from its own ``seed``.
+* **Randomness.**  The random agents and OpenSpiel's DQN draw from NumPy's global generator, and the
+  environment's chance outcomes from its own sampler, which ``rl_environment.Environment(game, seed=0)``
+  does *not* seat (the ``seed`` goes to the game's settings; ``env.seed(n)`` does): :meth:`Trainer.train`
+  and :meth:`Trainer.evaluate` take a ``seed`` that sets both.
 """
 
 from __future__ import annotations
@@ -86,8 +87,7 @@ class Trainer:
 
     def train(self, episodes: int, seed: int | None = None) -> None:
         """Play ``episodes`` learning games, the learning seat turning round (see the module docstring)."""
-        if seed is not None:
-            np.random.seed(seed)
+        self._seed(seed)
         for _ in range(episodes):
             self.play(self.episodes % self.players, learn=True)
             self.episodes += 1
@@ -96,14 +96,18 @@ class Trainer:
         """Play ``games`` games without learning, as many in each seat (``games`` a multiple of the seats)."""
         if games <= 0 or games % self.players:
             raise ValueError(f"games must be a positive multiple of the {self.players} seats, not {games}")
-        if seed is not None:
-            np.random.seed(seed)
+        self._seed(seed)
         per_seat = [0] * self.players
         for k in range(games):
             seat = k % self.players
             per_seat[seat] += self.play(seat, learn=False) == 1.0
         each = games // self.players
         return Evaluation(sum(per_seat), games, tuple(per_seat), (each,) * self.players)
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            np.random.seed(seed)
+            self.env.seed(seed)
 
     def play(self, seat: int, learn: bool) -> float:
         """One game: the learner of ``seat`` there, random agents elsewhere; the learner's result."""
