@@ -164,7 +164,8 @@ class Checked(rl_agent.AbstractAgent):
 
 def test_openspiel_s_dqn_trains_on_kaeru_picking_only_legal_fixed_ids():
     env = kaeru_env()
-    dqns = dqn_learners(env, min_buffer_size_to_learn=64, batch_size=32)  # (learn_every 1 or 2 fails in OpenSpiel: it learns before its buffer exists)
+    # (learn_every stays 4: 1 or 2 fails in OpenSpiel's DQN, which then learns before its buffer exists)
+    dqns = dqn_learners(env, min_buffer_size_to_learn=64, batch_size=32)
     learners = [Checked(agent) for agent in dqns]
     trainer = Trainer(env, learners, lead_weight=LEAD_WEIGHT, features=squashed)
     trainer.train(episodes=12, seed=0)  # about 250 decisions per seat
