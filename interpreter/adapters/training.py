@@ -18,8 +18,9 @@ loop docs/ai.md describes, for any definition, with no deep-learning library of 
 * **Rewards.**  A learner is given the game's reward (``returns``, at the end) and, with
   ``lead_weight`` w > 0, w times the change in its *lead* since its own previous decision (its
   ``current_scores()`` less the best other seat's; 0 at its first decision), so an episode's rewards
-  add up to the result plus w times what its lead gained from its first decision to the end.  The lead is read between the learner's own decisions, so it includes what the
-  other seats' moves did (``rl_environment`` gives a turn-based agent only the last step's reward).
+  add up to the result plus w times what its lead gained from its first decision to the end.  The lead
+  is read between the learner's own decisions, so it includes what the other seats' moves did
+  (``rl_environment`` gives a turn-based agent only the last step's reward).
   The scores are worked out from the whole state: in a game whose score counts cards the seat cannot
   see, this reward tells the learner more than its seat sees while it trains (its policy still reads
   only its observation).  ``lead_weight=0`` trains on the result alone.
