@@ -187,6 +187,15 @@ class RibbitSpielGame(pyspiel.Game):
     def new_initial_state(self):
         return RibbitSpielState(self)
 
+    def tensor_observer(self, perfect_recall: bool) -> "RibbitObserver":
+        """The observer a state's ``observation_tensor`` (``perfect_recall=False``) and
+        ``information_state_tensor`` (``True``) write into: made once per game and kind."""
+        observers = self.__dict__.setdefault("_tensor_observers", {})
+        observer = observers.get(perfect_recall)
+        if observer is None:
+            observer = observers[perfect_recall] = RibbitObserver(self, perfect_recall)
+        return observer
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return RibbitObserver(self, perfect_recall)
@@ -397,6 +406,25 @@ class RibbitSpielState(pyspiel.State):
             world.apply_id(again[0], world.sample_action_id(again[0], rng))
         state._state = _Owned(world, str(self.spiel))
         return state
+
+    def observation_tensor(self, player=None):
+        """The view encoded, as OpenSpiel's own ``observation_tensor`` gives it (a list of floats), written
+        by the game's one observer: OpenSpiel's C++ path works out the tensor's shape at every call by
+        dealing a new game and encoding it, which made the tensors most of an ``rl_environment`` step."""
+        return self._tensor(player, False)
+
+    def information_state_tensor(self, player=None):
+        """The view encoded, then the seat's own actions (:class:`RecallEncoder`); see ``observation_tensor``."""
+        return self._tensor(player, True)
+
+    def _tensor(self, player, perfect_recall: bool) -> list:
+        if player is None:
+            player = self.current_player()
+        if not 0 <= int(player) < self.spiel.players:
+            raise pyspiel.SpielError(f"player must be a seat, 0 to {self.spiel.players - 1}, not {player}")
+        observer = self.spiel.tensor_observer(perfect_recall)
+        observer.set_from(self, int(player))
+        return observer.tensor.tolist()
 
     def is_terminal(self):
         ribbit = self._state.state

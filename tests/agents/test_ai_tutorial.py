@@ -13,6 +13,7 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip insta
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"episodes = 3_000": "episodes = 6", "range(200)": "range(4)", "max_simulations=20": "max_simulations=2"}
+SMALL_DQN = {"episodes=2_000": "episodes=12", "games=400": "games=4", "min_buffer_size_to_learn=1_000": "min_buffer_size_to_learn=64"}
 
 
 def examples() -> list[str]:
@@ -20,17 +21,22 @@ def examples() -> list[str]:
     return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
 
 
-def small(example: str) -> str:
-    for big, little in SMALL.items():
+def small(example: str, sizes: dict = SMALL) -> str:
+    for big, little in sizes.items():
         example = example.replace(big, little)
     return example
 
 
+def uses_torch(block: str) -> bool:
+    return "import torch" in block
+
+
 def test_the_tutorial_has_an_openspiel_and_a_pettingzoo_example_and_each_runs(monkeypatch, capsys):
     text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
-    assert text.count("```") == 2 * text.count("```python\n")  # every block is Python, and this runs them all
-    blocks = examples()
-    assert len(blocks) == 3 and sum("adapters.pettingzoo" in block for block in blocks) == 1
+    assert text.count("```") == 2 * text.count("```python\n")  # every block is Python, and the two tests run them all
+    everything = examples()
+    blocks = [block for block in everything if not uses_torch(block)]
+    assert len(everything) == 4 and len(blocks) == 3 and sum("adapters.pettingzoo" in block for block in blocks) == 1
     assert all(any(big in block for block in blocks) for big in SMALL)  # the sizes the test shrinks are there
     monkeypatch.chdir(ROOT)
     for block in blocks:
@@ -40,6 +46,23 @@ def test_the_tutorial_has_an_openspiel_and_a_pettingzoo_example_and_each_runs(mo
             assert len(scope["wins"]) == 4 and scope["learner" if "learner" in scope else "learners"]
     printed = capsys.readouterr().out
     assert printed.count("the trained agent wins") == 2 and "returns" in printed
+
+
+def test_the_tutorial_s_pytorch_dqn_example_runs_with_the_slow_test_s_settings(monkeypatch, capsys):
+    pytest.importorskip("torch", reason="PyTorch is not installed: pip install -e '.[train]'")
+    pytest.importorskip("tree", reason="dm-tree is not installed: pip install -e '.[train]'")
+    from test_training import DQN_SETTINGS, EPISODES, GAMES, LEAD_WEIGHT
+
+    (block,) = [block for block in examples() if uses_torch(block)]
+    assert all(big in block for big in SMALL_DQN)  # the sizes the test shrinks are there
+    assert f"episodes={EPISODES:_}" in block and f"games={GAMES}" in block and f"lead_weight={LEAD_WEIGHT}" in block
+    monkeypatch.chdir(ROOT)
+    scope = {}
+    exec(compile(small(block, SMALL_DQN), "docs/ai.md", "exec"), scope)
+    given = scope["learners"][0]._kwargs  # OpenSpiel's DQN keeps its arguments
+    assert {key: given[key] for key in DQN_SETTINGS} == {**DQN_SETTINGS, "min_buffer_size_to_learn": 64}
+    assert scope["trainer"].features is not None and scope["trainer"].episodes == 12
+    assert "the DQN won" in capsys.readouterr().out
 
 
 def one_sided_p(wins: int, games: int) -> float:

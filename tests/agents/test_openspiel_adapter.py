@@ -334,6 +334,24 @@ def test_the_tensors_have_the_shapes_the_game_states_and_are_never_empty(path, v
             assert len(state.information_state_tensor(seat)) == information
 
 
+@pytest.mark.parametrize("path, variants, players", TENSOR_GAMES[1:3])
+def test_the_tensors_read_from_python_are_openspiel_s_own_and_deal_no_new_game(path, variants, players, monkeypatch):
+    """rl_environment reads both tensors of every seat at every step from Python: OpenSpiel's C++ path
+    (``pyspiel.State.observation_tensor``) deals a new game per call to learn the shape; the adapter's does not."""
+    game = spiel_game(path, variants, players, narration=False)
+    dealt, deal = [], RibbitSpielGame.new_initial_state
+    monkeypatch.setattr(RibbitSpielGame, "new_initial_state", lambda self: dealt.append(self) or deal(self))
+    for state in spiel_positions(game, seeds=range(1), every=7):
+        for seat in range(players):
+            del dealt[:]
+            python = (state.observation_tensor(seat), state.information_state_tensor(seat))
+            assert not dealt and all(type(tensor) is list for tensor in python)
+            assert python == (pyspiel.State.observation_tensor(state, seat),
+                              pyspiel.State.information_state_tensor(state, seat))
+    with pytest.raises(pyspiel.SpielError, match="player must be a seat"):
+        state.observation_tensor(players)
+
+
 @pytest.mark.parametrize("path, variants, players", TENSOR_GAMES)
 def test_the_tensors_do_not_change_when_the_cards_a_seat_cannot_see_are_permuted(path, variants, players):
     from invariants import seen_cards, with_cards_permuted
