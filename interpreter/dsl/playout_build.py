@@ -33,8 +33,7 @@ from itertools import compress
 
 from ..runtime import values as V
 from ..runtime.limits import over_budget
-from ..runtime.moves import (move_card, move_card_to_public_unwatched, move_card_unwatched, move_zone,
-                             move_zone_unwatched)
+from ..runtime.moves import move_card, move_card_unwatched, move_zone, move_zone_unwatched
 from ..runtime.values import SpaceIndex
 from .pyast import expr, name, shape
 
@@ -133,9 +132,7 @@ def card_mover(ctx, dest) -> tuple:
     spec = _known_zone(ctx, dest)
     if spec is None:
         return move_card, []
-    if spec.visibility == "public":
-        return move_card_to_public_unwatched, []
-    return move_card_unwatched, [ctx.code.constant(zone_shows(ctx))]
+    return move_card_unwatched, [ctx.code.constant(zone_shows(ctx, into_public=spec.visibility == "public"))]
 
 
 def zone_mover(ctx, src, dest):
@@ -148,11 +145,14 @@ def zone_mover(ctx, src, dest):
     return move_zone_unwatched, [ast.Constant(keeps)]
 
 
-def zone_shows(ctx) -> tuple:
-    """Per zone index: 2 if it is public, 1 if it shows its top card, 0 else (one tuple per game)."""
+def zone_shows(ctx, into_public: bool) -> tuple:
+    """Per zone index, what a card taken from it into a zone that does not show everything leaves public: 2 if
+    the zone is public, 1 if it shows its top card, 0 else; all zeros into a public zone (one tuple of each per
+    game)."""
     if ctx.zone_shows is None:
-        ctx.zone_shows = tuple({"public": 2, "top": 1}.get(spec.visibility, 0) for spec in ctx.m.zone_spec)
-    return ctx.zone_shows
+        shows = tuple({"public": 2, "top": 1}.get(spec.visibility, 0) for spec in ctx.m.zone_spec)
+        ctx.zone_shows = (shows, (0,) * len(shows))
+    return ctx.zone_shows[into_public]
 
 
 def _known_zone(ctx, dest):
