@@ -42,10 +42,8 @@ _BACKEND_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}\Z")  # names the backend picks
 class CodeUnit:
     """One game's generated code: its constants table, its namespace and the functions made so far."""
 
-    def __init__(self, filename: str, rewrite=None):
+    def __init__(self, filename: str):
         self.filename = filename or "<definition>"
-        # f(unit, function tree) -> it, changed in place, for every function made (the playout build's, dsl/playout_build.py)
-        self.rewrite = rewrite
         self.constants: list = []
         self._constant_index: dict = {}  # id(value) -> index in constants (values kept alive by the list)
         self.namespace = {"__builtins__": SAFE_BUILTINS, "K": self.constants}
@@ -152,8 +150,7 @@ class CodeUnit:
         fname = f"{name}_{next(self._numbers)}"
         if where is not None:
             self.origins[fname] = where
-        fdef = _function_def(fname, body, args, line)
-        return fdef if self.rewrite is None else self.rewrite(self, fdef)
+        return _function_def(fname, body, args, line)
 
     def _compiled(self, fdef: ast.FunctionDef, line: int | None, filename: str | None) -> types.CodeType:
         self.located(fdef, line)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 
 from . import ast as A
-from . import playout_build
 from .codegen import CodeUnit
 from .loop_locals import LoopReads
 from .options import ALL_ON
@@ -118,8 +117,7 @@ class CompileContext:
         self.zone_shows = None
         self.label_nodes = []
         self.fixups = []
-        self.code = CodeUnit(getattr(model, "file", "") or "<definition>",
-                             playout_build.Rewrite() if self.options.playout else None)
+        self.code = CodeUnit(getattr(model, "file", "") or "<definition>")
         # the passes (set by compiler.Compiler, which builds them with this context)
         self.analysis = self.stmt_analysis = self.checker = self.inliner = self.splicer = None
         self.exprs = self.stmts = self.layout = None

@@ -26,13 +26,12 @@ from .visitor import NodeVisitor
 # The end of a one-player decision written out in a procedure's code (after its options are made): a
 # single option is taken at once; in a playout (``s.drawing``, interpreter/playout.py) an option is drawn
 # and taken at once too (J: where its value is; -1 once the playout's decisions are used up); else the
-# procedure waits until one is chosen (the pending decision).
+# procedure waits until one is chosen (the pending decision).  TRACED: DecisionCompiler.traced_single.
 # PENDING is runtime.records.Pending, given its fields in order (players, labels, values, chosen, dest,
 # each, secret, prompt, lazy): a positional call costs what the dict it replaced did.
 DECIDE_ONE = """
             if len(LABELS) == 1:
-                if s.trace is not None:
-                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+                TRACED
                 DEST = VALUES[0]
             elif s.drawing is not None and (J := s.drawing.one(P, LABELS)) >= 0:
                 DEST = VALUES[J]
@@ -54,6 +53,14 @@ class DecisionCompiler(NodeVisitor):
     """Lowering helper of the decision statements ('ask', 'ask each', menus).  Reached as ``ctx.decisions``."""
 
     __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
+
+    def traced_single(self, p, prompt, labels, values) -> tuple:
+        """The trace of a decision with one option, taken at once (a shape's statement placeholder, pyast.py):
+        none in the playout build (``StatementLowering.watched``)."""
+        return tuple(self.ctx.stmts.watched(shape("""
+            if s.trace is not None:
+                s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
+        """, P=p, PROMPT=prompt, LABELS=labels, VALUES=values)))
 
     def options_builder(self, count, options_node, scope, verb, listed=None):
         """Compile what a player chooses among: returns (what makes the options, the kind chosen).
@@ -144,6 +151,7 @@ class DecisionCompiler(NodeVisitor):
                     return SPACE(s, fr, PC, P, VALUES, DEST_KEY, PROMPT)
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build, J=name(drawn),
+            TRACED=self.traced_single(name(p), ast.Constant(prompt), name(labels), name(values)),
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
             NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
@@ -165,6 +173,7 @@ class DecisionCompiler(NodeVisitor):
 
         def make(k):
             listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(one_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
+                TRACED=self.traced_single(parts["P"], ast.Constant(prompt), name(labels), name(values)),
                 RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=ast.Constant(k + 1),
                 DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
             # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
@@ -202,8 +211,7 @@ class DecisionCompiler(NodeVisitor):
                 elif not LS:
                     continue
                 elif len(LS) == 1:
-                    if s.trace is not None:
-                        s.traced_decision(P, PROMPT, LS, VS, 0, True)
+                    TRACED
                     RESULT[P] = VS[0]
                     continue
                 else:
@@ -223,7 +231,8 @@ class DecisionCompiler(NodeVisitor):
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
-            PENDING=self.ctx.stmts.K(Pending)), loc))
+            PENDING=self.ctx.stmts.K(Pending), TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs))),
+            loc))
         if after is not None:
             code.append(after)
 
@@ -307,8 +316,7 @@ class DecisionCompiler(NodeVisitor):
                 if not LABELS:
                     raise RE(f"none of the options is open to player {P + 1}", LOC)
                 if len(LABELS) == 1:
-                    if s.trace is not None:
-                        s.traced_decision(P, "choose", LABELS, None, 0, True)
+                    TRACED
                     pc = VALUES[0]
                     continue
                 if s.drawing is not None and (J := s.drawing.one(P, LABELS)) >= 0:
@@ -318,7 +326,8 @@ class DecisionCompiler(NodeVisitor):
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn))
+                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
+                TRACED=self.traced_single(name(p), ast.Constant("choose"), name(labels), ast.Constant(None)))
         return Op(make, loc)
 
     # ------------------------------------------------------------ menus with entries built from lists

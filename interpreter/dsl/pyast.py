@@ -4,7 +4,7 @@
 from a definition) once, and returns a fresh copy of its statements with the
 upper-case placeholder names replaced by ``ast`` nodes: an expression for a
 name (``VALUE``), a list of statements for a placeholder standing alone as a
-statement (``BODY``).  :func:`expr` does the same for one expression, and
+statement (``BODY``; a tuple of statements where it may be none, the block holding others).  :func:`expr` does the same for one expression, and
 :func:`py` is its positional form for the expression lowering
 (``py("len(s.zones[_0])", zone)``: ``_0``, ``_1``... are the parts).  Author
 values only arrive as those nodes (constants, ``K[i]`` entries, keys of ``e``),
@@ -77,6 +77,8 @@ def _build(recipe, subs: dict):
         value = subs.get(recipe[1])
         if value.__class__ is list:
             return list(value) or [ast.Pass()]
+        if value.__class__ is tuple:  # (maybe none: a block with other statements)
+            return list(value)
         recipe = recipe[2]
     values = []  # the fields in order: the node's constructor takes them so
     for _, how, what in recipe[2]:

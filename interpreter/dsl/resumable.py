@@ -39,10 +39,13 @@ def innermost_loop(scope: Scope):
 class Run:
     """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("stmts", "loops", "spans", "at")
+    __slots__ = ("stmts", "loops", "spans", "at", "kept")
 
     def __init__(self, scope: Scope):
         self.stmts: list = []  # Python ast statements (see statements.py)
+        # an instruction is due even with no statements: the playout build lowered one that only a watched game
+        # runs to none (StatementLowering.only_watched), and keeps the normal build's layout
+        self.kept = False
         self.at = None  # the Location of the first statement
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
@@ -71,9 +74,10 @@ class WaitingLayout(NodeVisitor):
         """Like :meth:`resumable`, going on with ``run`` and returning the run still open at the end."""
         for st in stmts:
             if not self.ctx.stmt_analysis.stmt_note(st).waits:  # (the statement analysis's note)
-                if not run.stmts:
+                if not run.stmts and not run.kept:
                     run.at = self.ctx.location(st)
                 run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope))))
+                run.kept = run.kept or self.ctx.stmts.only_watched(st)
                 if not self.ctx.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
                 continue
@@ -90,9 +94,9 @@ class WaitingLayout(NodeVisitor):
         return run
 
     def flush(self, run: "Run", code: list):
-        if run.stmts:
+        if run.stmts or run.kept:
             self.emit_block(run.stmts, code, run.at or self.ctx.location(None))
-            run.stmts = []
+            run.stmts, run.kept = [], False
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()
@@ -241,13 +245,15 @@ class WaitingLayout(NodeVisitor):
         code.append(Op(lambda k: self.ctx.stmts.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
                                              "chain of events?)", loc) + shape("""
             ENV = ARGS
-            if s.trace is not None:
-                s.traced_event(NAME, KINDS, ENV)
+            TRACED
             fr.pc = NEXT
             return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
         """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=ast.Constant(k + 1),
             PUSH=self.ctx.stmts.K(push_handlers), HANDLERS=self.ctx.stmts.K(handlers), ABILITIES=self.ctx.stmts.K(abilities),
-            LISTENERS=self.ctx.stmts.K(listeners)), loc))
+            LISTENERS=self.ctx.stmts.K(listeners), TRACED=tuple(self.ctx.stmts.watched(shape("""
+                if s.trace is not None:
+                    s.traced_event(NAME, KINDS, ENV)
+            """, ENV=name(t), NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds))))), loc))
 
     # the decisions are laid out by their lowering helper (decisions.py)
     def visit_Ask(self, st, scope, code):

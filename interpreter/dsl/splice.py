@@ -56,12 +56,12 @@ class Splicer(NodeVisitor):
         inner.ret_signal = end
         stale = sorted(inner.keys[name] for name in local_names(proc.body) - top_level_lets(proc.body))
 
-        mark, stmts = len(code), list(run.stmts)
+        mark, stmts, kept = len(code), list(run.stmts), run.kept
         enter = entry([inner.keys[name] for name in params], args, stale, dest, self.ctx.stmts.tmp)
         at = self.ctx.location(st)
         for node in enter:
             self.ctx.code.located(node, at.line, at.column)
-        if not run.stmts:
+        if not run.stmts and not run.kept:
             run.at = at
         run.stmts.extend(enter)
         run.stmts.extend(self.ctx.coverage.count_entry(proc))
@@ -71,7 +71,7 @@ class Splicer(NodeVisitor):
             tail = self.ctx.layout.resumable_run(proc.body, inner, code, run)
         except CompileError:
             del code[mark:]  # undo: the procedure's own compilation reports the error, in its body
-            run.stmts[:] = stmts
+            run.stmts[:], run.kept = stmts, kept
             return None
         finally:
             self.ctx.where, self.ctx.splicing = saved

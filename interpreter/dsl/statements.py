@@ -28,7 +28,7 @@ from . import ast as A
 from . import types as T
 from ..runtime.listeners import active_listeners
 from .narration import Dependencies, Opaque, assignments
-from .playout_build import card_mover, zone_mover
+from .playout_build import card_mover, known_zone, zone_mover
 from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
@@ -101,6 +101,22 @@ class StatementLowering(NodeVisitor):
             if s.steps < 0:
                 raise RE(MSG, LOC)
         """, N=n, RE=self.K(RuleError), MSG=ast.Constant(message), LOC=self.K(loc))
+
+    def watched(self, statements: list) -> list:
+        """``statements``, a block only a watched game runs (``if s.trace is not None: ...``, ``if s.log is not
+        None: ...``), or none in the playout build, which nobody watches (playout_build.py)."""
+        return [] if self.ctx.options.playout else statements
+
+    def heard(self, event: str) -> bool:
+        """Whether something handles ``event`` (a trigger, a card's ability, a listener): else only a trace hears it."""
+        return bool(self.ctx.m.triggers_for(event)) or self.ctx.m.abilities_for(event) is not None \
+            or bool(self.ctx.m.listeners.get(event))
+
+    def only_watched(self, st) -> bool:
+        """Whether ``st`` does nothing but for a watched game: a 'log', or an 'emit' nothing handles.  The playout
+        build lowers it to no statement at all, and keeps its instruction (``Run.kept``, resumable.py): both builds
+        have one layout."""
+        return isinstance(st, A.Log) or isinstance(st, A.Emit) and not self.heard(st.event)
 
     # ---------------------------------------------------------------- statements
     def visit_Pass(self, st, scope, site):
@@ -212,8 +228,8 @@ class StatementLowering(NodeVisitor):
     def visit_Move(self, st, scope, site):
         if self.ctx.counters.is_counter(st.what) or self.ctx.counters.is_counter(st.dest):  # move marks(a) to marks(b): all of them
             return self.ctx.counters.counter_move(st, scope)
-        dest = self.ctx.exprs.expect_code(st.dest, scope, "zone", "the destination of 'move'")[0]
-        what, kind = self.ctx.exprs.expr_code(st.what, scope)
+        dest, _, dest_note = self.ctx.exprs.expr_note(st.dest, scope, ("zone", "the destination of 'move'"))
+        what, kind, what_note = self.ctx.exprs.expr_note(st.what, scope)
         bottom = bool(st.bottom)
         loc = self.K(self.ctx.location(st))
         if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
@@ -225,15 +241,15 @@ class StatementLowering(NodeVisitor):
                 MOVE(s, C, DEST, BOTTOM)
             """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
                 MOVE=self.K(move_card))
-            if self.ctx.options.playout:  # a mover made for the destination (playout_build.py)
-                mover, extra = card_mover(self.ctx, dest)
+            if self.ctx.options.playout:  # a mover made for a destination the IR names (playout_build.py)
+                mover, extra = card_mover(self.ctx, known_zone(self.ctx, st.dest, dest_note))
                 made[-1].value.func, made[-1].value.args[4:] = self.K(mover), extra
             return made
         if kind == "zone":
             made = expr("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
                         BOTTOM=ast.Constant(bottom), LOC=loc)
-            if self.ctx.options.playout:  # a mover made for the two zones (playout_build.py)
-                mover, extra = zone_mover(self.ctx, what, dest)
+            if self.ctx.options.playout:  # a mover made for two zones the IR names (playout_build.py)
+                mover, extra = zone_mover(known_zone(self.ctx, st.what, what_note), known_zone(self.ctx, st.dest, dest_note))
                 made.func, made.args[5:] = self.K(mover), extra
             return [ast.Expr(made)]
         d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
@@ -260,11 +276,11 @@ class StatementLowering(NodeVisitor):
         abilities = self.ctx.m.abilities_for(st.event)  # list indexed by card id -> Proc or None
         listeners = self.ctx.m.listeners.get(st.event) or ()  # see runtime/listeners.py
         name_, kinds = st.event, self.ctx.m.events[st.event]
-        if not handlers and abilities is None and not listeners:
+        if not self.heard(st.event):
             # nothing happens: only a trace hears it, and working its arguments out changes nothing
             # (not the random numbers, not the step budget); an argument that fails drops them all
             rng, steps, env_ = self.tmp(), self.tmp(), self.tmp()
-            return shape("""
+            return self.watched(shape("""
                 if s.trace is not None:
                     RNG, STEPS = s.rng, s.steps
                     try:
@@ -275,7 +291,7 @@ class StatementLowering(NodeVisitor):
                         s.rng, s.steps = RNG, STEPS
                     s.traced_event(NAME, KINDS, ENV)
             """, RNG=name(rng), STEPS=name(steps), ENV=name(env_), ARGS=env, EXC=self.K(Exception),
-                NAME=ast.Constant(name_), KINDS=self.K(kinds))
+                NAME=ast.Constant(name_), KINDS=self.K(kinds)))
         return [ast.Expr(expr("EMIT(s, ENV, NAME, KINDS, HANDLERS, ABILITIES, LISTENERS, LOC)", EMIT=self.K(emit_now),
                            ENV=env, NAME=ast.Constant(name_), KINDS=self.K(kinds), HANDLERS=self.K(handlers),
                            ABILITIES=self.K(abilities), LISTENERS=self.K(listeners), LOC=self.K(self.ctx.location(st))))]
@@ -362,10 +378,10 @@ class StatementLowering(NodeVisitor):
         owner = self.ctx.inlining[-1] if self.ctx.inlining else scope.proc
         line = Line(self.interpolate(st, scope, self.assignments_in(owner.body if owner is not None else ())),
                     to, to_kind, self.ctx.location(st))
-        return shape("""
+        return self.watched(shape("""
             if s.log is not None:
                 LINE.write(s, e)
-        """, LINE=self.K(line))  # games played without a log (simulations) pay nothing more
+        """, LINE=self.K(line)))  # games played without a log (simulations) pay nothing more
 
     def assignments_in(self, body) -> dict:
         """What each local of ``body`` is ever assigned, worked out once per body (a body may hold many logs)."""

@@ -88,10 +88,11 @@ def move_card(s, card, dest, bottom):
 
 
 def move_card_unwatched(s, card, dest, bottom, shows):
-    """:func:`move_card` into a zone that does not show its cards to everyone, as the playout build calls it
-    (``dsl/playout_build.py``): on a state nobody traces, not in chance mode (every zone a list), with each zone's
-    visibility read from ``shows`` (per zone index: 2 public, 1 top, 0 else), made at load.  The same cards end
-    in the same places, with the same ``shown`` and ``public`` bookkeeping."""
+    """:func:`move_card` as the playout build calls it (``dsl/playout_build.py``) for a zone known at load: on a
+    state nobody traces, not in chance mode (every zone a list), with what each zone shows everyone read from
+    ``shows`` (per source zone index: 2 every card, 1 its top card, 0 nothing), made at load for ``dest``: all
+    zeros into a public zone, where no card becomes public by the move.  The same cards end in the same places,
+    with the same ``shown`` and ``public`` bookkeeping."""
     loc = s.loc
     src = loc[card]
     if src < 0:  # a card in no zone
@@ -118,31 +119,6 @@ def move_card_unwatched(s, card, dest, bottom, shows):
     show = shows[src]
     if show == 2 or (show and top):
         public.add(card)  # everyone watched it go: public where it lies now
-
-
-def move_card_to_public_unwatched(s, card, dest, bottom):
-    """:func:`move_card_unwatched` into a public zone: no card becomes public by the move (everyone sees it there)."""
-    loc = s.loc
-    src = loc[card]
-    if src < 0:
-        return _move_in(s, card, src, dest, bottom)
-    zone = s.zones[src]
-    if zone[-1] == card:
-        zone.pop()
-    else:
-        zone.remove(card)
-    loc[card] = dest
-    if s.shown:
-        s.shown.pop(card, None)
-    public = s.public
-    if public:
-        public.discard(card)
-        if zone:
-            public.difference_update(zone)
-    if bottom:
-        s.zones[dest].insert(0, card)
-    else:
-        s.zones[dest].append(card)
 
 
 def _move_in(s, card, src, dest, bottom):

@@ -72,3 +72,18 @@ def test_no_pass_walks_generated_code_to_decide_a_loop_local():
     assert found == set()
     text = (DSL / "loop_locals.py").read_text(encoding="utf-8")
     assert not re.search(r"_fields|ast\.walk|iter_child_nodes|NodeVisitor|NodeTransformer|isdigit", text)
+
+
+# A reader of a Python tree's shape: a walk over it, a visitor or transformer over it, a test of a node's class.
+TREE_READING = re.compile(r"ast\.walk|iter_child_nodes|ast\.NodeVisitor|ast\.NodeTransformer|\._fields\b"
+                          r"|\bis (not )?ast\.[A-Z]|isinstance\([^)]*\bast\.[A-Z]")
+
+
+def test_no_pass_walks_or_rewrites_the_code_it_generated():
+    # the playout build is decided where the code is made (StatementLowering.watched leaves trace and narration
+    # out, known_zone names a move's zones from the IR's notes); it walked each generated function to drop those
+    # blocks, match move destinations and write helpers out (issue 23).  codegen.py emits and locates trees,
+    # layout_hash.py describes them, pyast.py builds from the templates it parses itself.
+    found = {p.name for p in DSL.glob("*.py") if TREE_READING.search(p.read_text(encoding="utf-8"))}
+    assert found <= {"codegen.py", "layout_hash.py", "pyast.py"}
+    assert not re.search(r"\brewrite\b", (DSL / "codegen.py").read_text(encoding="utf-8"))  # no hook for one
