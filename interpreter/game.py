@@ -125,7 +125,7 @@ class Game:
 
     def playout_build(self) -> "Game":
         """The game as compiled for playouts (``interpreter/playout.py``; ``dsl/playout_build.py`` says what it
-        leaves out): compiled the first time it is asked for, then kept.  It has this game's layout, so a state
+        omits): compiled the first time it is asked for, then kept.  It has this game's layout, so a state
         of this game runs on in it from any decision.  This game itself when it has no such build."""
         found = self._playout_build
         if found is None:

@@ -3,7 +3,7 @@
 A playout (``interpreter/playout.py``) plays an untraced state that keeps no log on to its end: nobody reads
 its trace or its narration.  So a second build of the game (``CompileOptions(playout=True)``, made by
 ``Game.playout_build`` the first time a playout needs it) is compiled from the same rules by the same passes,
-and the lowering leaves out, where it makes them, the trace blocks (``if s.trace is not None: ...``) and the
+and the lowering omits, where it makes them, the trace blocks (``if s.trace is not None: ...``) and the
 narration (``if s.log is not None: ...``): ``StatementLowering.watched`` gives them, or none in this build.
 Both only read the state (a trace block puts the generator and the step budget back as it found them), so
 on a state with neither the two builds do exactly the same work.  Nothing reads the code once it is made.
@@ -69,7 +69,7 @@ def zone_mover(source, target) -> tuple:
 
 
 def zone_shows(ctx, into_public: bool) -> tuple:
-    """Per zone index, what a card taken from it into a zone that does not show everything leaves public: 2 if
+    """Per zone index, what a card taken from it into a zone that does not show everything keeps public: 2 if
     the zone is public, 1 if it shows its top card, 0 else; all zeros into a public zone (one tuple of each per
     game)."""
     if ctx.zone_shows is None:

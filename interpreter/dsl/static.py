@@ -69,7 +69,7 @@ class CardUses:
     variables compared with ``==``/``!=``; whether the code hands ``e`` itself on or writes it (a
     loop variable kept in ``e``); and the highest number of a comprehension's Python local in it (the
     last two decide a comprehension around it: loop_locals.py).  A record only grows; what an 'each'
-    builds and then leaves out (a condition made a per-card table, a list fixed at load) is not added
+    builds and then drops (a condition made a per-card table, a list fixed at load) is not added
     to the record of the code around it, nor is an argument's code its parameter never reads.
     """
 

@@ -8,7 +8,7 @@ from .limits import MAX_ACTION_TEXT
 from .records import Pending
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
-NOT_DRAWN = object()  # what a playout's drawer says of a decision it leaves to the rules (interpreter/playout.py)
+NOT_DRAWN = object()  # what a playout's drawer says of a decision it hands back to the rules (interpreter/playout.py)
 
 
 def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
