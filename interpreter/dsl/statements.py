@@ -234,24 +234,21 @@ class StatementLowering(NodeVisitor):
         loc = self.K(self.ctx.location(st))
         if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
             c = self.tmp()
-            made = shape("""
+            mover, extra = move_card, []
+            if self.ctx.options.playout:  # a mover made for a destination the IR names (playout_build.py)
+                mover, extra = card_mover(self.ctx, known_zone(self.ctx, st.dest, dest_note))
+            return shape("""
                 C = WHAT
                 if C is None:
                     raise RE("nothing to move (the card is none: is the zone empty?)", LOC)
-                MOVE(s, C, DEST, BOTTOM)
-            """, C=name(c), WHAT=what, DEST=dest, RE=self.K(RuleError), LOC=loc, BOTTOM=ast.Constant(bottom),
-                MOVE=self.K(move_card))
-            if self.ctx.options.playout:  # a mover made for a destination the IR names (playout_build.py)
-                mover, extra = card_mover(self.ctx, known_zone(self.ctx, st.dest, dest_note))
-                made[-1].value.func, made[-1].value.args[4:] = self.K(mover), extra
-            return made
+                MOVE
+            """, C=name(c), WHAT=what, RE=self.K(RuleError), LOC=loc,
+                MOVE=[ast.Expr(ast.Call(self.K(mover), [name("s"), name(c), dest, ast.Constant(bottom), *extra], []))])
         if kind == "zone":
-            made = expr("MOVE(s, WHAT, DEST, BOTTOM, LOC)", MOVE=self.K(move_zone), WHAT=what, DEST=dest,
-                        BOTTOM=ast.Constant(bottom), LOC=loc)
+            mover, extra = move_zone, []
             if self.ctx.options.playout:  # a mover made for two zones the IR names (playout_build.py)
                 mover, extra = zone_mover(known_zone(self.ctx, st.what, what_note), known_zone(self.ctx, st.dest, dest_note))
-                made.func, made.args[5:] = self.K(mover), extra
-            return [ast.Expr(made)]
+            return [ast.Expr(ast.Call(self.K(mover), [name("s"), what, dest, ast.Constant(bottom), loc, *extra], []))]
         d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
         return shape("""
             D = DEST
