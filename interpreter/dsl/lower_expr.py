@@ -35,7 +35,7 @@ from . import types as T
 from .builtins import BUILTINS, Arg, BuiltinError
 from .pyast import local, name, py
 from ..runtime.control import TOO_LONG_CALLS
-from .static import LOAD_STEPS, CardUses, LoadBudget, is_cheap
+from .static import CardUses, LoadBudget, is_cheap
 from .procedures import Func, Scope
 from .visitor import NodeVisitor
 

@@ -14,7 +14,6 @@ from dataclasses import replace
 
 from .. import errors as E
 from ..errors import quote
-from ..runtime.sandbox import in_ribbit_words
 from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
