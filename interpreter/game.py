@@ -8,7 +8,7 @@ number of states (and processes) can share it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import rng as RNG
 from .errors import DefinitionError, Location
@@ -44,6 +44,7 @@ class Quantity:
     name: str
     params: list
     compute: object = None
+    mods: list = field(default_factory=list)  # (card ids, modifier, path) of each card's modifier, gathered by the loader
 
 
 class Game:

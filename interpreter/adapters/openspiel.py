@@ -182,6 +182,7 @@ class RibbitSpielGame(pyspiel.Game):
             pyspiel.register_game(kind, _Factory)
             _REGISTERED.add(kind.short_name)
         super().__init__(kind, info, parameters)
+        self._tensor_observers = {}  # perfect recall or not -> the observer the states' tensors write into
         _GAMES[str(self)] = self
 
     def new_initial_state(self):
@@ -190,7 +191,7 @@ class RibbitSpielGame(pyspiel.Game):
     def tensor_observer(self, perfect_recall: bool) -> "RibbitObserver":
         """The observer a state's ``observation_tensor`` (``perfect_recall=False``) and
         ``information_state_tensor`` (``True``) write into: made once per game and kind."""
-        observers = self.__dict__.setdefault("_tensor_observers", {})
+        observers = self._tensor_observers
         observer = observers.get(perfect_recall)
         if observer is None:
             observer = observers[perfect_recall] = RibbitObserver(self, perfect_recall)

@@ -719,7 +719,7 @@ class Builder:
                     self.fail(f"unknown quantity {quote(mod['quantity'])}{_suggest(mod['quantity'], g.quantities)} "
                               "(quantities are declared under 'quantities:')", path + ("quantity",))
                 q = g.quantities[mod["quantity"]]
-                q.__dict__.setdefault("mods", []).append((ids, mod, path))
+                q.mods.append((ids, mod, path))
 
     def compile_quantities(self):
         from ..dsl.compiler import Scope
@@ -736,7 +736,7 @@ class Builder:
                 self.compile_error(exc, where)
             self.check_kind(k, "int", where)
             mods = []
-            for ids, mod, path in getattr(q, "mods", []):
+            for ids, mod, path in q.mods:
                 scope = Scope({**dict(q.params), "card": "card", "self": "card"}, None)
                 scope.keys["self"] = "card"  # 'self' is another name for the modifier's card, as in listeners
                 c.where = path + ("add",)

@@ -67,3 +67,11 @@ def test_procedures_and_functions_declare_what_the_passes_keep_on_them():
     for path in [*Path(dsl.__file__).parent.glob("*.py"), *loader.glob("*.py")]:
         assert not re.search(r"getattr\((?:proc|func), \"(?:stmt_notes|hook|notes|declares_result)\"",
                              path.read_text(encoding="utf-8")), path.name
+
+
+def test_no_attribute_is_created_on_first_use_anywhere_in_the_package():
+    # a quantity's modifiers (loader) and an OpenSpiel game's tensor observers were made with __dict__.setdefault
+    package = Path(dsl.__file__).parents[1]
+    found = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if "__dict__.setdefault" in path.read_text(encoding="utf-8")]
+    assert found == []
