@@ -8,6 +8,8 @@ of expressions.  The lowering reads its notes.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from interpreter import load_game
@@ -389,22 +391,24 @@ def test_the_analysis_notes_which_expressions_always_give_a_number(compiler):
     assert number == [True, True, True, True, True, True, False, False, False, False, True]
 
 
+@contextmanager
+def analysed(c, text: str, variables: dict):
+    """The parsed ``text``, its analysis notes the compiler's while the block runs (as the lowering has them)."""
+    tree = parse_expression(text)
+    c.ctx.notes = c.ctx.analysis.analyse(tree, Scope(variables, None))
+    try:
+        yield tree
+    finally:
+        c.ctx.notes = None
+
+
 def test_the_lowering_turns_count_at_least_one_into_any_by_the_notes(compiler):
     _, c = compiler
     for text in ("count(each x in pile where x.value > 1) >= 1", "count(each x in pile where x.value > 1) > 0"):
-        tree = parse_expression(text)
-        notes = c.ctx.analysis.analyse(tree, Scope({}, None))
-        c.ctx.notes = notes
-        try:
+        with analysed(c, text, {}) as tree:
             assert c.ctx.exprs.exists_test(tree)
-        finally:
-            c.ctx.notes = None
-    tree = parse_expression("count(each x in pile where x.value > 1) >= 2")
-    c.ctx.notes = c.ctx.analysis.analyse(tree, Scope({}, None))
-    try:
+    with analysed(c, "count(each x in pile where x.value > 1) >= 2", {}) as tree:
         assert not c.ctx.exprs.exists_test(tree)
-    finally:
-        c.ctx.notes = None
 
 
 def test_the_analysis_notes_which_expressions_may_be_written_twice(compiler):
@@ -414,18 +418,10 @@ def test_the_analysis_notes_which_expressions_may_be_written_twice(compiler):
     trees = [parse_expression(text) for text in texts]
     cheap = [c.ctx.analysis.analyse(tree, Scope({"p": "player"}, None))[id(tree)].cheap for tree in trees]
     assert cheap == [True, True, True, True, True, False, False, True, False, False]
-    hand = parse_expression("hand(p)")
-    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({"p": "player"}, None))
-    try:
+    with analysed(c, "hand(p)", {"p": "player"}) as hand:
         assert c.ctx.exprs.repeatable(hand)  # base + e['p']: its argument is a local
-    finally:
-        c.ctx.notes = None
-    hand = parse_expression("hand(active)")
-    c.ctx.notes = c.ctx.analysis.analyse(hand, Scope({}, None))
-    try:
+    with analysed(c, "hand(active)", {}) as hand:
         assert not c.ctx.exprs.repeatable(hand)
-    finally:
-        c.ctx.notes = None
 
 
 def test_a_calls_arguments_say_from_their_notes_which_are_one_local_or_a_constant(compiler):
