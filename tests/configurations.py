@@ -4,19 +4,38 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from interpreter import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def every_configuration(test_definitions_at_most: bool = True) -> list[tuple[Path, list[str], int]]:
+def setting_text(value) -> str:
+    """A parameter value as written after ``NAME:key=``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def variant_refs(variant_file: Path) -> list[str]:
+    """The variant with its defaults, then once more for each other value of each ``one_of`` parameter."""
+    parameters = (yaml.safe_load(variant_file.read_text()) or {}).get("parameters") or {}
+    refs = [variant_file.stem]
+    for key, spec in parameters.items():
+        refs += [f"{variant_file.stem}:{key}={setting_text(value)}"
+                 for value in spec.get("one_of", []) if value != spec.get("default")]
+    return refs
+
+
+def every_configuration(test_definitions_at_most: bool = True, settings: bool = False) -> list[tuple[Path, list[str], int]]:
     """(definition, variants, players): every shipped definition, alone and with each of its variant files, at
-    its fewest and most players; every file of tests/definitions at its fewest, and its most unless
+    its fewest and most players (with ``settings``, each variant once more for each other value of each of its
+    ``one_of`` parameters); every file of tests/definitions at its fewest, and its most unless
     ``test_definitions_at_most`` is False."""
     found = []
     for path in sorted((ROOT / "definitions").glob("*.yaml")):
-        variants = [[]] + [[v.stem] for v in sorted((ROOT / "definitions" / "variants" / path.stem).glob("*.yaml"))]
-        for chosen in variants:
+        files = sorted((ROOT / "definitions" / "variants" / path.stem).glob("*.yaml"))
+        refs = [ref for v in files for ref in (variant_refs(v) if settings else [v.stem])]
+        for chosen in [[]] + [[ref] for ref in refs]:
             game = load_game(path, variants=chosen)
             found += [(path, chosen, n) for n in sorted({game.min_players, game.max_players})]
     for path in sorted((ROOT / "tests" / "definitions").glob("*.yaml")):

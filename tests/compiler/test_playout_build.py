@@ -21,7 +21,7 @@ from interpreter.coverage import COUNTING
 from interpreter.dsl.layout_hash import frame_layout, layout_hash
 from interpreter.playout import NORMAL_BUILD, PLAYOUT_BUILD
 
-CONFIGURATIONS = every_configuration()
+CONFIGURATIONS = every_configuration(settings=True)
 DECISIONS = 3000  # a bound on each playout (a test definition's game may never end)
 
 

@@ -52,7 +52,7 @@ def assert_same_games(game, players, seed, decisions=400, per_seat=False):
     return played
 
 
-CONFIGURATIONS = every_configuration()
+CONFIGURATIONS = every_configuration(settings=True)
 # (seed, decisions, one generator per seat): whole games; a budget that stops inside simultaneous decisions
 SEEDS = ((0, 400, False), (1, 400, True), (2, 37, True), (3, 61, False))
 

@@ -13,9 +13,9 @@ import math
 from functools import cache
 
 import pytest
-import yaml
 
 from conftest import REPO_ROOT
+from configurations import variant_refs
 from interpreter import State, load_game
 from invariants import ALL_CHECKS, check_secret_choice_is_invisible, check_views, random_playout
 
@@ -23,21 +23,6 @@ DEFINITIONS = REPO_ROOT / "definitions"
 SEEDS_PER_PLAYER_COUNT = 3
 FEWEST_GAMES = 6  # a game for few player counts plays more seeds of each
 LONG_GAME = 300  # actions in a random game: longer games play fewer, sampled playouts (playout_plan)
-
-
-def setting_text(value) -> str:
-    """A parameter value as written after ``NAME:key=``."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def variant_refs(variant_file) -> list[str]:
-    """The variant with its defaults, then once more for each other value of each ``one_of`` parameter."""
-    parameters = (yaml.safe_load(variant_file.read_text()) or {}).get("parameters") or {}
-    refs = [variant_file.stem]
-    for key, spec in parameters.items():
-        refs += [f"{variant_file.stem}:{key}={setting_text(value)}"
-                 for value in spec.get("one_of", []) if value != spec.get("default")]
-    return refs
 
 
 def shipped_configurations() -> list[tuple[str, tuple[str, ...]]]:
