@@ -48,6 +48,23 @@ def test_the_tutorial_has_an_openspiel_and_a_pettingzoo_example_and_each_runs(mo
     assert printed.count("the trained agent wins") == 2 and "returns" in printed
 
 
+def test_the_tutorial_s_reinforce_examples_are_reproducible_run_after_run(monkeypatch):
+    """Each seeds its deals, the random players' draws and the agent, so the same code learns the same weights
+    from the same games (``Environment(game, seed=0)`` alone, or ``reset()`` never given a seed, deals afresh)."""
+    blocks = [block for block in examples() if "from interpreter.adapters.reinforce import Reinforce" in block]
+    assert len(blocks) == 2
+    monkeypatch.chdir(ROOT)
+    for block in blocks:
+        runs = []
+        for _ in range(2):
+            scope = {}
+            exec(compile(small(block, {**SMALL, "episodes = 3_000": "episodes = 20"}), "docs/ai.md", "exec"), scope)
+            learners = scope["learners"] if "learners" in scope else [scope["learner"]]
+            runs.append((scope["wins"], [learner.weights.tolist() for learner in learners]))
+        assert runs[0] == runs[1]
+        assert any(any(any(row) for row in weights) for weights in runs[0][1])  # it learned something to compare
+
+
 def test_the_tutorial_s_pytorch_dqn_example_runs_with_the_slow_test_s_settings(monkeypatch, capsys):
     pytest.importorskip("torch", reason="PyTorch is not installed: pip install -e '.[train]'")
     pytest.importorskip("tree", reason="dm-tree is not installed: pip install -e '.[train]'")
@@ -82,7 +99,8 @@ def test_the_policy_gradient_agent_learns_to_beat_a_random_player_on_kaeru():
 
     game = RibbitSpielGame(load_game(ROOT / "definitions" / "kaeru.yaml"), players=2, max_decisions=400,
                            narration=False)
-    env = rl_environment.Environment(game, seed=0)
+    env = rl_environment.Environment(game)
+    env.seed(0)  # the chance outcomes it samples
     size, actions = env.observation_spec()["info_state"][0], env.action_spec()["num_actions"]
     learners = [Reinforce(seat, size, actions, learning_rate=0.1, seed=seat) for seat in range(2)]
     randoms = [random_agent.RandomAgent(seat, actions) for seat in range(2)]
