@@ -66,6 +66,7 @@ class CompileContext:
         # ---- the layout of waiting code (resumable.py, decisions.py)
         "label_nodes",  # (ast constant, label) of jumps in the procedure being laid out: layout
         "fixups",  # what runs once that procedure's code is laid out (menus learn their options' pcs)
+        "entries",  # the pcs that procedure's code may be entered at, as its instructions declare them: layout
         # ---- emission (codegen.py)
         "code",  # the generated functions: the CodeUnit every lowering adds to
         # ---- the passes, each built with this context (compiler.py)
@@ -117,6 +118,7 @@ class CompileContext:
         self.zone_shows = None
         self.label_nodes = []
         self.fixups = []
+        self.entries = set()
         self.code = CodeUnit(getattr(model, "file", "") or "<definition>")
         # the passes (set by compiler.Compiler, which builds them with this context)
         self.analysis = self.stmt_analysis = self.checker = self.inliner = self.splicer = None

@@ -153,7 +153,7 @@ class DecisionCompiler(NodeVisitor):
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build, J=name(drawn),
             TRACED=self.traced_single(name(p), ast.Constant(prompt), name(labels), name(values)),
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
-            NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
+            NEXT=self.ctx.layout.resumed_at(k), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
         if after is not None:
             code.append(after)
@@ -174,7 +174,7 @@ class DecisionCompiler(NodeVisitor):
         def make(k):
             listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(one_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
                 TRACED=self.traced_single(parts["P"], ast.Constant(prompt), name(labels), name(values)),
-                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=ast.Constant(k + 1),
+                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_at(k),
                 DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
             # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
             return shape("""
@@ -196,6 +196,8 @@ class DecisionCompiler(NodeVisitor):
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
         who, labels, values, chosen, result, asked, p, ls, vs, spaces = (self.ctx.stmts.tmp() for _ in range(10))
+        # an entry point itself, not only the pc after it: a determinisation asks everyone again by running the
+        # decision's instruction once more (determinise._asked_again: the frame's pc less one)
         code.append(Op(lambda k: shape("""
             WHO, LABELS, VALUES, CHOSEN, SPACES = [], [], [], [], []
             RESULT = [None] * s.n
@@ -229,7 +231,7 @@ class DecisionCompiler(NodeVisitor):
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.ctx.stmts.K(asked_twice), LOC=self.ctx.stmts.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
-            DEST=local(dest, True), NEXT=ast.Constant(k + 1), DEST_KEY=ast.Constant(dest),
+            DEST=local(dest, True), NEXT=self.ctx.layout.resumed_at(self.ctx.layout.entered(k)), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
             PENDING=self.ctx.stmts.K(Pending), TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs))),
             loc))
@@ -250,7 +252,7 @@ class DecisionCompiler(NodeVisitor):
         # (no dispatch step).  The positions are known once the procedure is laid out.
         targets = [Label() for _ in st.options]
         pcs = []
-        self.ctx.fixups.append(lambda: pcs.extend(t.pc for t in targets))
+        self.ctx.fixups.append(lambda: pcs.extend(self.ctx.layout.entered(t.pc) for t in targets))
 
         if all(c is None for c in conds) and len(conds) > 1:
             labels_fixed, values_fixed = [labels_all], [pcs]  # shared: never mutated
@@ -263,7 +265,7 @@ class DecisionCompiler(NodeVisitor):
                 fr.pc = NEXT
                 s.pending = PENDING([P], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, NEXT=ast.Constant(k + 1), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
+            """, NEXT=self.ctx.layout.resumed_at(k), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
                 VALUES=self.ctx.stmts.K(values_fixed), ALL=self.ctx.stmts.K(labels_all), PCS=self.ctx.stmts.K(pcs),
                 J=name(drawn), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
         else:
@@ -326,7 +328,7 @@ class DecisionCompiler(NodeVisitor):
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
-                NEXT=ast.Constant(k + 1), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
+                NEXT=self.ctx.layout.resumed_at(k), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
                 TRACED=self.traced_single(name(p), ast.Constant("choose"), name(labels), ast.Constant(None)))
         return Op(make, loc)
 
@@ -359,7 +361,7 @@ class DecisionCompiler(NodeVisitor):
                 pc = PCS[I]
                 continue
             """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.ctx.stmts.K(keys), UNPACK=self.ctx.stmts.K(bind_parts),
-                PCS=self.ctx.stmts.K([target.pc for target in targets])), loc))
+                PCS=self.ctx.stmts.K([self.ctx.layout.entered(target.pc) for target in targets])), loc))
         else:
             code.append(Op(lambda k: shape("""
             I, X = e.pop(SLOT)
@@ -368,7 +370,7 @@ class DecisionCompiler(NodeVisitor):
             pc = PCS[I]
             continue
         """, I=name(which), X=name(item), SLOT=ast.Constant(slot), KEYS=self.ctx.stmts.K(keys),
-            PCS=self.ctx.stmts.K([target.pc for target in targets])), loc))
+            PCS=self.ctx.stmts.K([self.ctx.layout.entered(target.pc) for target in targets])), loc))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
@@ -449,12 +451,12 @@ class DecisionCompiler(NodeVisitor):
             body.append(ast.For(name(x, True), ast.Call(K(paid), [name("s"), items, K(spec.loc)], []),
                                 bind + (offer if cond is None else [ast.If(cond, offer, [])]), []))
         return body + shape("""
-            pc = DECIDE(s, fr, pc, P, SPEC, LABELS, VALUES)
+            pc = DECIDE(s, fr, PC, P, SPEC, LABELS, VALUES)
             if pc != NEXT:
                 if pc < 0:
                     return pc
                 continue
-        """, DECIDE=K(menu_decide), P=name(p), NEXT=ast.Constant(k + 1), **offered)
+        """, DECIDE=K(menu_decide), P=name(p), PC=ast.Constant(k), NEXT=self.ctx.layout.resumed_at(k), **offered)
 
     def label_template(self, opt, scope):
         """An option's text as literal strings and (tree, kind) parts for its ``{expression}`` s."""

@@ -30,6 +30,8 @@ class Proc:
         self.direct = None  # f(state, env) -> value, for procedures that never wait
         self.code = None  # its resumable function f(s, fr, pc) (resumable.assemble), or resumable.NEVER_ENTERED
         self.spliced: list = []  # (first pc, end pc, where) of each procedure spliced into ``code``, for errors
+        self.instructions = 0  # how many instructions ``code`` has (its pcs are 0 up to that; resumable.py)
+        self.entries: tuple = ()  # the pcs ``code`` may be entered at, in order: those its dispatch tests (resumable.py)
         self.stmt_notes = None  # {id(statement): StmtNote}, once the statement analysis has walked the body
         self.hook = None  # (hook name, when) of a hook's procedure (loader/build.py; read by dsl/returns.py)
         # whether its 'return's must give a value (dsl/returns.py): the loader says True where the author wrote

@@ -39,7 +39,7 @@ def innermost_loop(scope: Scope):
 class Run:
     """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("stmts", "loops", "spans", "at", "kept")
+    __slots__ = ("stmts", "loops", "spans", "at", "kept", "after")
 
     def __init__(self, scope: Scope):
         self.stmts: list = []  # Python ast statements (see statements.py)
@@ -49,6 +49,9 @@ class Run:
         self.at = None  # the Location of the first statement
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
+        # the instruction after this run's, where a 'break' outside every loop goes (a flow's round that is
+        # not repeated: loader/build.py); known once the run is an instruction (flush)
+        self.after = Label()
 
 
 class WaitingLayout(NodeVisitor):
@@ -76,7 +79,7 @@ class WaitingLayout(NodeVisitor):
             if not self.ctx.stmt_analysis.stmt_note(st).waits:  # (the statement analysis's note)
                 if not run.stmts and not run.kept:
                     run.at = self.ctx.location(st)
-                run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope))))
+                run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope), run.after)))
                 run.kept = run.kept or self.ctx.stmts.only_watched(st)
                 if not self.ctx.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
@@ -97,6 +100,8 @@ class WaitingLayout(NodeVisitor):
         if run.stmts or run.kept:
             self.emit_block(run.stmts, code, run.at or self.ctx.location(None))
             run.stmts, run.kept = [], False
+            run.after.pc = len(code)
+            run.after = Label()
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()
@@ -228,7 +233,7 @@ class WaitingLayout(NodeVisitor):
                     FRAME.pc = GOT
                     return TRANSFER
                 return GOT
-        """, NEXT=ast.Constant(k + 1), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
+        """, NEXT=self.resumed_at(k), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
             TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.ctx.stmts.K(proc),
             MAX_DIRECT=ast.Constant(MAX_DIRECT), NEW_FRAME=self.ctx.stmts.K(Frame)), loc)
 
@@ -248,7 +253,7 @@ class WaitingLayout(NodeVisitor):
             TRACED
             fr.pc = NEXT
             return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
-        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=ast.Constant(k + 1),
+        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=self.resumed_at(k),
             PUSH=self.ctx.stmts.K(push_handlers), HANDLERS=self.ctx.stmts.K(handlers), ABILITIES=self.ctx.stmts.K(abilities),
             LISTENERS=self.ctx.stmts.K(listeners), TRACED=tuple(self.ctx.stmts.watched(shape("""
                 if s.trace is not None:
@@ -267,46 +272,105 @@ class WaitingLayout(NodeVisitor):
 
     # ---------------------------------------------------------------- one function per procedure
     def goto(self, target: int | ast.expr, k: int | None = None) -> list:
-        """Go on at instruction ``target`` (nothing to write when that is the next one, ``k + 1``)."""
+        """Go on at instruction ``target`` (nothing to write when that is the next one, ``k + 1``).
+
+        A target given as a number is declared an entry point here; one given as generated code is a
+        label's constant (``StatementLowering.label_pc``), declared when the labels are filled in."""
         if k is not None and target == k + 1:
             return []
-        return [ast.Assign([name("pc", True)], target if isinstance(target, ast.expr) else ast.Constant(target)),
-                ast.Continue()]
+        if not isinstance(target, ast.expr):
+            target = ast.Constant(self.entered(target))
+        return [ast.Assign([name("pc", True)], target), ast.Continue()]
+
+    def entered(self, pc: int) -> int:
+        """Declare ``pc`` an entry point of the procedure being laid out, and give it back.
+
+        An entry point is an instruction that is not only reached by running on from the one before: a
+        jump's target, where a frame resumes after a decision or a call (the pc written into the frame,
+        or given back to the run loop), where a menu's option starts.  Only entry points get a test in
+        the function's dispatch (:meth:`assemble`), so every place that makes code go on at a pc other
+        than the next one declares it: :meth:`goto`, :meth:`resumed_at`, the labels of lowered
+        statements, and the menus' option tables."""
+        self.ctx.entries.add(pc)
+        return pc
+
+    def resumed_at(self, k: int) -> ast.Constant:
+        """The pc after instruction ``k`` as a constant of its code: where its frame resumes once a player
+        has decided, or a call it made has returned through the run loop (an entry point)."""
+        return ast.Constant(self.entered(k + 1))
+
+    def entry_points(self, count: int) -> list:
+        """The sorted entry points of the procedure laid out in ``count`` instructions: pc 0 (a new frame),
+        those its instructions declared as they were made, and its labels' (``ctx.label_nodes``)."""
+        found = {0} | self.ctx.entries | {label.pc for _, label in self.ctx.label_nodes if label.pc is not None}
+        outside = sorted(pc for pc in found if not 0 <= pc < count)
+        if outside:
+            raise RuntimeError(f"the code of a procedure goes on at {outside}, outside its {count} instructions")
+        return sorted(found)
+
+    def instruction(self, k: int, ins, at) -> list:
+        """The Python statements of instruction ``k`` (an :class:`Op` or a :class:`Jump`), each located at its
+        statement's line (``at``: the procedure's Location, for an instruction that has none)."""
+        if type(ins) is Jump:
+            body, loc = self.goto(ins.target.pc, k), at
+        else:
+            body, loc = ins.make(k), ins.at or at
+        line, col = loc.line or at.line or 1, max((loc.column or 1) - 1, 0)
+        for node in body:
+            locate(node, line, col)
+        return body
 
     def assemble(self, proc: Proc, code: list):
         """The procedure's instructions as one generated function ``f(s, fr, pc)``: a state machine.
 
-        Instruction ``k`` is the code under ``if pc <= k:`` (which first sets ``pc = k``), so each
-        one runs on into the next without a dispatch; a jump sets ``pc`` and goes round the
-        ``while True`` again, where comparisons find the group of instructions it lands in.  It
-        returns only to hand control to another frame (TRANSFER) or to wait for a player (SUSPEND).
-        Every instruction is generated code (an :class:`Op`) or a jump.
+        Only the entry points (:meth:`entered`) are dispatched: entry ``k`` is the code under
+        ``if pc <= k:``, which runs instruction ``k`` and every instruction after it that is reached only
+        by running on from the one before, then on into the next entry's test.  A jump sets ``pc`` and
+        goes round the ``while True`` again, where comparisons find the group of GROUP entries it lands
+        in.  The local ``pc`` is then the entry the code was entered at, not the instruction running:
+        nothing reads it but the dispatch and, after an unforeseen error, ``run_loop`` (which asks
+        ``Proc.where_at`` for the rule that failed), so ``pc = k`` is written only where that rule changes
+        (:meth:`rule_changes`).  The pcs are the instructions' positions, as before: the layout is the
+        same whichever instructions are entries.  It returns only to hand control to another frame
+        (TRANSFER) or to wait for a player (SUSPEND).
         """
         at = self.ctx.location(proc.body[0]) if proc.body else self.ctx.location(None)
-        cases = []
-        for k, ins in enumerate(code):
-            if type(ins) is Jump:
-                body = self.goto(ins.target.pc, k)
-                loc = at
-            else:
-                body, loc = ins.make(k), ins.at or at
-            line, col = loc.line or at.line or 1, max((loc.column or 1) - 1, 0)
-            case = [ast.Assign([name("pc", True)], ast.Constant(k))] + body
-            for node in case:
-                locate(node, line, col)
-            cases.append(ast.If(expr("pc <= K", K=ast.Constant(k)), case, []))
-        groups = [list(range(i, min(i + GROUP, len(code)))) for i in range(0, len(code), GROUP)]
+        bodies = [self.instruction(k, ins, at) for k, ins in enumerate(code)]  # (they declare entry points)
+        entries = self.entry_points(len(code))
+        proc.instructions, proc.entries = len(code), tuple(entries)
+        changes = self.rule_changes(proc, len(code))
+        blocks = []
+        for i, first in enumerate(entries):
+            block = []
+            for k in range(first, entries[i + 1] if i + 1 < len(entries) else len(code)):
+                if k in changes:
+                    store = ast.Assign([name("pc", True)], ast.Constant(k))
+                    locate(store, bodies[k][0].lineno if bodies[k] else at.line or 1, 0)
+                    block.append(store)
+                block.extend(bodies[k])
+            blocks.append(ast.If(expr("pc <= K", K=ast.Constant(first)), block or [ast.Pass()], []))
+        groups = [list(range(i, min(i + GROUP, len(entries)))) for i in range(0, len(entries), GROUP)]
 
-        def tree(lo, hi):  # groups lo..hi-1
+        def tree(lo, hi):  # groups lo..hi-1 (of entries' indices)
             if hi - lo == 1:
-                ks = groups[lo]
-                return [cases[k] for k in ks] + self.goto(ks[-1] + 1)
+                last = groups[lo][-1]
+                on = entries[last + 1] if last + 1 < len(entries) else len(code)
+                return [blocks[i] for i in groups[lo]] + [ast.Assign([name("pc", True)], ast.Constant(on)),
+                                                          ast.Continue()]
             mid = (lo + hi) // 2
-            return [ast.If(expr("pc < K", K=ast.Constant(groups[mid][0])), tree(lo, mid), tree(mid, hi))]
+            return [ast.If(expr("pc < K", K=ast.Constant(entries[groups[mid][0]])), tree(lo, mid), tree(mid, hi))]
         body = [ast.Assign([name("e", True)], expr("fr.env")), ast.While(ast.Constant(True), tree(0, len(groups)), [])]
         fn = self.ctx.code.later("proc", body, ("s", "fr", "pc"), at.line, f"{proc.name} (waits for players)",
                              filename=at.file)
         return fn
+
+    @staticmethod
+    def rule_changes(proc: Proc, count: int) -> set:
+        """The instructions (past the first) whose rule differs from the one before's: the first and the next of
+        a spliced procedure's, where ``Proc.where_at`` gives another key.  Running into one stores ``pc = k``,
+        so that ``where_at(pc)`` names the running instruction's rule wherever the code fails."""
+        edges = {pc for start, end, _ in proc.spliced for pc in (start, end) if 0 < pc < count}
+        return {pc for pc in edges if proc.where_at(pc) != proc.where_at(pc - 1)}
 
     def compile_proc(self, proc: Proc, resumable: bool = True):
         """Compile a procedure: its direct function (if it never waits) and, if ``resumable``, its
@@ -320,6 +384,7 @@ class WaitingLayout(NodeVisitor):
         saved = self.ctx.where, self.ctx.splicing
         self.ctx.where, self.ctx.splicing = proc.where, (proc,)
         self.ctx.label_nodes = []  # (ast constant, label) of jumps in generated code, filled in once laid out
+        self.ctx.entries = set()  # the pcs it may be entered at (entered), declared as its code is made
         try:
             self.ctx.stmt_analysis.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)

@@ -57,6 +57,7 @@ class Splicer(NodeVisitor):
         stale = sorted(inner.keys[name] for name in local_names(proc.body) - top_level_lets(proc.body))
 
         mark, stmts, kept = len(code), list(run.stmts), run.kept
+        marks = len(self.ctx.label_nodes), len(self.ctx.fixups)  # what the code made here adds to the layout's
         enter = entry([inner.keys[name] for name in params], args, stale, dest, self.ctx.stmts.tmp)
         at = self.ctx.location(st)
         for node in enter:
@@ -71,6 +72,7 @@ class Splicer(NodeVisitor):
             tail = self.ctx.layout.resumable_run(proc.body, inner, code, run)
         except CompileError:
             del code[mark:]  # undo: the procedure's own compilation reports the error, in its body
+            del self.ctx.label_nodes[marks[0]:], self.ctx.fixups[marks[1]:]  # (no entry point into code undone)
             run.stmts[:], run.kept = stmts, kept
             return None
         finally:
