@@ -39,7 +39,7 @@ def innermost_loop(scope: Scope):
 class Run:
     """Lowered statements waiting to become one instruction, and the loop their break/continue leave."""
 
-    __slots__ = ("stmts", "loops", "spans", "at", "kept", "after")
+    __slots__ = ("stmts", "loops", "spans", "at", "kept")
 
     def __init__(self, scope: Scope):
         self.stmts: list = []  # Python ast statements (see statements.py)
@@ -49,9 +49,6 @@ class Run:
         self.at = None  # the Location of the first statement
         self.loops = innermost_loop(scope)
         self.spans: list = []  # spliced procedures' code ranges that end with this run's instruction
-        # the instruction after this run's, where a 'break' outside every loop goes (a flow's round that is
-        # not repeated: loader/build.py); known once the run is an instruction (flush)
-        self.after = Label()
 
 
 class WaitingLayout(NodeVisitor):
@@ -79,7 +76,7 @@ class WaitingLayout(NodeVisitor):
             if not self.ctx.stmt_analysis.stmt_note(st).waits:  # (the statement analysis's note)
                 if not run.stmts and not run.kept:
                     run.at = self.ctx.location(st)
-                run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope), run.after)))
+                run.stmts.extend(self.ctx.stmts.lower_one(st, scope, Site(True, innermost_loop(scope))))
                 run.kept = run.kept or self.ctx.stmts.only_watched(st)
                 if not self.ctx.options.fuse:  # each statement an instruction of its own
                     self.flush(run, code)
@@ -100,8 +97,6 @@ class WaitingLayout(NodeVisitor):
         if run.stmts or run.kept:
             self.emit_block(run.stmts, code, run.at or self.ctx.location(None))
             run.stmts, run.kept = [], False
-            run.after.pc = len(code)
-            run.after = Label()
         for span in run.spans:
             span[1] = len(code)
         run.spans.clear()

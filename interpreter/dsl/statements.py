@@ -41,13 +41,12 @@ from .visitor import NodeVisitor
 class Site:
     """Where lowered statements run: a direct function, or a run of resumable code (see the module docstring)."""
 
-    __slots__ = ("run", "loops", "rloops", "after")
+    __slots__ = ("run", "loops", "rloops")
 
-    def __init__(self, run: bool = False, rloops=None, after: Label | None = None):
+    def __init__(self, run: bool = False, rloops=None):
         self.run = run  # in an instruction (s, fr, pc) of resumable code
         self.loops = 0  # Python loops around the statement in its function
         self.rloops = rloops  # (head, exit) labels of the innermost waiting loop (runs only)
-        self.after = after  # the instruction after the run's (runs only): where a 'break' outside loops goes
 
 
 class StatementLowering(NodeVisitor):
@@ -336,8 +335,8 @@ class StatementLowering(NodeVisitor):
             return [ast.Break() if exit_ else ast.Continue()]
         if not site.run:
             return [ast.Return(ast.Constant(None))]  # no loop to leave: the body stops (the loader refuses it)
-        if site.rloops is None:  # on at the next instruction (a constant: nothing reads the pc it runs at)
-            return self.ctx.layout.goto(self.label_pc(site.after))
+        if site.rloops is None:  # the loader refuses it in what authors write, and the flow it builds has none
+            raise RuntimeError(f"'{'break' if exit_ else 'continue'}' outside every loop reached the compiler")
         return self.ctx.layout.goto(self.label_pc(site.rloops[1] if exit_ else site.rloops[0]))
 
     def label_pc(self, label: Label) -> ast.expr:

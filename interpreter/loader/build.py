@@ -839,8 +839,8 @@ class Builder:
             body.append(self.call_node(name, [], path + ("round", j), []))
         if until is not None:
             body.append(A.If(((until, (A.Break(),)),), ()))
-        if phase.get("repeat", True) is False:
-            return body
+        if phase.get("repeat", True) is False:  # a loop left after one round: 'until' still breaks out of it
+            body.append(A.Break())
         return [A.While(None, tuple(body))]
 
     def resolve_suspension(self):

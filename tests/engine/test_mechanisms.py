@@ -498,6 +498,45 @@ def test_single_round_phase_runs_once_after_the_turns():
     assert state.winners() == [0]
 
 
+ONCE_THEN_TURNS = """
+game: Once then turns
+players: {min: 2, max: 2}
+zones: {deck: {}}
+game_variables: {opened: 0, turns_begun: 0}
+procedures:
+  opening(): |
+    game.opened += 1
+  take_turn(player p): |
+    game.turns_begun += 1
+    ask p:
+      "go":
+        pass
+      "stop":
+        end game
+flow:
+  - phase: opening
+    round: [opening]
+    repeat: false
+    until: %s
+  - phase: play
+    turn: take_turn
+scoring:
+  score: 0
+"""
+
+
+@pytest.mark.parametrize("until", ["game.opened == 1", "game.opened == 5"])
+def test_a_round_played_once_goes_on_into_the_next_phase_whether_or_not_its_until_holds(tmp_path, until):
+    """'until' on a round that is not repeated ends a phase that ends anyway: the next phase's first turn begins
+    either way (once, the until that held skipped the start of the next phase)."""
+    path = tmp_path / "once.yaml"
+    path.write_text(ONCE_THEN_TURNS % until)
+    for build in (load_game(path), load_game(path).playout_build()):
+        state = build.new_game(2, 0)
+        assert (state.gv["opened"], state.gv["turns_begun"], state.gv["turn"]) == (1, 1, 1)
+        assert state.current_players() == [0] and state.legal_actions(0) == ["go", "stop"]
+
+
 # ==================================================================== failing rules
 def test_a_rule_reading_a_property_of_nothing_is_a_located_rule_error_and_changes_nothing(tmp_path):
     path = write_definition(tmp_path, "empty_top", "hidden_hands", "    p.tally += dropped.value\n",
