@@ -230,9 +230,9 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
     :func:`move_card_unwatched`): no trace, no chance mode.  Cards that all lie in one zone (no two alike, no
     none) move in bulk, the top ones as :func:`move_list` moves them, others as its moves one by one would
-    leave them (each under the one before when ``bottom``; public: none left in that zone, and each card moved
-    when the zone shows every card); only the top-card-only zone's cards still move one by one, since which
-    of them were on top as they went depends on the order."""
+    leave them (each under the one before when ``bottom``; public: none of them nor any left in that zone,
+    then each card moved if the zone shows every card); only the cards of a zone showing its top card still
+    move one by one, since which of them were on top as they went depends on the order."""
     cards = list(cards)
     k = len(cards)
     s.steps -= k  # a step per card moved
@@ -243,12 +243,12 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     where = s.loc
     first = cards[0]
     src = -1 if first is None else where[first]
-    if src >= 0 and src != dest:
+    if src >= 0:
         zone = s.zones[src]
         keep = shows[src]
-        if zone[-k:] == cards:  # the top k of one zone
+        if zone[-k:] == cards and src != dest:  # the top k of one zone
             del zone[-k:]
-        elif keep != 1 and _all_in(where, cards, src):
+        elif keep != 1 and _all_in(where, cards, src):  # (into their own zone too: put on top in this order)
             for c in cards:
                 zone.remove(c)
             if bottom:
@@ -281,12 +281,10 @@ def _all_in(where, cards, src) -> bool:
     """Whether every one of ``cards`` (no two alike) lies in zone ``src``: anything that is no card (none, a
     number out of range) is moved one by one, to fail where the normal build fails."""
     try:
-        for c in cards:
-            if where[c] != src:
-                return False
+        lying = list(map(where.__getitem__, cards))  # each card's zone, looked up in C
     except (IndexError, TypeError):
         return False
-    return min(cards) >= 0 and len(set(cards)) == len(cards)
+    return lying.count(src) == len(cards) and min(cards) >= 0 and len(set(cards)) == len(cards)
 
 
 def move_list_anywhere(s, cards, dest, bottom, loc, into):
