@@ -228,53 +228,52 @@ def move_list(s, cards, dest, bottom, loc):
 
 def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
-    :func:`move_card_unwatched`): no trace, no chance mode.  Cards that all lie in one zone (no two alike, no
-    none) move in bulk, the top ones as :func:`move_list` moves them, others as its moves one by one would
-    leave them (each under the one before when ``bottom``; public: none of them nor any left in that zone,
-    then each card moved if the zone shows every card); only the cards of a zone showing its top card still
-    move one by one, since which of them were on top as they went depends on the order."""
+    :func:`move_card_unwatched`): no trace, no chance mode, and the cards of one zone in bulk
+    (:func:`_taken_in_bulk`), else each by :func:`move_card_unwatched`."""
     cards = list(cards)
-    k = len(cards)
-    s.steps -= k  # a step per card moved
+    s.steps -= len(cards)  # a step per card moved
     if s.steps < 0:
         raise over_budget(s, loc)
-    if not k:
+    if not cards:
         return
-    where = s.loc
-    first = cards[0]
-    src = -1 if first is None else where[first]
-    if src >= 0:
-        zone = s.zones[src]
-        keep = shows[src]
-        if zone[-k:] == cards and src != dest:  # the top k of one zone
-            del zone[-k:]
-        elif keep != 1 and _all_in(where, cards, src):  # (into their own zone too: put on top in this order)
-            for c in cards:
-                zone.remove(c)
-            if bottom:
-                cards.reverse()  # one by one, each would go under the one before
-        else:
-            keep = -1
-        if keep >= 0:
-            for c in cards:
-                where[c] = dest
-            if s.shown:
-                forget_shown(s, cards)
-            public = s.public
-            if public:
-                public.difference_update(cards)
-                if zone:
-                    public.difference_update(zone)  # the cards left behind would tell which were taken
-            if bottom:
-                s.zones[dest][:0] = cards
-            else:
-                s.zones[dest].extend(cards)
-            if keep:
-                public.update(cards if keep == 2 else cards[-1:])
-            return
+    keep = _taken_in_bulk(s, cards, dest, bottom, shows)
+    if keep >= 0:
+        place_cards(s, cards, dest, bottom)
+        if keep:
+            s.public.update(cards if keep == 2 else cards[-1:])
+        return
     for card in cards:
         if card is not None:
             move_card_unwatched(s, card, dest, bottom, shows)
+
+
+def _taken_in_bulk(s, cards, dest, bottom, shows) -> int:
+    """Take ``cards`` out of the zone all of them lie in (no two alike, no none) when they can move in bulk and
+    leave what :func:`move_list` leaves, and return what of them stays public where they go (``shows``' 0, 1
+    or 2); -1, nothing done, else.  The top ones of a zone move as :func:`move_list` moves them; others (into
+    their own zone too) as its moves one by one would leave them: each under the one before when ``bottom``,
+    and public, none of them nor of the cards left in that zone, then each if the zone shows every card.  The
+    cards of a zone showing only its top card move one by one: which were on top as they went depends on
+    the order."""
+    first = cards[0]
+    src = -1 if first is None else s.loc[first]
+    if src < 0:
+        return -1
+    zone = s.zones[src]
+    keep = shows[src]
+    k = len(cards)
+    if zone[-k:] == cards and src != dest:  # the top k of one zone
+        del zone[-k:]
+    elif keep != 1 and _all_in(s.loc, cards, src):
+        for c in cards:
+            zone.remove(c)
+        if bottom:
+            cards.reverse()  # one by one, each would go under the one before
+    else:
+        return -1
+    if s.public and zone:
+        s.public.difference_update(zone)  # the cards left behind would tell which were taken
+    return keep
 
 
 def _all_in(where, cards, src) -> bool:
