@@ -20,7 +20,7 @@ state's game to this build at a decision and back when it ends):
 * every check that raises (none checks, bounds, located errors) and every option's text.
 
 Every card move calls a mover without trace or chance-mode checks (:func:`playout_mover`), told at load what
-each source zone leaves public in its destination (a table per destination zone, made once per game), never
+each source zone keeps public in its destination (a table per destination zone, made once per game), never
 the watched movers: into a zone the IR names (:func:`known_zone`: a zone of the game, or ``hand(p)`` of a
 player's or a space's zone) with that zone's table; into one worked out at run time through a small wrapper
 that picks the row (``moves.move_card_anywhere``; a value that is no zone's index goes to the watched mover,

@@ -89,7 +89,7 @@ def move_card(s, card, dest, bottom):
 
 def move_card_unwatched(s, card, dest, bottom, shows):
     """:func:`move_card` as the playout build calls it (``dsl/playout_build.py``): on a state nobody traces, not
-    in chance mode (every zone a list), with what each zone leaves public read from ``shows`` (per source zone
+    in chance mode (every zone a list), with what each zone keeps public read from ``shows`` (per source zone
     index: 2 every card, 1 its top card, 0 nothing), made at load for ``dest``: all zeros into a public zone,
     where no card becomes public by the move.  A near copy of move_card's body without its trace and chance-mode
     checks and its two visibility lookups a move (about a tenth of a playout is this function); the same cards
@@ -228,19 +228,32 @@ def move_list(s, cards, dest, bottom, loc):
 
 def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
-    :func:`move_card_unwatched`): no trace, no chance mode, and the cards of one zone in bulk
-    (:func:`_taken_in_bulk`), else each by :func:`move_card_unwatched`."""
+    :func:`move_card_unwatched`): no trace, no chance mode, and two or more cards of one zone in bulk
+    (:func:`_taken_in_bulk`, then :func:`place_cards` in line), else each by :func:`move_card_unwatched`."""
     cards = list(cards)
     s.steps -= len(cards)  # a step per card moved
     if s.steps < 0:
         raise over_budget(s, loc)
-    if not cards:
+    if len(cards) < 2:  # none, or one card: moved as move_card moves it
+        if cards and cards[0] is not None:
+            move_card_unwatched(s, cards[0], dest, bottom, shows)
         return
     keep = _taken_in_bulk(s, cards, dest, bottom, shows)
-    if keep >= 0:
-        place_cards(s, cards, dest, bottom)
+    if keep >= 0:  # place_cards in line
+        where = s.loc
+        for c in cards:
+            where[c] = dest
+        if s.shown:
+            forget_shown(s, cards)
+        public = s.public
+        if public:
+            public.difference_update(cards)
+        if bottom:
+            s.zones[dest][:0] = cards
+        else:
+            s.zones[dest].extend(cards)
         if keep:
-            s.public.update(cards if keep == 2 else cards[-1:])
+            public.update(cards if keep == 2 else cards[-1:])
         return
     for card in cards:
         if card is not None:
@@ -249,7 +262,7 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
 
 def _taken_in_bulk(s, cards, dest, bottom, shows) -> int:
     """Take ``cards`` out of the zone all of them lie in (no two alike, no none) when they can move in bulk and
-    leave what :func:`move_list` leaves, and return what of them stays public where they go (``shows``' 0, 1
+    end as :func:`move_list` would put them, and return what of them stays public where they go (``shows``' 0, 1
     or 2); -1, nothing done, else.  The top ones of a zone move as :func:`move_list` moves them; others (into
     their own zone too) as its moves one by one would leave them: each under the one before when ``bottom``,
     and public, none of them nor of the cards left in that zone, then each if the zone shows every card.  The
