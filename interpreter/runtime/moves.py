@@ -228,8 +228,8 @@ def move_list(s, cards, dest, bottom, loc):
 
 def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
-    :func:`move_card_unwatched`): no trace, no chance mode, and two or more cards of one zone in bulk
-    (:func:`_taken_in_bulk`, then :func:`place_cards` in line), else each by :func:`move_card_unwatched`."""
+    :func:`move_card_unwatched`): no trace, no chance mode, the top cards of one zone in bulk as move_list
+    moves them (:func:`_taken_in_bulk`, then :func:`place_cards` in line), else each by :func:`move_card_unwatched`."""
     cards = list(cards)
     s.steps -= len(cards)  # a step per card moved
     if s.steps < 0:
@@ -238,7 +238,7 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
         if cards and cards[0] is not None:
             move_card_unwatched(s, cards[0], dest, bottom, shows)
         return
-    keep = _taken_in_bulk(s, cards, dest, bottom, shows)
+    keep = _taken_in_bulk(s, cards, dest, shows)
     if keep >= 0:  # place_cards in line
         where = s.loc
         for c in cards:
@@ -260,14 +260,11 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
             move_card_unwatched(s, card, dest, bottom, shows)
 
 
-def _taken_in_bulk(s, cards, dest, bottom, shows) -> int:
-    """Take ``cards`` out of the zone all of them lie in (no two alike, no none) when they can move in bulk and
-    end as :func:`move_list` would put them, and return what of them stays public where they go (``shows``' 0, 1
-    or 2); -1, nothing done, else.  The top ones of a zone move as :func:`move_list` moves them; others (into
-    their own zone too) as its moves one by one would leave them: each under the one before when ``bottom``,
-    and public, none of them nor of the cards left in that zone, then each if the zone shows every card.  The
-    cards of a zone showing only its top card move one by one: which were on top as they went depends on
-    the order."""
+def _taken_in_bulk(s, cards, dest, shows) -> int:
+    """Take ``cards`` off the zone they are the top cards of (not ``dest``) as :func:`move_list` takes them, and
+    return what of them stays public where they go (``shows``' 0, 1 or 2); -1, nothing done, else: they move
+    one by one, as with move_list.  (Cards from anywhere in one zone moved in bulk, their zones looked up and
+    checked in C, counted fewer Python instructions but more machine instructions than one by one.)"""
     first = cards[0]
     src = -1 if first is None else s.loc[first]
     if src < 0:
@@ -277,26 +274,11 @@ def _taken_in_bulk(s, cards, dest, bottom, shows) -> int:
     k = len(cards)
     if zone[-k:] == cards and src != dest:  # the top k of one zone
         del zone[-k:]
-    elif keep != 1 and _all_in(s.loc, cards, src):
-        for c in cards:
-            zone.remove(c)
-        if bottom:
-            cards.reverse()  # one by one, each would go under the one before
     else:
         return -1
     if s.public and zone:
         s.public.difference_update(zone)  # the cards left behind would tell which were taken
     return keep
-
-
-def _all_in(where, cards, src) -> bool:
-    """Whether every one of ``cards`` (no two alike) lies in zone ``src``: anything that is no card (none, a
-    number out of range) is moved one by one, to fail where the normal build fails."""
-    try:
-        lying = list(map(where.__getitem__, cards))  # each card's zone, looked up in C
-    except (IndexError, TypeError):
-        return False
-    return lying.count(src) == len(cards) and min(cards) >= 0 and len(set(cards)) == len(cards)
 
 
 def move_list_anywhere(s, cards, dest, bottom, loc, into):
