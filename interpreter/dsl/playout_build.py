@@ -19,12 +19,13 @@ state's game to this build at a decision and back when it ends):
   loops or recurses without end stops with the same located error in both;
 * every check that raises (none checks, bounds, located errors) and every option's text.
 
-A one-card move whose destination the IR names (:func:`known_zone`: a zone of the game, or ``hand(p)`` of a
-player's or a space's zone) calls a mover made for it (:func:`card_mover`): no trace, no chance-mode zones,
-each zone's visibility read from a table made at load, and none of the ``public`` work a move into a public
-zone never does.  ``move ZONE to ZONE`` between two zones named so calls a mover that knows at load which of
-the cards stay public.  The statement lowering (``visit_Move``) asks these functions with the IR's node and
-its analysis note, never with the code it made.
+Every card move calls a mover without trace or chance-mode checks (:func:`playout_mover`), told at load what
+each source zone keeps public in its destination (a table per destination zone, made once per game), never
+the watched movers: into a zone the IR names (:func:`known_zone`: a zone of the game, or ``hand(p)`` of a
+player's or a space's zone) with that zone's table; into one worked out at run time through a small wrapper
+that picks the row (``moves.move_card_anywhere``; a value that is no zone's index goes to the watched mover,
+to fail as the normal build does).  The statement lowering (``visit_Move``) asks with the IR's node and its
+analysis note, never with the code it made.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from __future__ import annotations
 import ast
 
 from . import ast as A
-from ..runtime.moves import move_card, move_card_unwatched, move_zone, move_zone_unwatched
+from ..runtime.moves import (move_card_anywhere, move_card_unwatched, move_list_anywhere, move_list_unwatched,
+                             move_zone_anywhere, move_zone_unwatched)
 
 
 def known_zone(ctx, node, note):
@@ -49,30 +51,41 @@ def known_zone(ctx, node, note):
     return None
 
 
-def card_mover(ctx, spec) -> tuple:
-    """(the function the playout build's ``move CARD to ZONE`` calls as ``f(s, card, dest, bottom, *extra)``,
-    ``extra``) for a destination of ZoneSpec ``spec`` (None: not known at load):
-    :func:`~interpreter.runtime.moves.move_card` itself unless it is known (see the module's docstring)."""
-    if spec is None:
-        return move_card, []
-    return move_card_unwatched, [ctx.code.constant(zone_shows(ctx, into_public=spec.visibility == "public"))]
+# Per kind of what moves (the statement analysis's kind of 'move''s first operand): the mover for a destination
+# named by the IR (given its zone's ``shows``), and the one for a destination worked out at run time (given ``into``).
+MOVERS = {
+    "card": (move_card_unwatched, move_card_anywhere),
+    "zone": (move_zone_unwatched, move_zone_anywhere),
+    "list": (move_list_unwatched, move_list_anywhere),
+}
 
 
-def zone_mover(source, target) -> tuple:
-    """(the function the playout build's ``move ZONE to ZONE`` calls as ``f(s, src, dest, bottom, loc, *extra)``,
-    ``extra``) for zones of ZoneSpecs ``source`` and ``target`` (None: not known at load):
-    :func:`~interpreter.runtime.moves.move_zone` itself unless both are known."""
-    if source is None or target is None:
-        return move_zone, []
-    keeps = 0 if target.visibility == "public" else {"public": 1, "top": 2}.get(source.visibility, 0)
-    return move_zone_unwatched, [ast.Constant(keeps)]
+def playout_mover(ctx, what: str, spec, source=None) -> tuple:
+    """(the function the playout build's ``move`` of a ``what`` ('card', 'zone' or 'list') calls, as
+    ``f(s, what, dest, bottom, *extra)`` for a card or ``f(s, what, dest, bottom, loc, *extra)`` else, ``extra``)
+    into a destination of ZoneSpec ``spec`` (:func:`known_zone`; None: worked out at run time); a zone moved
+    whole from a zone the IR names (its ZoneSpec ``source``) is told at load what stays public."""
+    named, anywhere = MOVERS[what]
+    if spec is None or (what == "zone" and source is None):
+        return anywhere, [ctx.code.constant(_tables(ctx)[2])]
+    if what == "zone":
+        return named, [ast.Constant(0 if spec.visibility == "public" else _shows(source))]
+    return named, [ctx.code.constant(_tables(ctx)[spec.visibility == "public"])]
 
 
-def zone_shows(ctx, into_public: bool) -> tuple:
-    """Per zone index, what a card taken from it into a zone that does not show everything keeps public: 2 if
-    the zone is public, 1 if it shows its top card, 0 else; all zeros into a public zone (one tuple of each per
-    game)."""
+def _shows(spec) -> int:
+    """What a card taken from a zone of ZoneSpec ``spec`` into a zone that does not show everything keeps public:
+    2 every card (a public zone), 1 its top card (a zone showing its top card), 0 nothing."""
+    return {"public": 2, "top": 1}.get(spec.visibility, 0)
+
+
+def _tables(ctx) -> tuple:
+    """(shows, all zeros, into), one of each per game: ``shows`` per zone index what a card taken from that zone
+    keeps public (:func:`_shows`) in a zone that does not show everything; the zeros into a public zone; ``into``
+    per destination zone index the one of the two it takes."""
     if ctx.zone_shows is None:
-        shows = tuple({"public": 2, "top": 1}.get(spec.visibility, 0) for spec in ctx.m.zone_spec)
-        ctx.zone_shows = (shows, (0,) * len(shows))
-    return ctx.zone_shows[into_public]
+        specs = ctx.m.zone_spec
+        shows = tuple(_shows(spec) for spec in specs)
+        zeros = (0,) * len(shows)
+        ctx.zone_shows = (shows, zeros, tuple(zeros if spec.visibility == "public" else shows for spec in specs))
+    return ctx.zone_shows

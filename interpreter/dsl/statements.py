@@ -28,7 +28,7 @@ from . import ast as A
 from . import types as T
 from ..runtime.listeners import active_listeners
 from .narration import Dependencies, Opaque, assignments
-from .playout_build import card_mover, known_zone, zone_mover
+from .playout_build import known_zone, playout_mover
 from .pyast import expr
 from .pyast import locate, local, name, shape
 from ..runtime.control import ENDLESS_RECURSION, TOO_LONG_CALLS, TOO_LONG_LOOP, GameOver, return_from
@@ -235,8 +235,8 @@ class StatementLowering(NodeVisitor):
         if kind == "card" or kind == "none":  # the commonest move: one card (runtime/moves.py, move_card)
             c = self.tmp()
             mover, extra = move_card, []
-            if self.ctx.options.playout:  # a mover made for a destination the IR names (playout_build.py)
-                mover, extra = card_mover(self.ctx, known_zone(self.ctx, st.dest, dest_note))
+            if self.ctx.options.playout:  # a mover without trace or chance mode, told at load what stays public (playout_build.py)
+                mover, extra = playout_mover(self.ctx, "card", known_zone(self.ctx, st.dest, dest_note))
             return shape("""
                 C = WHAT
                 if C is None:
@@ -246,14 +246,19 @@ class StatementLowering(NodeVisitor):
                 MOVE=[ast.Expr(ast.Call(self.K(mover), [name("s"), name(c), dest, ast.Constant(bottom), *extra], []))])
         if kind == "zone":
             mover, extra = move_zone, []
-            if self.ctx.options.playout:  # a mover made for two zones the IR names (playout_build.py)
-                mover, extra = zone_mover(known_zone(self.ctx, st.what, what_note), known_zone(self.ctx, st.dest, dest_note))
+            if self.ctx.options.playout:
+                mover, extra = playout_mover(self.ctx, "zone", known_zone(self.ctx, st.dest, dest_note),
+                                             known_zone(self.ctx, st.what, what_note))
             return [ast.Expr(ast.Call(self.K(mover), [name("s"), what, dest, ast.Constant(bottom), loc, *extra], []))]
         d = self.tmp()  # a list of cards (the statement analysis refused other kinds)
+        mover, extra = move_list, []
+        if self.ctx.options.playout:
+            mover, extra = playout_mover(self.ctx, "list", known_zone(self.ctx, st.dest, dest_note))
         return shape("""
             D = DEST
-            MOVE(s, WHAT, D, BOTTOM, LOC)
-        """, D=name(d), DEST=dest, MOVE=self.K(move_list), WHAT=what, BOTTOM=ast.Constant(bottom), LOC=loc)
+            MOVE
+        """, D=name(d), DEST=dest,
+            MOVE=[ast.Expr(ast.Call(self.K(mover), [name("s"), what, name(d), ast.Constant(bottom), loc, *extra], []))])
 
     def visit_Shuffle(self, st, scope, site):
         zone = self.ctx.exprs.expect_code(st.zone, scope, "zone", "what 'shuffle' shuffles")[0]

@@ -88,11 +88,13 @@ def move_card(s, card, dest, bottom):
 
 
 def move_card_unwatched(s, card, dest, bottom, shows):
-    """:func:`move_card` as the playout build calls it (``dsl/playout_build.py``) for a zone known at load: on a
-    state nobody traces, not in chance mode (every zone a list), with what each zone shows everyone read from
-    ``shows`` (per source zone index: 2 every card, 1 its top card, 0 nothing), made at load for ``dest``: all
-    zeros into a public zone, where no card becomes public by the move.  The same cards end in the same places,
-    with the same ``shown`` and ``public`` bookkeeping."""
+    """:func:`move_card` as the playout build calls it (``dsl/playout_build.py``): on a state nobody traces, not
+    in chance mode (every zone a list), with what each zone keeps public read from ``shows`` (per source zone
+    index: 2 every card, 1 its top card, 0 nothing), made at load for ``dest``: all zeros into a public zone,
+    where no card becomes public by the move.  A near copy of move_card's body without its trace and chance-mode
+    checks and its two visibility lookups a move (about a tenth of a playout is this function); the same cards
+    end in the same places, with the same ``shown`` and ``public`` bookkeeping
+    (``tests/engine/test_unwatched_movers.py`` compares the two on every kind of zone)."""
     loc = s.loc
     src = loc[card]
     if src < 0:  # a card in no zone
@@ -100,10 +102,10 @@ def move_card_unwatched(s, card, dest, bottom, shows):
     zone = s.zones[src]
     if zone[-1] == card:  # most moves take the top card
         zone.pop()
-        top = True
+        show = shows[src]  # the top card of a zone showing every card or its top one: everyone watched it go
     else:
         zone.remove(card)
-        top = False
+        show = shows[src] == 2  # any other card: only from a zone showing every card
     loc[card] = dest
     if s.shown:
         s.shown.pop(card, None)
@@ -116,9 +118,18 @@ def move_card_unwatched(s, card, dest, bottom, shows):
         s.zones[dest].insert(0, card)
     else:
         s.zones[dest].append(card)
-    show = shows[src]
-    if show == 2 or (show and top):
+    if show:
         public.add(card)  # everyone watched it go: public where it lies now
+
+
+def move_card_anywhere(s, card, dest, bottom, into):
+    """:func:`move_card_unwatched` for a destination the IR does not name (worked out at run time): its row of
+    ``into`` (per zone index, that zone's ``shows``).  A value that is no zone's index goes to :func:`move_card`,
+    to fail (or not) exactly as the normal build does."""
+    if dest.__class__ is int and 0 <= dest < len(into):
+        move_card_unwatched(s, card, dest, bottom, into[dest])
+    else:
+        move_card(s, card, dest, bottom)
 
 
 def _move_in(s, card, src, dest, bottom):
@@ -152,10 +163,11 @@ def move_zone(s, src, dest, bottom, loc):
         s.traced_moves(cards, src, cards[-1] if cards else None, dest, bottom)
 
 
-def move_zone_unwatched(s, src, dest, bottom, loc, keeps):
-    """:func:`move_zone` as the playout build calls it (``dsl/playout_build.py``) for two zones known at load: on a
-    state nobody traces, not in chance mode, with what :func:`keep_public` keeps public worked out at load
-    (``keeps``: 0 nothing, 1 every card, 2 the top card), and :func:`place_cards` in line."""
+def move_zone_unwatched(s, src, dest, bottom, loc, keep):
+    """:func:`move_zone` as the playout build calls it (``dsl/playout_build.py``) between two zones known at load: on
+    a state nobody traces, not in chance mode, with what :func:`keep_public` keeps public worked out at load
+    (``keep``: 0 nothing, 2 every card, 1 the top card, as in :func:`move_card_unwatched`'s ``shows``), and
+    :func:`place_cards` in line."""
     if src == dest:
         return
     zones = s.zones
@@ -176,8 +188,18 @@ def move_zone_unwatched(s, src, dest, bottom, loc, keeps):
         zones[dest][:0] = cards
     else:
         zones[dest].extend(cards)
-    if keeps and cards:
-        public.update(cards if keeps == 1 else cards[-1:])
+    if keep and cards:
+        public.update(cards if keep == 2 else cards[-1:])
+
+
+def move_zone_anywhere(s, src, dest, bottom, loc, into):
+    """:func:`move_zone_unwatched` between zones the IR does not both name: ``keep`` read from ``into`` (see
+    :func:`move_card_anywhere`).  Values that are not zones' indices go to :func:`move_zone`."""
+    n = len(into)
+    if dest.__class__ is int and 0 <= dest < n and src.__class__ is int and 0 <= src < n:
+        move_zone_unwatched(s, src, dest, bottom, loc, into[dest][src])
+    else:
+        move_zone(s, src, dest, bottom, loc)
 
 
 def move_list(s, cards, dest, bottom, loc):
@@ -202,6 +224,69 @@ def move_list(s, cards, dest, bottom, loc):
     for card in cards:
         if card is not None:
             move_card(s, card, dest, bottom)
+
+
+def move_list_unwatched(s, cards, dest, bottom, loc, shows):
+    """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
+    :func:`move_card_unwatched`): no trace, no chance mode, the top cards of one zone in bulk as move_list
+    moves them (:func:`_taken_in_bulk`, then :func:`place_cards` in line), else each by :func:`move_card_unwatched`."""
+    cards = list(cards)
+    s.steps -= len(cards)  # a step per card moved
+    if s.steps < 0:
+        raise over_budget(s, loc)
+    if len(cards) < 2:  # none, or one card: moved as move_card moves it
+        if cards and cards[0] is not None:
+            move_card_unwatched(s, cards[0], dest, bottom, shows)
+        return
+    keep = _taken_in_bulk(s, cards, dest, shows)
+    if keep >= 0:  # place_cards in line
+        where = s.loc
+        for c in cards:
+            where[c] = dest
+        if s.shown:
+            forget_shown(s, cards)
+        public = s.public
+        if public:
+            public.difference_update(cards)
+        if bottom:
+            s.zones[dest][:0] = cards
+        else:
+            s.zones[dest].extend(cards)
+        if keep:
+            public.update(cards if keep == 2 else cards[-1:])
+        return
+    for card in cards:
+        if card is not None:
+            move_card_unwatched(s, card, dest, bottom, shows)
+
+
+def _taken_in_bulk(s, cards, dest, shows) -> int:
+    """Take ``cards`` off the zone they are the top cards of (not ``dest``) as :func:`move_list` takes them, and
+    return what of them stays public where they go (``shows``' 0, 1 or 2); -1, nothing done, else: they move
+    one by one, as with move_list.  (Cards from anywhere in one zone moved in bulk, their zones looked up and
+    checked in C, counted fewer Python instructions but more machine instructions than one by one.)"""
+    first = cards[0]
+    src = -1 if first is None else s.loc[first]
+    if src < 0:
+        return -1
+    zone = s.zones[src]
+    keep = shows[src]
+    k = len(cards)
+    if zone[-k:] == cards and src != dest:  # the top k of one zone
+        del zone[-k:]
+    else:
+        return -1
+    if s.public and zone:
+        s.public.difference_update(zone)  # the cards left behind would tell which were taken
+    return keep
+
+
+def move_list_anywhere(s, cards, dest, bottom, loc, into):
+    """:func:`move_list_unwatched` into a destination the IR does not name: see :func:`move_card_anywhere`."""
+    if dest.__class__ is int and 0 <= dest < len(into):
+        move_list_unwatched(s, cards, dest, bottom, loc, into[dest])
+    else:
+        move_list(s, cards, dest, bottom, loc)
 
 
 def shuffle_zone(s, z, loc):
