@@ -243,21 +243,26 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             if infos[name]:
                 infos[name] = {}
         if not over:
-            infos[agent] = {"legal_actions": self._legal(seat)}
+            infos[agent] = {"legal_actions": self._decision(seat)[1].copy()}  # (as _legal: the caller's to keep)
 
     def observe(self, agent):
         seat = self.seat.get(agent) if type(agent) is str else None
         if seat is None:
             self._known(agent)  # (raises)
-        return self._observation(seat, *self._decision(seat)[::2])
+        ids, _, mask = self._decision(seat)
+        return self._observation(seat, ids, mask)
 
     def last(self, observe: bool = True):
         """As PettingZoo's ``AECEnv.last``: the agent to act's observation, reward, ends and info (a training loop
         asks for them every step: they are read at once)."""
         agent = self.agent_selection
-        seat = self.seat[agent]
-        return (self._observation(seat, *self._decision(seat)[::2]) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        observation = None
+        if observe:
+            seat = self.seat[agent]
+            ids, _, mask = self._decision(seat)
+            observation = self._observation(seat, ids, mask)
+        return observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], \
+            self.infos[agent]
 
     def step(self, action):
         """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
@@ -281,22 +286,25 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
                                        f"PettingZoo's AEC API says, not {_type_of(action)}")
             self._was_dead_step(action)
             return
-        seat = self.seat[agent]
-        ids = self._ids(seat)
+        seat, state = self.seat[agent], self.state
+        ids = self._decision(seat)[0]
         index = ids.index(action) if type(action) is int and action in ids else action_option(action, ids, agent)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
+        state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        ended = self._ended()
-        if ended is None:  # (the common case: the game goes on)
-            self._select(self.state.current_players()[0], False)
+        if not state.is_terminal() and len(state.history) < self.max_decisions:  # (as _ended: the game goes on)
+            self._select(state.current_players()[0], False)
             return
+        self._end(self._ended(), seat)
+
+    def _end(self, ended: str, seat: int) -> None:
+        """The game is over (``ended``: "terminated" or "truncated") after ``seat``'s step: rewards and ends."""
         if ended == "terminated":
             returns = self.state.returns()
             for name in self.agents:
                 self.rewards[name] = float(returns[self.seat[name]])
                 self.terminations[name] = True
-        elif ended == "truncated":
+        else:
             for name in self.agents:
                 self.truncations[name] = True
         self._select((seat + 1) % self.players, True)

@@ -38,6 +38,7 @@ from .encoding import LIMIT, ViewEncoder, _clip
 
 SKIPPED, COUNT, WHOLE, TOP = range(4)  # how a seat sees a zone: not in the vector, its count, every card, its top card
 IMMUTABLE = (int, float, str, bool, type(None))  # a variable's value of these types cannot change unless replaced
+RECOUNTED = 8  # a zone holding at most this many cards before and after a change is counted again whole
 NUMBERS = {int, bool}  # values a variable of a kind not NUMBERED is given as themselves (within ±LIMIT)
 NUMBERED = {"card", "list:card", "player"}  # kinds whose values ``StateEncoder.number`` translates
 
@@ -64,6 +65,7 @@ class StateEncoder:
         self.row_length = {self.players}  # (the lengths of the state's rows of player variables, as they should be)
         self.counters = [(name, "space" if where == "spaces" else "player", length, at)
                          for name, where, length, at in encoder._counter_at]
+        self.read = None  # the last state read from itself (see _readable)
         self.everyone = _Common(self)  # the numbers every seat is given alike
         self._seats = {}  # seat (None: a spectator) -> _Seat: what that seat is given besides
 
@@ -91,7 +93,7 @@ class StateEncoder:
         """``seat``'s vector (``None``: a spectator's), as ``encoder.encode(state.view(seat))`` gives it."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < state.n):
             state._no_such_player(seat)
-        if state.game is not self.game or state.n != self.players or state.chance is not None:
+        if state is not self.read and not self._readable(state):
             return self.encoder.encode(state.view(seat))
         everyone = self.everyone
         everyone.update(state)
@@ -112,6 +114,14 @@ class StateEncoder:
             for position, number in added:
                 numbers[position] += number
         return vector
+
+    def _readable(self, state) -> bool:
+        """Whether ``state`` is read from itself (one of this game at this player count, not in chance mode: none of
+        which changes while a state lasts), remembered for the next states asked (the same one, mostly)."""
+        if state.game is not self.game or state.n != self.players or state.chance is not None:
+            return False
+        self.read = state
+        return True
 
     def number(self, v, kind: str):
         """A variable's value as ``ViewEncoder.encode`` numbers it from the view (a card by its name)."""
@@ -187,10 +197,10 @@ class _Common:
             for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
                 numbers[count_at[index]] = lengths[index]
             self.lengths = lengths
-        if self.shows:
-            shown = self.shown(zones)
-            if shown != self.copies:
-                self._shown_zones(shown)
+        shown = self.shown(zones)
+        changed = list(compress(self.shows_range, map(ne, shown, self.copies)))
+        if changed:
+            self._shown_zones(shown, changed)
         values = self._values(state)
         changed = list(compress(self.values_range, map(is_not, values, self.values)))  # (True is 1, but is not 1)
         if changed or self.mutable:
@@ -223,10 +233,11 @@ class _Common:
         except KeyError:  # (a variable missing from the state, or a row of another length: None where it lacks)
             return list(map(state.gv.get, self.owner.gvar_names)) + player_values(state, self.owner)
 
-    def _shown_zones(self, shown: tuple) -> None:
-        """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
+    def _shown_zones(self, shown: tuple, changed: list) -> None:
+        """Bring the zones that show cards and differ from their copies (``changed``, places in ``shown``) up to
+        date: their tops and the names in them."""
         value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.plan
-        for k in compress(self.shows_range, map(ne, shown, copies)):
+        for k in changed:
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
             top_at, names_at, whole = plan[k]
@@ -239,6 +250,8 @@ class _Common:
                 continue
             elif before[:len(cards)] == cards:  # cards taken off the top
                 seen_before, seen_now = before[len(cards):], ()
+            elif len(before) + len(cards) <= RECOUNTED:  # a few cards: counted again whole, quicker than compared
+                seen_before, seen_now = before, cards
             else:  # cards taken from anywhere, put anywhere: those that left and those that came
                 old, new = set(before), set(cards)
                 seen_before, seen_now = (old - new, new - old) if len(old) == len(before) and len(new) == len(cards) \
