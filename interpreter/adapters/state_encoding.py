@@ -201,7 +201,13 @@ class _Common:
         changed = list(compress(self.shows_range, map(ne, shown, self.copies)))
         if changed:
             self._shown_zones(shown, changed)
-        values = self._values(state)
+        try:  # the variables' values: the game's, then each player variable's row (in ``variables``' order)
+            rows = self.rows(state.pv)
+            if list(map(len, rows)) != self.row_lengths:
+                raise KeyError
+            values = [*self.gvalues(state.gv), *chain.from_iterable(rows)]
+        except KeyError:  # (a variable missing from the state, or a row of another length: None where it lacks)
+            values = list(map(state.gv.get, self.owner.gvar_names)) + player_values(state, self.owner)
         changed = list(compress(self.values_range, map(is_not, values, self.values)))  # (True is 1, but is not 1)
         if changed or self.mutable:
             self._variables(values, changed)
@@ -220,18 +226,6 @@ class _Common:
             block = self._block(state)
             if block != self.block:
                 self.numbers[self.decision_at:self.decision_end] = self.block = block
-
-    def _values(self, state) -> list:
-        """The variables' values: the game's, then each player variable's row (in ``variables``' order)."""
-        try:
-            if self.owner.pvar_names:
-                rows = self.rows(state.pv)
-                if list(map(len, rows)) != self.row_lengths:
-                    raise KeyError
-                return [*self.gvalues(state.gv), *chain.from_iterable(rows)]
-            return list(self.gvalues(state.gv))
-        except KeyError:  # (a variable missing from the state, or a row of another length: None where it lacks)
-            return list(map(state.gv.get, self.owner.gvar_names)) + player_values(state, self.owner)
 
     def _shown_zones(self, shown: tuple, changed: list) -> None:
         """Bring the zones that show cards and differ from their copies (``changed``, places in ``shown``) up to
@@ -314,7 +308,7 @@ def values_of(names: list):
     """A function of a dict: the tuple of its values at ``names`` (a KeyError if one is missing)."""
     if len(names) > 1:
         return itemgetter(*names)  # (itemgetter's, which gives one alone bare)
-    return lambda values: tuple(values[name] for name in names)
+    return lambda values: tuple([values[name] for name in names])
 
 
 def zones_at(indices: list):
