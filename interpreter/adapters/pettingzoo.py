@@ -42,7 +42,9 @@ Both environments:
   the fallback for decisions that pick combinations).  The observation's ``action_mask`` marks the
   legal ids; ``info["legal_actions"]`` maps each legal id to its text (in the engine's order), and
   ``env.actions.describe(id)`` says what any id means.  ``max_actions`` (given, or sized from random
-  games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.
+  games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.  A list of options
+  met again (a hand of the same cards, the same menu) is not worked out again: its ids, texts and mask are
+  kept for it (``DECISIONS_KEPT`` lists at most), and every info and mask given is a copy, the caller's.
 * **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(n,) of
   int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector is
   ``env.encoder.encode(state.view(seat))`` (:mod:`interpreter.adapters.encoding`, NumPy;
@@ -73,6 +75,7 @@ import random
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 
 from ..errors import DefinitionError, IllegalActionError, Location, quote
 from ..state import _type_of
@@ -252,6 +255,10 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
         ids, _, mask = self._decision(seat)
         return self._observation(seat, ids, mask)
 
+    def agent_iter(self, max_iter: int = 2 ** 63) -> AECIterable:
+        """As PettingZoo's ``AECEnv.agent_iter``: the agent to act, step after step, until every agent has left."""
+        return _Agents(self, max_iter)
+
     def last(self, observe: bool = True):
         """As PettingZoo's ``AECEnv.last``: the agent to act's observation, reward, ends and info (a training loop
         asks for them every step: they are read at once)."""
@@ -403,6 +410,17 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         if ended:
             self.agents, self.acting = [], []
         return observations, rewards, terminations, truncations, infos
+
+
+class _Agents(AECIterable):
+    """PettingZoo's iterable of the agents to act, iterated by a generator (resumed each step, where PettingZoo's
+    iterator is called)."""
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 def _mask(size: int, ids) -> np.ndarray:
