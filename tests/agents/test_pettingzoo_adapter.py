@@ -608,3 +608,17 @@ def test_options_offered_again_get_the_ids_texts_and_mask_worked_out_fresh_and_a
     assert len(env._decisions) <= (kept or pettingzoo.DECISIONS_KEPT)
     if kept is None:
         assert len(env._decisions) < steps / 2  # options met again, not worked out again
+
+
+def test_agent_iter_gives_the_agent_to_act_until_every_agent_has_left_and_at_most_max_iter_agents():
+    env, rng, stepped = make_env("kaeru.yaml"), random.Random(1), 0
+    env.reset(seed=1)
+    iterable = env.agent_iter(max_iter=5)
+    assert list(iterable) == [env.agent_selection] * 5  # (nothing stepped: the same agent each time)
+    assert list(iterable) == [env.agent_selection] * 5  # iterated again, as PettingZoo's
+    for agent in env.agent_iter():
+        assert agent == env.agent_selection
+        _, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else rng.choice(list(info["legal_actions"])))
+        stepped += 1
+    assert env.agents == [] and stepped == len(env.state.history) + len(env.possible_agents)
