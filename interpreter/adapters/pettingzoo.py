@@ -86,7 +86,7 @@ from .state_encoding import StateEncoder
 
 MAX_DECISIONS = 10_000
 DECISIONS_KEPT = 4096  # the lists of options whose ids and texts an environment keeps (see _decision)
-SMALL_MASK = 1 << 14  # the largest action space whose masks are kept with their options (a copy is cheaper then)
+SMALL_MASK = 1 << 12  # the largest action space whose masks are kept with their options (16 MB at most)
 DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and far below the seeds new_game takes
 
 
