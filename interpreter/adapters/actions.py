@@ -197,6 +197,20 @@ class ActionTable:
         return None
 
     # ---------------------------------------------------------------- ids of a decision
+    @staticmethod
+    def key(p, seat: int) -> tuple | None:
+        """What the ids of ``seat``'s options at decision ``p`` are a function of (see :meth:`_listed_ids`): equal
+        keys, equal ids and texts.  None if it has no listed options (not asked, decided, or an option space)."""
+        try:
+            i = p.players.index(seat)
+        except ValueError:
+            return None
+        labels = p.labels[i]
+        if labels is None or p.chosen[i] is not None or (p.lazy and p.lazy[i]):
+            return None
+        values = p.values[i]
+        return p.dest is None, type(values[0]) if values else None, p.prompt, tuple(labels)
+
     def ids(self, state, seat: int) -> list[int]:
         """The fixed ids of ``seat``'s options now, in the order of ``legal_actions(seat)`` (distinct)."""
         p = state.pending

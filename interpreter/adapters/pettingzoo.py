@@ -42,7 +42,9 @@ Both environments:
   the fallback for decisions that pick combinations).  The observation's ``action_mask`` marks the
   legal ids; ``info["legal_actions"]`` maps each legal id to its text (in the engine's order), and
   ``env.actions.describe(id)`` says what any id means.  ``max_actions`` (given, or sized from random
-  games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.
+  games, see :func:`interpreter.adapters.probe_max_actions`) sizes the fallback block.  A list of options
+  met again (a hand of the same cards, the same menu) is not worked out again: its ids, texts and mask are
+  kept for it (``DECISIONS_KEPT`` lists at most), and every info and mask given is a copy, the caller's.
 * **Observations**: ``{"observation": Box(size,) of float32, "action_mask": Box(n,) of
   int8}`` (int8: gymnasium's ``Discrete.sample(mask)`` takes that mask as it is); the vector is
   ``env.encoder.encode(state.view(seat))`` (:mod:`interpreter.adapters.encoding`, NumPy;
@@ -73,6 +75,7 @@ import random
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 
 from ..errors import DefinitionError, IllegalActionError, Location, quote
 from ..state import _type_of
@@ -82,6 +85,8 @@ from .encoding import LIMIT, ViewEncoder
 from .state_encoding import StateEncoder
 
 MAX_DECISIONS = 10_000
+DECISIONS_KEPT = 4096  # the lists of options whose ids and texts an environment keeps (see _decision)
+SMALL_MASK = 1 << 12  # the largest action space whose masks are kept with their options (16 MB at most)
 DEAL_BITS = 32  # the seeds reset() draws when given none: plenty of deals, and far below the seeds new_game takes
 
 
@@ -112,7 +117,9 @@ class _RibbitEnvironment:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
-        self._made = None  # (state, decisions taken, seat, pending decision, ids): see _ids
+        self._made = None  # (state, decisions taken, seat, pending decision, (ids, texts)): see _decision
+        self._decisions = {}  # a decision's key (ActionTable.key) -> (ids, {id: text}, mask), DECISIONS_KEPT at most
+        self._no_mask = _mask(self.actions.size, ()) if self.actions.size <= SMALL_MASK else None
         self._deals = None  # the generator of the seeds reset() draws when given none
 
     def observation_space(self, agent):
@@ -146,31 +153,49 @@ class _RibbitEnvironment:
 
     def legal_actions(self, agent) -> dict[int, str]:
         """``agent``'s legal actions now: their fixed ids and texts, in the engine's order."""
-        seat = self.seat[self._known(agent)]
-        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
+        return self._legal(self.seat[self._known(agent)])
 
     def _ids(self, seat: int) -> list[int]:
-        """The fixed ids of ``seat``'s options now (engine order), made once per decision and seat."""
+        """The fixed ids of ``seat``'s options now (engine order)."""
+        return self._decision(seat)[0]
+
+    def _decision(self, seat: int) -> tuple[list[int], dict[int, str], np.ndarray | None]:
+        """``seat``'s options now: their fixed ids (engine order), {id: text} and their mask (None for an action
+        space too large to keep one per list of options: see SMALL_MASK), made once per decision and seat.
+
+        A training loop meets the same lists of options again and again (a hand of the same cards, the same menu):
+        they are worked out once for each list of texts (and what else their ids depend on, ``ActionTable.key``),
+        and kept for the next decisions that offer it (DECISIONS_KEPT lists at most: then they are forgotten)."""
         state, made = self.state, self._made
         if made is not None and made[0] is state and made[1] == len(state.history) and made[2] == seat \
                 and made[3] is state.pending:
             return made[4]
-        if state.pending is None or state.over:
-            return []
-        ids = self.actions.ids(state, seat)
-        self._made = (state, len(state.history), seat, state.pending, ids)
-        return ids
+        p = state.pending
+        if p is None or state.over:
+            found = [], {}, self._no_mask
+        else:
+            key = self.actions.key(p, seat)
+            found = self._decisions.get(key) if key is not None else None
+            if found is None:
+                ids = self.actions.ids(state, seat)
+                found = ids, dict(zip(ids, state.legal_actions(seat))), \
+                    _mask(self.actions.size, ids) if self._no_mask is not None else None
+                if key is not None:
+                    if len(self._decisions) >= DECISIONS_KEPT:
+                        self._decisions.clear()
+                    self._decisions[key] = found
+        self._made = (state, len(state.history), seat, p, found)
+        return found
 
-    def _observation(self, seat: int, ids) -> dict:
-        """``seat``'s view, encoded, with a mask allowing the action ids ``ids``."""
-        mask = bytearray(self.actions.size)  # (zeros, and cheaper to set a few bytes of than a NumPy array)
-        for i in ids:
-            mask[i] = 1
-        return {"observation": self.observer.encode(self.state, seat), "action_mask": np.frombuffer(mask, np.int8)}
+    def _observation(self, seat: int, ids, mask: np.ndarray | None = None) -> dict:
+        """``seat``'s view, encoded, with a mask allowing the action ids ``ids`` (a copy of ``mask`` if given: the
+        same mask, made before)."""
+        return {"observation": self.observer.encode(self.state, seat),
+                "action_mask": _mask(self.actions.size, ids) if mask is None else mask.copy()}
 
     def _legal(self, seat: int) -> dict[int, str]:
-        """``seat``'s legal actions now: {fixed id: text}."""
-        return dict(zip(self._ids(seat), self.state.legal_actions(seat)))
+        """``seat``'s legal actions now: {fixed id: text} (a new dict: the caller's to keep)."""
+        return self._decision(seat)[1].copy()
 
     def _ended(self) -> str | None:
         """"terminated" or "truncated" if the game is over now (a game too long is abandoned), else None."""
@@ -221,13 +246,30 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
             if infos[name]:
                 infos[name] = {}
         if not over:
-            infos[agent] = {"legal_actions": self._legal(seat)}
+            infos[agent] = {"legal_actions": self._decision(seat)[1].copy()}  # (as _legal: the caller's to keep)
 
     def observe(self, agent):
         seat = self.seat.get(agent) if type(agent) is str else None
         if seat is None:
             self._known(agent)  # (raises)
-        return self._observation(seat, self._ids(seat))
+        ids, _, mask = self._decision(seat)
+        return self._observation(seat, ids, mask)
+
+    def agent_iter(self, max_iter: int = 2 ** 63) -> AECIterable:
+        """As PettingZoo's ``AECEnv.agent_iter``: the agent to act, step after step, until every agent has left."""
+        return _Agents(self, max_iter)
+
+    def last(self, observe: bool = True):
+        """As PettingZoo's ``AECEnv.last``: the agent to act's observation, reward, ends and info (a training loop
+        asks for them every step: they are read at once)."""
+        agent = self.agent_selection
+        observation = None
+        if observe:
+            seat = self.seat[agent]
+            ids, _, mask = self._decision(seat)
+            observation = self._observation(seat, ids, mask)
+        return observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], \
+            self.infos[agent]
 
     def step(self, action):
         """Play ``action`` (the number of one of the agent's legal actions) for the agent to act.
@@ -251,22 +293,28 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
                                        f"PettingZoo's AEC API says, not {_type_of(action)}")
             self._was_dead_step(action)
             return
-        seat = self.seat[agent]
-        ids = self._ids(seat)
+        seat, state = self.seat[agent], self.state
+        ids = self._decision(seat)[0]
         index = ids.index(action) if type(action) is int and action in ids else action_option(action, ids, agent)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
+        state.apply_id(seat, index)  # apply(seat, legal_actions(seat)[index]), without making every text
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        ended = self._ended()
+        if not state.is_terminal() and len(state.history) < self.max_decisions:  # (as _ended: the game goes on)
+            self._select(state.current_players()[0], False)
+            return
+        self._end(self._ended(), seat)
+
+    def _end(self, ended: str, seat: int) -> None:
+        """The game is over (``ended``: "terminated" or "truncated") after ``seat``'s step: rewards and ends."""
         if ended == "terminated":
             returns = self.state.returns()
             for name in self.agents:
                 self.rewards[name] = float(returns[self.seat[name]])
                 self.terminations[name] = True
-        elif ended == "truncated":
+        else:
             for name in self.agents:
                 self.truncations[name] = True
-        self._select((seat + 1) % self.players if ended else self.state.current_players()[0], ended is not None)
+        self._select((seat + 1) % self.players, True)
         if ended == "terminated":  # (before the end every reward is 0.0: nothing to add)
             self._accumulate_rewards()
 
@@ -362,6 +410,25 @@ class RibbitParallelEnv(_RibbitEnvironment, ParallelEnv):
         if ended:
             self.agents, self.acting = [], []
         return observations, rewards, terminations, truncations, infos
+
+
+class _Agents(AECIterable):
+    """PettingZoo's iterable of the agents to act, iterated by a generator (resumed each step, where PettingZoo's
+    iterator is called)."""
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
+def _mask(size: int, ids) -> np.ndarray:
+    """An int8 mask of ``size`` allowing ``ids``."""
+    mask = bytearray(size)  # (zeros, and cheaper to set a few bytes of than a NumPy array)
+    for i in ids:
+        mask[i] = 1
+    return np.frombuffer(mask, np.int8)
 
 
 def env(game, players: int, **options) -> RibbitEnv:

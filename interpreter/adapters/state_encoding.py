@@ -38,6 +38,9 @@ from .encoding import LIMIT, ViewEncoder, _clip
 
 SKIPPED, COUNT, WHOLE, TOP = range(4)  # how a seat sees a zone: not in the vector, its count, every card, its top card
 IMMUTABLE = (int, float, str, bool, type(None))  # a variable's value of these types cannot change unless replaced
+RECOUNTED = 8  # a zone holding at most this many cards before and after a change is counted again whole
+NUMBERS = {int, bool}  # values a variable of a kind not NUMBERED is given as themselves (within ±LIMIT)
+NUMBERED = {"card", "list:card", "player"}  # kinds whose values ``StateEncoder.number`` translates
 
 
 class StateEncoder:
@@ -62,6 +65,7 @@ class StateEncoder:
         self.row_length = {self.players}  # (the lengths of the state's rows of player variables, as they should be)
         self.counters = [(name, "space" if where == "spaces" else "player", length, at)
                          for name, where, length, at in encoder._counter_at]
+        self.read = None  # the last state read from itself (see _readable)
         self.everyone = _Common(self)  # the numbers every seat is given alike
         self._seats = {}  # seat (None: a spectator) -> _Seat: what that seat is given besides
 
@@ -89,7 +93,7 @@ class StateEncoder:
         """``seat``'s vector (``None``: a spectator's), as ``encoder.encode(state.view(seat))`` gives it."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < state.n):
             state._no_such_player(seat)
-        if state.game is not self.game or state.n != self.players or state.chance is not None:
+        if state is not self.read and not self._readable(state):
             return self.encoder.encode(state.view(seat))
         everyone = self.everyone
         everyone.update(state)
@@ -102,12 +106,22 @@ class StateEncoder:
         own = self._seats.get(seat)
         if own is None:
             own = self._seats[seat] = _Seat(self, seat)
+        if own.plain and not (own.shown or state.shown or state.public):  # (nothing of its own to add)
+            return vector
         added = own.update(state)
         if added:
             numbers = memoryview(vector)
             for position, number in added:
                 numbers[position] += number
         return vector
+
+    def _readable(self, state) -> bool:
+        """Whether ``state`` is read from itself (one of this game at this player count, not in chance mode: none of
+        which changes while a state lasts), remembered for the next states asked (the same one, mostly)."""
+        if state.game is not self.game or state.n != self.players or state.chance is not None:
+            return False
+        self.read = state
+        return True
 
     def number(self, v, kind: str):
         """A variable's value as ``ViewEncoder.encode`` numbers it from the view (a card by its name)."""
@@ -133,82 +147,105 @@ class StateEncoder:
 
 class _Common:
     """The numbers every seat and the spectator are given alike (those of the spectator's view, less what it is
-    shown), kept as a Python list and a float32 vector, and what they were computed from.
+    shown), kept as a float32 array written in place, and what they were computed from.
 
-    A zone that shows no card to anyone is followed by its length alone; a zone that shows some, by a copy."""
+    A zone that shows no card to anyone is followed by its length alone; a zone that shows some, by a copy.
+    The array holds one number more than the vector, a slot that nothing reads: where the numbers of a zone
+    left out of the vector (an absent seat's) are written, so that no write asks whether its zone counts."""
 
     def __init__(self, owner: StateEncoder):
         self.owner = owner
-        game = owner.game
+        game, size = owner.game, owner.size
         how = owner.how(None)
-        self.count_at = [-1 if at is None else at[0] for at in owner.zone_at]  # -1: a zone not in the vector
-        self.shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
-                      if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
-        shows = [index for index, _, _, _ in self.shows]
-        self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in self.shows]  # (a card's
+        self.count_at = [size if at is None else at[0] for at in owner.zone_at]  # (size: the unread slot)
+        shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
+                 if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
+        self.shows = [index for index, _, _, _ in shows]
+        self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in shows]  # (a card's
         # value is 1 + the index of its name: names_at - 1 + value is its name's place)
-        self.shown = zones_at(shows)
+        self.shown = zones_at(self.shows)
         hidden = game.hidden_pvars
-        variables = [(at, kind) for _, at, kind in owner.gvars]
-        variables += [None if name in hidden else (at, kind) for name, at, kind, _ in owner.pvars]
-        self.variables = variables  # per value: (position, kind), or None for a private one (not common)
-        self.numbers = array("f", bytes(4 * owner.size))  # float32, as the vector: written in place
-        self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
+        variables = [(at, kind, kind not in NUMBERED) for _, at, kind in owner.gvars]
+        variables += [None if name in hidden else (at, kind, kind not in NUMBERED) for name, at, kind, _ in owner.pvars]
+        self.variables = variables  # per value: (position, kind, a number or yes/no stands for itself), or None for
+        # a private one (not common)
+        self.gvalues = values_of(owner.gvar_names)  # a state's game variables' values, in that order
+        self.rows = values_of(owner.pvar_names)  # its rows of player variables, in that order
+        self.row_lengths = [owner.players] * len(owner.pvar_names)
+        self.numbers = array("f", bytes(4 * (size + 1)))  # float32, as the vector: written in place
+        self.vector = np.frombuffer(self.numbers, np.float32, size)  # (the same memory, less the unread slot)
         self.lengths = [0] * game.zone_count
         self.zone_range, self.shows_range, self.values_range = range(game.zone_count), range(len(shows)), \
             range(len(variables))
-        self.copies = tuple([] for _ in self.shows)  # the zones that show cards, as the numbers show them
+        self.copies = tuple([] for _ in shows)  # the zones that show cards, as the numbers show them
         self.values = [None] * len(variables)  # the variables' values numbered
         self.mutable = []  # which of those may change in place (lists): numbered every time
         self.counters = {}  # (counter, "space" | "player") -> its row as the numbers show it
         n = owner.players
-        self.block = (0,) * (2 * n + 1)  # the decision's numbers
+        self.decision_at = owner.encoder._decision_at
+        self.decision_end = self.decision_at + 2 * n + 1
+        self.over_at = owner.encoder._over_at
+        self.block = array("f", bytes(4 * (2 * n + 1)))  # the decision's numbers
         self.one_seat = one_seat_blocks(n)
-        self.over = False
 
     def update(self, state) -> None:
         """Bring the numbers (and so ``vector``, the same memory) up to date with ``state``."""
-        zones = state.zones
+        zones, numbers = state.zones, self.numbers
         lengths = list(map(len, zones))
         if lengths != self.lengths:
-            self._lengths(lengths)
-        if self.shows:
-            shown = self.shown(zones)
-            if shown != self.copies:
-                self._shown_zones(shown)
-        owner = self.owner
-        values = list(map(state.gv.get, owner.gvar_names))
-        if owner.pvar_names:
-            rows = list(map(state.pv.get, owner.pvar_names))
-            values += chain.from_iterable(rows) if None not in rows and set(map(len, rows)) == owner.row_length \
-                else player_values(state, owner)
-        if self.mutable or any(map(is_not, values, self.values)):  # (True is 1, but not numbered as 1)
-            self._variables(values)
-        if owner.counters:
-            self._counters(state)
-        self._decision(state)
-        self.numbers[owner.encoder._over_at] = 1.0 if state.over else 0.0
-
-    def _lengths(self, lengths: list) -> None:
-        numbers, count_at = self.numbers, self.count_at
-        for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
-            if count_at[index] >= 0:
+            count_at = self.count_at
+            for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
                 numbers[count_at[index]] = lengths[index]
-        self.lengths = lengths
+            self.lengths = lengths
+        shown = self.shown(zones)
+        changed = list(compress(self.shows_range, map(ne, shown, self.copies)))
+        if changed:
+            self._shown_zones(shown, changed)
+        try:  # the variables' values: the game's, then each player variable's row (in ``variables``' order)
+            rows = self.rows(state.pv)
+            if list(map(len, rows)) != self.row_lengths:
+                raise KeyError
+            values = [*self.gvalues(state.gv), *chain.from_iterable(rows)]
+        except KeyError:  # (a variable missing from the state, or a row of another length: None where it lacks)
+            values = list(map(state.gv.get, self.owner.gvar_names)) + player_values(state, self.owner)
+        changed = list(compress(self.values_range, map(is_not, values, self.values)))  # (True is 1, but is not 1)
+        if changed or self.mutable:
+            self._variables(values, changed)
+        if self.owner.counters:
+            self._counters(state)
+        self._decision(state.pending, state)
+        numbers[self.over_at] = 1.0 if state.over else 0.0
 
-    def _shown_zones(self, shown: list) -> None:
-        """Bring each zone that shows cards and differs from its copy up to date: its top and the names in it."""
+    def _decision(self, pending, state) -> None:
+        """The seats the decision waits for, those that decided (never what), and whether it is secret."""
+        if pending is not None and not pending.each and len(pending.players) == 1 and pending.chosen[0] is None:
+            block = self.one_seat[pending.players[0]][1 if pending.secret else 0]  # (the common case, made once)
+            if block is not self.block:
+                self.numbers[self.decision_at:self.decision_end] = self.block = block
+        else:
+            block = self._block(state)
+            if block != self.block:
+                self.numbers[self.decision_at:self.decision_end] = self.block = block
+
+    def _shown_zones(self, shown: tuple, changed: list) -> None:
+        """Bring the zones that show cards and differ from their copies (``changed``, places in ``shown``) up to
+        date: their tops and the names in them."""
         value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.plan
-        for k in compress(self.shows_range, map(ne, shown, copies)):
+        for k in changed:
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
             top_at, names_at, whole = plan[k]
             if not whole:  # (its top card alone)
                 seen_before, seen_now = before[-1:], cards[-1:]
-            elif cards[:len(before)] == before:  # cards put on top (it differs: so it grew)
-                seen_before, seen_now = (), cards[len(before):]
+            elif cards[:len(before)] == before:  # cards put on top (the common case: it differs, so it grew)
+                for card in cards[len(before):]:
+                    numbers[names_at + value[card]] += 1
+                numbers[top_at] = value[cards[-1]]
+                continue
             elif before[:len(cards)] == cards:  # cards taken off the top
                 seen_before, seen_now = before[len(cards):], ()
+            elif len(before) + len(cards) <= RECOUNTED:  # a few cards: counted again whole, quicker than compared
+                seen_before, seen_now = before, cards
             else:  # cards taken from anywhere, put anywhere: those that left and those that came
                 old, new = set(before), set(cards)
                 seen_before, seen_now = (old - new, new - old) if len(old) == len(before) and len(new) == len(cards) \
@@ -220,16 +257,20 @@ class _Common:
             numbers[top_at] = value[cards[-1]] if cards else 0
         self.copies = tuple(copies)
 
-    def _variables(self, values: list) -> None:
-        """Number the variables whose value is another object than last time, and those holding lists."""
+    def _variables(self, values: list, changed: list) -> None:
+        """Number the variables whose value is another object than last time (``changed``), and those holding
+        lists."""
         numbers, number, variables = self.numbers, self.owner.number, self.variables
         mutable = []
-        changed = compress(self.values_range, map(is_not, values, self.values))
         for i in sorted({*changed, *self.mutable}) if self.mutable else changed:
-            if variables[i] is None:
+            variable = variables[i]
+            if variable is None:
                 continue
-            at, kind = variables[i]
+            at, kind, plain = variable
             v = values[i]
+            if plain and type(v) in NUMBERS and -LIMIT <= v <= LIMIT:  # (what ``number`` gives it: itself)
+                numbers[at] = v
+                continue
             if type(v) not in IMMUTABLE:
                 mutable.append(i)
             numbers[at] = number(v, kind)
@@ -247,21 +288,8 @@ class _Common:
                 v = row[k] if k < len(row) else 0
                 numbers[at + k] = _clip(v) if v else 0
 
-    def _decision(self, state) -> None:
-        """The seats the decision waits for, those that decided (never what), and whether it is secret."""
-        pending = state.pending
-        if pending is not None and not pending.each and len(pending.players) == 1 and pending.chosen[0] is None:
-            block = self.one_seat[pending.players[0]][1 if pending.secret else 0]  # (the common case, made once)
-            if block is self.block:
-                return
-        else:
-            block = self._block(state)
-        if block != self.block:
-            numbers, at = self.numbers, self.owner.encoder._decision_at
-            numbers[at:at + len(block)] = array("f", block)
-        self.block = block
-
-    def _block(self, state) -> tuple:
+    def _block(self, state) -> array:
+        """The decision's numbers: the seats it waits for, those that decided (never what), whether it is secret."""
         n = self.owner.players
         block = [0] * (2 * n + 1)
         pending = state.pending
@@ -273,7 +301,14 @@ class _Common:
                     block[n + p] += 1
             if pending.secret:
                 block[2 * n] = 1
-        return tuple(block)
+        return array("f", block)
+
+
+def values_of(names: list):
+    """A function of a dict: the tuple of its values at ``names`` (a KeyError if one is missing)."""
+    if len(names) > 1:
+        return itemgetter(*names)  # (itemgetter's, which gives one alone bare)
+    return lambda values: tuple([values[name] for name in names])
 
 
 def zones_at(indices: list):
@@ -285,7 +320,7 @@ def zones_at(indices: list):
 
 def one_seat_blocks(n: int) -> list:
     """Per seat, the decision's numbers when that seat alone decides: [open, secret]."""
-    return [[tuple(int(k == p) for k in range(2 * n)) + (secret,) for secret in (0, 1)] for p in range(n)]
+    return [[array("f", [int(k == p) for k in range(2 * n)] + [secret]) for secret in (0, 1)] for p in range(n)]
 
 
 def player_values(state, owner: StateEncoder) -> list:
@@ -321,10 +356,15 @@ class _Seat:
         hidden = game.hidden_pvars
         self.hidden = [(i, at, kind) for i, (name, at, kind, p) in enumerate(owner.pvars)
                        if name in hidden and p == seat]
+        self.plain = self._given_only_what_it_is_shown()
         self.zones_seen = []  # (position, number) the own zones add
         self.shown = []  # the names' positions of the cards listed as shown, sorted
         self.values = []  # (position, number) of its hidden player variables
         self.added = []
+
+    def _given_only_what_it_is_shown(self) -> bool:
+        """Whether this seat sees no zone, top card or variable that others do not (only cards shown to it)."""
+        return not self.own and not self.seen_by and not self.hidden
 
     def update(self, state) -> list:
         """[(position, number), ...] to add to the common vector, at distinct positions (its mark in ``seat`` apart)."""

@@ -572,3 +572,53 @@ def test_an_observation_info_or_mask_a_caller_keeps_keeps_its_values_after_later
     for observations, infos, values, texts in kept:
         assert all(np.array_equal(observations[a][k], values[a][k]) for a in values for k in values[a])
         assert infos == texts
+
+
+@pytest.mark.parametrize("kept", [None, 2])
+@pytest.mark.parametrize("path, variants, players", [("frog_tower.yaml", [], 3), ("kaeru.yaml", ["unknown_tastes"], 2),
+                                                     ("frog_tower.yaml", ["crayfish"], 4)])
+def test_options_offered_again_get_the_ids_texts_and_mask_worked_out_fresh_and_an_info_of_their_own(
+        path, variants, players, kept, monkeypatch):
+    """The environment keeps each list of options' ids, texts and mask for the next decisions that offer it
+    (``DECISIONS_KEPT`` lists at most): what it gives is what a fresh table gives, and an info or mask the caller
+    changes changes nothing given later."""
+    from interpreter.adapters import pettingzoo
+    from interpreter.adapters.actions import ActionTable
+
+    if kept is not None:
+        monkeypatch.setattr(pettingzoo, "DECISIONS_KEPT", kept)
+    env, rng, steps = make_env(path, variants, players), random.Random(4), 0
+    fresh = ActionTable(env.game, players, env.max_actions)
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat = env.seat[agent]
+            ids = fresh.ids(env.state, seat)
+            assert info["legal_actions"] == dict(zip(ids, env.state.legal_actions(seat)))
+            assert list(info["legal_actions"]) == ids
+            assert sorted(np.flatnonzero(observation["action_mask"])) == sorted(ids)
+            info["legal_actions"].clear()  # the caller's own: changing it changes nothing given later
+            observation["action_mask"][:] = 1
+            env.step(rng.choice(ids))
+            steps += 1
+    assert len(env._decisions) <= (kept or pettingzoo.DECISIONS_KEPT)
+    if kept is None:
+        assert len(env._decisions) < steps / 2  # options met again, not worked out again
+
+
+def test_agent_iter_gives_the_agent_to_act_until_every_agent_has_left_and_at_most_max_iter_agents():
+    env, rng, stepped = make_env("kaeru.yaml"), random.Random(1), 0
+    env.reset(seed=1)
+    iterable = env.agent_iter(max_iter=5)
+    assert list(iterable) == [env.agent_selection] * 5  # (nothing stepped: the same agent each time)
+    assert list(iterable) == [env.agent_selection] * 5  # iterated again, as PettingZoo's
+    for agent in env.agent_iter():
+        assert agent == env.agent_selection
+        _, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else rng.choice(list(info["legal_actions"])))
+        stepped += 1
+    assert env.agents == [] and stepped == len(env.state.history) + len(env.possible_agents)

@@ -129,6 +129,22 @@ def test_a_state_in_chance_mode_is_encoded_from_its_view():
     assert encoded > 3
 
 
+def test_a_state_in_chance_mode_is_encoded_from_its_view_even_right_after_a_state_read_from_itself(monkeypatch):
+    """The encoder remembers the last state it could read from itself (one of its game and player count, not in
+    chance mode); any other state is still encoded from its view, and the remembered one read again."""
+    game = load_game(ROOT / "definitions" / "crazy_eights.yaml")
+    encoder = ViewEncoder(game, 2)
+    fast = StateEncoder(encoder)
+    plain, in_chance = game.new_game(2, 3, log=False), game.new_game(2, 3, log=False, chance=True)
+    from_view = []
+    view = type(in_chance).view
+    monkeypatch.setattr(type(in_chance), "view", lambda state, seat=None: from_view.append(state) or view(state, seat))
+    for state in (plain, in_chance, plain, in_chance, in_chance, plain):
+        for seat in (0, 1, None):
+            fast.encode(state, seat)
+    assert from_view == [in_chance] * 9 and fast.read is plain
+
+
 def test_a_seat_that_is_not_a_player_is_refused_as_the_view_refuses_it():
     from interpreter import IllegalActionError
 
