@@ -166,8 +166,7 @@ def move_zone(s, src, dest, bottom, loc):
 def move_zone_unwatched(s, src, dest, bottom, loc, keep):
     """:func:`move_zone` as the playout build calls it (``dsl/playout_build.py``) between two zones known at load: on
     a state nobody traces, not in chance mode, with what :func:`keep_public` keeps public worked out at load
-    (``keep``: 0 nothing, 2 every card, 1 the top card, as in :func:`move_card_unwatched`'s ``shows``), and
-    :func:`place_cards` in line."""
+    (``keep``: 0 nothing, 2 every card, 1 the top card, as in :func:`move_card_unwatched`'s ``shows``)."""
     if src == dest:
         return
     zones = s.zones
@@ -176,20 +175,9 @@ def move_zone_unwatched(s, src, dest, bottom, loc, keep):
     if s.steps < 0:
         raise over_budget(s, loc)
     zones[src] = []
-    where = s.loc
-    for c in cards:
-        where[c] = dest
-    if s.shown:
-        forget_shown(s, cards)
-    public = s.public
-    if public:
-        public.difference_update(cards)
-    if bottom:
-        zones[dest][:0] = cards
-    else:
-        zones[dest].extend(cards)
+    place_cards(s, cards, dest, bottom)
     if keep and cards:
-        public.update(cards if keep == 2 else cards[-1:])
+        s.public.update(cards if keep == 2 else cards[-1:])
 
 
 def move_zone_anywhere(s, src, dest, bottom, loc, into):
@@ -229,7 +217,7 @@ def move_list(s, cards, dest, bottom, loc):
 def move_list_unwatched(s, cards, dest, bottom, loc, shows):
     """:func:`move_list` as the playout build calls it into a zone known at load (``shows``: see
     :func:`move_card_unwatched`): no trace, no chance mode, the top cards of one zone in bulk as move_list
-    moves them (:func:`_taken_in_bulk`, then :func:`place_cards` in line), else each by :func:`move_card_unwatched`."""
+    moves them (:func:`_taken_in_bulk`, then :func:`place_cards`), else each by :func:`move_card_unwatched`."""
     cards = list(cards)
     s.steps -= len(cards)  # a step per card moved
     if s.steps < 0:
@@ -239,21 +227,10 @@ def move_list_unwatched(s, cards, dest, bottom, loc, shows):
             move_card_unwatched(s, cards[0], dest, bottom, shows)
         return
     keep = _taken_in_bulk(s, cards, dest, shows)
-    if keep >= 0:  # place_cards in line
-        where = s.loc
-        for c in cards:
-            where[c] = dest
-        if s.shown:
-            forget_shown(s, cards)
-        public = s.public
-        if public:
-            public.difference_update(cards)
-        if bottom:
-            s.zones[dest][:0] = cards
-        else:
-            s.zones[dest].extend(cards)
+    if keep >= 0:
+        place_cards(s, cards, dest, bottom)
         if keep:
-            public.update(cards if keep == 2 else cards[-1:])
+            s.public.update(cards if keep == 2 else cards[-1:])
         return
     for card in cards:
         if card is not None:
