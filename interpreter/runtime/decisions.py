@@ -11,12 +11,19 @@ MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 NOT_DRAWN = object()  # what a playout's drawer says of a decision it hands back to the rules (interpreter/playout.py)
 
 
+def entries_bound(keys, caps) -> int:
+    """A bound on the characters of every group named in ``keys`` written at once, each at the largest count of
+    ``caps`` (``"N x name"`` and a separator): when the prefix and this fit, no option's text of any selection
+    is too long to save (:func:`savable_labels` then has nothing to refuse)."""
+    return sum(map(len, keys)) + len(keys) * (5 + len(str(max(caps, default=1))))
+
+
 def savable_labels(prefix: str, keys: list, caps: tuple, k: int, what: str, loc) -> None:
     """Refuse, before any text is made, a choice of ``k`` items from groups named ``keys`` holding ``caps``
     items each whose option text could be longer than a save keeps for one action.  The bound is the
     longest ``min(k, groups)`` entries ("name" or "N x name", and a separator each) after ``prefix``."""
-    if len(prefix) + sum(map(len, keys)) + len(keys) * (5 + len(str(max(caps, default=1)))) <= MAX_ACTION_TEXT:
-        return  # every group at once, each at its largest entry, fits: the common case, checked in C
+    if len(prefix) + entries_bound(keys, caps) <= MAX_ACTION_TEXT:
+        return  # every group at once, each at its largest entry, fits: the common case
     entries = sorted(len(key) + 2 + (len(str(cap)) + 3 if cap > 1 else 0) for key, cap in zip(keys, caps))
     longest = len(prefix) + sum(entries[len(entries) - min(k, len(entries)):] if k > 0 else ())
     if longest > MAX_ACTION_TEXT:

@@ -12,9 +12,9 @@ counted before any is listed (the cap ``decisions.MAX_OPTIONS``).
 from __future__ import annotations
 
 from ..errors import RuleError
-from .decisions import MAX_OPTIONS, decide_one, savable_labels
+from .decisions import MAX_OPTIONS, decide_one, entries_bound, one_card_options, savable_labels
 from .limits import MAX_ACTION_TEXT
-from .option_spaces import CHOOSE, PLUS, SEPARATOR
+from .option_spaces import CHOOSE, PLUS, SEPARATOR, others
 from .selections import combo_shapes, count_any_shapes, count_shapes
 
 
@@ -84,8 +84,7 @@ def counted_selections(spec: ChoiceSpec, items, keys, caps, k) -> int:
     if total > MAX_OPTIONS:
         raise RuleError(f"more than {MAX_OPTIONS:,} options to choose from ({how_many} of {len(items)}, "
                         f"{len(keys)} different); ask for fewer at a time", spec.loc)
-    if len(spec.prefix) + sum(map(len, keys)) + len(keys) * (5 + len(str(max(caps, default=1)))) > MAX_ACTION_TEXT:
-        # (every group at once, each at its largest entry, fits: the common case, no call) else the exact bound
+    if len(spec.prefix) + entries_bound(keys, caps) > MAX_ACTION_TEXT:  # (else the common case: it fits)
         savable_labels(spec.prefix, keys, caps, len(items) if anyhow else k, f"{how_many} of {len(items)}", spec.loc)
     return total
 
@@ -109,15 +108,8 @@ def others_grouped(names, pool, c) -> tuple:
     """(names, cards, sizes) of the groups of identical cards of ``pool``, in the order each name first
     appears, without the first occurrence of ``c`` (the card chosen as the one is not also one of the
     others; None: the whole pool)."""
-    groups = {}
-    skipped = c is None
-    for x in pool:
-        if x == c and not skipped:
-            skipped = True
-            continue
-        groups.setdefault(names[x], []).append(x)
-    members = list(groups.values())
-    return list(groups), members, tuple(map(len, members))
+    members = others(pool, list(map(names.__getitem__, pool)), c)
+    return [names[group[0]] for group in members], members, tuple(map(len, members))
 
 
 def plus_options(spec: PlusSpec, ones, pool) -> tuple:
@@ -130,19 +122,13 @@ def plus_options(spec: PlusSpec, ones, pool) -> tuple:
     or texts that might be too long to save, are refused exactly as listing them would
     (:func:`plus_plans`)."""
     names = spec.names
-    ones, pool = list(ones), list(pool)  # (copies: a zone's own list changes as cards move; the space is kept)
-    texts = list(map(names.__getitem__, ones))
-    first = dict.fromkeys(texts)  # each text once, in order
-    if len(first) == len(ones):
-        firsts = ones
-    else:  # each text's first card (the last one written)
-        card_of = dict(zip(reversed(texts), reversed(ones)))
-        firsts = list(map(card_of.__getitem__, first))
+    pool = list(pool)  # (a copy: a zone's own list changes as cards move; the space is kept)
+    first, firsts = one_card_options(ones, names)  # each text once, in order, and its first card (new lists)
     counted = plus_counted(spec, first, firsts, pool)
     if counted is not None:
         return None, counted
     if len(firsts) == 1 and not pool and spec.room >= 0:  # a single option, taken at once: its text fits
-        return [spec.prefix + texts[0]], [[firsts[0]]]
+        return [spec.prefix + first[0]], [[firsts[0]]]
     plans, total = plus_plans(spec, dict(zip(first, firsts)), pool)
     if spec.as_space and total > 1:
         return None, [PLUS, spec.prefix, [c for _, c, _, _, _, _ in plans], [n for *_, n in plans], pool,
@@ -172,7 +158,7 @@ def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
         return None
     # the longest text an option could have (every other named, each at its largest count: the bound of
     # savable_labels) fits a save: then no plan's check refuses
-    if sum(map(len, caps)) + len(caps) * (5 + len(str(max(caps.values())))) > spec.room:
+    if entries_bound(caps, caps.values()) > spec.room:
         return None
     return [PLUS, spec.prefix, firsts, sizes, pool, keys, total]
 
