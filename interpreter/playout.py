@@ -227,30 +227,27 @@ class Drawer:
         if self.left < len(players):
             return False
         self.left -= len(players)
-        history, below, names = self.history, self.below, self.names
+        history = self.history
         for i, player in enumerate(players):
-            ls = labels[i]
-            if ls is None:
-                space = spaces[i]
-                label, result[player] = OPT.option(space, below[player](space[-1]), names)
-            else:
-                label = ls[below[player](len(ls))]
-                result[player] = values[i][ls.index(label)]
+            label, result[player] = self._drawn(player, labels[i], values[i], spaces[i])
             history.append([player, label])
         self.state.steps = self.steps
         return True
+
+    def _drawn(self, player: int, labels, values, space) -> tuple:
+        """(text, value) of ``player``'s option drawn among ``labels`` / ``values`` (the first option with the drawn
+        text, as ``apply`` has it), or from the option space ``space`` when ``labels`` is None."""
+        if labels is None:
+            return OPT.option(space, self.below[player](space[-1]), self.names)
+        label = labels[self.below[player](len(labels))]
+        return label, values[labels.index(label)]
 
     def one_pending(self, p) -> None:
         """Draw the option of ``p``, a one-seat decision pending, and put its value where the rules read it."""
         self.left -= 1
         player = p.players[0]
         space = p.lazy and p.lazy[0]
-        if space:
-            label, value = OPT.option(space, self.below[player](space[-1]), self.names)
-        else:
-            labels = p.labels[0]
-            label = labels[self.below[player](len(labels))]
-            value = p.values[0][labels.index(label)]  # the first option with that text, as apply
+        label, value = self._drawn(player, None if space else p.labels[0], p.values[0], space)
         self.history.append([player, label])
         fr = self.state.frames[-1]
         if p.dest is None:  # a menu: the value is where the chosen option's code starts

@@ -247,15 +247,13 @@ def _taken_in_bulk(s, cards, dest, shows) -> int:
     if src < 0:
         return -1
     zone = s.zones[src]
-    keep = shows[src]
     k = len(cards)
-    if zone[-k:] == cards and src != dest:  # the top k of one zone
-        del zone[-k:]
-    else:
+    if src == dest or zone[-k:] != cards:  # not the top k of one zone
         return -1
+    del zone[-k:]
     if s.public and zone:
         s.public.difference_update(zone)  # the cards left behind would tell which were taken
-    return keep
+    return shows[src]
 
 
 def move_list_anywhere(s, cards, dest, bottom, loc, into):
