@@ -15,7 +15,7 @@ from interpreter import DefinitionError, RuleError, load_game
 from interpreter.runtime import option_spaces
 from interpreter.runtime.option_lists import PlusSpec, plus_options
 from invariants import reload, snapshot
-from test_mechanisms import DEFINITIONS, line_of, load, write_definition, zone
+from test_mechanisms import line_of, load, write_definition, zone
 
 HANDS = {"zones": {"hand(1)": ["walk", "jump", "plus one", "plus one", "double"],
                    "hand(2)": ["run", "run", "plus two", "plus two", "double"]}}
