@@ -117,7 +117,8 @@ class _RibbitEnvironment:
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
-        self._made = None  # (state, decisions taken, seat, pending decision, (ids, texts)): see _decision
+        self._made = (None, None, None, None, None)  # (pending decision, state, seat, decisions taken, (ids, texts,
+        # mask)): see _decision
         self._decisions = {}  # a decision's key (ActionTable.key) -> (ids, {id: text}, mask), DECISIONS_KEPT at most
         self._no_mask = _mask(self.actions.size, ()) if self.actions.size <= SMALL_MASK else None
         self._deals = None  # the generator of the seeds reset() draws when given none
@@ -167,10 +168,9 @@ class _RibbitEnvironment:
         they are worked out once for each list of texts (and what else their ids depend on, ``ActionTable.key``),
         and kept for the next decisions that offer it (DECISIONS_KEPT lists at most: then they are forgotten)."""
         state, made = self.state, self._made
-        if made is not None and made[0] is state and made[1] == len(state.history) and made[2] == seat \
-                and made[3] is state.pending:
-            return made[4]
         p = state.pending
+        if made[0] is p and made[1] is state and made[2] == seat and made[3] == len(state.history):
+            return made[4]
         if p is None or state.over:
             found = [], {}, self._no_mask
         else:
@@ -184,7 +184,7 @@ class _RibbitEnvironment:
                     if len(self._decisions) >= DECISIONS_KEPT:
                         self._decisions.clear()
                     self._decisions[key] = found
-        self._made = (state, len(state.history), seat, p, found)
+        self._made = (p, state, seat, len(state.history), found)
         return found
 
     def _observation(self, seat: int, ids, mask: np.ndarray | None = None) -> dict:
