@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from ..agents import make_agent
-from ..errors import Location, RibbitError, SaveFileError, quote
+from ..errors import Location, RibbitError, SaveFileError, not_text_problem, quote
 from ..state import State
 from .layout import CardInfo, layout_of
 
@@ -176,8 +176,8 @@ class Table:
     # ---------------------------------------------------------------- links
     def seat_of(self, token) -> int | None:
         """The seat a token acts for, or None (compared in constant time per seat)."""
-        if type(token) is not str or len(token) > 100:
-            return None
+        if type(token) is not str or len(token) > 100 or not_text_problem(token):
+            return None  # (compare_digest needs its texts as UTF-8)
         found = None
         for tok, seat in self.by_token.items():
             if secrets.compare_digest(tok.encode(), token.encode()):
@@ -441,9 +441,10 @@ def _seated_bot(value, fail, where: str) -> tuple[str, dict]:
         raise fail(where, "a bot is [NAME, {PARAMETER: VALUE, ...}]")
     name, options = value
     own = options.get("seed")
-    if "seed" in options and not (type(own) is str and len(own) <= 1000 or type(own) is int
-                                  and own.bit_length() <= 3400):
-        raise fail(where, "a bot's seed is a whole number or a text of at most 1000 characters")
+    if "seed" in options and not (type(own) is str and len(own) <= 1000 and not not_text_problem(own)
+                                  or type(own) is int and own.bit_length() <= 3400):
+        raise fail(where, "a bot's seed is a whole number or a text of at most 1000 characters (Unicode "
+                          "characters, no lone surrogate such as \\ud800)")
     try:
         _make_bot(name, options, None)
     except BotSpecError as exc:
