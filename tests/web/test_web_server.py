@@ -145,6 +145,15 @@ def test_a_hello_whose_token_is_not_text_is_told_the_link_is_not_valid(tmp_path,
             assert refused["type"] == "error" and refused["fatal"] and "not valid" in refused["message"]
 
 
+def test_a_frame_echoing_text_that_is_not_unicode_is_still_sent_as_json_escapes():
+    """Whatever a message quotes of what a page sent, its frame can be encoded (a lone surrogate cannot as UTF-8)."""
+    from interpreter.web.app import frame_text
+
+    assert frame_text({"message": "caf\u00e9 \U0001f438"}) == '{"message": "caf\u00e9 \U0001f438"}'  # kept as is
+    sent = frame_text({"message": "x\ud800 caf\u00e9"})
+    assert sent.encode("utf-8") and json.loads(sent) == {"message": "x\ud800 caf\u00e9"}
+
+
 HOSTILE = ["not json", "[1, 2]", "null", '"text"', "{" * 5000 + "}" * 5000, "[" * 20000,
            json.dumps({"type": "act", "action": ["play"]}), json.dumps({"type": "act", "action": {"x": 1}}),
            json.dumps({"type": "act", "action": "x" * 12000}), json.dumps({"type": "bogus"}), json.dumps({}),
