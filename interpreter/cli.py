@@ -788,8 +788,18 @@ def _plot_simulation(args, game, stats) -> list:
     from .plots import plot_runs
 
     name = ", ".join(args.variant) or "base"
-    return plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
-                     measures=length_measures(game))
+    return _drawn(args, lambda: plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
+                                          measures=length_measures(game)))
+
+
+def _drawn(args, draw) -> list:
+    """The figures ``draw`` writes into ``--plot``'s folder; one it cannot write there is a UsageError naming it."""
+    try:
+        return draw()
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise UsageError(f"--plot {args.plot}: cannot write the figures there: {exc.strerror or exc}{where}; "
+                         "name a folder you can write in") from None
 
 
 def _show_simulation(console, args, game, stats, elapsed: float, figures: list) -> None:
@@ -1216,8 +1226,9 @@ def _plot_comparison(args, games, configs, result, configurations) -> list:
     from .compare import comparison_measures
     from .plots import plot_runs
 
-    return plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)],
-                     measures=comparison_measures(games), configurations=configurations)
+    runs = [(c.name, s) for c, s in zip(configs, result.stats)]
+    return _drawn(args, lambda: plot_runs(args.plot, games[0].name, runs, measures=comparison_measures(games),
+                                          configurations=configurations))
 
 
 def _show_comparison_extras(console, args, configs, result, figures: list) -> None:
