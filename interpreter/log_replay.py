@@ -121,7 +121,11 @@ def read_log(path) -> GameLogFile:
 
 
 def _reason(exc) -> str:
-    return "nested too deeply" if isinstance(exc, RecursionError) else inert(str(exc))[:120]
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if not isinstance(exc, json.JSONDecodeError):  # Python's limit on the digits of a number it reads
+        return "a number too long to read"
+    return inert(str(exc))[:120]
 
 
 def _kind(value) -> str:
