@@ -151,7 +151,8 @@ def choice_to_hide(state, player: int, action) -> tuple[list, list]:
 
 def choice_hidden_from(state, unseen_before: tuple[list, list]) -> frozenset:
     """After the choice: the audiences of :func:`choice_to_hide` that see its cards now neither (a card played from
-    a hand to a public pile is seen there, so naming it tells nothing; one put face down is not)."""
+    a zone only its owner sees into a public zone is seen there, so naming it tells nothing; one put where
+    only its owner, or no one, sees it is not)."""
     audiences, cards = unseen_before
     return frozenset(o for o in audiences if not cards or not all(sees_card(state, o, card) for card in cards))
 
