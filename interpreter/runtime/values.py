@@ -460,13 +460,19 @@ def change_counter(s, name, holder, i, x, op, n, describe, loc):
     row[i] = new
 
 
+ALL_OF_THEM = "all"  # the amount of ``move name(x) to name(y)``: a rule's own amount is a number, or none by mistake
+
+
 def move_counter(s, name, s_holder, i, d_holder, j, n, up_to, x, describe, loc):
-    """``move [up to] n of name(x) to name(y)`` (index i of ``s_holder``, j of ``d_holder``); n None: all."""
+    """``move [up to] n of name(x) to name(y)`` (index i of ``s_holder``, j of ``d_holder``); n ALL_OF_THEM: all."""
     rows = s.counters[name]
     src, dst = rows[s_holder], rows[d_holder]
     have = src[i]
-    if n is None:
+    if n == ALL_OF_THEM:
         n = have
+    elif type(n) is not int:  # none (the item of an empty list, say): never taken to mean all of them
+        raise RuleError(f"cannot move none of {name}({describe(x, s_holder)}): the amount is not a number (the item "
+                        "of an empty list, or of a place past its end?)", loc)
     elif n < 0:
         raise RuleError(f"cannot move a negative number ({n}) of {name}", loc)
     elif n > have:

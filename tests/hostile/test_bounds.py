@@ -228,6 +228,16 @@ def test_a_counter_moved_past_ten_to_the_eighteen_or_changed_by_none_is_a_locate
     assert go_ok(path).counters["drops"]["player"] == [10 ** 18, 4]  # the limit itself is a number of rules
 
 
+def test_moving_none_of_a_counter_is_a_located_rule_error_not_all_of_them(tmp_path):
+    """Before, an amount that was none (the item of an empty list) moved every one, as 'move drops(p) to ...' does."""
+    path, text = make(tmp_path, "drops(p) += 5\nmove first(each c in pile: c.value) of drops(p) to drops(seat(2))",
+                      extra=DROPS)
+    assert str(run_go(path)) == located(path, text, "move first", "cannot move none of drops(player 1): the amount "
+                                        "is not a number (the item of an empty list, or of a place past its end?)")
+    path, _ = make(tmp_path, "drops(p) += 5\nmove drops(p) to drops(seat(2))", extra=DROPS)
+    assert go_ok(path).counters["drops"]["player"] == [0, 5]
+
+
 def test_numbers_up_to_ten_to_the_eighteen_are_fine(tmp_path):
     path, _ = make(tmp_path, "let x = 1000000000\ngame.big = x * x - 1 + 1")
     assert go_ok(path).gv["big"] == 10 ** 18
