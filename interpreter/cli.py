@@ -29,6 +29,7 @@ from .loader import load_game
 from .render import (make_console, names_in_sight, render_card, render_decision_rules, render_result, render_rules,
                      render_stats, render_view, render_zone)
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
+from .views import choice_to_hide
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -609,7 +610,6 @@ class PlaySession:
             seat = state.current_players()[0]
             legal = state.legal_actions(seat)
             turn = state.gv.get("turn")
-            secret = bool(state.pending and state.pending.get("secret"))
             if seat in self.humans:
                 self.console.rule(f"player {seat + 1}", style="green")
                 view, described = state.view(seat), state.decision_for(seat)
@@ -624,16 +624,17 @@ class PlaySession:
             else:
                 action = self.bots[seat].act(state, seat)
             try:
-                state.apply(seat, action)
+                hidden = state.apply_hiding(seat, action)  # who may not be told it (a secret, or cards unseen)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
-            if secret and self.log_audience != OMNISCIENT and seat != self.log_audience:
+            if self.log_audience != OMNISCIENT and self.log_audience in hidden:
                 self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
             else:
                 self.log.write(event="action", turn=turn, player=seat + 1, action=action)
             if seat not in self.humans:
-                self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
+                told = "(a secret choice)" if self.audience in hidden else action
+                self.news.append(("action", f"player {seat + 1}: {told}"))
             self.narrate()
         self.finish()
 
@@ -658,8 +659,8 @@ class PlaySession:
         self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
         self.seen_at = len(state.log_seen)
         self.traced = len(state.trace or ())
-        secret = bool(state.pending and state.pending["secret"])
-        shown = "" if secret and self.audience != seat else f" ({action})"
+        # (an undone decision showed no one anything new: those it was hidden from before are those it is hidden from)
+        shown = "" if self.audience in choice_to_hide(state, seat, action)[0] else f" ({action})"
         self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
         self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
 
@@ -788,8 +789,18 @@ def _plot_simulation(args, game, stats) -> list:
     from .plots import plot_runs
 
     name = ", ".join(args.variant) or "base"
-    return plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
-                     measures=length_measures(game))
+    return _drawn(args, lambda: plot_runs(args.plot, game.name, [(f"{name}, {args.players} players", stats)],
+                                          measures=length_measures(game)))
+
+
+def _drawn(args, draw) -> list:
+    """The figures ``draw`` writes into ``--plot``'s folder; one it cannot write there is a UsageError naming it."""
+    try:
+        return draw()
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise UsageError(f"--plot {args.plot}: cannot write the figures there: {exc.strerror or exc}{where}; "
+                         "name a folder you can write in") from None
 
 
 def _show_simulation(console, args, game, stats, elapsed: float, figures: list) -> None:
@@ -1216,8 +1227,9 @@ def _plot_comparison(args, games, configs, result, configurations) -> list:
     from .compare import comparison_measures
     from .plots import plot_runs
 
-    return plot_runs(args.plot, games[0].name, [(c.name, s) for c, s in zip(configs, result.stats)],
-                     measures=comparison_measures(games), configurations=configurations)
+    runs = [(c.name, s) for c, s in zip(configs, result.stats)]
+    return _drawn(args, lambda: plot_runs(args.plot, games[0].name, runs, measures=comparison_measures(games),
+                                          configurations=configurations))
 
 
 def _show_comparison_extras(console, args, configs, result, figures: list) -> None:

@@ -131,6 +131,23 @@ def quote(value, width: int = QUOTE_WIDTH) -> str:
     return f"a {type(value).__name__}"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def not_text_problem(text: str) -> str | None:
+    """Why ``text`` is not Unicode text, or None: a lone surrogate is half of a character, never one.
+
+    Python lets one into a ``str`` (a byte that is not UTF-8 in a command-line argument or a file name,
+    a ``\\ud800`` escape in JSON), but it cannot be written as UTF-8: a save, a hash, a seed or a web
+    frame holding it would fail far from where it came in.  No file can hold one (files are UTF-8).
+    """
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (f"it holds \\u{ord(found.group()):04x}, which is not a character (half of a UTF-16 pair, or a byte "
+            "that is not UTF-8 text); write text in UTF-8")
+
+
 def _short_repr(value, budget: int):
     """The repr of plain data if it fits in ``budget`` characters, else None (stops as soon as it cannot fit)."""
     parts: list = []

@@ -121,7 +121,11 @@ def read_log(path) -> GameLogFile:
 
 
 def _reason(exc) -> str:
-    return "nested too deeply" if isinstance(exc, RecursionError) else inert(str(exc))[:120]
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if not isinstance(exc, json.JSONDecodeError):  # Python's limit on the digits of a number it reads
+        return "a number too long to read"
+    return inert(str(exc))[:120]
 
 
 def _kind(value) -> str:
@@ -342,12 +346,12 @@ def _named_file_error(exc: RibbitError, log: GameLogFile, key: str, what: str) -
 # ---------------------------------------------------------------- replaying
 @dataclass
 class Step:
-    """One decision of the replay: who chose what, and whether the decision was secret."""
+    """One decision of the replay: who chose what, and who may not be told it (a secret, or cards they never see)."""
 
     number: int  # 1-based
     player: int
     action: str
-    secret: bool
+    hidden: frozenset  # the seats (None: spectators) not told the action (State.apply_hiding)
     narrated: int  # state.log length after the action
 
 
@@ -384,10 +388,9 @@ class Replay:
                 error = LogError(f"decision {number}: it is not player {logged.player + 1}'s decision (waiting for "
                                  f"{waiting}); the log does not match the game", where)
             else:
-                secret = bool(state.pending.get("secret"))
                 try:
-                    state.apply(logged.player, logged.action)
-                    self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log)))
+                    hidden = state.apply_hiding(logged.player, logged.action)
+                    self.steps.append(Step(number, logged.player, logged.action, hidden, len(state.log)))
                     continue
                 except IllegalActionError:
                     legal = state.legal_actions(logged.player)
@@ -480,6 +483,5 @@ def seat_label(seat) -> str:
 
 
 def action_text(step: Step, seat) -> str:
-    """A decision as ``seat`` saw it: others' secret choices are not shown."""
-    hidden = step.secret and step.player != seat
-    return f"player {step.player + 1}: " + ("(a secret choice)" if hidden else step.action)
+    """A decision as ``seat`` saw it: others' secret choices, and choices naming cards it never saw, are not shown."""
+    return f"player {step.player + 1}: " + ("(a secret choice)" if seat in step.hidden else step.action)

@@ -104,6 +104,14 @@ def difference_data(configurations) -> list:
 
 
 def _save(figure, path: Path, extension: str) -> str:
+    """Write one figure under a temporary name, then rename it to ``path``; an OSError names ``path``."""
+    try:
+        return _write_figure(figure, path, extension)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+
+
+def _write_figure(figure, path: Path, extension: str) -> str:
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         os.fchmod(handle, 0o666 & ~_umask())  # mkstemp makes 0600: give what a plain open() would, as --json does

@@ -287,6 +287,14 @@ class State:
         See :func:`interpreter.views.decision_for`."""
         return VIEWS.decision_for(self, player)
 
+    def apply_hiding(self, player: int, action) -> frozenset:
+        """:meth:`apply`, then the audiences (other seats; None: the spectators) that may not be told the choice: its
+        text names cards they see neither before nor after it, or the decision was secret.  For players' screens
+        and logs (see :func:`interpreter.views.choice_to_hide`); raises as :meth:`apply` does."""
+        unseen = VIEWS.choice_to_hide(self, player, action)
+        self.apply(player, action)
+        return VIEWS.choice_hidden_from(self, unseen)
+
     def _cards_of_option(self, player, label, value):
         """(card names, zone labels) of the cards an option picks, if ``player`` sees them all (else ([], []))."""
         return VIEWS.cards_of_option(self, player, label, value)

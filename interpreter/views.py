@@ -112,18 +112,49 @@ def decision_for(state, player: int | None) -> dict | None:
 
 def cards_of_option(state, player, label, value):
     """(card names, zone labels) of the cards an option's value picks, if ``player`` sees them all; else ([], [])."""
+    cards = option_cards(state, label, value)
+    if cards is None or not all(sees_card(state, player, card) for card in cards):
+        return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
+    g = state.game
+    return [g.card_names[card] for card in cards], [g.zone_label(state.loc[card]) for card in cards]
+
+
+def option_cards(state, label, value) -> list | None:
+    """The cards an option's value picks (each named in its label), or None if its items are not all cards."""
     if type(value) is tuple and len(value) == 2:  # a menu entry built from a list: (entry, item)
         value = value[1]
     items = value if type(value) is list else [value]
-    g = state.game
-    names, zones = [], []
-    for card in items:
-        if type(card) is not int or not 0 <= card < len(g.card_names) or g.card_names[card] not in label \
-                or not sees_card(state, player, card):
-            return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
-        names.append(g.card_names[card])
-        zones.append(g.zone_label(state.loc[card]))
-    return names, zones
+    names = state.game.card_names
+    if all(type(card) is int and 0 <= card < len(names) and names[card] in label for card in items):
+        return items
+    return None
+
+
+def choice_to_hide(state, player: int, action) -> tuple[list, list]:
+    """Before ``player`` makes the choice ``action`` of the pending decision: (the other audiences (seats; None for
+    the spectators) that may not be told it as it stands, the cards its option picks).  Everyone else at a secret
+    decision (no cards); at an open one, whoever does not see every card the option picks (its name in the
+    option's text would tell them which).  See :func:`choice_hidden_from`, which takes this after the choice."""
+    p = state.pending
+    if p is None or player not in p.players:
+        return [], []
+    others = [seat for seat in range(state.n) if seat != player] + [None]
+    if p.secret:
+        return others, []
+    labels, values = state._options(p, p.players.index(player))
+    if action not in labels:
+        return [], []
+    k = labels.index(action)
+    cards = option_cards(state, labels[k], values[k]) or []
+    return [o for o in others if not all(sees_card(state, o, card) for card in cards)], cards
+
+
+def choice_hidden_from(state, unseen_before: tuple[list, list]) -> frozenset:
+    """After the choice: the audiences of :func:`choice_to_hide` that see its cards now neither (a card played from
+    a zone only its owner sees into a public zone is seen there, so naming it tells nothing; one put where
+    only its owner, or no one, sees it is not)."""
+    audiences, cards = unseen_before
+    return frozenset(o for o in audiences if not cards or not all(sees_card(state, o, card) for card in cards))
 
 
 def sees_card(state, player, card) -> bool:

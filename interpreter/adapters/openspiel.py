@@ -354,7 +354,10 @@ class RibbitSpielState(pyspiel.State):
 
     def _apply_action(self, action):
         ribbit, spiel, action = self._state.state, self._game.value, int(action)
-        if ribbit is None:  # the seed model's deal
+        if ribbit is None:  # the seed model's deal: one of its outcomes, as every chance node takes
+            if not 0 <= action < spiel.seeds:
+                raise pyspiel.SpielError(f"outcome {action} is not one of this chance node's: the deal's seeds are 0 to "
+                                         f"{spiel.seeds - 1}")
             self._state = _Owned(spiel.ribbit.new_game(spiel.players, action, log=spiel.narration), str(spiel))
             return
         if ribbit.is_chance():  # a chance node of the engine's chance mode

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from ..errors import quote
+from ..errors import not_text_problem, quote
 from .greedy import GreedyAgent
 from .params import BotSpecError, Param, read_seed
 from .random_agent import RandomAgent
@@ -46,6 +46,8 @@ def make_agent(name: str, seed: int | str | None = None, **params):
         raise UnknownAgentError(f"unknown bot {shown}; the bots are: {known}")
     if seed is not None and type(seed) not in (int, str):
         raise UnknownAgentError(f"a bot's seed must be an int, a str or None, not a {type(seed).__name__}")
+    if type(seed) is str and not_text_problem(seed):
+        raise UnknownAgentError(f"a bot's seed text cannot be used: {not_text_problem(seed)}")
     kind = AGENTS[name]
     accepted = getattr(kind, "PARAMS", {})
     checked = {}
@@ -66,6 +68,13 @@ def describe_params(kind) -> str:
 SPEC = re.compile(r"(?:(?P<seat>[0-9]+)=)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::(?P<params>.*))?\Z", re.DOTALL)
 
 
+def _unreadable_spec(text) -> str | None:
+    """Why a bot spec cannot even be read (not a text, too long, not Unicode: a seed text is hashed as UTF-8)."""
+    if type(text) is not str or len(text) > 1000:
+        return "this is not a bot"
+    return not_text_problem(text)
+
+
 def parse_bot_spec(text: str) -> tuple:
     """``[SEAT=]NAME[:key=value,...]`` -> (seat number as written (1-based) or None, name, params).
 
@@ -77,7 +86,10 @@ def parse_bot_spec(text: str) -> tuple:
                            f"by :key=value,... (for example --bot 2=ismcts:iterations=400,seed=3); the bots are "
                            f"{', '.join(sorted(AGENTS))}")
 
-    match = SPEC.match(text) if type(text) is str and len(text) <= 1000 else None
+    unreadable = _unreadable_spec(text)
+    if unreadable:
+        fail(unreadable)
+    match = SPEC.match(text)
     if match is None:
         fail("this is not a bot")
     name = match["name"]

@@ -103,7 +103,7 @@ class CounterCompiler(NodeVisitor):
         code = []
         s_holder, s_x, s_at = self.counter_holder(source, scope, code)
         d_holder, _, d_at = self.counter_holder(dest, scope, code)
-        amount = ast.Constant(None) if amount_node is None else \
+        amount = ast.Constant(V.ALL_OF_THEM) if amount_node is None else \
             self.ctx.exprs.expect_code(amount_node, scope, "int", f"the number of {name}")[0]
         K = self.ctx.code.constant
         code.append(ast.Expr(self.ctx.exprs.helper(

@@ -10,6 +10,7 @@ author from passing a card where a player is expected.
 
 from __future__ import annotations
 
+from ..errors import not_text_problem
 from ..runtime.kinds import tuple_items
 from ..runtime.limits import MAX_INT, MAX_TEXT
 
@@ -209,10 +210,11 @@ def constant_problem(value, path: tuple = ()):
         return path, ("this number is too large: whole numbers in a definition have at most 18 digits "
                       "(numbers in rules stay within 10^18)")
     if isinstance(value, str):
-        if len(value) <= MAX_TEXT:
-            return None
-        return path, (f"this text has {len(value):,} characters; texts in a definition have at most {MAX_TEXT:,}, "
-                      "as texts in rules")
+        if len(value) > MAX_TEXT:
+            return path, (f"this text has {len(value):,} characters; texts in a definition have at most "
+                          f"{MAX_TEXT:,}, as texts in rules")
+        problem = not_text_problem(value)
+        return None if problem is None else (path, f"this is not text: {problem}")
     if isinstance(value, float):
         return path, "this is not a whole number (numbers in a definition are whole numbers)"
     if isinstance(value, (list, dict)):

@@ -50,9 +50,9 @@ def _load(path, variants: list[str], verbose: bool, options):
     if not variants:
         return build_game(source, [source.text], [], options=options)
     merged = apply_variants(source, variants, verbose=verbose)
-    validate(merged, "game.schema.json", verbose=verbose)
     texts = [source.text] + [f"{v.canonical()}\n{v.source.text}" for v in merged.variants]
     try:
+        validate(merged, "game.schema.json", verbose=verbose)  # a variant that removes a phase the game needs...
         return build_game(merged, texts, [v.canonical() for v in merged.variants], options=options)
     except DefinitionError as exc:
         raise _with_variants(exc, source.file, merged.variants) from None

@@ -62,8 +62,13 @@ def plain_data(value, where: str, source=None):
 
     def scalar(v, kind, path):
         """Text, true/false, null or a whole number within the limits, kept as it is; anything else refused."""
-        if v is None or kind in (str, bool):
+        if v is None or kind is bool:
             return v
+        if kind is str:
+            problem = T.constant_problem(v)  # the checks of a text in a definition: its length, real characters
+            if problem is None:
+                return v
+            raise refuse(problem[1], path)
         if kind is int:
             if -MAX_INT <= v <= MAX_INT:
                 return v

@@ -587,6 +587,8 @@ def _explain_yaml_error(exc: yaml.MarkedYAMLError, text: str):
                 "or put text that starts with '-' in quotes"), mark
     if "could not find expected ':'" in problem and cmark is not None:
         return "this line is not 'key: value'; is its ':' missing?", cmark
+    if "escape" in problem or "hexdecimal" in problem or "hexadecimal" in problem:
+        return _bad_escape(text, mark)
     if "quoted scalar" in context and cmark is not None:
         return f"this quoted text is never closed: add the matching {_char_at(text, cmark)} at its end", cmark
     if "block mapping" in context and "expected key" in problem:
@@ -604,6 +606,22 @@ def _explain_yaml_error(exc: yaml.MarkedYAMLError, text: str):
     if "undefined alias" in problem:
         return "this alias refers to no anchor defined before it", mark
     return (f"{problem} ({context} at {at})" if context and cmark else problem), mark
+
+
+def _bad_escape(text: str, mark):
+    """A backslash in double quotes that starts no escape YAML knows (``"C:\\Users"``, ``"\\q"``, ``"\\ud800"``):
+    what was written and what would be read, pointing at the backslash."""
+    line = _line_at(text, mark)
+    start = line.rfind("\\", 0, mark.column + 1) if mark is not None else -1
+    if start < 0:
+        start = mark.column if mark is not None else 0
+    at = yaml.error.Mark(mark.name, mark.index - (mark.column - start), mark.line, start, None, None) \
+        if mark is not None else None
+    size = {"x": 4, "u": 6, "U": 10}.get(line[start + 1:start + 2], 2)
+    written = line[start:start + size].split('"')[0]
+    return (f"'{written}' is not an escape that YAML reads in double quotes (escapes are such as \\\\, \\\", \\n, \\t, "
+            "\\xHH, \\uHHHH or \\UHHHHHHHH, naming a Unicode character other than a surrogate); write a backslash as \\\\, "
+            "or put the text in single quotes, where a backslash is itself"), at
 
 
 def _line_at(text: str, mark) -> str:

@@ -443,6 +443,9 @@ def space_holder(index, sp, name, loc):
 def change_counter(s, name, holder, i, x, op, n, describe, loc):
     """``name(x) op n`` (``=``, ``+=``, ``-=``) on the ``holder`` list, index ``i``: never below zero."""
     row = s.counters[name][holder]
+    if type(n) is not int:  # none: the item of an empty list, say
+        raise RuleError(f"cannot change {name}({describe(x, holder)}) by none: the amount is not a number (the "
+                        "item of an empty list, or of a place past its end?)", loc)
     if op == "=":
         new = n
     elif op == "+=":
@@ -452,16 +455,24 @@ def change_counter(s, name, holder, i, x, op, n, describe, loc):
     if new < 0:
         raise RuleError(f"{name}({describe(x, holder)}) would go below zero ({row[i]} {op} {n}); "
                         f"test how many there are first, or use 'move up to'", loc)
+    if new > MAX_INT:  # as every number in rules: a count doubled in a loop stops here, not at memory's end
+        raise too_big(new, loc, f"{name}({describe(x, holder)}) {op} {n}")
     row[i] = new
 
 
+ALL_OF_THEM = "all"  # the amount of ``move name(x) to name(y)``: a rule's own amount is a number, or none by mistake
+
+
 def move_counter(s, name, s_holder, i, d_holder, j, n, up_to, x, describe, loc):
-    """``move [up to] n of name(x) to name(y)`` (index i of ``s_holder``, j of ``d_holder``); n None: all."""
+    """``move [up to] n of name(x) to name(y)`` (index i of ``s_holder``, j of ``d_holder``); n ALL_OF_THEM: all."""
     rows = s.counters[name]
     src, dst = rows[s_holder], rows[d_holder]
     have = src[i]
-    if n is None:
+    if n == ALL_OF_THEM:
         n = have
+    elif type(n) is not int:  # none (the item of an empty list, say): never taken to mean all of them
+        raise RuleError(f"cannot move none of {name}({describe(x, s_holder)}): the amount is not a number (the item "
+                        "of an empty list, or of a place past its end?)", loc)
     elif n < 0:
         raise RuleError(f"cannot move a negative number ({n}) of {name}", loc)
     elif n > have:
@@ -469,5 +480,7 @@ def move_counter(s, name, s_holder, i, d_holder, j, n, up_to, x, describe, loc):
             raise RuleError(f"cannot move {n} of {name}({describe(x, s_holder)}): it has "
                             f"only {have} (write 'move up to {n} of ...' to take what there is)", loc)
         n = have
+    if dst[j] + n > MAX_INT:
+        raise too_big(dst[j] + n, loc, f"moving {n} of {name} to a place that holds {dst[j]}")
     src[i] = have - n
     dst[j] += n

@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import IllegalActionError, RibbitError
+from ..errors import IllegalActionError, RibbitError, inert, not_text_problem
 from .table import MAX_CONNECTIONS
 
 MAX_MESSAGE = 16 * 1024  # characters in one message from a browser (an action's text is far shorter)
@@ -98,7 +98,7 @@ class Connection:
                 message, self.cursor = table.snapshot(self.seat, self.cursor)
                 message["reset"] = first
                 message["answered"] = self.answered
-            await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+            await self.ws.send_text(frame_text(message))
 
     def allowed(self) -> bool:
         """A token bucket: RATE messages a second on average, BURST at once."""
@@ -147,7 +147,7 @@ class Server:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:  # a bug: say so, and the table goes on
             exc = task.exception()
-            print(f"ribbit serve: unexpected {type(exc).__name__} while the bots played: {exc}", file=sys.stderr)
+            print(inert(f"ribbit serve: unexpected {type(exc).__name__} while the bots played: {exc}"), file=sys.stderr)
 
     async def advance(self, table):
         """Let the bots decide while it is their turn (one at a time, ``bot_delay`` seconds apart).
@@ -203,7 +203,7 @@ class Server:
         except RibbitError as exc:
             return None, f"the game stopped: {exc}"
         except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
-            print(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}",
+            print(inert(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}"),
                   file=sys.stderr)
             return None, f"the game stopped: the bot of seat {seat + 1} failed"
 
@@ -332,7 +332,7 @@ class Server:
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception as exc:  # noqa: BLE001 - a bug must cost this connection, not the server
-            print(f"ribbit serve: connection closed after an unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(inert(f"ribbit serve: connection closed after an unexpected {type(exc).__name__}: {exc}"), file=sys.stderr)
         finally:
             if conn is not None:
                 conn.table.connections.discard(conn)
@@ -382,9 +382,16 @@ class Server:
         except RibbitError as exc:
             conn.send({"type": "error", "message": str(exc), "request": request})
         except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
-            print(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}", file=sys.stderr)
+            print(inert(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}"), file=sys.stderr)
             conn.send({"type": "error", "message": "the server could not handle that message",
                        "request": request})
+
+
+def frame_text(message) -> str:
+    """A message as JSON text that can always be sent: non-ASCII kept, unless some text in it is not Unicode text
+    (a lone surrogate, from a message's echo of what a page sent): then every character is written as an escape."""
+    text = json.dumps(message, ensure_ascii=False)
+    return json.dumps(message) if not_text_problem(text) else text
 
 
 async def next_text(ws: WebSocket):

@@ -449,13 +449,27 @@ def created_reply(table: Table) -> dict:
 
 
 # ---------------------------------------------------------------- HTTP
+def _ascii_json_response():
+    """Starlette's JSONResponse written as ASCII JSON: a reply that echoes a request's text holding a lone surrogate
+    (JSON's "\\ud800") would otherwise fail to encode, a traceback on the server and a bare 500 for the page."""
+    from starlette.responses import JSONResponse
+
+    class AsciiJSONResponse(JSONResponse):
+        def render(self, content) -> bytes:
+            return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+    return AsciiJSONResponse
+
+
 def routes(lobby: Lobby, server, static, headers: dict, same_origin) -> list:
     """The lobby's page and its two requests: ``GET /api/lobby`` (games, bots, tables) and ``POST /api/tables``."""
-    from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import FileResponse
     from starlette.routing import Route
 
+    JSONResponse = _ascii_json_response()
+
     def reply(data, status=200):
-        return JSONResponse(data, status_code=status, headers=headers)
+        return JSONResponse(data, status_code=status, headers=headers)  # (ASCII JSON, see _AsciiJSON)
 
     async def page(request):
         return FileResponse(static / "lobby.html", headers=headers)

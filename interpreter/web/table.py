@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from ..agents import make_agent
-from ..errors import Location, RibbitError, SaveFileError, quote
+from ..errors import Location, RibbitError, SaveFileError, not_text_problem, quote
 from ..state import State
 from .layout import CardInfo, layout_of
 
@@ -161,23 +161,23 @@ class Table:
         since = self._changed_for.get(seat)
         return since is not None and since <= state_id <= self.state_id
 
-    def _replay_secrecy(self, state: State) -> list[tuple[bool, int]]:
-        """Per action of the history: (was it a secret decision, how long the log was after it), by replaying it."""
+    def _replay_secrecy(self, state: State) -> list[tuple[frozenset, int]]:
+        """Per action of the history: (who may not be told it, as :meth:`State.apply_hiding` says, how long the log
+        was after it), by replaying it."""
         if not state.history:
             return []
         again = self.game.new_game(state.n, state.seed, state.log is not None, state.scenario)
         marks = []
         for player, action in state.history:
-            secret = bool(again.pending and again.pending["secret"])
-            again.apply(player, action)
-            marks.append((secret, len(again.log or ())))
+            hidden = again.apply_hiding(player, action)
+            marks.append((hidden, len(again.log or ())))
         return marks
 
     # ---------------------------------------------------------------- links
     def seat_of(self, token) -> int | None:
         """The seat a token acts for, or None (compared in constant time per seat)."""
-        if type(token) is not str or len(token) > 100:
-            return None
+        if type(token) is not str or len(token) > 100 or not_text_problem(token):
+            return None  # (compare_digest needs its texts as UTF-8)
         found = None
         for tok, seat in self.by_token.items():
             if secrets.compare_digest(tok.encode(), token.encode()):
@@ -211,9 +211,8 @@ class Table:
     def apply(self, seat: int, action) -> None:
         """Play ``action`` for ``seat`` (validated by the engine: an illegal one raises and changes nothing)."""
         state = self.state
-        secret = bool(state.pending and state.pending["secret"])
-        state.apply(seat, action)
-        self.secret_at.append((secret, len(state.log or ())))
+        hidden = state.apply_hiding(seat, action)
+        self.secret_at.append((hidden, len(state.log or ())))
         self.touch()
         self.write_save()
 
@@ -335,8 +334,8 @@ class Table:
         # narration(seat) drops lines the seat may not read; map each kept line back to its log index
         kept = _kept_indices(state, seat)
         told = 0
-        for (player, action), (secret, log_len) in zip(state.history, self.secret_at):
-            if secret and player != seat:  # another seat's secret pick: what it was shows in the narration, if anywhere
+        for (player, action), (hidden, log_len) in zip(state.history, self.secret_at):
+            if seat in hidden:  # a secret pick, or cards this seat never saw: the narration tells what it may
                 lines.append({"event": "action", "player": player + 1, "action": None, "secret": True})
             else:
                 lines.append({"event": "action", "player": player + 1, "action": action})
@@ -441,9 +440,10 @@ def _seated_bot(value, fail, where: str) -> tuple[str, dict]:
         raise fail(where, "a bot is [NAME, {PARAMETER: VALUE, ...}]")
     name, options = value
     own = options.get("seed")
-    if "seed" in options and not (type(own) is str and len(own) <= 1000 or type(own) is int
-                                  and own.bit_length() <= 3400):
-        raise fail(where, "a bot's seed is a whole number or a text of at most 1000 characters")
+    if "seed" in options and not (type(own) is str and len(own) <= 1000 and not not_text_problem(own)
+                                  or type(own) is int and own.bit_length() <= 3400):
+        raise fail(where, "a bot's seed is a whole number or a text of at most 1000 characters (Unicode "
+                          "characters, no lone surrogate such as \\ud800)")
     try:
         _make_bot(name, options, None)
     except BotSpecError as exc:

@@ -155,6 +155,18 @@ def test_the_seed_model_s_first_node_chooses_a_seed_uniformly_and_deals_ribbit_s
     assert sorted(state.action_to_string(a) for a in state.legal_actions()) == sorted(dealt.legal_actions(0))
 
 
+@pytest.mark.parametrize("outcome", [10, 11, 10 ** 12])
+def test_the_seed_model_s_deal_refuses_an_outcome_that_is_not_one_of_its_seeds_and_stays_before_the_deal(outcome):
+    """As the engine's own chance nodes refuse an outcome they do not have (and an illegal decision is refused)."""
+    state = spiel_game("kaeru.yaml", seeds=10, chance="seed").new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match=f"outcome {outcome} is not one of this chance node's: the deal's "
+                                                 "seeds are 0 to 9"):
+        state.apply_action(outcome)
+    assert state.is_chance_node() and str(state) == "before the deal" and state.history() == []
+    state.apply_action(9)
+    assert not state.is_chance_node() and state.ribbit.seed == 9
+
+
 def test_a_clone_is_independent_and_keeps_the_history():
     game = spiel_game("kaeru.yaml")
     state = to_decision(game.new_initial_state(), random.Random(3))

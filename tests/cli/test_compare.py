@@ -293,6 +293,18 @@ def test_plot_into_a_file_is_refused_before_any_game(capsys, tmp_path):
     assert code == 2 and "that is a file, not a folder" in err and target.read_text() == "x"
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--config", "", "--config", "players=4"]])
+def test_a_figure_that_cannot_be_written_is_refused_naming_plot_and_the_file(capsys, tmp_path, command):
+    pytest.importorskip("matplotlib", reason="figures need the 'plot' extra (matplotlib)")
+    (tmp_path / "figures" / "win_share.png").mkdir(parents=True)  # a folder where a figure goes
+    code, _, err = run(capsys, command[0], FROG_TOWER, "--players", "3", "--games", "2", *command[1:],
+                       "--plot", tmp_path / "figures")
+    figure = tmp_path / "figures" / "win_share.png"
+    assert code == 2 and err == (f"ribbit {command[0]}: error: --plot {tmp_path / 'figures'}: cannot write the figures "
+                                 f"there: Is a directory ({figure}); name a folder you can write in\n")
+    assert figure.is_dir() and not [p for p in figure.parent.iterdir() if p.name.endswith(".part")]
+
+
 def test_without_matplotlib_plot_says_which_extra_to_install(capsys, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     code, out, err = run(capsys, "simulate", FROG_TOWER, "--players", "3", "--games", "10", "--plot", tmp_path)

@@ -213,6 +213,8 @@ def hostile(project, rows=None, text=None):
     (lambda p: hostile(p, text='{"event": "start"\n'), "hostile.jsonl:1: is not valid JSON ("),
     (lambda p: hostile(p, text="[1, 2]\n"), "hostile.jsonl:1: is a JSON list, not an object"),
     (lambda p: hostile(p, text="[" * 100000 + "\n"), "hostile.jsonl:1: is not valid JSON (nested too deeply)"),
+    (lambda p: hostile(p, text='{"seed": ' + "9" * 5000 + "}\n"),
+     "hostile.jsonl:1: is not valid JSON (a number too long to read); every line of a game log is one JSON object"),
     (lambda p: hostile(p, [{"event": "start", "format": "ribbit-log/9"}]),
      "hostile.jsonl:1: a game log starts with {\"event\": \"start\", \"format\": \"ribbit-log/1\", ...}"),
     (lambda p: hostile(p, [START, {"event": "teleport"}]), "hostile.jsonl:2: unknown event 'teleport'"),

@@ -553,6 +553,15 @@ def test_an_error_in_the_games_text_that_a_variant_brought_about_names_the_varia
                               "a list of texts (with the variant wordy applied)")
 
 
+def test_a_variant_that_removes_what_the_game_must_have_is_named_in_the_schema_error(tmp_path):
+    bare = variant(tmp_path, "bare.yaml", """
+        remove:
+          flow: [play]
+        """)
+    assert error_of([bare]).startswith(f"{BASE}:4:1: missing required key 'flow' (the phases of the game, played "
+                                       "in order) (with the variant bare applied)")
+
+
 def test_an_error_in_the_variants_own_text_is_not_told_twice_where_it_is(tmp_path):
     broken = variant(tmp_path, "broken.yaml", """
         replace:

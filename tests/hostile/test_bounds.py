@@ -203,6 +203,41 @@ def test_a_number_added_in_place_stops_past_ten_to_the_eighteen(tmp_path):
                                "limit of numbers in rules (-10^18 to 10^18)")
 
 
+DROPS = "counters:\n  drops: {on: [player]}\n"
+
+
+def test_a_counter_doubled_in_a_loop_stops_past_ten_to_the_eighteen(tmp_path):
+    """Before, a counter's '+=' was not held to the limit: doubled 20,000 times per action it grew without end, each
+    action slower than the last (a hang), and a view of it could not even be written out."""
+    path, text = make(tmp_path, "drops(p) += 1\nrepeat 20000 times:\n  drops(p) += drops(p)", extra=DROPS)
+    err = run_go(path)
+    assert str(err) == located(path, text, "drops(p) += drops(p)", "drops(player 1) += 576460752303423488 gives "
+                               "1152921504606846976, beyond the limit of numbers in rules (-10^18 to 10^18)")
+
+
+def test_a_counter_moved_past_ten_to_the_eighteen_or_changed_by_none_is_a_located_rule_error(tmp_path):
+    big = "drops(p) += 999999999999999999\ndrops(seat(2)) += 5\n"
+    path, text = make(tmp_path, big + "move 3 of drops(seat(2)) to drops(p)", extra=DROPS)
+    assert str(run_go(path)) == located(path, text, "move 3", "moving 3 of drops to a place that holds "
+                                        "999999999999999999 gives 1000000000000000002, beyond the limit of numbers in "
+                                        "rules (-10^18 to 10^18)")
+    path, text = make(tmp_path, "drops(p) += first(each c in pile: c.value)", extra=DROPS)
+    assert str(run_go(path)) == located(path, text, "drops(p) +=", "cannot change drops(player 1) by none: the amount "
+                                        "is not a number (the item of an empty list, or of a place past its end?)")
+    path, _ = make(tmp_path, big + "move 1 of drops(seat(2)) to drops(p)", extra=DROPS)
+    assert go_ok(path).counters["drops"]["player"] == [10 ** 18, 4]  # the limit itself is a number of rules
+
+
+def test_moving_none_of_a_counter_is_a_located_rule_error_not_all_of_them(tmp_path):
+    """Before, an amount that was none (the item of an empty list) moved every one, as 'move drops(p) to ...' does."""
+    path, text = make(tmp_path, "drops(p) += 5\nmove first(each c in pile: c.value) of drops(p) to drops(seat(2))",
+                      extra=DROPS)
+    assert str(run_go(path)) == located(path, text, "move first", "cannot move none of drops(player 1): the amount "
+                                        "is not a number (the item of an empty list, or of a place past its end?)")
+    path, _ = make(tmp_path, "drops(p) += 5\nmove drops(p) to drops(seat(2))", extra=DROPS)
+    assert go_ok(path).counters["drops"]["player"] == [0, 5]
+
+
 def test_numbers_up_to_ten_to_the_eighteen_are_fine(tmp_path):
     path, _ = make(tmp_path, "let x = 1000000000\ngame.big = x * x - 1 + 1")
     assert go_ok(path).gv["big"] == 10 ** 18

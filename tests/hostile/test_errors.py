@@ -142,6 +142,20 @@ def test_unclosed_quote_that_swallows_lines_points_at_the_opening_quote(tmp_path
                                "is its closing \" missing?")
 
 
+ESCAPE_HELP = ("is not an escape that YAML reads in double quotes (escapes are such as \\\\, \\\", \\n, \\t, "
+               "\\xHH, \\uHHHH or \\UHHHHHHHH, naming a Unicode character other than a surrogate); write a backslash as \\\\, or put the text "
+               "in single quotes, where a backslash is itself")
+
+
+@pytest.mark.parametrize("written, escape", [("C:\\Games\\duel", "\\G"), ("a \\q b", "\\q"), ("\\xZZ", "\\xZZ"),
+                                             ("\\ud800 half", "\\ud800"), ("\\U00110000", "\\U00110000")])
+def test_a_backslash_starting_no_escape_in_double_quotes_is_named_at_the_backslash_not_as_an_unclosed_quote(
+        tmp_path, written, escape):
+    text = variant("game: Tiny Duel", f'game: "Tiny {written}"')
+    path, err = load_error(tmp_path, text)
+    assert str(err) == located(path, text, escape, None, f"YAML syntax error: '{escape}' {ESCAPE_HELP}")
+
+
 def test_tab_indentation_is_refused_at_the_tab(tmp_path):
     text = variant("  pile: {visibility: public}", "\tpile: {visibility: public}")
     path, err = load_error(tmp_path, text)

@@ -56,7 +56,8 @@ def lobby_app(games, tables, **limits):
 
 def create(client, **request):
     body = {"game": "selection", "players": 2, "bots": {}, "variants": [], **request}
-    return client.post("/api/tables", json=body)
+    return client.post("/api/tables", content=json.dumps(body),  # ASCII JSON: "\ud800" is sent as written
+                       headers={"content-type": "application/json"})
 
 
 def watch_state(client, table_id):
@@ -117,6 +118,9 @@ def test_a_table_is_created_with_a_variant_setting_and_bots_and_listed_without_t
     ({"variants": [["head_start", {"start": "7"}]]}, "not an allowed value of parameter 'start'"),
     ({"variants": [["head_start", {"speed": "1"}]]}, "has no parameter 'speed'"),
     ({"variants": [["head_start", {"start": "1,x=2"}]]}, "without ','"),
+    ({"variants": [["head_start", {"start": "\ud800"}]]}, "'\\ud800' is not an allowed value of parameter 'start'"),
+    ({"game": "\udcff", "bots": {"2": "random:seed=\ud800"}}, "there is no game '\\udcff'"),
+    ({"bots": {"2": "random:seed=\ud800"}}, "\\ud800, which is not a character"),
     ({"variants": [["head_start", {}], ["head_start", {}]]}, "chosen twice"),
     ({"players": 4}, "is for 2-3 players, not 4"),
     ({"players": "2"}, "players must be a whole number"),

@@ -134,6 +134,26 @@ def test_an_unknown_token_is_refused_and_spectators_cannot_act(tmp_path):
             assert "spectators cannot act" in receive_until(ws, "error")["message"]
 
 
+@pytest.mark.parametrize("token", ["\ud800", "A" * 31 + "\udfff"])
+def test_a_hello_whose_token_is_not_text_is_told_the_link_is_not_valid(tmp_path, token):
+    """A lone surrogate (JSON's "\\ud800") cannot be compared as UTF-8: refused like any wrong token, with a message."""
+    table = Table(load_game(EIGHTS), 2, {}, tmp_path / "game.json", seed=3)
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and refused["fatal"] and "not valid" in refused["message"]
+
+
+def test_a_frame_echoing_text_that_is_not_unicode_is_still_sent_as_json_escapes():
+    """Whatever a message quotes of what a page sent, its frame can be encoded (a lone surrogate cannot as UTF-8)."""
+    from interpreter.web.app import frame_text
+
+    assert frame_text({"message": "caf\u00e9 \U0001f438"}) == '{"message": "caf\u00e9 \U0001f438"}'  # kept as is
+    sent = frame_text({"message": "x\ud800 caf\u00e9"})
+    assert sent.encode("utf-8") and json.loads(sent) == {"message": "x\ud800 caf\u00e9"}
+
+
 HOSTILE = ["not json", "[1, 2]", "null", '"text"', "{" * 5000 + "}" * 5000, "[" * 20000,
            json.dumps({"type": "act", "action": ["play"]}), json.dumps({"type": "act", "action": {"x": 1}}),
            json.dumps({"type": "act", "action": "x" * 12000}), json.dumps({"type": "bogus"}), json.dumps({}),
