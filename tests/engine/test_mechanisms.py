@@ -615,3 +615,12 @@ def test_moves_keep_order_and_put_cards_on_top_or_at_the_bottom(tmp_path, moves,
     state = load_game(path).new_game(2, seed=0)
     assert zone(state, "pile") == pile and zone(state, "deck") == deck
     assert all(state.zones[state.loc[c]].count(c) == 1 for z in state.zones for c in z)
+
+
+@pytest.mark.parametrize("k, seat", [(1, 0), (3, 2), (4, 0), (0, 2), (-1, 1), (7, 0)])
+def test_seat_counts_around_the_table_so_seat_0_is_the_last_player(k, seat):
+    """docs/dsl.md: ``seat(1)`` is the first player and ``seat`` counts around the table (3 players here)."""
+    from test_list_properties import evaluate
+
+    state = load("hidden_hands").new_game(3, 0)
+    assert evaluate(state, f"seat({k})") == seat
