@@ -227,7 +227,8 @@ class RibbitEnv(_RibbitEnvironment, AECEnv):
         self._prepare(game, players, max_actions, max_decisions, render_mode, narration)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """A new game: dealt with ``seed`` as ``ribbit play --seed`` deals it, or a fresh deal without one."""
+        """A new game: dealt with ``seed`` as ``ribbit play --seed`` deals it, or a fresh deal without one.
+        ``options`` is accepted, as PettingZoo's API passes it, and unused: these environments take none."""
         self.state = self._deal(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
