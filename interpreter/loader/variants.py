@@ -291,6 +291,7 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
     """Each declared parameter's value: the setting given (checked and converted) or the default."""
     declared = source.data.get("parameters") or {}
     for key, spec in declared.items():
+        _check_allowed_kinds(source, key, spec)
         if "one_of" in spec and spec["default"] not in spec["one_of"]:
             raise source.error(f"the default {quote(spec['default'])} is not one of the allowed values: "
                                f"{', '.join(map(_text, spec['one_of']))}", ("parameters", key, "default"))
@@ -303,6 +304,21 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
             raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
     return {key: _parameter_value(source, key, spec, settings[key], name) if key in settings else spec["default"]
             for key, spec in declared.items()}
+
+
+def _check_allowed_kinds(source: Source, key: str, spec: dict) -> None:
+    """Every allowed value is of the default's kind: a setting is read as that kind, so another could never be
+    chosen (and ``1 in [True]`` would let a number pass as true/false)."""
+    default = spec["default"]
+    for index, allowed in enumerate(spec.get("one_of") or ()):
+        if _kind_word(allowed) != _kind_word(default):
+            raise source.error(f"the allowed value {quote(_text(allowed))} is {_a(_kind_word(allowed))}, but the "
+                               f"default {_text(default)} is {_a(_kind_word(default))}: every allowed value must be "
+                               "of the default's kind", ("parameters", key, "one_of", index))
+
+
+def _a(kind: str) -> str:
+    return kind if kind == "true/false" else f"a {kind}"
 
 
 def _parameter_value(source: Source, key: str, spec: dict, text: str, name: str):

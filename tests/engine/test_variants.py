@@ -187,6 +187,28 @@ def test_whole_number_and_true_false_parameters_are_converted_from_the_command_l
     assert game.variants == ["bonus:bonus=3,doubled=true"]
 
 
+def test_an_allowed_value_of_another_kind_than_the_default_is_refused_where_it_is_written(tmp_path):
+    # One allowed value that no setting could ever take: the setting 'three' is read as the default's kind
+    # (a whole number), so it failed as "'three' is not an allowed value ...; allowed: 1, 2, three".
+    mixed = variant(tmp_path, "mixed.yaml", """
+        parameters:
+          bonus: {default: 2, one_of: [1, 2, "three"]}
+        add:
+          scoring:
+            bonus: bonus
+        """)
+    message = error_of([mixed])
+    assert message.startswith(f"{mixed}:4:38: parameters.bonus.one_of[2]: the allowed value 'three' is a text, "
+                              "but the default 2 is a whole number: every allowed value must be of the default's "
+                              "kind")
+    flags = variant(tmp_path, "flags.yaml", """
+        parameters:
+          on: {default: true, one_of: [true, 1]}
+        """)
+    assert "parameters.on.one_of[1]: the allowed value '1' is a whole number, but the default true is true/false" \
+        in error_of([flags])
+
+
 SIZED = """
     parameters:
       bonus: {default: 1, description: points per tower}
