@@ -1062,9 +1062,14 @@ def _zones(console, game, data):
     for name in ("zone", "kind", "visibility", "description"):
         table.add_column(name)
     for spec in game.zones.values():
+        visibility = Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim"))
+        seen = ((data.get("zones") or {}).get(spec.name) or {}).get("seen_by")
+        if isinstance(seen, dict):  # the zone's visibility alone would tell the reader less than the rules say
+            top = seen.get("top", 1)
+            cards = "its top card is" if top == 1 else f"its top {top} cards are"
+            visibility.append(f"; {cards} seen by each player p for whom {' '.join(str(seen.get('if')).split())}")
         table.add_row(Text(spec.name) + _changed(game, ("zones", spec.name)), PER.get(spec.per, spec.per),
-                      Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim")),
-                      Text(" ".join(str(spec.description).split())))
+                      visibility, Text(" ".join(str(spec.description).split())))
     console.print(table)
 
 

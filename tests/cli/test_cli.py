@@ -217,6 +217,15 @@ def test_rules_summary_covers_boards_rounds_triggers_and_abilities_of_any_game(c
     assert "token" in out and "2 each" in out
 
 
+def test_rules_summary_says_who_sees_the_top_cards_of_a_zone_with_seen_by(capsys):
+    # The deck is hidden, yet the lens holder sees its top two cards: "only the number of cards is known" alone
+    # told the reader less than the rules say.
+    code, out, _ = run(capsys, "rules", str(Path(__file__).resolve().parents[1] / "definitions" / "seen_by.yaml"))
+    assert code == 0
+    deck = " ".join(line for line in out.splitlines() if line.lstrip().startswith("deck ") or "holds_lens" in line)
+    assert "its top 2 cards are seen by each player p for whom holds_lens(p)" in " ".join(deck.split())
+
+
 # The ring game with a `table:` section: zones placed (one left to its default), a face, variables, score terms.
 RING_TABLE = RING_GAME.replace("scoring:\n  score: p.laps\n",
                                "scoring:\n  score: {laps: p.laps, tokens: count(hand(p))}\n") + """\
