@@ -749,11 +749,10 @@ MAX_OPTION_FACES = 12  # a decision with more options than this lists no card fa
 def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
     """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
     (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
-    waiting = ", ".join(f"player {p + 1}" for p in decision["waiting_for"]) or "nobody"
+    waiting = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "")  # beside the seat's own name
+                        for p in decision["waiting_for"]) or "nobody"
     options = decision.get("your_options") or []
-    you = " (you)" if seat is not None and seat in decision["waiting_for"] else ""
-    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose",
-                         (f" - waiting for {waiting}{you}", "dim"))
+    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
     console.print(head)
     faces = {}
     if game is not None and described and len(described) <= MAX_OPTION_FACES:
