@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 import tracemalloc
 from pathlib import Path
@@ -985,6 +986,44 @@ def test_endless_loop_in_the_default_step_budget_still_stops(tmp_path):
     game = load_game(write(tmp_path, text))
     err = assert_rule_error_leaves_state_unchanged(game)
     assert err.message == "this loop ran too long without a decision (an endless loop?)"
+
+
+# A phase whose rounds (or turns) ask nobody and whose 'until' never holds loops for ever: the step budget runs
+# out in whatever statement happens to pay the last step, perhaps an innocent one (the 'for' of 'tick'), so
+# the message names the phase first, with the place where the budget ran out after it.
+IDLE_TICK = "  tick(): |\n    for c in deck:\n      game.plays += 1\n"
+
+
+def test_a_round_phase_that_never_asks_anyone_and_never_ends_is_named_as_the_endless_loop(tmp_path):
+    text, path, game = duel(tmp_path, "procedures:\n", "procedures:\n" + IDLE_TICK)
+    text = variant("flow:\n", "flow:\n  - phase: idle\n    round: [tick]\n    until: game.plays < 0\n", text)
+    game = load_game(write(tmp_path, text))
+    with pytest.raises(RuleError) as info:
+        game.new_game(2, seed=1)
+    line, column = position(text, "- phase: idle")
+    head, _, rest = str(info.value).partition(" rounds in a row")
+    assert re.fullmatch(rf"{re.escape(str(path))}:{line}:{column + 2}: flow\[0\]: phase 'idle' played [0-9,]+", head)
+    assert rest.startswith(" without anyone deciding (an endless flow? its 'until' never holds, and nothing in its "
+                           "rounds asks a player); the step budget ran out at ")
+    # (where the last step was paid: the 'for' of tick, or the phase's own loop, as the counts fall)
+    assert re.search(rf"ran out at {re.escape(str(path))}:[0-9]+:[0-9]+: (procedures.tick\(\)|flow): this loop ran "
+                     r"too long without a decision \(an endless loop\?\)\n", rest)
+
+
+def test_a_turn_phase_that_never_asks_anyone_after_a_decision_is_named_and_changes_nothing(tmp_path):
+    text, path, game = duel(tmp_path, "procedures:\n", "procedures:\n  idle_turn(player p): |\n"
+                                                          "    for c in deck:\n      game.plays += 1\n")
+    text = variant("  - turn: take_turn\n    until: size(hand(seat(2))) == 0\n",
+                   "  - turn: take_turn\n    until: game.plays >= 1\n  - phase: idle\n    turn: idle_turn\n"
+                   "    until: game.plays < 0\n", text)
+    game = load_game(write(tmp_path, text))
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert re.match(r"flow\[1\]: phase 'idle' played [0-9,]+ turns in a row without anyone deciding", str(err)
+                    .split(": ", 1)[1])
+    playing = game.new_game(2, seed=1)  # a random playout (simulate's random bots) says the same
+    with pytest.raises(RuleError) as info:
+        playing.playout(random.Random(1))
+    assert info.value.message.startswith("phase 'idle' played ")
 
 
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
