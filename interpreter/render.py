@@ -12,6 +12,7 @@ That happens in one place, ``SafeConsole``, for everything printed through it;
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
@@ -53,6 +54,10 @@ class Text(rich_text.Text):
         return super().append(inert(text) if isinstance(text, str) else text, style)
 
 
+class OutputClosed(Exception):
+    """Standard output was closed while a command printed to it (its reader left: ``ribbit play ... | head``)."""
+
+
 class SafeConsole(Console):
     """A console that prints author text inert, whatever the caller passes it.
 
@@ -67,6 +72,18 @@ class SafeConsole(Console):
     def render_str(self, text: str, **kwargs) -> rich_text.Text:
         kwargs.update(markup=False, emoji=False)
         return super().render_str(inert(text), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """The reader of the output left: stop the command as interrupted (its caller closes its files with their
+        last record), not with rich's bare ``SystemExit(1)``; what is still printed goes nowhere."""
+        self.quiet = True
+        try:  # as rich does, so the interpreter's last flush at exit finds no closed pipe to complain about
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # a standard output without a file descriptor (captured by a test)
+            pass
+        raise OutputClosed("the output was closed")
 
     def render(self, renderable, options=None):
         for segment in super().render(renderable, options):
