@@ -166,6 +166,10 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
         seat = scenario["first_player"]
         if seat > state.n:
             raise fail(_first_player_message(state.n, seat), "first_player")
+        if not any("turn" in phase for phase in state.game.source.data["flow"]):  # else it would do nothing
+            raise fail(f"scenario first_player: the flow of {quote(state.game.name)} has no phase of turns, so no "
+                       "turn starts with a first player (every player acts in a round: the rules decide their order)",
+                       "first_player")
         state.first_player = seat - 1
     zone_index = _zone_indexer(state, fail)
     _lay_cards(state, scenario, fail, zone_index)

@@ -293,6 +293,22 @@ def test_a_scenario_says_whose_turn_comes_first(tmp_path, frog_tower):
     assert again.current_players() == [2] and again.gv["active"] == 2
 
 
+def test_a_scenario_first_player_in_a_game_without_a_phase_of_turns_is_refused_at_its_line(tmp_path):
+    """In a flow of rounds only no turn starts with a first player: the key was taken and did nothing."""
+    rounds_only = tmp_path / "rounds_only.yaml"
+    rounds_only.write_text("game: Rounds Only\nplayers: {min: 2, max: 2}\ncomponents:\n  - {name: chip, zone: pile}\n"
+                           "zones:\n  pile: {visibility: public}\nprocedures:\n  tick(): |\n"
+                           "    ask each q in players secretly to choose one of [\"a\", \"b\"] as pick \"say\"\n"
+                           "flow:\n  - phase: ticks\n    round: [tick]\n    until: game.round >= 2\n"
+                           "scoring:\n  score: 0\n", encoding="utf-8")
+    path = write(tmp_path, "first_player: 2\n")
+    with pytest.raises(DefinitionError) as caught:
+        load_game(rounds_only).new_game(2, 0, scenario=load_scenario(path))
+    assert str(caught.value).startswith(
+        f"{path}:1:15: first_player: scenario first_player: the flow of 'Rounds Only' has no phase of turns, so no "
+        "turn starts with a first player (every player acts in a round: the rules decide their order)")
+
+
 @pytest.mark.parametrize("text, message", [
     ("on_top:\n  pond: [red frog, bleu frog]\n",
      ":2:20: on_top.pond[1]: scenario pond: there is no card called 'bleu frog'"),
