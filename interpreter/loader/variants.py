@@ -301,6 +301,10 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
             hint = f"; did you mean {quote(close[0])}?" if close else ""
             known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
             where = ("parameters",) if declared else ("variant",)
+            parents = [parse_ref(ref)[0] for ref in source.data.get("extends") or () if isinstance(ref, str)]
+            if parents:  # the setting may be one of a variant this one extends, which takes its own settings
+                known += (f"; the variants it extends take their own settings: --variant {Path(parents[0]).stem}:"
+                          f"{key}=... before it, or in its extends entry")
             raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
     return {key: _parameter_value(source, key, spec, settings[key], name) if key in settings else spec["default"]
             for key, spec in declared.items()}

@@ -209,6 +209,19 @@ def test_an_allowed_value_of_another_kind_than_the_default_is_refused_where_it_i
         in error_of([flags])
 
 
+def test_a_setting_of_an_extended_variant_given_to_the_extending_one_says_where_it_goes(tmp_path):
+    variant(tmp_path, "bonus.yaml", """
+        parameters:
+          bonus: {default: 1, one_of: [1, 2]}
+        """)
+    child = variant(tmp_path, "child.yaml", "extends: [bonus]\n")
+    assert error_of([f"{child}:bonus=2"]).splitlines()[0].endswith(
+        "variant 'child' has no parameter 'bonus' (it has no parameters; the variants it extends take their own "
+        "settings: --variant bonus:bonus=... before it, or in its extends entry)")
+    game = load_game(BASE, variants=[f"{tmp_path / 'bonus.yaml'}:bonus=2", str(child)])
+    assert game.params["bonus"] == 2
+
+
 SIZED = """
     parameters:
       bonus: {default: 1, description: points per tower}
