@@ -1026,6 +1026,15 @@ def test_a_turn_phase_that_never_asks_anyone_after_a_decision_is_named_and_chang
     assert info.value.message.startswith("phase 'idle' played ")
 
 
+def test_a_misspelt_zone_of_each_player_is_named_as_a_zone_not_only_a_function(tmp_path):
+    """'move card to hnad(p)' said "unknown function 'hnad'": the author wrote a zone."""
+    text = variant("    move card to pile\n", "    move card to hnad(p)\n")
+    path, err = load_error(tmp_path, text, DSLNameError)
+    assert str(err) == located(path, text, "hnad", "procedures.take_turn(player p)",
+                               "unknown zone or function 'hnad'; did you mean 'hand'? (a zone of each player or space "
+                               "is written with its owner: zone(p), zone(space))")
+
+
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
 
 
