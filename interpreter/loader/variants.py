@@ -459,6 +459,7 @@ class Overlay:
 
     def apply(self, v: Variant) -> None:
         data = v.source.data
+        self._refuse_settings_as_parameter_values(v)
         for op in OPERATIONS:
             for part, items in (data.get(op) or {}).items():
                 if "." in part:  # a key path: patch one value inside a part (the schema allows it for add and replace)
@@ -470,6 +471,27 @@ class Overlay:
         for when in HOOKS:
             for name, spec in (data.get(when) or {}).items():
                 self._hook(v, when, name, spec)
+
+    def _refuse_settings_as_parameter_values(self, v: Variant) -> None:
+        """A game parameter given a setting's name (``replace: {parameters: {rounds: bonus}}``) holds that text, not
+        the setting's value, and fails far away, where a rule reads it as a number: say so where it is written."""
+        settings = {key: v.name for key in v.params}
+        for other in self.applied.values():
+            settings.update({key: other.name for key in other.params if key not in settings})
+        for op in ("add", "replace"):
+            for part, items in (v.source.data.get(op) or {}).items():
+                if part == "parameters" and isinstance(items, dict):
+                    found = [((op, part, key), key, value) for key, value in items.items()]
+                elif part.startswith("parameters."):
+                    found = [((op, part), part.split(".", 1)[1], items)]
+                else:
+                    continue
+                for where, key, value in found:
+                    if isinstance(value, str) and value in settings:
+                        raise v.source.error(
+                            f"parameter {quote(key)} would hold the text {quote(value)}, not the value of the setting "
+                            f"{quote(value)} of variant {quote(settings[value])}: a parameter's value is a constant; "
+                            "name the setting in the rule that reads the parameter instead", where)
 
     def _hook(self, v: Variant, when: str, name: str, spec) -> None:
         """Attach a hook to a procedure.  Hooks stack; an 'instead' without 'if' is a new body, owned like a replace."""

@@ -222,6 +222,28 @@ def test_a_setting_of_an_extended_variant_given_to_the_extending_one_says_where_
     assert game.params["bonus"] == 2
 
 
+def test_a_game_parameter_given_the_name_of_a_setting_is_refused_where_it_is_written(tmp_path):
+    # It held the text 'bonus', and the error came from a rule of the game that compares it with a number.
+    named = variant(tmp_path, "named.yaml", """
+        parameters:
+          bonus: {default: 5, one_of: [4, 5]}
+        replace:
+          parameters:
+            tower_frogs: bonus
+        """)
+    assert error_of([named]).splitlines()[0] == (
+        f"{named}:7:18: replace.parameters.tower_frogs: parameter 'tower_frogs' would hold the text 'bonus', not the "
+        "value of the setting 'bonus' of variant 'named': a parameter's value is a constant; name the setting in the "
+        "rule that reads the parameter instead")
+    path = variant(tmp_path, "path.yaml", """
+        parameters:
+          bonus: {default: 5}
+        replace:
+          parameters.tower_points.4: bonus
+        """)
+    assert "replace.parameters.tower_points.4: parameter 'tower_points.4' would hold the text 'bonus'" in error_of([path])
+
+
 SIZED = """
     parameters:
       bonus: {default: 1, description: points per tower}
