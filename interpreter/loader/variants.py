@@ -297,17 +297,23 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
                                f"{', '.join(map(_text, spec['one_of']))}", ("parameters", key, "default"))
     for key in settings:
         if key not in declared:
-            close = difflib.get_close_matches(key, list(declared), n=1)
-            hint = f"; did you mean {quote(close[0])}?" if close else ""
-            known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
-            where = ("parameters",) if declared else ("variant",)
-            parents = [parse_ref(ref)[0] for ref in source.data.get("extends") or () if isinstance(ref, str)]
-            if parents:  # the setting may be one of a variant this one extends, which takes its own settings
-                known += (f"; the variants it extends take their own settings: --variant {Path(parents[0]).stem}:"
-                          f"{key}=... before it, or in its extends entry")
-            raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
+            raise _unknown_setting(source, declared, key, name)
     return {key: _parameter_value(source, key, spec, settings[key], name) if key in settings else spec["default"]
             for key, spec in declared.items()}
+
+
+def _unknown_setting(source: Source, declared: dict, key: str, name: str) -> DefinitionError:
+    """The error of a setting the variant does not declare: the closest it does, or the variant it extends that
+    may (a variant takes only its own settings)."""
+    close = difflib.get_close_matches(key, list(declared), n=1)
+    hint = f"; did you mean {quote(close[0])}?" if close else ""
+    known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
+    where = ("parameters",) if declared else ("variant",)
+    parents = [parse_ref(ref)[0] for ref in source.data.get("extends") or () if isinstance(ref, str)]
+    if parents:
+        known += (f"; the variants it extends take their own settings: --variant {Path(parents[0]).stem}:"
+                  f"{key}=... before it, or in its extends entry")
+    return source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
 
 
 def _check_allowed_kinds(source: Source, key: str, spec: dict) -> None:
