@@ -153,9 +153,16 @@ def _explain(error) -> str:
     if error.validator == "pattern":
         desc = error.schema.get("description", "")
         return f"{quote(error.instance)} does not have the expected form{': ' + desc if desc else ''}"
-    if error.validator in ("minItems", "minProperties") and error.validator_value == 1:
-        return "must not be empty"
     return error.message[:300]
+
+
+def _count_bound(error) -> str:
+    """Too many or too few items (keys): how many there are, and the bound (a raw list is not repeated back)."""
+    if error.validator.startswith("min") and error.validator_value == 1:
+        return "must not be empty"
+    things = "items" if error.validator.endswith("Items") else "keys"
+    bound = "at most" if error.validator.startswith("max") else "at least"
+    return f"has {len(error.instance)} {things}; {bound} {error.validator_value} allowed"
 
 
 def _one_of_keys(error, keys) -> str:
@@ -219,7 +226,8 @@ def _bad_name(error) -> str:
 
 # jsonschema validator -> its sentence (checked before the shape of a key name, which has validators of its own)
 _BY_VALIDATOR = {"required": _missing_key, "additionalProperties": _unknown_keys, "type": _wrong_type,
-                 "enum": _not_one_of}
+                 "enum": _not_one_of, "maxItems": _count_bound, "minItems": _count_bound,
+                 "maxProperties": _count_bound, "minProperties": _count_bound}
 
 
 def _describe(value) -> str:

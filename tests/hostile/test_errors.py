@@ -1035,6 +1035,14 @@ def test_a_misspelt_zone_of_each_player_is_named_as_a_zone_not_only_a_function(t
                                "is written with its owner: zone(p), zone(space))")
 
 
+def test_a_list_longer_than_its_schema_allows_says_how_long_it_may_be(tmp_path):
+    """It said "['value', 'value', 'value', 'value'] is too long": the list back, and no bound."""
+    text = TINY_DUEL + "table:\n  cards:\n    badges: [value, value, value, value]\n"
+    path, err = load_error(tmp_path, text)
+    line, column = position(text, "[value, value")
+    assert str(err).startswith(f"{path}:{line}:{column}: table.cards.badges: has 4 items; at most 3 allowed")
+
+
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
 
 
