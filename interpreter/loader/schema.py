@@ -84,8 +84,16 @@ def _descendants(error):
 def _most_specific(error):
     """Descend into anyOf/oneOf to the sub-error that explains the most, unless the choice itself is the news."""
     while error.context and not _choice_of_keys(error):
-        error = best_match(error.context)
+        error = best_match(_branches_meant(error.context))
     return error
+
+
+def _branches_meant(errors: list) -> list:
+    """The errors of a choice's branches the value could be meant for: a branch of another type than the value's
+    (text, where a list of steps was written) is left out while some branch takes its type, so an unknown key in a
+    step is reported, not 'expected text'."""
+    meant = [e for e in errors if not (e.validator == "type" and not e.relative_path)]
+    return meant or errors
 
 
 def _choice_of_keys(error):
@@ -179,7 +187,10 @@ def _missing_key(error) -> str:
     missing = error.message.split("'")[1] if "'" in error.message else error.message
     about = error.schema.get("properties", {}).get(missing, {}).get("description", "")
     about = about.split(". ")[0].rstrip(".")
-    return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "")
+    written = [str(k) for k in error.instance] if isinstance(error.instance, dict) else []
+    close = difflib.get_close_matches(missing, written, n=1)
+    misspelt = f"; is {quote(close[0])} a misspelling of it?" if close else ""
+    return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "") + misspelt
 
 
 def _unknown_keys(error) -> str:

@@ -1043,6 +1043,15 @@ def test_a_list_longer_than_its_schema_allows_says_how_long_it_may_be(tmp_path):
     assert str(err).startswith(f"{path}:{line}:{column}: table.cards.badges: has 4 items; at most 3 allowed")
 
 
+def test_a_misspelt_key_in_a_setup_step_is_named_not_taken_for_a_setup_of_text(tmp_path):
+    """Setup is a text or a list of steps: a step's misspelt key said "setup: expected text, not a list"."""
+    text = variant("setup: |\n  shuffle deck\n", "setup:\n  - stepp: shuffle\n    do: shuffle deck\n")
+    path, err = load_error(tmp_path, text)
+    line, column = position(text, "stepp")
+    assert str(err).startswith(f"{path}:{line}:{column}: setup[0]: missing required key 'step' (the step's name "
+                               "(lower_case)); is 'stepp' a misspelling of it?")
+
+
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
 
 
