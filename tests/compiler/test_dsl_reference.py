@@ -469,6 +469,7 @@ def flow(tmp_path, block):
     """)
     state = play_out(game.new_game(3, 0))
     assert state.scores() == [2, 2, 1] and state.ended_by == "flow"
+    assert state.gv["round"] == 11  # ten rounds, then the single round of 'repeat: false'
 
 
 def table(tmp_path, block):
