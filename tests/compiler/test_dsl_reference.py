@@ -492,6 +492,15 @@ def table(tmp_path, block):
     assert state.score_breakdown()[0] == {"cards": 0, "bonus": 0}
 
 
+def per_player(tmp_path, block):
+    """Each of the three players starts with two rocks and a paper in their own hand, dealt by nobody."""
+    game = game_with(tmp_path, block)
+    state = game.new_game(3, 0)
+    for seat in (1, 2, 3):
+        assert sorted(state.view(seat - 1)["zones"][f"hand({seat})"]["cards"]) == ["paper", "rock", "rock"]
+    assert game.card_names.count("rock") == 6
+
+
 def quoting(tmp_path, block):
     """The quoted expressions load and play (a coin of value 1 scores 1); the first unquoted is refused at its
     ': ', with the advice to quote it; a number as a phase's 'until' ends it after one round, as said."""
@@ -516,7 +525,7 @@ CHECKS = {
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
     "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
-    "table": table, "quoting": quoting,
+    "table": table, "quoting": quoting, "per-player": per_player,
 }
 
 
