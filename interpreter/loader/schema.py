@@ -209,6 +209,8 @@ def _wrong_type(error) -> str:
     types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
     want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
     hint = ""
+    if "integer" in types and type(error.instance) is float:
+        hint = "; numbers in a definition are whole numbers"
     if "string" in types and isinstance(error.instance, (list, dict)):
         hint = ("; YAML reads a value that starts with '[' or '{' as a list or mapping, "
                 "so put an expression that starts with one in quotes")

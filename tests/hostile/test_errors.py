@@ -1052,6 +1052,14 @@ def test_a_misspelt_key_in_a_setup_step_is_named_not_taken_for_a_setup_of_text(t
                                "(lower_case)); is 'stepp' a misspelling of it?")
 
 
+def test_a_fraction_where_a_whole_number_goes_says_numbers_are_whole(tmp_path):
+    text = variant("  points: 0\n", "  points: 0.5\n")
+    path, err = load_error(tmp_path, text)
+    assert str(err).startswith(f"{path}:{position(text, '0.5')[0]}:{position(text, '0.5')[1]}: player_variables.points: "
+                               "expected ")
+    assert str(err).splitlines()[0].endswith("not the number 0.5; numbers in a definition are whole numbers")
+
+
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
 
 
