@@ -26,8 +26,8 @@ from pathlib import Path
 from .agents import AGENTS, BotSpecError, build_agents, describe_spec, make_agent, parse_bot_spec, parse_bot_specs
 from .errors import RibbitError, UndoRefusedError, inert, shorten
 from .loader import load_game
-from .render import (make_console, names_in_sight, render_card, render_decision_rules, render_result, render_rules,
-                     render_stats, render_view, render_zone)
+from .render import (OutputClosed, make_console, names_in_sight, render_card, render_decision_rules, render_result,
+                     render_rules, render_stats, render_view, render_zone)
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
 from .views import choice_to_hide
 
@@ -221,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         say("\nInterrupted.", sys.stderr)
+        return EXIT_INTERRUPTED
+    except OutputClosed as exc:  # its reader left (`| head`): stopped as interrupted, files closed with their end
+        say(f"ribbit {args.command}: stopped: {exc}", sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # output that cannot be written (full disk...); a closed pipe is handled by rich
         say(f"ribbit {args.command}: error: cannot write: {exc.strerror or exc}", sys.stderr)
@@ -479,7 +482,7 @@ def run_play(args) -> int:
         PlaySession(console, game, state, humans, bots, log, args.log_omniscient).run()
         if hide_seed:
             console.print(f"The seed was {seed}.", markup=False)
-    except (KeyboardInterrupt, Interrupted):
+    except (KeyboardInterrupt, Interrupted, OutputClosed):
         log.write(event="interrupted", decisions=len(state.history), seed=seed)
         raise
     finally:

@@ -12,6 +12,7 @@ That happens in one place, ``SafeConsole``, for everything printed through it;
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
@@ -53,6 +54,10 @@ class Text(rich_text.Text):
         return super().append(inert(text) if isinstance(text, str) else text, style)
 
 
+class OutputClosed(Exception):
+    """Standard output was closed while a command printed to it (its reader left: ``ribbit play ... | head``)."""
+
+
 class SafeConsole(Console):
     """A console that prints author text inert, whatever the caller passes it.
 
@@ -67,6 +72,18 @@ class SafeConsole(Console):
     def render_str(self, text: str, **kwargs) -> rich_text.Text:
         kwargs.update(markup=False, emoji=False)
         return super().render_str(inert(text), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """The reader of the output left: stop the command as interrupted (its caller closes its files with their
+        last record), not with rich's bare ``SystemExit(1)``; what is still printed goes nowhere."""
+        self.quiet = True
+        try:  # as rich does, so the interpreter's last flush at exit finds no closed pipe to complain about
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # a standard output without a file descriptor (captured by a test)
+            pass
+        raise OutputClosed("the output was closed")
 
     def render(self, renderable, options=None):
         for segment in super().render(renderable, options):
@@ -749,11 +766,10 @@ MAX_OPTION_FACES = 12  # a decision with more options than this lists no card fa
 def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
     """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
     (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
-    waiting = ", ".join(f"player {p + 1}" for p in decision["waiting_for"]) or "nobody"
+    waiting = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "")  # beside the seat's own name
+                        for p in decision["waiting_for"]) or "nobody"
     options = decision.get("your_options") or []
-    you = " (you)" if seat is not None and seat in decision["waiting_for"] else ""
-    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose",
-                         (f" - waiting for {waiting}{you}", "dim"))
+    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
     console.print(head)
     faces = {}
     if game is not None and described and len(described) <= MAX_OPTION_FACES:
@@ -1062,9 +1078,14 @@ def _zones(console, game, data):
     for name in ("zone", "kind", "visibility", "description"):
         table.add_column(name)
     for spec in game.zones.values():
+        visibility = Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim"))
+        seen = ((data.get("zones") or {}).get(spec.name) or {}).get("seen_by")
+        if isinstance(seen, dict):  # the zone's visibility alone would tell the reader less than the rules say
+            top = seen.get("top", 1)
+            cards = "its top card is" if top == 1 else f"its top {top} cards are"
+            visibility.append(f"; {cards} seen by each player p for whom {' '.join(str(seen.get('if')).split())}")
         table.add_row(Text(spec.name) + _changed(game, ("zones", spec.name)), PER.get(spec.per, spec.per),
-                      Text.assemble(spec.visibility, (f" ({VISIBILITY.get(spec.visibility, '')})", "dim")),
-                      Text(" ".join(str(spec.description).split())))
+                      visibility, Text(" ".join(str(spec.description).split())))
     console.print(table)
 
 

@@ -15,7 +15,7 @@ decision's step runs from a boundary kept before it instead, and a failed step g
 from __future__ import annotations
 
 from . import trace as TR
-from .errors import RibbitError, RuleError
+from .errors import RibbitError, RuleError, quote
 from .runtime.control import SUSPEND, GameOver
 from .runtime.sandbox import SAFE_BUILTINS, failed_at, in_ribbit_words
 
@@ -74,6 +74,10 @@ def set_up(state) -> None:
         state._run()  # (the state's own: a test or a tool may wrap it)
         if state.trace is not None:
             TR.changed(state)
+    except RuleError as error:
+        if state.steps >= 0:
+            raise
+        raise endless_flow(state, error, (0, 0), flow_progress(state)) from None
     except RibbitError:
         raise
     except RecursionError:
@@ -117,7 +121,10 @@ def play(state, p, i, player, action, j, value) -> None:
 
 def failed(state, exc, action):
     """A rule failed while ``action`` resolved: rewind the action and raise the error (located, if unforeseen)."""
+    progress = flow_progress(state) if state.steps < 0 and isinstance(exc, RuleError) else None
     rewind(state)
+    if progress is not None and state.chance is None:  # the budget ran out: was it the flow that looped?
+        exc = endless_flow(state, exc, flow_progress(state), progress)
     if isinstance(exc, RibbitError):
         raise exc
     if isinstance(exc, RecursionError):
@@ -126,6 +133,38 @@ def failed(state, exc, action):
     cause, where = _unforeseen(exc)
     raise RuleError(f"a rule failed after {action!r}: {in_ribbit_words(cause)}; "
                     "the game is back where it was before that action", where) from cause
+
+
+ENDLESS_FLOW_AFTER = 10  # turns (rounds) of the flow without a decision before the budget ran out: the flow loops
+
+
+def flow_progress(state) -> tuple:
+    """What an endless flow is told by, read where a rule failed: the turn and round counters, and the phases
+    started so far (a phase of turns keeps its player in a local of the flow, ``$phase<i>``)."""
+    started = [k for k in state.frames[0].env if type(k) is str and k.startswith("$phase")] if state.frames else []
+    return state.gv["turn"], state.gv["round"], max((int(k[6:]) for k in started if k[6:].isdigit()), default=-1)
+
+
+def endless_flow(state, error: RuleError, before: tuple, now: tuple) -> RuleError:
+    """``error``, or, when the step budget ran out after the flow went through ENDLESS_FLOW_AFTER turns or rounds
+    since the last decision (``before``/``now``: :func:`flow_progress` then and at the failure), the error
+    naming the phase that loops: the budget runs out in whichever statement pays the last step, often an
+    innocent one of a turn, while the endless loop is a phase whose turns ask nobody and whose 'until' never holds."""
+    flow = state.game.source.data["flow"]
+    for k, counter, plural in ((0, "turn", "turns"), (1, "round", "rounds")):
+        ran = now[k] - before[k]
+        if ran < ENDLESS_FLOW_AFTER:
+            continue
+        # a phase of that kind that may be running: the last phase of turns started, or a phase of rounds after it
+        candidates = [i for i, phase in enumerate(flow) if counter in phase and (i == now[2] if k == 0 else i > now[2])]
+        single = len(candidates) == 1
+        name = flow[candidates[0]].get("phase") if single else None
+        what = f"phase {quote(name)}" if name else "the flow"
+        return RuleError(f"{what} played {ran:,} {plural} in a row without anyone deciding (an endless flow? its "
+                         f"'until' never holds, and nothing in its {plural} asks a player); the step budget ran out "
+                         f"at {error.location}: {error.message}",
+                         state.game.source.location(("flow", candidates[0]) if single else ("flow",)))
+    return error
 
 
 def rewind(state) -> None:

@@ -127,7 +127,11 @@ class ExpressionChecker(NodeVisitor):
         if name in BUILTINS:
             return "builtin"
         known = list(m.functions) + list(m.procedures) + list(BUILTINS) + list(m.zones) + list(m.quantities)
-        raise self.ctx.err(f"unknown function {name!r}{suggest(name, known)}", node, "name")
+        hint = suggest(name, known)
+        if hint and hint[len("; did you mean '"):-2] in m.zones:  # a misspelt zone of each player or space
+            raise self.ctx.err(f"unknown zone or function {name!r}{hint} (a zone of each player or space is "
+                               "written with its owner: zone(p), zone(space))", node, "name")
+        raise self.ctx.err(f"unknown function {name!r}{hint}", node, "name")
 
     # ---------------------------------------------------------------- operators
     def check_index(self, node: A.Index, kind: str, key_kind: str) -> tuple[str, str]:

@@ -171,6 +171,10 @@ def apply_scenario(state, scenario: dict, source=None) -> None:
         seat = scenario["first_player"]
         if seat > state.n:
             raise fail(_first_player_message(state.n, seat), "first_player")
+        if not any("turn" in phase for phase in state.game.source.data["flow"]):  # else it would do nothing
+            raise fail(f"scenario first_player: the flow of {quote(state.game.name)} has no phase of turns, so no "
+                       "turn starts with a first player (every player acts in a round: the rules decide their order)",
+                       "first_player")
         state.first_player = seat - 1
     zone_index = _zone_indexer(state, fail)
     _lay_cards(state, scenario, fail, zone_index)
@@ -291,14 +295,15 @@ def _lay_cards(state, scenario: dict, fail, zone_index) -> None:
 
 
 def _set_variables(state, scenario: dict, fail) -> None:
-    """Set the game and player variables the scenario names, each of its declared kind."""
+    """Set the game and player variables the scenario names, each of its declared kind (a player written as its
+    seat from 1, a card as its name, as everywhere in a scenario)."""
     g = state.game
     for name, value in scenario.get("game_variables", {}).items():
         if name not in state.gv:
             raise fail(f"scenario: unknown game variable {name!r}", "game_variables", "@" + name)
         if not _fits(state, value, g.gvars[name]):
-            raise fail(_unfit(value, g.gvars[name], f"game variable {name!r}"), "game_variables", name)
-        state.gv[name] = value
+            raise fail(_unfit(state, value, g.gvars[name], f"game variable {name!r}"), "game_variables", name)
+        state.gv[name] = _held(state, value, g.gvars[name])
     for seat, values in scenario.get("player_variables", {}).items():
         p = int(seat) - 1 if seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
         if not 0 <= p < state.n:
@@ -308,14 +313,24 @@ def _set_variables(state, scenario: dict, fail) -> None:
             if name not in state.pv:
                 raise fail(f"scenario: unknown player variable {name!r}", "player_variables", seat, "@" + name)
             if not _fits(state, value, g.pvars[name]):
-                raise fail(_unfit(value, g.pvars[name], f"player variable {name!r} of seat {seat}"),
+                raise fail(_unfit(state, value, g.pvars[name], f"player variable {name!r} of seat {seat}"),
                            "player_variables", seat, name)
-            state.pv[name][p] = value
+            state.pv[name][p] = _held(state, value, g.pvars[name])
 
 
-def _unfit(value, kind: str, what: str) -> str:
+def _unfit(state, value, kind: str, what: str) -> str:
     """A variable holding what no rule could put there would fail later, far from the scenario."""
-    return f"scenario: {what} holds {T.describe(kind)}, not {value!r:.60}"
+    how = {"player": f" (its seat, from 1 to {state.n})", "card": " (its name)"}.get(kind.removeprefix("list:"), "")
+    return f"scenario: {what} holds {T.describe(kind)}{how}, not {value!r:.60}"
+
+
+def _card_named(state, value):
+    """The id of the card called ``value`` (None: no such card, or several copies, which a name cannot tell apart)."""
+    if type(value) is not str:
+        return None
+    names = state.game.card_names
+    first = names.index(value) if value in names else None
+    return first if first is not None and value not in names[first + 1:] else None
 
 
 _FITS = {  # kind: whether a value may be a variable's of that kind (the kinds a scenario can check)
@@ -324,8 +339,8 @@ _FITS = {  # kind: whether a value may be a variable's of that kind (the kinds a
     "space": lambda state, value: value is None or type(value) is str and (
         state.game.board is None or value in state.game.board.space_set),
     "str": lambda state, value: type(value) is str,
-    "card": lambda state, value: value is None or type(value) is int and 0 <= value < len(state.game.card_names),
-    "player": lambda state, value: value is None or type(value) is int and 0 <= value < state.n,
+    "card": lambda state, value: value is None or _card_named(state, value) is not None,
+    "player": lambda state, value: value is None or type(value) is int and 1 <= value <= state.n,
 }
 
 
@@ -334,6 +349,20 @@ def _fits(state, value, kind: str) -> bool:
         return type(value) is list and all(_fits(state, v, kind[5:]) for v in value)
     fits = _FITS.get(kind)
     return fits is None or fits(state, value)  # any other kind: plain data is all a scenario can hold
+
+
+def _held(state, value, kind: str):
+    """A scenario's value of a variable (checked by :func:`_fits`) as the state holds it: a seat from 1 as the
+    player's number from 0, a card's name as its id."""
+    if value is None:
+        return None
+    if kind.startswith("list:"):
+        return [_held(state, v, kind[5:]) for v in value]
+    if kind == "player":
+        return value - 1
+    if kind == "card":
+        return _card_named(state, value)
+    return value
 
 
 def _set_counters(state, counters: dict, zone_index) -> None:

@@ -84,8 +84,16 @@ def _descendants(error):
 def _most_specific(error):
     """Descend into anyOf/oneOf to the sub-error that explains the most, unless the choice itself is the news."""
     while error.context and not _choice_of_keys(error):
-        error = best_match(error.context)
+        error = best_match(_branches_meant(error.context))
     return error
+
+
+def _branches_meant(errors: list) -> list:
+    """The errors of a choice's branches the value could be meant for: a branch of another type than the value's
+    (text, where a list of steps was written) is left out while some branch takes its type, so an unknown key in a
+    step is reported, not 'expected text'."""
+    meant = [e for e in errors if not (e.validator == "type" and not e.relative_path)]
+    return meant or errors
 
 
 def _choice_of_keys(error):
@@ -153,9 +161,16 @@ def _explain(error) -> str:
     if error.validator == "pattern":
         desc = error.schema.get("description", "")
         return f"{quote(error.instance)} does not have the expected form{': ' + desc if desc else ''}"
-    if error.validator in ("minItems", "minProperties") and error.validator_value == 1:
-        return "must not be empty"
     return error.message[:300]
+
+
+def _count_bound(error) -> str:
+    """Too many or too few items (keys): how many there are, and the bound (a raw list is not repeated back)."""
+    if error.validator.startswith("min") and error.validator_value == 1:
+        return "must not be empty"
+    things = "items" if error.validator.endswith("Items") else "keys"
+    bound = "at most" if error.validator.startswith("max") else "at least"
+    return f"has {len(error.instance)} {things}; {bound} {error.validator_value} allowed"
 
 
 def _one_of_keys(error, keys) -> str:
@@ -172,7 +187,10 @@ def _missing_key(error) -> str:
     missing = error.message.split("'")[1] if "'" in error.message else error.message
     about = error.schema.get("properties", {}).get(missing, {}).get("description", "")
     about = about.split(". ")[0].rstrip(".")
-    return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "")
+    written = [str(k) for k in error.instance] if isinstance(error.instance, dict) else []
+    close = difflib.get_close_matches(missing, written, n=1)
+    misspelt = f"; is {quote(close[0])} a misspelling of it?" if close else ""
+    return f"missing required key {missing!r}" + (f" ({about[:1].lower() + about[1:]})" if about else "") + misspelt
 
 
 def _unknown_keys(error) -> str:
@@ -191,6 +209,8 @@ def _wrong_type(error) -> str:
     types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
     want = " or ".join(_TYPE_WORDS.get(w, w) for w in types)
     hint = ""
+    if "integer" in types and type(error.instance) is float:
+        hint = "; numbers in a definition are whole numbers"
     if "string" in types and isinstance(error.instance, (list, dict)):
         hint = ("; YAML reads a value that starts with '[' or '{' as a list or mapping, "
                 "so put an expression that starts with one in quotes")
@@ -219,7 +239,8 @@ def _bad_name(error) -> str:
 
 # jsonschema validator -> its sentence (checked before the shape of a key name, which has validators of its own)
 _BY_VALIDATOR = {"required": _missing_key, "additionalProperties": _unknown_keys, "type": _wrong_type,
-                 "enum": _not_one_of}
+                 "enum": _not_one_of, "maxItems": _count_bound, "minItems": _count_bound,
+                 "maxProperties": _count_bound, "minProperties": _count_bound}
 
 
 def _describe(value) -> str:

@@ -291,18 +291,44 @@ def choose_parameters(source: Source, settings: dict, name: str) -> dict:
     """Each declared parameter's value: the setting given (checked and converted) or the default."""
     declared = source.data.get("parameters") or {}
     for key, spec in declared.items():
+        _check_allowed_kinds(source, key, spec)
         if "one_of" in spec and spec["default"] not in spec["one_of"]:
             raise source.error(f"the default {quote(spec['default'])} is not one of the allowed values: "
                                f"{', '.join(map(_text, spec['one_of']))}", ("parameters", key, "default"))
     for key in settings:
         if key not in declared:
-            close = difflib.get_close_matches(key, list(declared), n=1)
-            hint = f"; did you mean {quote(close[0])}?" if close else ""
-            known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
-            where = ("parameters",) if declared else ("variant",)
-            raise source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
+            raise _unknown_setting(source, declared, key, name)
     return {key: _parameter_value(source, key, spec, settings[key], name) if key in settings else spec["default"]
             for key, spec in declared.items()}
+
+
+def _unknown_setting(source: Source, declared: dict, key: str, name: str) -> DefinitionError:
+    """The error of a setting the variant does not declare: the closest it does, or the variant it extends that
+    may (a variant takes only its own settings)."""
+    close = difflib.get_close_matches(key, list(declared), n=1)
+    hint = f"; did you mean {quote(close[0])}?" if close else ""
+    known = f"its parameters are {', '.join(declared)}" if declared else "it has no parameters"
+    where = ("parameters",) if declared else ("variant",)
+    parents = [parse_ref(ref)[0] for ref in source.data.get("extends") or () if isinstance(ref, str)]
+    if parents:
+        known += (f"; the variants it extends take their own settings: --variant {Path(parents[0]).stem}:"
+                  f"{key}=... before it, or in its extends entry")
+    return source.error(f"variant {quote(name)} has no parameter {quote(key)}{hint} ({known})", where)
+
+
+def _check_allowed_kinds(source: Source, key: str, spec: dict) -> None:
+    """Every allowed value is of the default's kind: a setting is read as that kind, so another could never be
+    chosen (and ``1 in [True]`` would let a number pass as true/false)."""
+    default = spec["default"]
+    for index, allowed in enumerate(spec.get("one_of") or ()):
+        if _kind_word(allowed) != _kind_word(default):
+            raise source.error(f"the allowed value {quote(_text(allowed))} is {_a(_kind_word(allowed))}, but the "
+                               f"default {_text(default)} is {_a(_kind_word(default))}: every allowed value must be "
+                               "of the default's kind", ("parameters", key, "one_of", index))
+
+
+def _a(kind: str) -> str:
+    return kind if kind == "true/false" else f"a {kind}"
 
 
 def _parameter_value(source: Source, key: str, spec: dict, text: str, name: str):
@@ -439,6 +465,7 @@ class Overlay:
 
     def apply(self, v: Variant) -> None:
         data = v.source.data
+        self._refuse_settings_as_parameter_values(v)
         for op in OPERATIONS:
             for part, items in (data.get(op) or {}).items():
                 if "." in part:  # a key path: patch one value inside a part (the schema allows it for add and replace)
@@ -450,6 +477,27 @@ class Overlay:
         for when in HOOKS:
             for name, spec in (data.get(when) or {}).items():
                 self._hook(v, when, name, spec)
+
+    def _refuse_settings_as_parameter_values(self, v: Variant) -> None:
+        """A game parameter given a setting's name (``replace: {parameters: {rounds: bonus}}``) holds that text, not
+        the setting's value, and fails far away, where a rule reads it as a number: say so where it is written."""
+        settings = {key: v.name for key in v.params}
+        for other in self.applied.values():
+            settings.update({key: other.name for key in other.params if key not in settings})
+        for op in ("add", "replace"):
+            for part, items in (v.source.data.get(op) or {}).items():
+                if part == "parameters" and isinstance(items, dict):
+                    found = [((op, part, key), key, value) for key, value in items.items()]
+                elif part.startswith("parameters."):
+                    found = [((op, part), part.split(".", 1)[1], items)]
+                else:
+                    continue
+                for where, key, value in found:
+                    if isinstance(value, str) and value in settings:
+                        raise v.source.error(
+                            f"parameter {quote(key)} would hold the text {quote(value)}, not the value of the setting "
+                            f"{quote(value)} of variant {quote(settings[value])}: a parameter's value is a constant; "
+                            "name the setting in the rule that reads the parameter instead", where)
 
     def _hook(self, v: Variant, when: str, name: str, spec) -> None:
         """Attach a hook to a procedure.  Hooks stack; an 'instead' without 'if' is a new body, owned like a replace."""

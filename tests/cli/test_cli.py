@@ -12,7 +12,7 @@ import pytest
 from interpreter import DefinitionError, load_game, replay
 from interpreter.agents import RandomAgent, UnknownAgentError, make_agent
 from interpreter.cli import main
-from interpreter.render import describe_cards
+from interpreter.render import describe_cards, render_decision
 from interpreter.sim import SimStats, Tally, play_bot_game, run_chunk
 
 FROG_TOWER = str(Path(__file__).resolve().parents[2] / "definitions" / "frog_tower.yaml")
@@ -215,6 +215,15 @@ def test_rules_summary_covers_boards_rounds_triggers_and_abilities_of_any_game(c
     assert "on played" in out and "player.laps += 1" in out
     assert "[odd] card - when played" in out  # brackets print as text, not as rich markup
     assert "token" in out and "2 each" in out
+
+
+def test_rules_summary_says_who_sees_the_top_cards_of_a_zone_with_seen_by(capsys):
+    # The deck is hidden, yet the lens holder sees its top two cards: "only the number of cards is known" alone
+    # told the reader less than the rules say.
+    code, out, _ = run(capsys, "rules", str(Path(__file__).resolve().parents[1] / "definitions" / "seen_by.yaml"))
+    assert code == 0
+    deck = " ".join(line for line in out.splitlines() if line.lstrip().startswith("deck ") or "holds_lens" in line)
+    assert "its top 2 cards are seen by each player p for whom holds_lens(p)" in " ".join(deck.split())
 
 
 # The ring game with a `table:` section: zones placed (one left to its default), a face, variables, score terms.
@@ -509,3 +518,15 @@ def test_undo_at_a_prompt_never_takes_back_another_player_s_decision(capsys, mon
     assert code == 0 and "took back" not in out and "(undo:" not in out
     assert "Seat 2 cannot take back a decision: the last one was seat 1's" in out
     assert [p.split(",")[0] for p in prompts[:3]] == ["player 1", "player 2", "player 2"]
+
+
+@pytest.mark.parametrize("seat, line", [(0, "waiting for player 1 (you), player 2, player 3"),
+                                        (2, "waiting for player 1, player 2, player 3 (you)"),
+                                        (None, "waiting for player 1, player 2, player 3")])
+def test_a_decision_marks_you_beside_your_own_seat_among_those_it_waits_for(seat, line):
+    # "waiting for player 1, player 2, player 3 (you)" read as if seat 3 were you, whichever seat you held.
+    import io
+    from rich.console import Console
+    console = Console(width=120, record=True, file=io.StringIO())
+    render_decision(console, {"prompt": "bid", "waiting_for": [0, 1, 2]}, seat)
+    assert console.export_text().splitlines()[0] == f"Decision: bid - {line}"

@@ -3,9 +3,12 @@ exits 2 and says so (documented), and `--plot` writes its figures with the permi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -45,3 +48,23 @@ def test_plot_files_get_the_umask_s_permissions_like_json(capsys, tmp_path, umas
     figures = sorted((tmp_path / "figs").iterdir())
     assert len(figures) == 6
     assert {f.name: stat.S_IMODE(os.stat(f).st_mode) for f in figures} == {f.name: expected for f in figures}
+
+
+def test_play_whose_output_is_closed_stops_as_interrupted_and_its_log_ends_with_that_record(tmp_path):
+    """`ribbit play ... | head -1`: the reader leaves. It exited 1 in silence (rich's own SystemExit), and the log,
+    put in place anyway, ended mid-game without the "interrupted" record an interrupted game's log ends with."""
+    log = tmp_path / "game.jsonl"
+    top_frog = REPO_ROOT / "definitions" / "top_frog.yaml"  # with --trace, far more output than a pipe buffers
+    with subprocess.Popen([sys.executable, "-m", "interpreter.cli", "play", str(top_frog), "--players", "4", "--seed",
+                           "1", "--trace", "--log", str(log)], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:
+        assert process.stdout.readline().startswith(b"Top Frog, 4 players")
+        process.stdout.close()
+        err = process.stderr.read().decode()
+        code = process.wait(timeout=300)
+    assert code == 130 and err == "ribbit play: stopped: the output was closed\n"
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["event"] == "start" and records[-1]["event"] == "interrupted"
+    readme = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "130 interrupted (Ctrl-C, a player at the terminal left: end of input or no input at all, or the " \
+           "output was closed: `| head`)" in readme

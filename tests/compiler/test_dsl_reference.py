@@ -469,6 +469,7 @@ def flow(tmp_path, block):
     """)
     state = play_out(game.new_game(3, 0))
     assert state.scores() == [2, 2, 1] and state.ended_by == "flow"
+    assert state.gv["round"] == 11  # ten rounds, then the single round of 'repeat: false'
 
 
 def table(tmp_path, block):
@@ -491,12 +492,40 @@ def table(tmp_path, block):
     assert state.score_breakdown()[0] == {"cards": 0, "bonus": 0}
 
 
+def per_player(tmp_path, block):
+    """Each of the three players starts with two rocks and a paper in their own hand, dealt by nobody."""
+    game = game_with(tmp_path, block)
+    state = game.new_game(3, 0)
+    for seat in (1, 2, 3):
+        assert sorted(state.view(seat - 1)["zones"][f"hand({seat})"]["cards"]) == ["paper", "rock", "rock"]
+    assert game.card_names.count("rock") == 6
+
+
+def quoting(tmp_path, block):
+    """The quoted expressions load and play (a coin of value 1 scores 1); the first unquoted is refused at its
+    ': ', with the advice to quote it; a number as a phase's 'until' ends it after one round, as said."""
+    game = game_with(tmp_path, block)
+    state = play_out(game.new_game(3, 0))
+    assert state.scores() == [1, 0, 0]
+    bare = BASE + "functions:\n  best(): last(sort_by(each c in pile: c.value))\n"
+    (tmp_path / "bare.yaml").write_text(bare, encoding="utf-8")
+    with pytest.raises(RibbitError) as info:
+        load_game(tmp_path / "bare.yaml")
+    assert "a value that contains ': ' needs quotes" in str(info.value)
+    data = load_yaml(BASE)
+    data["procedures"]["tick()"] = "pass"
+    data["flow"] = [{"phase": "ticks", "round": ["tick"], "until": "game.round"}]
+    (tmp_path / "rounds.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    rounds = load_game(tmp_path / "rounds.yaml").new_game(3, 0)
+    assert rounds.is_terminal() and rounds.view(0)["variables"]["round"] == 1
+
+
 CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
     "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
-    "table": table,
+    "table": table, "quoting": quoting, "per-player": per_player,
 }
 
 

@@ -203,7 +203,7 @@ def test_a_player_count_that_is_not_an_int_of_the_game_is_refused(mid_game, play
     ({"zones": {"nowhere": []}}, "unknown zone 'nowhere'"),
     ({"zones": {"pond": "cards"}}, "expected a list of card names"),
     ({"game_variables": {"turn": "many"}}, "game variable 'turn' holds a number, not 'many'"),
-    ({"game_variables": {"active": 7}}, "game variable 'active' holds a player, not 7"),
+    ({"game_variables": {"active": 7}}, "game variable 'active' holds a player (its seat, from 1 to 3), not 7"),
     ({"player_variables": {"one": {"points": 1}}}, "no player 'one'"),
     ({"player_variables": {"1": {"points": [1]}}}, "player variable 'points' of seat 1 holds a number"),
     ({"zones": {"pond": [[]] * 3}}, "expected a list of card names"),

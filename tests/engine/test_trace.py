@@ -293,6 +293,53 @@ def test_a_scenario_says_whose_turn_comes_first(tmp_path, frog_tower):
     assert again.current_players() == [2] and again.gv["active"] == 2
 
 
+TRICKS = REPO_ROOT / "tests" / "definitions" / "tricks.yaml"
+
+
+def test_a_scenario_writes_a_player_variable_as_a_seat_from_1_and_a_card_variable_as_a_card_name(tmp_path):
+    """As everywhere in a scenario (player_variables' keys, first_player), seats count from 1, and a card is its
+    name: 'leader: 1' gave the lead to seat 2 (a 0-based number), and a card variable took an internal card id."""
+    game = load_game(TRICKS)
+    path = write(tmp_path, "game_variables:\n  leader: 3\nplayer_variables:\n  '1': {played: 2 of suns}\n"
+                           "zones:\n  hand(3): [1 of suns, 4 of moons]\n")
+    state = game.new_game(3, 0, scenario=load_scenario(path))
+    assert state.current_players() == [2] and state.legal_actions(2) == ["play 1 of suns", "play 4 of moons"]
+    assert state.gv["leader"] == 2 and game.card_names[state.pv["played"][0]] == "2 of suns"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("game_variables:\n  leader: 0\n", ":2:11: game_variables.leader: scenario: game variable 'leader' holds a player "
+                                       "(its seat, from 1 to 3), not 0"),
+    ("game_variables:\n  leader: '1'\n", ":2:11: game_variables.leader: scenario: game variable 'leader' holds a "
+                                         "player (its seat, from 1 to 3), not '1'"),
+    ("player_variables:\n  '2': {played: 9 of suns}\n", ":2:17: player_variables.2.played: scenario: player variable "
+                                                         "'played' of seat 2 holds a card (its name), not '9 of suns'"),
+    ("player_variables:\n  '2': {played: 4}\n", ":2:17: player_variables.2.played: scenario: player variable 'played' "
+                                                 "of seat 2 holds a card (its name), not 4"),
+])
+def test_a_scenario_player_or_card_variable_of_another_form_is_refused_saying_how_to_write_it(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(DefinitionError) as caught:
+        load_game(TRICKS).new_game(3, 0, scenario=load_scenario(path))
+    assert str(caught.value).startswith(str(path) + message)
+
+
+def test_a_scenario_first_player_in_a_game_without_a_phase_of_turns_is_refused_at_its_line(tmp_path):
+    """In a flow of rounds only no turn starts with a first player: the key was taken and did nothing."""
+    rounds_only = tmp_path / "rounds_only.yaml"
+    rounds_only.write_text("game: Rounds Only\nplayers: {min: 2, max: 2}\ncomponents:\n  - {name: chip, zone: pile}\n"
+                           "zones:\n  pile: {visibility: public}\nprocedures:\n  tick(): |\n"
+                           "    ask each q in players secretly to choose one of [\"a\", \"b\"] as pick \"say\"\n"
+                           "flow:\n  - phase: ticks\n    round: [tick]\n    until: game.round >= 2\n"
+                           "scoring:\n  score: 0\n", encoding="utf-8")
+    path = write(tmp_path, "first_player: 2\n")
+    with pytest.raises(DefinitionError) as caught:
+        load_game(rounds_only).new_game(2, 0, scenario=load_scenario(path))
+    assert str(caught.value).startswith(
+        f"{path}:1:15: first_player: scenario first_player: the flow of 'Rounds Only' has no phase of turns, so no "
+        "turn starts with a first player (every player acts in a round: the rules decide their order)")
+
+
 @pytest.mark.parametrize("text, message", [
     ("on_top:\n  pond: [red frog, bleu frog]\n",
      ":2:20: on_top.pond[1]: scenario pond: there is no card called 'bleu frog'"),

@@ -187,6 +187,63 @@ def test_whole_number_and_true_false_parameters_are_converted_from_the_command_l
     assert game.variants == ["bonus:bonus=3,doubled=true"]
 
 
+def test_an_allowed_value_of_another_kind_than_the_default_is_refused_where_it_is_written(tmp_path):
+    # One allowed value that no setting could ever take: the setting 'three' is read as the default's kind
+    # (a whole number), so it failed as "'three' is not an allowed value ...; allowed: 1, 2, three".
+    mixed = variant(tmp_path, "mixed.yaml", """
+        parameters:
+          bonus: {default: 2, one_of: [1, 2, "three"]}
+        add:
+          scoring:
+            bonus: bonus
+        """)
+    message = error_of([mixed])
+    assert message.startswith(f"{mixed}:4:38: parameters.bonus.one_of[2]: the allowed value 'three' is a text, "
+                              "but the default 2 is a whole number: every allowed value must be of the default's "
+                              "kind")
+    flags = variant(tmp_path, "flags.yaml", """
+        parameters:
+          on: {default: true, one_of: [true, 1]}
+        """)
+    assert "parameters.on.one_of[1]: the allowed value '1' is a whole number, but the default true is true/false" \
+        in error_of([flags])
+
+
+def test_a_setting_of_an_extended_variant_given_to_the_extending_one_says_where_it_goes(tmp_path):
+    variant(tmp_path, "bonus.yaml", """
+        parameters:
+          bonus: {default: 1, one_of: [1, 2]}
+        """)
+    child = variant(tmp_path, "child.yaml", "extends: [bonus]\n")
+    assert error_of([f"{child}:bonus=2"]).splitlines()[0].endswith(
+        "variant 'child' has no parameter 'bonus' (it has no parameters; the variants it extends take their own "
+        "settings: --variant bonus:bonus=... before it, or in its extends entry)")
+    game = load_game(BASE, variants=[f"{tmp_path / 'bonus.yaml'}:bonus=2", str(child)])
+    assert game.params["bonus"] == 2
+
+
+def test_a_game_parameter_given_the_name_of_a_setting_is_refused_where_it_is_written(tmp_path):
+    # It held the text 'bonus', and the error came from a rule of the game that compares it with a number.
+    named = variant(tmp_path, "named.yaml", """
+        parameters:
+          bonus: {default: 5, one_of: [4, 5]}
+        replace:
+          parameters:
+            tower_frogs: bonus
+        """)
+    assert error_of([named]).splitlines()[0] == (
+        f"{named}:7:18: replace.parameters.tower_frogs: parameter 'tower_frogs' would hold the text 'bonus', not the "
+        "value of the setting 'bonus' of variant 'named': a parameter's value is a constant; name the setting in the "
+        "rule that reads the parameter instead")
+    path = variant(tmp_path, "path.yaml", """
+        parameters:
+          bonus: {default: 5}
+        replace:
+          parameters.tower_points.4: bonus
+        """)
+    assert "replace.parameters.tower_points.4: parameter 'tower_points.4' would hold the text 'bonus'" in error_of([path])
+
+
 SIZED = """
     parameters:
       bonus: {default: 1, description: points per tower}

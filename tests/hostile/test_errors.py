@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 import tracemalloc
 from pathlib import Path
@@ -999,6 +1000,78 @@ def test_endless_loop_in_the_default_step_budget_still_stops(tmp_path):
     game = load_game(write(tmp_path, text))
     err = assert_rule_error_leaves_state_unchanged(game)
     assert err.message == "this loop ran too long without a decision (an endless loop?)"
+
+
+# A phase whose rounds (or turns) ask nobody and whose 'until' never holds loops for ever: the step budget runs
+# out in whatever statement happens to pay the last step, perhaps an innocent one (the 'for' of 'tick'), so
+# the message names the phase first, with the place where the budget ran out after it.
+IDLE_TICK = "  tick(): |\n    for c in deck:\n      game.plays += 1\n"
+
+
+def test_a_round_phase_that_never_asks_anyone_and_never_ends_is_named_as_the_endless_loop(tmp_path):
+    text, path, game = duel(tmp_path, "procedures:\n", "procedures:\n" + IDLE_TICK)
+    text = variant("flow:\n", "flow:\n  - phase: idle\n    round: [tick]\n    until: game.plays < 0\n", text)
+    game = load_game(write(tmp_path, text))
+    with pytest.raises(RuleError) as info:
+        game.new_game(2, seed=1)
+    line, column = position(text, "- phase: idle")
+    head, _, rest = str(info.value).partition(" rounds in a row")
+    assert re.fullmatch(rf"{re.escape(str(path))}:{line}:{column + 2}: flow\[0\]: phase 'idle' played [0-9,]+", head)
+    assert rest.startswith(" without anyone deciding (an endless flow? its 'until' never holds, and nothing in its "
+                           "rounds asks a player); the step budget ran out at ")
+    # (where the last step was paid: the 'for' of tick, or the phase's own loop, as the counts fall)
+    assert re.search(rf"ran out at {re.escape(str(path))}:[0-9]+:[0-9]+: (procedures.tick\(\)|flow): this loop ran "
+                     r"too long without a decision \(an endless loop\?\)\n", rest)
+
+
+def test_a_turn_phase_that_never_asks_anyone_after_a_decision_is_named_and_changes_nothing(tmp_path):
+    text, path, game = duel(tmp_path, "procedures:\n", "procedures:\n  idle_turn(player p): |\n"
+                                                          "    for c in deck:\n      game.plays += 1\n")
+    text = variant("  - turn: take_turn\n    until: size(hand(seat(2))) == 0\n",
+                   "  - turn: take_turn\n    until: game.plays >= 1\n  - phase: idle\n    turn: idle_turn\n"
+                   "    until: game.plays < 0\n", text)
+    game = load_game(write(tmp_path, text))
+    err = assert_rule_error_leaves_state_unchanged(game)
+    assert re.match(r"flow\[1\]: phase 'idle' played [0-9,]+ turns in a row without anyone deciding", str(err)
+                    .split(": ", 1)[1])
+    playing = game.new_game(2, seed=1)  # a random playout (simulate's random bots) says the same
+    with pytest.raises(RuleError) as info:
+        playing.playout(random.Random(1))
+    assert info.value.message.startswith("phase 'idle' played ")
+
+
+def test_a_misspelt_zone_of_each_player_is_named_as_a_zone_not_only_a_function(tmp_path):
+    """'move card to hnad(p)' said "unknown function 'hnad'": the author wrote a zone."""
+    text = variant("    move card to pile\n", "    move card to hnad(p)\n")
+    path, err = load_error(tmp_path, text, DSLNameError)
+    assert str(err) == located(path, text, "hnad", "procedures.take_turn(player p)",
+                               "unknown zone or function 'hnad'; did you mean 'hand'? (a zone of each player or space "
+                               "is written with its owner: zone(p), zone(space))")
+
+
+def test_a_list_longer_than_its_schema_allows_says_how_long_it_may_be(tmp_path):
+    """It said "['value', 'value', 'value', 'value'] is too long": the list back, and no bound."""
+    text = TINY_DUEL + "table:\n  cards:\n    badges: [value, value, value, value]\n"
+    path, err = load_error(tmp_path, text)
+    line, column = position(text, "[value, value")
+    assert str(err).startswith(f"{path}:{line}:{column}: table.cards.badges: has 4 items; at most 3 allowed")
+
+
+def test_a_misspelt_key_in_a_setup_step_is_named_not_taken_for_a_setup_of_text(tmp_path):
+    """Setup is a text or a list of steps: a step's misspelt key said "setup: expected text, not a list"."""
+    text = variant("setup: |\n  shuffle deck\n", "setup:\n  - stepp: shuffle\n    do: shuffle deck\n")
+    path, err = load_error(tmp_path, text)
+    line, column = position(text, "stepp")
+    assert str(err).startswith(f"{path}:{line}:{column}: setup[0]: missing required key 'step' (the step's name "
+                               "(lower_case)); is 'stepp' a misspelling of it?")
+
+
+def test_a_fraction_where_a_whole_number_goes_says_numbers_are_whole(tmp_path):
+    text = variant("  points: 0\n", "  points: 0.5\n")
+    path, err = load_error(tmp_path, text)
+    assert str(err).startswith(f"{path}:{position(text, '0.5')[0]}:{position(text, '0.5')[1]}: player_variables.points: "
+                               "expected ")
+    assert str(err).splitlines()[0].endswith("not the number 0.5; numbers in a definition are whole numbers")
 
 
 MUTUAL_RECURSION = "procedures:\n  ping(player q): |\n    pong(q)\n  pong(player q): |\n    ping(q)\n"
