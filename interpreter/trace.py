@@ -185,20 +185,37 @@ def changed(s) -> None:
         old = gv.get(name)
         if old != value:
             kind = g.gvars.get(name, "")
-            out.append({"type": "variable", "name": name, "old": _shown(g, old, kind), "new": _shown(g, value, kind)})
+            out.append(_variable_record(s, {"type": "variable", "name": name}, kind, old, value))
     for name, row in s.pv.items():
         before = pv.get(name)
         kind = g.pvars.get(name, "")
         for p, value in enumerate(row):
             if before is None or before[p] != value:
-                record = {"type": "variable", "name": name, "player": p + 1,
-                          "old": None if before is None else _shown(g, before[p], kind), "new": _shown(g, value, kind)}
+                record = _variable_record(s, {"type": "variable", "name": name, "player": p + 1}, kind,
+                                          None if before is None else before[p], value)
                 if name in g.hidden_pvars:
                     record["for"] = [p + 1]
                 out.append(record)
     if counters:
         _counters_changed(s, counters)
     s.trace_vars = _snapshot(s)
+
+
+def _variable_record(s, record: dict, kind: str, old, new) -> dict:
+    """A variable's change: its old and new values, a card in either named only to those who see it now (the
+    variable does not show its card: as ``State.view`` shows it)."""
+    g = s.game
+    record["old"], record["new"] = _shown(g, old, kind), _shown(g, new, kind)
+    if kind in ("card", "list:card"):
+        table, seen = _table(g), {}
+        for field, value in (("old", old), ("new", new)):
+            if value is not None:
+                who = _audience(s, [all(can_see(s, c, v, table) for c in cards_of(s, value, kind)) for v in _viewers(s)])
+                if who is not None:
+                    seen[field] = who
+        if seen:
+            record["seen_by"] = seen
+    return record
 
 
 def _counters_changed(s, before) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import trace as TR
 from .errors import IllegalActionError
+from .runtime.visibility import REDACTED, can_see, visibility_table
 
 
 def view(state, player: int | None) -> dict:
@@ -19,7 +20,7 @@ def view(state, player: int | None) -> dict:
     view = {
         "game": g.name, "players": state.n, "you": player,
         "zones": _zones_view(state, player),
-        "variables": {k: _plain_view(g, v, g.gvars[k]) for k, v in state.gv.items()},
+        "variables": {k: _plain_view(state, v, g.gvars[k], player) for k, v in state.gv.items()},
         "player_variables": _player_variables_view(state, player),
         "over": state.over,
     }
@@ -63,7 +64,7 @@ def _zone_as_seen(g, index: int, cards: list, player: int | None) -> dict:
 def _player_variables_view(state, player: int | None) -> list:
     """Per seat, its variables ``player`` may see (a hidden one only for its own seat)."""
     g = state.game
-    return [{name: _plain_view(g, values[p], g.pvars[name]) for name, values in state.pv.items()
+    return [{name: _plain_view(state, values[p], g.pvars[name], player) for name, values in state.pv.items()
              if name not in g.hidden_pvars or p == player} for p in state.players]
 
 
@@ -280,9 +281,24 @@ def _show_counters(state, view) -> None:
             zone["top_counters"] = {name: row[top] for name, row in on_cards}
 
 
-def _plain_view(game, value, kind):
+def _plain_view(state, value, kind, player):
+    """A variable's value as ``player`` may read it: a card by its name only where ``player`` sees that card
+    now (as narration names it), else ``"a card"``; the variable itself does not show a card."""
     if kind == "card":
-        return None if value is None else game.card_names[value]
+        return None if value is None else _card_as_seen(state, value, player)
     if kind == "list:card":
-        return [game.card_names[c] for c in value]
+        return [_card_as_seen(state, c, player) for c in value]
     return value
+
+
+def _card_as_seen(state, card, player) -> str:
+    g = state.game
+    return g.card_names[card] if can_see(state, card, player, _table(g)) else REDACTED["card"]
+
+
+def _table(g) -> tuple:
+    """The game's visibility table (``runtime.visibility``), made once."""
+    table = g.__dict__.get("_view_table")
+    if table is None:
+        table = g._view_table = visibility_table(g)
+    return table

@@ -353,4 +353,17 @@ def with_cards_permuted(state, cards, rng):
             list.__setitem__(zone, slice(None), moved)
         for card in moved:
             world.loc[card] = index
+    _variables_permuted(world, sigma)
     return world, sigma
+
+
+def _variables_permuted(world, sigma) -> None:
+    """Game and player variables holding cards follow the permutation: a variable names a card on the table, so
+    the permuted world holds, where the real one held card c, the card now in c's place."""
+    g = world.game
+    follow = lambda v, kind: (None if v is None else sigma.get(v, v)) if kind == "card" \
+        else [sigma.get(c, c) for c in v]  # noqa: E731
+    for values, kinds, rows in ((world.gv, g.gvars, False), (world.pv, g.pvars, True)):
+        for name, kind in kinds.items():
+            if kind in ("card", "list:card") and name in values:
+                values[name] = [follow(v, kind) for v in values[name]] if rows else follow(values[name], kind)
