@@ -623,19 +623,29 @@ class PlaySession:
                     continue
             else:
                 action = self.bots[seat].act(state, seat)
+            readers = state.action_readers(seat, action) if action in legal else None  # (its text, to each)
             try:
                 state.apply(seat, action)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
-            if secret and self.log_audience != OMNISCIENT and seat != self.log_audience:
+            if not self.may_read(readers, self.log_audience):  # a secret choice, or one naming cards it cannot see
                 self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
             else:
                 self.log.write(event="action", turn=turn, player=seat + 1, action=action)
             if seat not in self.humans:
-                self.news.append(("action", f"player {seat + 1}: " + ("(a secret choice)" if secret else action)))
+                shown = action if self.may_read(readers, self.audience) else \
+                    "(a secret choice)" if secret else "(a choice of cards you cannot see)"
+                self.news.append(("action", f"player {seat + 1}: {shown}"))
             self.narrate()
         self.finish()
+
+    def may_read(self, readers, audience) -> bool:
+        """May ``audience`` (a seat, None: a spectator, or OMNISCIENT) read an action's text (``readers``: the
+        engine's ``action_readers``, per seat then the spectator)?"""
+        if audience == OMNISCIENT or readers is None:
+            return True
+        return readers[self.state.n if audience is None else audience]
 
     def offer_undo(self, seat: int) -> None:
         """Say, before ``seat``'s prompt, when ``undo`` would take back their own last decision."""
@@ -658,8 +668,8 @@ class PlaySession:
         self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
         self.seen_at = len(state.log_seen)
         self.traced = len(state.trace or ())
-        secret = bool(state.pending and state.pending["secret"])
-        shown = "" if secret and self.audience != seat else f" ({action})"
+        readers = state.action_readers(seat, action) if action in state.legal_actions(seat) else None
+        shown = f" ({action})" if readers is not None and self.may_read(readers, self.audience) else ""
         self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
         self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
 

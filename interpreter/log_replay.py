@@ -349,6 +349,7 @@ class Step:
     action: str
     secret: bool
     narrated: int  # state.log length after the action
+    readers: tuple = ()  # may each seat, then a spectator, read the action's text (state.action_readers)
 
 
 class Replay:
@@ -386,8 +387,10 @@ class Replay:
             else:
                 secret = bool(state.pending.get("secret"))
                 try:
+                    readers = tuple(state.action_readers(logged.player, logged.action)) \
+                        if logged.action in state.legal_actions(logged.player) else ()
                     state.apply(logged.player, logged.action)
-                    self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log)))
+                    self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log), readers))
                     continue
                 except IllegalActionError:
                     legal = state.legal_actions(logged.player)
@@ -480,6 +483,12 @@ def seat_label(seat) -> str:
 
 
 def action_text(step: Step, seat) -> str:
-    """A decision as ``seat`` saw it: others' secret choices are not shown."""
-    hidden = step.secret and step.player != seat
-    return f"player {step.player + 1}: " + ("(a secret choice)" if hidden else step.action)
+    """A decision as ``seat`` saw it: others' secret choices are not shown, nor a text naming cards ``seat``
+    could not see (``Step.readers``)."""
+    if step.player == seat:
+        return f"player {step.player + 1}: {step.action}"
+    if step.secret:
+        return f"player {step.player + 1}: (a secret choice)"
+    audience = len(step.readers) - 1 if seat is None else seat
+    hidden = type(audience) is int and 0 <= audience < len(step.readers) and not step.readers[audience]
+    return f"player {step.player + 1}: " + ("(a choice of cards you cannot see)" if hidden else step.action)

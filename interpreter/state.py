@@ -287,6 +287,11 @@ class State:
         See :func:`interpreter.views.decision_for`."""
         return VIEWS.decision_for(self, player)
 
+    def action_readers(self, player: int, action: str) -> list[bool]:
+        """Before ``player`` plays ``action``: may each seat, then a spectator, read its text?
+        See :func:`interpreter.views.action_readers`."""
+        return VIEWS.action_readers(self, player, action)
+
     def _cards_of_option(self, player, label, value):
         """(card names, zone labels) of the cards an option picks, if ``player`` sees them all (else ([], []))."""
         return VIEWS.cards_of_option(self, player, label, value)

@@ -26,7 +26,7 @@ two changes of one variable with nothing recorded in between are one record.
 
 from __future__ import annotations
 
-from .runtime.visibility import can_see, cards_of, sees_top, visibility_table, zone_shows
+from .runtime.visibility import can_see, cards_of, option_cards, sees_top, visibility_table, zone_shows
 
 REDACTED = {"card": "a card", "list:card": "some cards"}
 HIDDEN = "(hidden)"
@@ -107,10 +107,11 @@ def decided(s, player, prompt, labels, values, index, automatic, secret=False) -
     """``player`` took option ``index`` of ``labels`` (``automatic``: the only option, taken by the engine).
 
     Everyone reads the chosen option's text, as ``ribbit play`` shows it, except: a secret choice
-    only its chooser; and a choice of cards only those who see every card chosen (and the chooser).
+    only its chooser; and a text naming cards (a choice of cards, a menu entry's card) only those who see
+    every one of those cards (and the chooser).
     """
     label, table = labels[index], _table(s.game)
-    cards = _cards_named(s.game, label, values[index]) if values is not None else []
+    cards = option_cards(s.game.card_names, label, values[index]) if values is not None else []
     sees = [v == player or (not secret and all(can_see(s, c, v, table) for c in cards)) for v in _viewers(s)]
     record = {"type": "decision", "player": player + 1, "prompt": prompt, "options": len(labels),
               "chosen": label, "automatic": automatic}
@@ -118,18 +119,6 @@ def decided(s, player, prompt, labels, values, index, automatic, secret=False) -
     if who is not None:
         record["seen_by"] = {"chosen": who}
     _add(s, record)
-
-
-def _cards_named(g, label: str, value) -> list:
-    """The cards a chosen value is, when it is a card or a list of cards (their names are in its text)."""
-    if type(value) is int:
-        value = [value]
-    elif type(value) is not list:
-        return []
-    names = g.card_names
-    if all(type(v) is int and 0 <= v < len(names) and names[v] in label for v in value):
-        return value
-    return []
 
 
 def emitted(s, name, kinds, env) -> None:

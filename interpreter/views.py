@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import trace as TR
 from .errors import IllegalActionError
-from .runtime.visibility import REDACTED, can_see, visibility_table
+from .runtime.visibility import REDACTED, can_see, option_cards, visibility_table
 
 
 def view(state, player: int | None) -> dict:
@@ -125,6 +125,24 @@ def cards_of_option(state, player, label, value):
         names.append(g.card_names[card])
         zones.append(g.zone_label(state.loc[card]))
     return names, zones
+
+
+def action_readers(state, player: int, action: str) -> list[bool]:
+    """Before ``player`` plays ``action`` at the pending decision: may each seat, then a spectator, read its
+    text?  The chooser always; nobody else a secret choice's; and a text naming cards (a card chosen, a menu
+    entry's card) only those who see every one of those cards now (as the trace records the choice).  Logs,
+    news of others' moves and replays show the others a hidden choice instead."""
+    p = state.pending
+    viewers = state.players + [None]
+    if p.secret:
+        return [v == player for v in viewers]
+    i = p.players.index(player)
+    labels, values = state._options(p, i)
+    cards = option_cards(state.game.card_names, action, values[labels.index(action)])
+    if not cards:
+        return [True] * len(viewers)
+    table = _table(state.game)
+    return [v == player or all(can_see(state, c, v, table) for c in cards) for v in viewers]
 
 
 def sees_card(state, player, card) -> bool:
