@@ -623,12 +623,13 @@ class PlaySession:
                     continue
             else:
                 action = self.bots[seat].act(state, seat)
-            readers = state.action_readers(seat, action) if action in legal else None  # (its text, to each)
+            watch = state.action_watch(seat, action) if action in legal else None  # (who may read its text)
             try:
                 state.apply(seat, action)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
+            readers = state.action_readers(watch) if watch is not None else None
             if not self.may_read(readers, self.log_audience):  # a secret choice, or one naming cards it cannot see
                 self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
             else:
@@ -668,7 +669,8 @@ class PlaySession:
         self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
         self.seen_at = len(state.log_seen)
         self.traced = len(state.trace or ())
-        readers = state.action_readers(seat, action) if action in state.legal_actions(seat) else None
+        readers = state.action_readers(state.action_watch(seat, action)) if action in state.legal_actions(seat) \
+            else None  # (the decision taken back is asked again: who may read the text of the one taken back)
         shown = f" ({action})" if readers is not None and self.may_read(readers, self.audience) else ""
         self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
         self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")

@@ -287,10 +287,15 @@ class State:
         See :func:`interpreter.views.decision_for`."""
         return VIEWS.decision_for(self, player)
 
-    def action_readers(self, player: int, action: str) -> list[bool]:
-        """Before ``player`` plays ``action``: may each seat, then a spectator, read its text?
+    def action_watch(self, player: int, action: str) -> tuple:
+        """Before ``player`` plays ``action``: what each reader sees of the cards its text names.
+        See :func:`interpreter.views.action_watch`."""
+        return VIEWS.action_watch(self, player, action)
+
+    def action_readers(self, watch: tuple) -> list[bool]:
+        """After the action ``watch`` was taken before: may each seat, then a spectator, read its text?
         See :func:`interpreter.views.action_readers`."""
-        return VIEWS.action_readers(self, player, action)
+        return VIEWS.action_readers(self, watch)
 
     def _cards_of_option(self, player, label, value):
         """(card names, zone labels) of the cards an option picks, if ``player`` sees them all (else ([], []))."""

@@ -127,22 +127,31 @@ def cards_of_option(state, player, label, value):
     return names, zones
 
 
-def action_readers(state, player: int, action: str) -> list[bool]:
-    """Before ``player`` plays ``action`` at the pending decision: may each seat, then a spectator, read its
-    text?  The chooser always; nobody else a secret choice's; and a text naming cards (a card chosen, a menu
-    entry's card) only those who see every one of those cards now (as the trace records the choice).  Logs,
-    news of others' moves and replays show the others a hidden choice instead."""
+def action_watch(state, player: int, action: str) -> tuple:
+    """Before ``player`` plays ``action`` at the pending decision: (the chooser, whether the decision is secret,
+    the cards its text names, per seat then a spectator which of them they see now); give it to
+    :func:`action_readers` once the action is played."""
     p = state.pending
-    viewers = state.players + [None]
-    if p.secret:
-        return [v == player for v in viewers]
     i = p.players.index(player)
     labels, values = state._options(p, i)
-    cards = option_cards(state.game.card_names, action, values[labels.index(action)])
-    if not cards:
-        return [True] * len(viewers)
+    cards = [] if p.secret else option_cards(state.game.card_names, action, values[labels.index(action)])
     table = _table(state.game)
-    return [v == player or all(can_see(state, c, v, table) for c in cards) for v in viewers]
+    return player, p.secret, cards, [[can_see(state, c, v, table) for c in cards] for v in state.players + [None]]
+
+
+def action_readers(state, watch: tuple) -> list[bool]:
+    """After an action was played (``watch``: :func:`action_watch` before it): may each seat, then a spectator,
+    read its text?  The chooser always; nobody else a secret choice's; and a text naming cards (a card chosen, a
+    menu entry's card) only those who saw each of those cards where it was or see it where it is now (a card
+    played face up is named, one buried face down is not).  Logs, news of others' moves and replays show the
+    others a hidden choice instead."""
+    player, secret, cards, before = watch
+    viewers = state.players + [None]
+    if secret:
+        return [v == player for v in viewers]
+    table = _table(state.game)
+    return [v == player or all(saw or can_see(state, c, v, table) for c, saw in zip(cards, seen))
+            for v, seen in zip(viewers, before)]
 
 
 def sees_card(state, player, card) -> bool:
