@@ -12,6 +12,7 @@ from . import rng as RNG
 from .errors import IllegalActionError, not_a_generator
 from .chance import CHANCE_PLAYER
 from .runtime.chance import Unresolved, raw
+from .runtime.decisions import placed
 
 
 def determinised(state, seat: int, rng) -> "State":
@@ -46,6 +47,7 @@ def determinised(state, seat: int, rng) -> "State":
     if dealt:
         _unseen_forgotten(state, c, set(dealt))
         _variables_follow_the_deal(state, c, dealt)
+        _placed_options_follow_the_deal(state, c, dealt)
     _hidden_variables_reset(state, c, seat)
     _asked_again(state, c, seat)
     return c
@@ -143,6 +145,22 @@ def _variables_follow_the_deal(state, c, dealt: dict) -> None:
                 values[name] = [_followed(v, kind, dealt) for v in values[name]]
             else:
                 values[name] = _followed(values[name], kind, dealt)
+
+
+def _placed_options_follow_the_deal(state, c, dealt: dict) -> None:
+    """At a one-player decision, an option that reads as a place (a card the chooser cannot see, listed by
+    ``runtime.decisions.chooser_card_options``) takes the card dealt to that place, not the real one."""
+    p = c.pending
+    if p is None or p.each:  # (a simultaneous decision is asked again in the new deal: _asked_again)
+        return
+    values = []
+    for labels, row in zip(p.labels, p.values):
+        if labels is None or row is None:
+            values.append(row)
+            continue
+        values.append([dealt[v] if type(v) is int and v in dealt and label.endswith(placed(state, state.game, v, j))
+                       else v for j, (label, v) in enumerate(zip(labels, row))])
+    p.values = values  # (the copy's own: the options are shared with the real position, never changed)
 
 
 def _followed(value, kind: str, dealt: dict):

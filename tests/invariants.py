@@ -354,7 +354,22 @@ def with_cards_permuted(state, cards, rng):
         for card in moved:
             world.loc[card] = index
     _variables_permuted(world, sigma)
+    _placed_options_permuted(state, world, sigma)
     return world, sigma
+
+
+def _placed_options_permuted(state, world, sigma) -> None:
+    """Options of a one-player decision that read as a place (a card its chooser cannot see) follow the
+    permutation: the permuted world offers, at that place, the card now there."""
+    from interpreter.runtime.decisions import placed
+
+    p = world.pending
+    if p is None or p.each:
+        return
+    p.values = [row if labels is None or row is None else
+                [sigma.get(v, v) if type(v) is int and v in sigma and label.endswith(placed(state, state.game, v, j))
+                 else v for j, (label, v) in enumerate(zip(labels, row))]
+                for labels, row in zip(p.labels, p.values)]
 
 
 def _variables_permuted(world, sigma) -> None:
