@@ -323,8 +323,8 @@ class State:
     def traced_shuffle(self, zone):
         TR.shuffled(self, zone)
 
-    def traced_decision(self, player, prompt, labels, values, index, automatic):
-        TR.decided(self, player, prompt, labels, values, index, automatic)
+    def traced_decision(self, player, prompt, labels, values, index, automatic, secret=False):
+        TR.decided(self, player, prompt, labels, values, index, automatic, secret)
 
     def traced_event(self, name, kinds, env):
         TR.emitted(self, name, kinds, env)

@@ -54,9 +54,15 @@ class DecisionCompiler(NodeVisitor):
 
     __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
-    def traced_single(self, p, prompt, labels, values) -> tuple:
+    def traced_single(self, p, prompt, labels, values, secret: bool = False) -> tuple:
         """The trace of a decision with one option, taken at once (a shape's statement placeholder, pyast.py):
-        none in the playout build (``StatementLowering.watched``)."""
+        none in the playout build (``StatementLowering.watched``).  ``secret``: one seat's part of an ``ask each
+        ... secretly``, whose pick only that seat reads, even a pick it had no choice about."""
+        if secret:
+            return tuple(self.ctx.stmts.watched(shape("""
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True, True)
+            """, P=p, PROMPT=prompt, LABELS=labels, VALUES=values)))
         return tuple(self.ctx.stmts.watched(shape("""
             if s.trace is not None:
                 s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
@@ -237,7 +243,8 @@ class DecisionCompiler(NodeVisitor):
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=self.ctx.layout.resumed_at(self.ctx.layout.entered(k)), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
-            PENDING=self.ctx.stmts.K(Pending), TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs))),
+            PENDING=self.ctx.stmts.K(Pending),
+            TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs), secret)),
             loc))
         if after is not None:
             code.append(after)
