@@ -116,3 +116,17 @@ def test_a_bot_finds_in_a_card_variable_the_card_dealt_to_its_place_not_the_real
             choices.add(GreedyAgent(seed=3).act(world, seat))
         followed += len(choices) > 1
     assert followed == 0, f"the bot's choice followed the hidden target in {followed} of 12 games"
+
+
+def test_a_card_variable_starting_with_a_text_is_refused_where_it_is_written(tmp_path):
+    """``default: none`` is the text "none" in YAML, not "no card": it was kept as a text, and the first view
+    of the game failed with a traceback.  It is refused at load, naming the line; ``null`` is no card."""
+    from interpreter.errors import RibbitError
+
+    text = HELD.read_text(encoding="utf-8")
+    (tmp_path / "none.yaml").write_text(text.replace("last: {default: null, kind: card}",
+                                                      "last: {default: none, kind: card}"), encoding="utf-8")
+    with pytest.raises(RibbitError) as refused:
+        load_game(tmp_path / "none.yaml")
+    message = str(refused.value)
+    assert "none.yaml:" in message and "game_variables.last.default" in message and "null" in message
