@@ -130,3 +130,16 @@ def test_a_card_variable_starting_with_a_text_is_refused_where_it_is_written(tmp
         load_game(tmp_path / "none.yaml")
     message = str(refused.value)
     assert "none.yaml:" in message and "game_variables.last.default" in message and "null" in message
+
+
+@pytest.mark.parametrize("definition", ["card_variables", "blind_picks"])
+def test_narration_of_card_variables_and_blind_picks_does_not_change_when_unseen_cards_are_permuted(
+        monkeypatch, definition):
+    from invariants import check_cards, random_playout
+    from test_narration import check_lines_as_written
+
+    game = load_game(ROOT / "tests" / "definitions" / f"{definition}.yaml")
+    checked = check_lines_as_written(monkeypatch, random.Random(3))
+    for seed in range(3):
+        random_playout(game, 2 + seed % 2, seed, checks=(check_cards,))
+    assert checked
