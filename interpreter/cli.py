@@ -29,7 +29,6 @@ from .loader import load_game
 from .render import (OutputClosed, make_console, names_in_sight, render_card, render_decision_rules, render_result,
                      render_rules, render_stats, render_view, render_zone)
 from .sim import BACKENDS, MAX_DECISIONS, available_cpus, length_measures, simulate
-from .views import choice_to_hide
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -613,6 +612,7 @@ class PlaySession:
             seat = state.current_players()[0]
             legal = state.legal_actions(seat)
             turn = state.gv.get("turn")
+            secret = bool(state.pending and state.pending.get("secret"))
             if seat in self.humans:
                 self.console.rule(f"player {seat + 1}", style="green")
                 view, described = state.view(seat), state.decision_for(seat)
@@ -626,20 +626,30 @@ class PlaySession:
                     continue
             else:
                 action = self.bots[seat].act(state, seat)
+            watch = state.action_watch(seat, action) if action in legal else None  # (who may read its text)
             try:
-                hidden = state.apply_hiding(seat, action)  # who may not be told it (a secret, or cards unseen)
+                state.apply(seat, action)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
-            if self.log_audience != OMNISCIENT and self.log_audience in hidden:
+            readers = state.action_readers(watch) if watch is not None else None
+            if not self.may_read(readers, self.log_audience):  # a secret choice, or one naming cards it cannot see
                 self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
             else:
                 self.log.write(event="action", turn=turn, player=seat + 1, action=action)
             if seat not in self.humans:
-                told = "(a secret choice)" if self.audience in hidden else action
-                self.news.append(("action", f"player {seat + 1}: {told}"))
+                shown = action if self.may_read(readers, self.audience) else \
+                    "(a secret choice)" if secret else "(a choice of cards you cannot see)"
+                self.news.append(("action", f"player {seat + 1}: {shown}"))
             self.narrate()
         self.finish()
+
+    def may_read(self, readers, audience) -> bool:
+        """May ``audience`` (a seat, None: a spectator, or OMNISCIENT) read an action's text (``readers``: the
+        engine's ``action_readers``, per seat then the spectator)?"""
+        if audience == OMNISCIENT or readers is None:
+            return True
+        return readers[self.state.n if audience is None else audience]
 
     def offer_undo(self, seat: int) -> None:
         """Say, before ``seat``'s prompt, when ``undo`` would take back their own last decision."""
@@ -662,8 +672,9 @@ class PlaySession:
         self.narrated = len(state.log or ())  # the narration goes on from the game as it is again
         self.seen_at = len(state.log_seen)
         self.traced = len(state.trace or ())
-        # (an undone decision showed no one anything new: those it was hidden from before are those it is hidden from)
-        shown = "" if self.audience in choice_to_hide(state, seat, action)[0] else f" ({action})"
+        readers = state.action_readers(state.action_watch(seat, action)) if action in state.legal_actions(seat) \
+            else None  # (the decision taken back is asked again: who may read the text of the one taken back)
+        shown = f" ({action})" if readers is not None and self.may_read(readers, self.audience) else ""
         self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
         self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
 

@@ -12,6 +12,7 @@ from . import rng as RNG
 from .errors import IllegalActionError, not_a_generator
 from .chance import CHANCE_PLAYER
 from .runtime.chance import Unresolved, raw
+from .runtime.decisions import placed
 
 
 def determinised(state, seat: int, rng) -> "State":
@@ -22,7 +23,9 @@ def determinised(state, seat: int, rng) -> "State":
     everyone saw go there) is dealt again at random among the positions
     it cannot see, keeping zone sizes; a card only trades places with cards that started the game in
     the same zone (cards of one starting pile share their back).  The deal depends only on which
-    cards are unseen and on ``rng``, never on where they really are.  Counters on unseen cards are
+    cards are unseen and on ``rng``, never on where they really are.  A card variable holding an unseen
+    card holds the card dealt to its place (the variable points at a place on the table, not at which
+    card really lies there).  Counters on unseen cards are
     zero and what others were shown of them is forgotten; other players' private player variables
     go back to their starting values, and a simultaneous decision (``ask each``) is asked again in the
     new deal: the others' choices already made are undone (and taken out of the history), so the searcher decides
@@ -40,9 +43,11 @@ def determinised(state, seat: int, rng) -> "State":
     if not isinstance(rng, random.Random):
         not_a_generator("determinised", rng)
     c = _copy_for_search(state, rng)
-    unseen = _deal_again(state, c, _unseen_cards(state, seat), rng)
-    if unseen:
-        _unseen_forgotten(state, c, unseen)
+    dealt = _deal_again(state, c, _unseen_cards(state, seat), rng)
+    if dealt:
+        _unseen_forgotten(state, c, set(dealt))
+        _variables_follow_the_deal(state, c, dealt)
+        _placed_options_follow_the_deal(state, c, dealt)
     _hidden_variables_reset(state, c, seat)
     _asked_again(state, c, seat)
     return c
@@ -95,13 +100,14 @@ def _unseen_one_by_one(cards, last, index, seat, shown, public, start_of, groups
         pile.append(card)
 
 
-def _deal_again(state, c, groups: dict, rng) -> set:
-    """Deal each group's cards at random over its positions in ``c``; returns the cards dealt.  The deal depends
-    only on which cards are unseen and on ``rng``, never on where they really are."""
+def _deal_again(state, c, groups: dict, rng) -> dict:
+    """Deal each group's cards at random over its positions in ``c``; returns {card: the card dealt to its place}
+    for every card dealt.  The deal depends only on which cards are unseen and on ``rng``, never on where they
+    really are."""
     zones, loc = c.zones, c.loc
-    unseen = set()
+    unseen = {}
     for runs, pile in groups.values():
-        unseen.update(pile)
+        before = list(pile)  # (in the order of its positions)
         pile.sort()
         RNG.shuffle(rng.getrandbits(64), pile)
         at = 0
@@ -111,6 +117,7 @@ def _deal_again(state, c, groups: dict, rng) -> set:
             list.__setitem__(zones[index], slice(first, stop), dealt)  # (an undecided zone too, as it stands)
             for card in dealt:
                 loc[card] = index
+        unseen.update(zip(before, pile))
     if state.chance is not None:
         _undecided_sorted(zones)
     return unseen
@@ -125,6 +132,43 @@ def _unseen_forgotten(state, c, unseen: set) -> None:
         if row is not None:  # the clone's own copy
             for card in unseen:
                 row[card] = 0
+
+
+def _variables_follow_the_deal(state, c, dealt: dict) -> None:
+    """Game and player variables holding cards (``card``, ``list:card``) hold the cards dealt to their places."""
+    g = state.game
+    for values, kinds, rows in ((c.gv, g.gvars, False), (c.pv, g.pvars, True)):
+        for name, kind in kinds.items():
+            if kind not in ("card", "list:card") or name not in values:
+                continue
+            if rows:
+                values[name] = [_followed(v, kind, dealt) for v in values[name]]
+            else:
+                values[name] = _followed(values[name], kind, dealt)
+
+
+def _placed_options_follow_the_deal(state, c, dealt: dict) -> None:
+    """At a one-player decision, an option that reads as a place (a card the chooser cannot see, listed by
+    ``runtime.decisions.chooser_card_options``) takes the card dealt to that place, not the real one."""
+    p = c.pending
+    if p is None or p.each:  # (a simultaneous decision is asked again in the new deal: _asked_again)
+        return
+    values = []
+    for labels, row in zip(p.labels, p.values):
+        if labels is None or row is None:
+            values.append(row)
+            continue
+        values.append([dealt[v] if type(v) is int and v in dealt and label.endswith(placed(state, state.game, v, j))
+                       else v for j, (label, v) in enumerate(zip(labels, row))])
+    p.values = values  # (the copy's own: the options are shared with the real position, never changed)
+
+
+def _followed(value, kind: str, dealt: dict):
+    if value is None:
+        return None
+    if kind == "card":
+        return dealt.get(value, value)
+    return [dealt.get(card, card) for card in value]
 
 
 def _hidden_variables_reset(state, c, seat: int) -> None:

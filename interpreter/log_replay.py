@@ -346,13 +346,14 @@ def _named_file_error(exc: RibbitError, log: GameLogFile, key: str, what: str) -
 # ---------------------------------------------------------------- replaying
 @dataclass
 class Step:
-    """One decision of the replay: who chose what, and who may not be told it (a secret, or cards they never see)."""
+    """One decision of the replay: who chose what, and whether the decision was secret."""
 
     number: int  # 1-based
     player: int
     action: str
-    hidden: frozenset  # the seats (None: spectators) not told the action (State.apply_hiding)
+    secret: bool
     narrated: int  # state.log length after the action
+    readers: tuple = ()  # may each seat, then a spectator, read the action's text (state.action_readers)
 
 
 class Replay:
@@ -388,9 +389,13 @@ class Replay:
                 error = LogError(f"decision {number}: it is not player {logged.player + 1}'s decision (waiting for "
                                  f"{waiting}); the log does not match the game", where)
             else:
+                secret = bool(state.pending.get("secret"))
                 try:
-                    hidden = state.apply_hiding(logged.player, logged.action)
-                    self.steps.append(Step(number, logged.player, logged.action, hidden, len(state.log)))
+                    watch = state.action_watch(logged.player, logged.action) \
+                        if logged.action in state.legal_actions(logged.player) else None
+                    state.apply(logged.player, logged.action)
+                    readers = tuple(state.action_readers(watch)) if watch is not None else ()
+                    self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log), readers))
                     continue
                 except IllegalActionError:
                     legal = state.legal_actions(logged.player)
@@ -483,5 +488,12 @@ def seat_label(seat) -> str:
 
 
 def action_text(step: Step, seat) -> str:
-    """A decision as ``seat`` saw it: others' secret choices, and choices naming cards it never saw, are not shown."""
-    return f"player {step.player + 1}: " + ("(a secret choice)" if seat in step.hidden else step.action)
+    """A decision as ``seat`` saw it: others' secret choices are not shown, nor a text naming cards ``seat``
+    could not see (``Step.readers``)."""
+    if step.player == seat:
+        return f"player {step.player + 1}: {step.action}"
+    if step.secret:
+        return f"player {step.player + 1}: (a secret choice)"
+    audience = len(step.readers) - 1 if seat is None else seat
+    hidden = type(audience) is int and 0 <= audience < len(step.readers) and not step.readers[audience]
+    return f"player {step.player + 1}: " + ("(a choice of cards you cannot see)" if hidden else step.action)

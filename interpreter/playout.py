@@ -49,7 +49,7 @@ from .errors import IllegalActionError, not_a_generator
 from . import chance as CHANCE
 from . import run_loop as RUN
 from .runtime import option_spaces as OPT
-from .runtime.decisions import NOT_DRAWN
+from .runtime.decisions import NOT_DRAWN, chooser_card_options, sees_all
 
 MAX_DECISIONS = 1_000_000  # a playout given no bound stops here (a definition whose games never end)
 # Which code a playout of an untraced state that keeps no log runs (playout's ``build``): the game's playout build,
@@ -187,11 +187,18 @@ class Drawer:
 
     def card(self, player: int, cards, texts: list):
         """A choice of one of ``cards`` (``texts[card]``: how each reads; alike cards are one option, valued by
-        the first of them), made straight from the list as ``one_card_options`` would list it: the card of
+        the first of them), made straight from the list as ``one_card_options`` would list it (as
+        ``chooser_card_options`` does when ``player`` cannot see one of them): the card of
         the option drawn, or of the only option; NOT_DRAWN for none (the rules refuse it), a list that is no
         list, or once the playout's decisions are used up."""
         if cards.__class__ is not list:
             return NOT_DRAWN
+        if not sees_all(self.state, player, cards):  # a card it cannot see: listed by its place, each its own option
+            labels, values = chooser_card_options(self.state, player, cards, texts)
+            if len(labels) < 2:
+                return values[0] if labels else NOT_DRAWN
+            index = self.one(player, labels)
+            return NOT_DRAWN if index < 0 else values[index]
         labels = list(map(texts.__getitem__, cards))
         first = dict.fromkeys(labels)  # each text once, in order
         count = len(first)

@@ -95,7 +95,7 @@ def play(state, p, i, player, action, j, value) -> None:
     state.history.append([player, action])
     if state.trace is not None:
         labels, values = state._options(p, i)
-        TR.decided(state, player, p.prompt, labels, None if p.dest is None else values, j, False, p.secret)
+        TR.decided(state, player, p.prompt, labels, values, j, False, p.secret)
     try:
         if p.each:
             p.chosen[i] = [value]

@@ -287,13 +287,15 @@ class State:
         See :func:`interpreter.views.decision_for`."""
         return VIEWS.decision_for(self, player)
 
-    def apply_hiding(self, player: int, action) -> frozenset:
-        """:meth:`apply`, then the audiences (other seats; None: the spectators) that may not be told the choice: its
-        text names cards they see neither before nor after it, or the decision was secret.  For players' screens
-        and logs (see :func:`interpreter.views.choice_to_hide`); raises as :meth:`apply` does."""
-        unseen = VIEWS.choice_to_hide(self, player, action)
-        self.apply(player, action)
-        return VIEWS.choice_hidden_from(self, unseen)
+    def action_watch(self, player: int, action: str) -> tuple:
+        """Before ``player`` plays ``action``: what each reader sees of the cards its text names.
+        See :func:`interpreter.views.action_watch`."""
+        return VIEWS.action_watch(self, player, action)
+
+    def action_readers(self, watch: tuple) -> list[bool]:
+        """After the action ``watch`` was taken before: may each seat, then a spectator, read its text?
+        See :func:`interpreter.views.action_readers`."""
+        return VIEWS.action_readers(self, watch)
 
     def _cards_of_option(self, player, label, value):
         """(card names, zone labels) of the cards an option picks, if ``player`` sees them all (else ([], []))."""
@@ -321,8 +323,8 @@ class State:
     def traced_shuffle(self, zone):
         TR.shuffled(self, zone)
 
-    def traced_decision(self, player, prompt, labels, values, index, automatic):
-        TR.decided(self, player, prompt, labels, values, index, automatic)
+    def traced_decision(self, player, prompt, labels, values, index, automatic, secret=False):
+        TR.decided(self, player, prompt, labels, values, index, automatic, secret)
 
     def traced_event(self, name, kinds, env):
         TR.emitted(self, name, kinds, env)

@@ -26,7 +26,7 @@ two changes of one variable with nothing recorded in between are one record.
 
 from __future__ import annotations
 
-from .runtime.visibility import can_see, cards_of, sees_top, visibility_table, zone_shows
+from .runtime.visibility import can_see, cards_of, option_cards, sees_top, visibility_table, zone_shows
 
 REDACTED = {"card": "a card", "list:card": "some cards"}
 HIDDEN = "(hidden)"
@@ -107,10 +107,11 @@ def decided(s, player, prompt, labels, values, index, automatic, secret=False) -
     """``player`` took option ``index`` of ``labels`` (``automatic``: the only option, taken by the engine).
 
     Everyone reads the chosen option's text, as ``ribbit play`` shows it, except: a secret choice
-    only its chooser; and a choice of cards only those who see every card chosen (and the chooser).
+    only its chooser; and a text naming cards (a choice of cards, a menu entry's card) only those who see
+    every one of those cards (and the chooser).
     """
     label, table = labels[index], _table(s.game)
-    cards = _cards_named(s.game, label, values[index]) if values is not None else []
+    cards = option_cards(s.game.card_names, label, values[index]) if values is not None else []
     sees = [v == player or (not secret and all(can_see(s, c, v, table) for c in cards)) for v in _viewers(s)]
     record = {"type": "decision", "player": player + 1, "prompt": prompt, "options": len(labels),
               "chosen": label, "automatic": automatic}
@@ -118,18 +119,6 @@ def decided(s, player, prompt, labels, values, index, automatic, secret=False) -
     if who is not None:
         record["seen_by"] = {"chosen": who}
     _add(s, record)
-
-
-def _cards_named(g, label: str, value) -> list:
-    """The cards a chosen value is, when it is a card or a list of cards (their names are in its text)."""
-    if type(value) is int:
-        value = [value]
-    elif type(value) is not list:
-        return []
-    names = g.card_names
-    if all(type(v) is int and 0 <= v < len(names) and names[v] in label for v in value):
-        return value
-    return []
 
 
 def emitted(s, name, kinds, env) -> None:
@@ -185,20 +174,37 @@ def changed(s) -> None:
         old = gv.get(name)
         if old != value:
             kind = g.gvars.get(name, "")
-            out.append({"type": "variable", "name": name, "old": _shown(g, old, kind), "new": _shown(g, value, kind)})
+            out.append(_variable_record(s, {"type": "variable", "name": name}, kind, old, value))
     for name, row in s.pv.items():
         before = pv.get(name)
         kind = g.pvars.get(name, "")
         for p, value in enumerate(row):
             if before is None or before[p] != value:
-                record = {"type": "variable", "name": name, "player": p + 1,
-                          "old": None if before is None else _shown(g, before[p], kind), "new": _shown(g, value, kind)}
+                record = _variable_record(s, {"type": "variable", "name": name, "player": p + 1}, kind,
+                                          None if before is None else before[p], value)
                 if name in g.hidden_pvars:
                     record["for"] = [p + 1]
                 out.append(record)
     if counters:
         _counters_changed(s, counters)
     s.trace_vars = _snapshot(s)
+
+
+def _variable_record(s, record: dict, kind: str, old, new) -> dict:
+    """A variable's change: its old and new values, a card in either named only to those who see it now (the
+    variable does not show its card: as ``State.view`` shows it)."""
+    g = s.game
+    record["old"], record["new"] = _shown(g, old, kind), _shown(g, new, kind)
+    if kind in ("card", "list:card"):
+        table, seen = _table(g), {}
+        for field, value in (("old", old), ("new", new)):
+            if value is not None:
+                who = _audience(s, [all(can_see(s, c, v, table) for c in cards_of(s, value, kind)) for v in _viewers(s)])
+                if who is not None:
+                    seen[field] = who
+        if seen:
+            record["seen_by"] = seen
+    return record
 
 
 def _counters_changed(s, before) -> None:

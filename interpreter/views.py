@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import trace as TR
 from .errors import IllegalActionError
+from .runtime.visibility import REDACTED, can_see, option_cards, visibility_table
 
 
 def view(state, player: int | None) -> dict:
@@ -19,7 +20,7 @@ def view(state, player: int | None) -> dict:
     view = {
         "game": g.name, "players": state.n, "you": player,
         "zones": _zones_view(state, player),
-        "variables": {k: _plain_view(g, v, g.gvars[k]) for k, v in state.gv.items()},
+        "variables": {k: _plain_view(state, v, g.gvars[k], player) for k, v in state.gv.items()},
         "player_variables": _player_variables_view(state, player),
         "over": state.over,
     }
@@ -63,7 +64,7 @@ def _zone_as_seen(g, index: int, cards: list, player: int | None) -> dict:
 def _player_variables_view(state, player: int | None) -> list:
     """Per seat, its variables ``player`` may see (a hidden one only for its own seat)."""
     g = state.game
-    return [{name: _plain_view(g, values[p], g.pvars[name]) for name, values in state.pv.items()
+    return [{name: _plain_view(state, values[p], g.pvars[name], player) for name, values in state.pv.items()
              if name not in g.hidden_pvars or p == player} for p in state.players]
 
 
@@ -112,49 +113,45 @@ def decision_for(state, player: int | None) -> dict | None:
 
 def cards_of_option(state, player, label, value):
     """(card names, zone labels) of the cards an option's value picks, if ``player`` sees them all; else ([], [])."""
-    cards = option_cards(state, label, value)
-    if cards is None or not all(sees_card(state, player, card) for card in cards):
-        return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
-    g = state.game
-    return [g.card_names[card] for card in cards], [g.zone_label(state.loc[card]) for card in cards]
-
-
-def option_cards(state, label, value) -> list | None:
-    """The cards an option's value picks (each named in its label), or None if its items are not all cards."""
     if type(value) is tuple and len(value) == 2:  # a menu entry built from a list: (entry, item)
         value = value[1]
     items = value if type(value) is list else [value]
-    names = state.game.card_names
-    if all(type(card) is int and 0 <= card < len(names) and names[card] in label for card in items):
-        return items
-    return None
+    g = state.game
+    names, zones = [], []
+    for card in items:
+        if type(card) is not int or not 0 <= card < len(g.card_names) or g.card_names[card] not in label \
+                or not sees_card(state, player, card):
+            return [], []  # not cards (numbers, players, spaces...), or cards this seat cannot see
+        names.append(g.card_names[card])
+        zones.append(g.zone_label(state.loc[card]))
+    return names, zones
 
 
-def choice_to_hide(state, player: int, action) -> tuple[list, list]:
-    """Before ``player`` makes the choice ``action`` of the pending decision: (the other audiences (seats; None for
-    the spectators) that may not be told it as it stands, the cards its option picks).  Everyone else at a secret
-    decision (no cards); at an open one, whoever does not see every card the option picks (its name in the
-    option's text would tell them which).  See :func:`choice_hidden_from`, which takes this after the choice."""
+def action_watch(state, player: int, action: str) -> tuple:
+    """Before ``player`` plays ``action`` at the pending decision: (the chooser, whether the decision is secret,
+    the cards its text names, per seat then a spectator which of them they see now); give it to
+    :func:`action_readers` once the action is played."""
     p = state.pending
-    if p is None or player not in p.players:
-        return [], []
-    others = [seat for seat in range(state.n) if seat != player] + [None]
-    if p.secret:
-        return others, []
-    labels, values = state._options(p, p.players.index(player))
-    if action not in labels:
-        return [], []
-    k = labels.index(action)
-    cards = option_cards(state, labels[k], values[k]) or []
-    return [o for o in others if not all(sees_card(state, o, card) for card in cards)], cards
+    i = p.players.index(player)
+    labels, values = state._options(p, i)
+    cards = [] if p.secret else option_cards(state.game.card_names, action, values[labels.index(action)])
+    table = _table(state.game)
+    return player, p.secret, cards, [[can_see(state, c, v, table) for c in cards] for v in state.players + [None]]
 
 
-def choice_hidden_from(state, unseen_before: tuple[list, list]) -> frozenset:
-    """After the choice: the audiences of :func:`choice_to_hide` that see its cards now neither (a card played from
-    a zone only its owner sees into a public zone is seen there, so naming it tells nothing; one put where
-    only its owner, or no one, sees it is not)."""
-    audiences, cards = unseen_before
-    return frozenset(o for o in audiences if not cards or not all(sees_card(state, o, card) for card in cards))
+def action_readers(state, watch: tuple) -> list[bool]:
+    """After an action was played (``watch``: :func:`action_watch` before it): may each seat, then a spectator,
+    read its text?  The chooser always; nobody else a secret choice's; and a text naming cards (a card chosen, a
+    menu entry's card) only those who saw each of those cards where it was or see it where it is now (a card
+    played face up is named, one buried face down is not).  Logs, news of others' moves and replays show the
+    others a hidden choice instead."""
+    player, secret, cards, before = watch
+    viewers = state.players + [None]
+    if secret:
+        return [v == player for v in viewers]
+    table = _table(state.game)
+    return [v == player or all(saw or can_see(state, c, v, table) for c, saw in zip(cards, seen))
+            for v, seen in zip(viewers, before)]
 
 
 def sees_card(state, player, card) -> bool:
@@ -311,9 +308,24 @@ def _show_counters(state, view) -> None:
             zone["top_counters"] = {name: row[top] for name, row in on_cards}
 
 
-def _plain_view(game, value, kind):
+def _plain_view(state, value, kind, player):
+    """A variable's value as ``player`` may read it: a card by its name only where ``player`` sees that card
+    now (as narration names it), else ``"a card"``; the variable itself does not show a card."""
     if kind == "card":
-        return None if value is None else game.card_names[value]
+        return None if value is None else _card_as_seen(state, value, player)
     if kind == "list:card":
-        return [game.card_names[c] for c in value]
+        return [_card_as_seen(state, c, player) for c in value]
     return value
+
+
+def _card_as_seen(state, card, player) -> str:
+    g = state.game
+    return g.card_names[card] if can_see(state, card, player, _table(g)) else REDACTED["card"]
+
+
+def _table(g) -> tuple:
+    """The game's visibility table (``runtime.visibility``), made once."""
+    table = g.__dict__.get("_view_table")
+    if table is None:
+        table = g._view_table = visibility_table(g)
+    return table

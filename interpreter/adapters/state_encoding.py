@@ -33,7 +33,7 @@ from operator import is_not, itemgetter, ne
 
 import numpy as np
 
-from ..runtime.visibility import sees_top, visibility_table, zone_shows
+from ..runtime.visibility import REDACTED, can_see, sees_top, visibility_table, zone_shows
 from .encoding import LIMIT, ViewEncoder, _clip
 
 SKIPPED, COUNT, WHOLE, TOP = range(4)  # how a seat sees a zone: not in the vector, its count, every card, its top card
@@ -65,6 +65,7 @@ class StateEncoder:
         self.row_length = {self.players}  # (the lengths of the state's rows of player variables, as they should be)
         self.counters = [(name, "space" if where == "spaces" else "player", length, at)
                          for name, where, length, at in encoder._counter_at]
+        self.unseen_card = encoder.value(REDACTED["card"], "card")  # a card variable's card a seat cannot see
         self.read = None  # the last state read from itself (see _readable)
         self.everyone = _Common(self)  # the numbers every seat is given alike
         self._seats = {}  # seat (None: a spectator) -> _Seat: what that seat is given besides
@@ -123,6 +124,13 @@ class StateEncoder:
         self.read = state
         return True
 
+    def card_seen(self, state, card, seat: int | None):
+        """A card variable's value as ``seat``'s view shows it, numbered: none 0, a card it sees by its name,
+        another as the view's ``"a card"``."""
+        if card is None:
+            return 0
+        return self.card_value[card] if can_see(state, card, seat, self.table) else self.unseen_card
+
     def number(self, v, kind: str):
         """A variable's value as ``ViewEncoder.encode`` numbers it from the view (a card by its name)."""
         if kind == "card":  # (card 0 too: the view names it)
@@ -169,6 +177,8 @@ class _Common:
         variables += [None if name in hidden else (at, kind, kind not in NUMBERED) for name, at, kind, _ in owner.pvars]
         self.variables = variables  # per value: (position, kind, a number or yes/no stands for itself), or None for
         # a private one (not common)
+        self.cards_held = [i for i, v in enumerate(variables) if v is not None and v[1] == "card"]  # (numbered
+        # every time: whether a card is seen changes as it moves, the variable unchanged)
         self.gvalues = values_of(owner.gvar_names)  # a state's game variables' values, in that order
         self.rows = values_of(owner.pvar_names)  # its rows of player variables, in that order
         self.row_lengths = [owner.players] * len(owner.pvar_names)
@@ -209,8 +219,10 @@ class _Common:
         except KeyError:  # (a variable missing from the state, or a row of another length: None where it lacks)
             values = list(map(state.gv.get, self.owner.gvar_names)) + player_values(state, self.owner)
         changed = list(compress(self.values_range, map(is_not, values, self.values)))  # (True is 1, but is not 1)
+        if self.cards_held:
+            changed = sorted({*changed, *self.cards_held})
         if changed or self.mutable:
-            self._variables(values, changed)
+            self._variables(values, changed, state)
         if self.owner.counters:
             self._counters(state)
         self._decision(state.pending, state)
@@ -257,9 +269,9 @@ class _Common:
             numbers[top_at] = value[cards[-1]] if cards else 0
         self.copies = tuple(copies)
 
-    def _variables(self, values: list, changed: list) -> None:
+    def _variables(self, values: list, changed: list, state) -> None:
         """Number the variables whose value is another object than last time (``changed``), and those holding
-        lists."""
+        lists; a card as the spectator sees it (a seat that sees more adds the difference: ``_Seat``)."""
         numbers, number, variables = self.numbers, self.owner.number, self.variables
         mutable = []
         for i in sorted({*changed, *self.mutable}) if self.mutable else changed:
@@ -270,6 +282,9 @@ class _Common:
             v = values[i]
             if plain and type(v) in NUMBERS and -LIMIT <= v <= LIMIT:  # (what ``number`` gives it: itself)
                 numbers[at] = v
+                continue
+            if kind == "card":
+                numbers[at] = self.owner.card_seen(state, v, None)
                 continue
             if type(v) not in IMMUTABLE:
                 mutable.append(i)
@@ -332,6 +347,15 @@ def player_values(state, owner: StateEncoder) -> list:
     return list(chain.from_iterable(rows))
 
 
+def _cards_held(owner: StateEncoder, seat: int | None) -> list:
+    """(index among the values, position) of the card variables everyone reads, in which ``seat`` may see a card
+    the spectator does not (none for the spectator itself; the common part is made first)."""
+    if seat is None:
+        return []
+    common = owner.everyone.variables
+    return [(i, common[i][0]) for i in owner.everyone.cards_held]
+
+
 class _Seat:
     """What one seat (or the spectator) is given besides the common numbers: its mark in ``seat``, the cards of
     the zones only it sees whole, its own hidden player variables, and the cards it is shown."""
@@ -356,6 +380,7 @@ class _Seat:
         hidden = game.hidden_pvars
         self.hidden = [(i, at, kind) for i, (name, at, kind, p) in enumerate(owner.pvars)
                        if name in hidden and p == seat]
+        self.cards_held = _cards_held(owner, seat)
         self.plain = self._given_only_what_it_is_shown()
         self.zones_seen = []  # (position, number) the own zones add
         self.shown = []  # the names' positions of the cards listed as shown, sorted
@@ -364,7 +389,7 @@ class _Seat:
 
     def _given_only_what_it_is_shown(self) -> bool:
         """Whether this seat sees no zone, top card or variable that others do not (only cards shown to it)."""
-        return not self.own and not self.seen_by and not self.hidden
+        return not self.own and not self.seen_by and not self.hidden and not self.cards_held
 
     def update(self, state) -> list:
         """[(position, number), ...] to add to the common vector, at distinct positions (its mark in ``seat`` apart)."""
@@ -373,9 +398,8 @@ class _Seat:
             shown = self._shown(state)
             if shown != self.shown:
                 self.shown, redo = shown, True
-        if self.hidden:
-            values = player_values(state, self.owner)
-            values = [(at, self.owner.number(values[i], kind)) for i, at, kind in self.hidden]
+        if self.hidden or self.cards_held:
+            values = self._values(state)
             if values != self.values:
                 self.values, redo = values, True
         if redo:
@@ -384,6 +408,24 @@ class _Seat:
                 total[position] = total.get(position, 0) + number
             self.added = [(k, v) for k, v in total.items() if v]
         return self.added
+
+    def _values(self, state) -> list:
+        """(position, number) of its hidden player variables, and what the card variables everyone reads add
+        for it (the cards it sees and the spectator does not)."""
+        owner, seat = self.owner, self.seat
+        values = []
+        if self.hidden:
+            rows = player_values(state, owner)
+            values = [(at, owner.card_seen(state, rows[i], seat) if kind == "card" else owner.number(rows[i], kind))
+                      for i, at, kind in self.hidden]
+        common = owner.everyone.values
+        for i, at in self.cards_held:
+            card = common[i]
+            if card is not None:
+                added = owner.card_seen(state, card, seat) - owner.card_seen(state, card, None)
+                if added:
+                    values.append((at, added))
+        return values
 
     def _own_zones(self, zones: list) -> bool:
         """Whether a zone only this seat sees whole changed (the numbers of those that did are counted again)."""

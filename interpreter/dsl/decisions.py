@@ -10,7 +10,7 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import NOT_DRAWN, asked_twice, bind_parts, decide_space, one_card_options
+from ..runtime.decisions import NOT_DRAWN, asked_twice, bind_parts, chooser_card_options, decide_space, one_card_options
 from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
 from ..runtime.values import paid
 from ..runtime.option_spaces import names_can_collide
@@ -43,7 +43,7 @@ DECIDE_ONE = """
 
 # A choice of one card listed by one_card_options (then DECIDE_ONE), as written at DECIDE_ONE's indentation.
 ONE_CARD_LISTED = """
-            LABELS, VALUES = ONE_CARD(CARDS, LABELS_OF)
+            LABELS, VALUES = ONE_CARD(s, P, CARDS, LABELS_OF)
             if not LABELS:
                 raise RE(f"player {P + 1} has nothing to choose from", LOC)
 """
@@ -54,15 +54,21 @@ class DecisionCompiler(NodeVisitor):
 
     __slots__ = ()  # a pass keeps no state of its own: it is all in self.ctx (context.py)
 
-    def traced_single(self, p, prompt, labels, values) -> tuple:
+    def traced_single(self, p, prompt, labels, values, secret: bool = False) -> tuple:
         """The trace of a decision with one option, taken at once (a shape's statement placeholder, pyast.py):
-        none in the playout build (``StatementLowering.watched``)."""
+        none in the playout build (``StatementLowering.watched``).  ``secret``: one seat's part of an ``ask each
+        ... secretly``, whose pick only that seat reads, even a pick it had no choice about."""
+        if secret:
+            return tuple(self.ctx.stmts.watched(shape("""
+                if s.trace is not None:
+                    s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True, True)
+            """, P=p, PROMPT=prompt, LABELS=labels, VALUES=values)))
         return tuple(self.ctx.stmts.watched(shape("""
             if s.trace is not None:
                 s.traced_decision(P, PROMPT, LABELS, VALUES, 0, True)
         """, P=p, PROMPT=prompt, LABELS=labels, VALUES=values)))
 
-    def options_builder(self, count, options_node, scope, verb, listed=None):
+    def options_builder(self, count, options_node, scope, verb, listed=None, chooser=None):
         """Compile what a player chooses among: returns (what makes the options, the kind chosen).
 
         What makes the options is generated code giving (labels, values): for one card, the call of
@@ -70,7 +76,8 @@ class DecisionCompiler(NodeVisitor):
         ``runtime.option_lists.choose_options`` with the list, the count and a ``ChoiceSpec``.  A choice
         of several cards with two options or more gives (None, option space) instead: its options are
         counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
-        lowered by :meth:`list_code` (tree, kind).
+        lowered by :meth:`list_code` (tree, kind).  ``chooser``: code reading who chooses, if known (one card is
+        then listed as that player may read it: ``chooser_card_options``).
         """
         fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
         if listed is None:
@@ -85,7 +92,10 @@ class DecisionCompiler(NodeVisitor):
         names = self.ctx.m.card_names
         if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
             labels_of = [prefix + name for name in names]  # every card's action text, made once
-            return ast.Call(self.ctx.stmts.K(one_card_options), [listed[0], self.ctx.stmts.K(labels_of)], []), elem
+            K = self.ctx.stmts.K
+            if chooser is not None:
+                return ast.Call(K(chooser_card_options), [name("s"), chooser, listed[0], K(labels_of)], []), elem
+            return ast.Call(K(one_card_options), [listed[0], K(labels_of)], []), elem
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
@@ -114,7 +124,7 @@ class DecisionCompiler(NodeVisitor):
         except Exception:  # it fails otherwise (a variable of the rule): checked when it runs
             pass
 
-    def ask_options(self, st, options_scope, scope, each: bool, listed=None):
+    def ask_options(self, st, options_scope, scope, each: bool, listed=None, chooser=None):
         """The options of an ask (built in ``options_scope``), where the choice goes, and what splits it.
 
         ``each``: an ``ask each``, whose variables hold one choice per player (a list of them).
@@ -127,7 +137,7 @@ class DecisionCompiler(NodeVisitor):
             dest = f"$plus{next(scope.counter)}"
             split = split_each if each else split_one
             return build, dest, split(dest, scope.keys.get(st.name, st.name), scope.keys.get(st.rest_name, st.rest_name))
-        build, kind = self.options_builder(st.count, st.options, options_scope, st.verb, listed)
+        build, kind = self.options_builder(st.count, st.options, options_scope, st.verb, listed, chooser)
         scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         return build, scope.keys.get(st.name, st.name), None
 
@@ -172,7 +182,7 @@ class DecisionCompiler(NodeVisitor):
         parts = dict(P=name(p), CARDS=name(cards), LABELS_OF=K(labels_of), DEST=local(dest, True))
 
         def make(k):
-            listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(one_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
+            listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(chooser_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
                 TRACED=self.traced_single(parts["P"], ast.Constant(prompt), name(labels), name(values)),
                 RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_at(k),
                 DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
@@ -191,7 +201,7 @@ class DecisionCompiler(NodeVisitor):
         players = self.ctx.exprs.expect_code(st.players, scope, "list:player", "who is asked")[0]
         inner = scope.child()
         inner.names[st.var] = "player"
-        build, dest, after = self.ask_options(st, inner, scope, each=True)
+        build, dest, after = self.ask_options(st, inner, scope, each=True, chooser=local(inner.keys.get(st.var, st.var)))
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
@@ -233,7 +243,8 @@ class DecisionCompiler(NodeVisitor):
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
             DEST=local(dest, True), NEXT=self.ctx.layout.resumed_at(self.ctx.layout.entered(k)), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
-            PENDING=self.ctx.stmts.K(Pending), TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs))),
+            PENDING=self.ctx.stmts.K(Pending),
+            TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs), secret)),
             loc))
         if after is not None:
             code.append(after)

@@ -420,6 +420,10 @@ class Builder:
         private."""
         value = spec.get("default")
         kind = self.kind(spec["kind"], path + ("kind",)) if "kind" in spec else T.kind_of_value(value)
+        if (kind == "card" and value is not None) or (kind == "list:card" and value not in (None, [])):
+            self.fail(f"a variable of kind {spec['kind']} starts with no card: write 'default: null' "
+                      f"({'an empty list: []' if kind == 'list:card' else 'no card'}; in YAML 'none' is a text), "
+                      f"not {quote(value)}; the rules give it a card", path + ("default",))
         if spec.get("visibility") == "owner":
             if section != "player_variables":
                 self.fail("only player variables can be private", path + ("visibility",))

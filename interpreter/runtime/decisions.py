@@ -6,6 +6,7 @@ from ..errors import RuleError
 from .control import SUSPEND
 from .limits import MAX_ACTION_TEXT
 from .records import Pending
+from .visibility import can_see, visibility_table
 
 MAX_OPTIONS = 100_000  # e.g. choosing 4 of 24 distinct cards is 10,626 options
 NOT_DRAWN = object()  # what a playout's drawer says of a decision it hands back to the rules (interpreter/playout.py)
@@ -48,6 +49,63 @@ def one_card_options(cards, labels_of) -> tuple[list, list]:
         if label not in seen:
             seen[label] = card
     return list(seen), list(seen.values())
+
+
+def chooser_card_options(s, player, cards, labels_of) -> tuple[list, list]:
+    """:func:`one_card_options` as ``player`` may read them: a card it cannot see where it lies (another's hand, a
+    face-down pile) is not named but placed (``"take card 2 from the top of hand(2)"``), and is an option of its
+    own (identical cards made one option would tell it two of them are alike).  Cards it sees read as usual."""
+    if cards.__class__ is not list:
+        cards = list(cards)
+    if sees_all(s, player, cards):  # the common case: its own hand, a public row
+        return one_card_options(cards, labels_of)
+    names, g, table = s.game.card_names, s.game, _table(s.game)
+    labels, values, seen = [], [], {}
+    for card in cards:
+        if can_see(s, card, player, table):
+            label = labels_of[card]
+            if label in seen:
+                continue
+            seen[label] = card
+        else:
+            label = labels_of[card][:len(labels_of[card]) - len(names[card])] + placed(s, g, card, len(labels))
+        labels.append(label)
+        values.append(card)
+    return labels, values
+
+
+def sees_all(s, player, cards: list) -> bool:
+    """Does ``player`` see every one of ``cards`` where it lies (``runtime.visibility.can_see``)?  Cards in zones
+    it sees whole are checked by a table of the game; only the others by ``can_see``."""
+    whole = s.game.__dict__.get("_seen_whole")
+    if whole is None:
+        g = s.game
+        whole = g._seen_whole = [tuple(spec.visibility == "public" or (spec.visibility == "owner" and owner == p)
+                                       for spec, owner in zip(g.zone_spec, g.zone_owner)) + (False,)
+                                 for p in range(g.max_players)]  # (the last: a card out of play, loc -1)
+    seen, loc = whole[player], s.loc
+    for card in cards:
+        if not seen[loc[card]]:
+            table = _table(s.game)
+            return all([can_see(s, c, player, table) for c in cards])
+    return True
+
+
+def _table(g) -> tuple:
+    table = g.__dict__.get("_view_table")
+    if table is None:
+        table = g._view_table = visibility_table(g)
+    return table
+
+
+def placed(s, g, card, option: int) -> str:
+    """Where an unseen card lies, as an option's text: its place from the top of its zone (never its name, nor
+    anything that follows from which card it is)."""
+    zone = s.loc[card]
+    cards = s.zones[zone] if zone >= 0 else None
+    if cards.__class__ is not list:  # out of play, or a zone chance mode has not put in order: the option's number
+        return f"a card you cannot see ({option + 1})"
+    return f"card {len(cards) - cards.index(card)} from the top of {g.zone_label(zone)}"
 
 
 def asked_twice(asked, loc):

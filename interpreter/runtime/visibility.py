@@ -70,6 +70,16 @@ def zone_shows(s, zone, on_top, viewer, table) -> bool:
     return False
 
 
+def option_cards(names, label: str, value) -> list:
+    """The cards an option's value picks whose names its text shows: a card, a list of cards, a menu entry's item
+    (``(entry, item)``), the parts of a pair.  (Reading too many is safe: those who may read the text are fewer.)"""
+    if type(value) is tuple and len(value) == 2:  # a menu entry built from a list: (entry, item)
+        value = value[1]
+    items = value if type(value) in (list, tuple) else [value]
+    flat = [part for item in items for part in (item if type(item) in (list, tuple) else [item])]
+    return [c for c in flat if type(c) is int and 0 <= c < len(names) and names[c] in label]
+
+
 def cards_of(s, value, kind) -> list:
     if kind == "card":
         return [] if value is None else [value]

@@ -161,16 +161,17 @@ class Table:
         since = self._changed_for.get(seat)
         return since is not None and since <= state_id <= self.state_id
 
-    def _replay_secrecy(self, state: State) -> list[tuple[frozenset, int]]:
-        """Per action of the history: (who may not be told it, as :meth:`State.apply_hiding` says, how long the log
-        was after it), by replaying it."""
+    def _replay_secrecy(self, state: State) -> list[tuple[list, int]]:
+        """Per action of the history: (who may read its text, ``State.action_readers``: each seat then a
+        spectator; how long the log was after it), by replaying it."""
         if not state.history:
             return []
         again = self.game.new_game(state.n, state.seed, state.log is not None, state.scenario)
         marks = []
         for player, action in state.history:
-            hidden = again.apply_hiding(player, action)
-            marks.append((hidden, len(again.log or ())))
+            watch = again.action_watch(player, action)
+            again.apply(player, action)
+            marks.append((again.action_readers(watch), len(again.log or ())))
         return marks
 
     # ---------------------------------------------------------------- links
@@ -211,8 +212,9 @@ class Table:
     def apply(self, seat: int, action) -> None:
         """Play ``action`` for ``seat`` (validated by the engine: an illegal one raises and changes nothing)."""
         state = self.state
-        hidden = state.apply_hiding(seat, action)
-        self.secret_at.append((hidden, len(state.log or ())))
+        watch = state.action_watch(seat, action) if action in state.legal_actions(seat) else None
+        state.apply(seat, action)
+        self.secret_at.append((state.action_readers(watch), len(state.log or ())))
         self.touch()
         self.write_save()
 
@@ -334,8 +336,10 @@ class Table:
         # narration(seat) drops lines the seat may not read; map each kept line back to its log index
         kept = _kept_indices(state, seat)
         told = 0
-        for (player, action), (hidden, log_len) in zip(state.history, self.secret_at):
-            if seat in hidden:  # a secret pick, or cards this seat never saw: the narration tells what it may
+        audience_index = state.n if seat is None else seat
+        for (player, action), (readers, log_len) in zip(state.history, self.secret_at):
+            if not readers[audience_index]:  # another seat's secret pick, or one naming cards this seat cannot see:
+                # what it was shows in the narration, if anywhere
                 lines.append({"event": "action", "player": player + 1, "action": None, "secret": True})
             else:
                 lines.append({"event": "action", "player": player + 1, "action": action})

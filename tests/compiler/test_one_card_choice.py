@@ -2,8 +2,9 @@
 
 Identical cards (the same name) are one option, whose value is the first of them in the list; a single
 option is taken without asking; no option is a located error.  The procedure's generated code calls the
-runtime's ``one_card_options`` itself (no option builder in between); ``ask each`` of one card, whose options
-an option builder (``decisions.options_builder``) makes, lists them with the same helper.
+runtime's ``chooser_card_options`` itself (no option builder in between: ``one_card_options`` for a chooser who
+sees every card); ``ask each`` of one card, whose options an option builder (``decisions.options_builder``)
+makes, lists them with the same helper.
 """
 
 from __future__ import annotations
@@ -74,11 +75,11 @@ def test_no_option_is_a_located_rule_error(tmp_path):
 
 
 def test_the_choice_is_listed_by_generated_code_without_an_option_builder(tmp_path):
-    from interpreter.runtime.decisions import one_card_options
+    from interpreter.runtime.decisions import chooser_card_options
 
     game = load(tmp_path)
     builders = [k for k in game.code.constants if getattr(k, "__name__", "") == "build_one_card"]
-    assert builders == [] and one_card_options in game.code.constants
+    assert builders == [] and chooser_card_options in game.code.constants
 
 
 def test_ask_each_of_one_card_lists_the_options_alike(tmp_path):

@@ -3,9 +3,10 @@ face down, names a card the others never see, which the narration hides from the
 
 Before, only ``ask each ... secretly`` decisions were kept from the other seats: an open choice of a card from
 an owner-only hand into a hidden pile reached the other players' screens, their logs, the browser's log
-download and ``replay --seat`` as its text.  ``State.apply_hiding`` says who may not be told a choice: the
-others at a secret decision, and whoever sees the option's cards neither before nor after it is made (a card
-played to a public pile is seen there, so naming it tells nothing).
+download and ``replay --seat`` as its text.  ``State.action_watch`` (before the choice) and
+``State.action_readers`` (after it) say who may read a choice's text: nobody but the chooser at a secret
+decision, and otherwise whoever saw each card it names where it was or sees it where it is after the choice (a
+card played to a public pile is seen there, so naming it tells nothing).
 """
 
 from __future__ import annotations
@@ -76,9 +77,11 @@ def run(capsys, *argv, stdin=None, monkeypatch=None):
 def test_a_card_put_face_down_is_hidden_from_the_others_and_one_put_face_up_is_not(tmp_path, where, told):
     state = load_game(game_file(tmp_path, where)).new_game(3, seed=1)
     seat = state.current_players()[0]
-    hidden = state.apply_hiding(seat, state.legal_actions(seat)[0])
-    others = {s for s in range(3) if s != seat} | {None}
-    assert hidden == (frozenset() if told else frozenset(others)) and seat not in hidden
+    action = state.legal_actions(seat)[0]
+    watch = state.action_watch(seat, action)
+    state.apply(seat, action)
+    readers = state.action_readers(watch)  # each seat, then a spectator
+    assert readers == [s == seat or told for s in range(3)] + [told]
 
 
 def test_the_other_seat_at_the_terminal_and_in_its_log_is_not_told_a_face_down_discard(capsys, tmp_path,
@@ -91,7 +94,7 @@ def test_the_other_seat_at_the_terminal_and_in_its_log_is_not_told_a_face_down_d
     theirs = [row for row in rows if row["event"] == "action" and row["player"] == 2]
     assert theirs and all(row["action"] is None and row["secret"] is True for row in theirs)
     assert all(row["action"].startswith("discard ") for row in rows if row["event"] == "action" and row["player"] == 1)
-    assert "player 2: (a secret choice)" in out and "player 2: discard" not in out
+    assert "player 2: (a choice of cards you cannot see)" in out and "player 2: discard" not in out
     state = load_game(game_file(tmp_path)).new_game(2, seed=3)  # what seat 2 really discarded, to look for
     mine = set()
     while not state.is_terminal():
@@ -109,9 +112,9 @@ def test_replay_as_the_other_seat_and_the_browser_s_log_do_not_tell_a_face_down_
     assert code == 0, err
     code, out, err = run(capsys, "replay", log, "--seat", 1, "--to", 2)
     assert code == 0, err
-    assert "player 2: (a secret choice)" in out and "player 2: discard" not in out
+    assert "player 2: (a choice of cards you cannot see)" in out and "player 2: discard" not in out
     assert "player 2: discard" in run(capsys, "replay", log, "--seat", 2, "--to", 2)[1]  # its own choice it knows
-    assert "player 1: (a secret choice)" in run(capsys, "replay", log, "--seat", 2, "--to", 1)[1]
+    assert "player 1: (a choice of cards you cannot see)" in run(capsys, "replay", log, "--seat", 2, "--to", 1)[1]
     pytest.importorskip("starlette", reason="the browser's log needs the web extra")
     from interpreter.web.table import Table
 
