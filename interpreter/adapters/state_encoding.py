@@ -157,21 +157,22 @@ class _Common:
     """The numbers every seat and the spectator are given alike (those of the spectator's view, less what it is
     shown), kept as a float32 array written in place, and what they were computed from.
 
-    A zone that shows no card to anyone is followed by its length alone; a zone that shows some, by a copy.
-    The array holds one number more than the vector, a slot that nothing reads: where the numbers of a zone
-    left out of the vector (an absent seat's) are written, so that no write asks whether its zone counts."""
+    A zone that shows no card to anyone is followed by its length alone; a zone that shows some, by a copy (its
+    length with it); a zone left out of the vector (an absent seat's) is not followed at all."""
 
     def __init__(self, owner: StateEncoder):
         self.owner = owner
         game, size = owner.game, owner.size
         how = owner.how(None)
-        self.count_at = [size if at is None else at[0] for at in owner.zone_at]  # (size: the unread slot)
-        shows = [(index, at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
-                 if at is not None and how[index] in (WHOLE, TOP)]  # (zone, top, names, how)
-        self.shows = [index for index, _, _, _ in shows]
-        self.plan = [(top_at, names_at - 1, how == WHOLE) for _, top_at, names_at, how in shows]  # (a card's
-        # value is 1 + the index of its name: names_at - 1 + value is its name's place)
-        self.shown = zones_at(self.shows)
+        counted = [index for index, at in enumerate(owner.zone_at) if at is not None and how[index] == COUNT]
+        self.counted = zones_at(counted)  # the zones that show no card to anyone: followed by their lengths
+        self.count_at = [owner.zone_at[index][0] for index in counted]
+        shows = [(index, at[0], at[1], at[2], how[index]) for index, at in enumerate(owner.zone_at)
+                 if at is not None and how[index] in (WHOLE, TOP)]  # (zone, count, top, names, how)
+        self.shows = [index for index, _, _, _, _ in shows]
+        self.plan = [(count_at, top_at, names_at - 1, how == WHOLE) for _, count_at, top_at, names_at, how in shows]
+        # (a card's value is 1 + the index of its name: names_at - 1 + value is its name's place)
+        self.shown = zones_at(self.shows)  # the zones that show cards: followed by copies (their counts too)
         hidden = game.hidden_pvars
         variables = [(at, kind, kind not in NUMBERED) for _, at, kind in owner.gvars]
         variables += [None if name in hidden else (at, kind, kind not in NUMBERED) for name, at, kind, _ in owner.pvars]
@@ -182,10 +183,10 @@ class _Common:
         self.gvalues = values_of(owner.gvar_names)  # a state's game variables' values, in that order
         self.rows = values_of(owner.pvar_names)  # its rows of player variables, in that order
         self.row_lengths = [owner.players] * len(owner.pvar_names)
-        self.numbers = array("f", bytes(4 * (size + 1)))  # float32, as the vector: written in place
-        self.vector = np.frombuffer(self.numbers, np.float32, size)  # (the same memory, less the unread slot)
-        self.lengths = [0] * game.zone_count
-        self.zone_range, self.shows_range, self.values_range = range(game.zone_count), range(len(shows)), \
+        self.numbers = array("f", bytes(4 * size))  # float32, as the vector: written in place
+        self.vector = np.frombuffer(self.numbers, np.float32)  # (the same memory)
+        self.lengths = [0] * len(counted)
+        self.counted_range, self.shows_range, self.values_range = range(len(counted)), range(len(shows)), \
             range(len(variables))
         self.copies = tuple([] for _ in shows)  # the zones that show cards, as the numbers show them
         self.values = [None] * len(variables)  # the variables' values numbered
@@ -201,11 +202,11 @@ class _Common:
     def update(self, state) -> None:
         """Bring the numbers (and so ``vector``, the same memory) up to date with ``state``."""
         zones, numbers = state.zones, self.numbers
-        lengths = list(map(len, zones))
+        lengths = list(map(len, self.counted(zones)))
         if lengths != self.lengths:
             count_at = self.count_at
-            for index in compress(self.zone_range, map(ne, lengths, self.lengths)):
-                numbers[count_at[index]] = lengths[index]
+            for k in compress(self.counted_range, map(ne, lengths, self.lengths)):
+                numbers[count_at[k]] = lengths[k]
             self.lengths = lengths
         shown = self.shown(zones)
         changed = list(compress(self.shows_range, map(ne, shown, self.copies)))
@@ -241,12 +242,14 @@ class _Common:
 
     def _shown_zones(self, shown: tuple, changed: list) -> None:
         """Bring the zones that show cards and differ from their copies (``changed``, places in ``shown``) up to
-        date: their tops and the names in them."""
+        date: their counts, tops and the names in them."""
         value, numbers, copies, plan = self.owner.card_value, self.numbers, list(self.copies), self.plan
         for k in changed:
             cards, before = shown[k], copies[k]
             copies[k] = cards[:]
-            top_at, names_at, whole = plan[k]
+            count_at, top_at, names_at, whole = plan[k]
+            if len(cards) != len(before):
+                numbers[count_at] = len(cards)
             if not whole:  # (its top card alone)
                 seen_before, seen_now = before[-1:], cards[-1:]
             elif cards[:len(before)] == before:  # cards put on top (the common case: it differs, so it grew)
