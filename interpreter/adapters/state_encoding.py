@@ -162,7 +162,7 @@ class _Common:
 
     def __init__(self, owner: StateEncoder):
         self.owner = owner
-        game, size = owner.game, owner.size
+        size = owner.size
         how = owner.how(None)
         counted = [index for index, at in enumerate(owner.zone_at) if at is not None and how[index] == COUNT]
         self.counted = zones_at(counted)  # the zones that show no card to anyone: followed by their lengths
@@ -173,11 +173,7 @@ class _Common:
         self.plan = [(count_at, top_at, names_at - 1, how == WHOLE) for _, count_at, top_at, names_at, how in shows]
         # (a card's value is 1 + the index of its name: names_at - 1 + value is its name's place)
         self.shown = zones_at(self.shows)  # the zones that show cards: followed by copies (their counts too)
-        hidden = game.hidden_pvars
-        variables = [(at, kind, kind not in NUMBERED) for _, at, kind in owner.gvars]
-        variables += [None if name in hidden else (at, kind, kind not in NUMBERED) for name, at, kind, _ in owner.pvars]
-        self.variables = variables  # per value: (position, kind, a number or yes/no stands for itself), or None for
-        # a private one (not common)
+        self.variables = variables = common_variables(owner)
         self.cards_held = [i for i, v in enumerate(variables) if v is not None and v[1] == "card"]  # (numbered
         # every time: whether a card is seen changes as it moves, the variable unchanged)
         self.gvalues = values_of(owner.gvar_names)  # a state's game variables' values, in that order
@@ -320,6 +316,15 @@ class _Common:
             if pending.secret:
                 block[2 * n] = 1
         return array("f", block)
+
+
+def common_variables(owner: StateEncoder) -> list:
+    """Per variable's value (the game's, then each player variable's row): (position, kind, whether a number or
+    yes/no stands for itself), or None for a private one (not common)."""
+    hidden = owner.game.hidden_pvars
+    variables = [(at, kind, kind not in NUMBERED) for _, at, kind in owner.gvars]
+    return variables + [None if name in hidden else (at, kind, kind not in NUMBERED)
+                        for name, at, kind, _ in owner.pvars]
 
 
 def values_of(names: list):

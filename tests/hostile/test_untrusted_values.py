@@ -66,7 +66,8 @@ def test_a_count_written_as_a_float_is_not_a_whole_number_to_the_schema(tmp_path
     with pytest.raises(DefinitionError) as info:
         load_game(path)
     assert str(info.value).splitlines()[0] == (
-        f"{path}:8:35: components[2].count: expected a whole number, not the number 4.0")
+        f"{path}:8:35: components[2].count: expected a whole number, not the number 4.0; numbers in a definition "
+        "are whole numbers")
 
 
 def test_a_table_of_tables_of_texts_reads_as_text_so_scoring_with_it_is_refused_at_load(tmp_path):
