@@ -530,6 +530,8 @@ def main(argv=None) -> int:
     parser.add_argument("--against", metavar="PATH", help="the core figures of this checkout and of the one at PATH, "
                         "side by side (child processes, taken in turn)")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: how many turns each (default 3)")
+    parser.add_argument("--repeats", type=int, help="runs of each measure, the best or median taken (default 5; "
+                        "3 with --quick): more settle a noisy machine's ratios")
     parser.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)  # one child of --against
     parser.add_argument("--root", help=argparse.SUPPRESS)  # (read before the imports: see _root)
     parser.add_argument("--parallel-only", action="store_true",
@@ -549,7 +551,7 @@ def main(argv=None) -> int:
         bench_parallel(500 if args.quick else 2000, 3 if args.quick else 5, ray=args.ray)
         return 0
     games = 100 if args.quick else 400
-    repeats = 3 if args.quick else 5
+    repeats = args.repeats or (3 if args.quick else 5)
     if args.adapters_only:
         bench_pettingzoo(repeats)
         bench_adapters(repeats)
