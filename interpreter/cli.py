@@ -626,13 +626,11 @@ class PlaySession:
                     continue
             else:
                 action = self.bots[seat].act(state, seat)
-            watch = state.action_watch(seat, action) if action in legal else None  # (who may read its text)
             try:
-                state.apply(seat, action)
+                readers = state.apply_read(seat, action)  # (and who may read its text)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
                 self.log.write(event="error", turn=turn, player=seat + 1, action=action, message=str(exc))
                 raise
-            readers = state.action_readers(watch) if watch is not None else None
             if not self.may_read(readers, self.log_audience):  # a secret choice, or one naming cards it cannot see
                 self.log.write(event="action", turn=turn, player=seat + 1, action=None, secret=True)
             else:

@@ -391,10 +391,7 @@ class Replay:
             else:
                 secret = bool(state.pending.get("secret"))
                 try:
-                    watch = state.action_watch(logged.player, logged.action) \
-                        if logged.action in state.legal_actions(logged.player) else None
-                    state.apply(logged.player, logged.action)
-                    readers = tuple(state.action_readers(watch)) if watch is not None else ()
+                    readers = tuple(state.apply_read(logged.player, logged.action))
                     self.steps.append(Step(number, logged.player, logged.action, secret, len(state.log), readers))
                     continue
                 except IllegalActionError:

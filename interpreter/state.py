@@ -297,6 +297,13 @@ class State:
         See :func:`interpreter.views.action_readers`."""
         return VIEWS.action_readers(self, watch)
 
+    def apply_read(self, player: int, action) -> list[bool]:
+        """:meth:`apply`, then who may read the action's text: :meth:`action_readers` of the :meth:`action_watch` taken
+        before it (for logs, news of others' moves and replays; raises as :meth:`apply` does)."""
+        watch = VIEWS.action_watch(self, player, action) if action in self.legal_actions(player) else None
+        self.apply(player, action)  # (an action not among the options is refused here: watch is None no further)
+        return VIEWS.action_readers(self, watch)
+
     def _cards_of_option(self, player, label, value):
         """(card names, zone labels) of the cards an option picks, if ``player`` sees them all (else ([], []))."""
         return VIEWS.cards_of_option(self, player, label, value)

@@ -169,9 +169,7 @@ class Table:
         again = self.game.new_game(state.n, state.seed, state.log is not None, state.scenario)
         marks = []
         for player, action in state.history:
-            watch = again.action_watch(player, action)
-            again.apply(player, action)
-            marks.append((again.action_readers(watch), len(again.log or ())))
+            marks.append((again.apply_read(player, action), len(again.log or ())))
         return marks
 
     # ---------------------------------------------------------------- links
@@ -212,9 +210,7 @@ class Table:
     def apply(self, seat: int, action) -> None:
         """Play ``action`` for ``seat`` (validated by the engine: an illegal one raises and changes nothing)."""
         state = self.state
-        watch = state.action_watch(seat, action) if action in state.legal_actions(seat) else None
-        state.apply(seat, action)
-        self.secret_at.append((state.action_readers(watch), len(state.log or ())))
+        self.secret_at.append((state.apply_read(seat, action), len(state.log or ())))
         self.touch()
         self.write_save()
 
