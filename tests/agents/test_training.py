@@ -57,6 +57,7 @@ def test_a_learner_s_rewards_add_up_to_its_result_plus_the_weighted_lead_it_gain
     env = kaeru_env()
     learners = [Recorder(0, env), Recorder(1, env)]
     trainer = Trainer(env, learners, lead_weight=0.1)
+    np.random.seed(0)  # the random seats (OpenSpiel's RandomAgent draws from numpy's global generator)
     for seat in (0, 1):
         learner = learners[seat]
         learner.rewards.clear(), learner.leads.clear()
@@ -64,7 +65,7 @@ def test_a_learner_s_rewards_add_up_to_its_result_plus_the_weighted_lead_it_gain
         state = env.get_state.ribbit
         final = state.current_scores()[seat] - state.current_scores()[1 - seat]
         assert learner.rewards[0] == 0.0  # its first decision: nothing it did yet (seat 2: after seat 1's move)
-        assert math.isclose(sum(learner.rewards), result + 0.1 * (final - learner.leads[0]))
+        assert sum(learner.rewards) == pytest.approx(result + 0.1 * (final - learner.leads[0]), abs=1e-9)  # may be 0
         # each later reward is the change of lead since the learner's previous decision (the others' moves included)
         leads = learner.leads + [final]
         assert learner.rewards[1:-1] == pytest.approx([0.1 * (b - a) for a, b in zip(leads, leads[1:-1])])
@@ -74,6 +75,7 @@ def test_a_learner_s_rewards_add_up_to_its_result_plus_the_weighted_lead_it_gain
 def test_without_a_lead_weight_a_learner_sees_the_game_s_own_rewards():
     env = kaeru_env()
     learners = [Recorder(0, env), Recorder(1, env)]
+    np.random.seed(0)
     result = Trainer(env, learners).play(1, learn=True)
     assert learners[1].rewards[1:-1] == [0.0] * (len(learners[1].rewards) - 2) and learners[1].rewards[-1] == result
 
