@@ -979,8 +979,10 @@ def _changed(game, path) -> Text:
 
 
 def _variants(console, game) -> None:
+    """Each variant applied, with the values of its settings in force (a later variant may set one again)."""
     for variant in getattr(game.source, "variants", ()):
-        settings = ", ".join(f"{k} = {format_value(v)}" for k, v in variant.params.items() if k in game.params)
+        settings = ", ".join(f"{k} = {format_value(v)}" for k, v in variant.params.items()
+                             if k in game.params and game.source.changed_by(("parameters", k)) == variant.name)
         console.print(Text.assemble(("Variant: ", "bold"), f"{variant.title} ", (f"[{variant.name}]", "bold magenta"),
                                     f" with {settings}" if settings else ""))
 

@@ -55,7 +55,7 @@ WORDS = {"parameters": "parameter", "properties": "property", "zones": "zone", "
          "setup": "setup step", "flow": "phase", "scoring": "score term", "players": "player count",
          "limits": "limits", "board": "board", "tiebreaks": "tie-breaks",
          "table": "table presentation"}
-VERBS = {"add": "adds", "replace": "replaces", "remove": "removes",
+VERBS = {"add": "adds", "replace": "replaces", "remove": "removes", "set": "sets",
          "before": "runs an effect before", "after": "runs an effect after", "instead": "runs an effect instead of"}
 HOOKS = ("before", "instead", "after")  # effects a variant attaches to a procedure; they stack across variants
 HOOK_OPS = {when: f"run an effect {when}{' of' if when == 'instead' else ''}" for when in HOOKS}  # for messages
@@ -77,17 +77,19 @@ class Change:
     """One operation of a variant, for ``ribbit rules`` and error messages."""
 
     variant: str  # the variant's short name (its file stem)
-    op: str  # add | replace | remove
+    op: str  # add | replace | remove | set (a setting of the variant sets a game parameter)
     part: str  # e.g. "procedures"
     name: str  # the part's name, e.g. "flip"
     location: Location
     path: str = ""  # a key path into the part (board.players.6), when the change is a patch
+    value: object = None  # the value a setting sets a game parameter to (op "set")
 
     def __str__(self) -> str:
         if self.path:
             return f"{self.variant} {VERBS[self.op]} {quote(self.path)} ({_at(self.location)})"
         what = f"{WORDS[self.part]} {quote(self.name)}" if self.name else f"the {WORDS[self.part]}"
-        return f"{self.variant} {VERBS[self.op]} {what} ({_at(self.location)})"
+        to = f" to {_shown(self.value)}" if self.op == "set" else ""
+        return f"{self.variant} {VERBS[self.op]} {what}{to} ({_at(self.location)})"
 
 
 @dataclass
@@ -377,11 +379,23 @@ def _at(location: Location) -> str:
     return str(Location(location.file, location.line, location.column))
 
 
+def _shown(value) -> str:
+    """A scalar for a message: a text quoted, a number or true/false as written."""
+    return quote(value) if isinstance(value, str) else _text(value)
+
+
 def _text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 _MISSING = object()
+
+
+def _shape_of(value) -> str:
+    """What a value that is not one scalar is, for messages."""
+    if isinstance(value, dict):
+        return "a table (a mapping of keys to values)"
+    return "a list" if isinstance(value, list) else _kind_of(value)
 
 
 def _kind_of(value) -> str:
@@ -472,8 +486,8 @@ class Overlay:
                     self._patch(v, op, part, items)
                 else:
                     getattr(self, f"_{op}")(v, part, items)
-        for key, spec in (data.get("parameters") or {}).items():
-            self._add_one(v, "parameters", key, key, v.params[key], ("parameters", key))
+        for key in data.get("parameters") or {}:
+            self._setting(v, key)
         for when in HOOKS:
             for name, spec in (data.get(when) or {}).items():
                 self._hook(v, when, name, spec)
@@ -498,6 +512,44 @@ class Overlay:
                             f"parameter {quote(key)} would hold the text {quote(value)}, not the value of the setting "
                             f"{quote(value)} of variant {quote(settings[value])}: a parameter's value is a constant; "
                             "name the setting in the rule that reads the parameter instead", where)
+
+    def _setting(self, v: Variant, key: str) -> None:
+        """A setting of the variant: a new game parameter, or, when the game (after the variants applied before,
+        ``extends`` included) has a parameter of that name holding one value of the setting's kind, that
+        parameter's value.  Setting a parameter is owned like a ``replace`` of it: a variant that extends the
+        one that set or replaced it may set it again; two variants that do not are a conflict."""
+        where = ("parameters", key)
+        existing = self.lookup("parameters", key)
+        if existing is None:
+            self._add_one(v, "parameters", key, key, v.params[key], where)
+            return
+        if existing.owner is v:  # the same variant also adds or replaces it
+            raise v.source.error_at(
+                f"this variant changes parameter {quote(key)} twice: {_at(existing.op_location)} {VERBS[existing.op]} "
+                f"it, and its setting {quote(key)} sets it; drop the '{existing.op}' and give the value as the "
+                "setting's default", v.source.key_location(where))
+        self._check_settable(v, key, existing)
+        index = self.find(v, "parameters", key, where, "set")
+        self.part("parameters")[index] = self._entry(v, "set", "parameters", key, existing.key, v.params[key], where)
+        self.changes.append(Change(v.name, "set", "parameters", key, v.source.key_location(where), value=v.params[key]))
+
+    @staticmethod
+    def _check_settable(v: Variant, key: str, existing: Entry) -> None:
+        """A setting sets a game parameter only if that parameter is one value of the setting's kind: a table or a
+        list has no one value to set, and a value of another kind would break the rules that read it."""
+        value, default = existing.value, v.source.data["parameters"][key]["default"]
+        there = _at(existing.origin.source.key_location(existing.origin.path))
+        named = f"the game parameter {quote(key)} ({there})"
+        if not isinstance(value, (bool, int, str)):
+            raise v.source.error_at(
+                f"the setting {quote(key)} would set {named}, which is {_shape_of(value)}, not one value: a setting "
+                "sets only a parameter holding one whole number, true/false or text; give the setting a name of its "
+                f"own and read it in the rules that read {quote(key)}", v.source.key_location(("parameters", key)))
+        if _kind_word(value) != _kind_word(default):
+            raise v.source.error(
+                f"the default {_shown(default)} is {_a(_kind_word(default))}, but the setting sets {named}, which "
+                f"is {_a(_kind_word(value))} ({_shown(value)}): a setting of a game parameter is of that parameter's "
+                "kind", ("parameters", key, "default"))
 
     def _hook(self, v: Variant, when: str, name: str, spec) -> None:
         """Attach a hook to a procedure.  Hooks stack; an 'instead' without 'if' is a new body, owned like a replace."""

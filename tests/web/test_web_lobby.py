@@ -17,7 +17,7 @@ pytest.importorskip("httpx", reason="starlette's test client needs httpx (in the
 from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.web.app import make_app  # noqa: E402
-from interpreter.web.lobby import Catalog, Lobby, LobbyError  # noqa: E402
+from interpreter.web.lobby import Catalog, Choice, Lobby, LobbyError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SELECTION = ROOT / "tests" / "definitions" / "selection.yaml"
@@ -292,3 +292,19 @@ def test_a_tampered_table_record_is_refused_naming_its_file_and_key(games, tmp_p
     assert f"{shared}.save.json.seats.json: tokens: a seat's token is also a seat's of another table" in problems
     assert "Elsewhere000.table.json: game: there is no game '../selection' here" in problems
     assert "NotATable000.table.json:1:6: the table record is not valid JSON" in problems
+
+
+def test_a_variant_setting_of_a_game_parameter_is_offered_and_sets_it_at_the_table(tmp_path):
+    folder = tmp_path / "games"
+    (folder / "variants" / "set_parameters").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "definitions" / "set_parameters.yaml", folder)
+    shutil.copy(ROOT / "tests" / "definitions" / "variants" / "set_parameters" / "hand.yaml",
+                folder / "variants" / "set_parameters")
+    catalog = Catalog.scan(folder)
+    assert catalog.describe()[0]["variants"][0]["parameters"] == [
+        {"name": "hand_size", "default": 3, "one_of": [1, 2, 3, 5], "kind": "int",
+         "description": "Cards dealt to each player."}]
+    lobby = Lobby(catalog, tmp_path / "tables", bot_delay=0)
+    chosen = Choice.read(catalog, "set_parameters", [["hand", {"hand_size": 5}]])
+    assert chosen.refs() == ["hand:hand_size=5"] and lobby.load(chosen).params["hand_size"] == 5
+    assert lobby.load(Choice.read(catalog, "set_parameters", [["hand", {}]])).params["hand_size"] == 3
