@@ -137,8 +137,9 @@ def _read_game(path: Path, in_folder: bool):
 
 
 def _offered_variants(path: Path, game, problems: list) -> dict:
-    """{id: (file, source)} of the game's variants that read well; each one left out is named in ``problems``."""
-    from ..loader.variants import read_variant, variants_folder
+    """{id: (file, source)} of the game's variants that read well and apply to the game with their defaults (a
+    setting named like a game parameter of another kind, say); each one left out is named in ``problems``."""
+    from ..loader.variants import apply_variants, read_variant, variants_folder
 
     variants = {}
     folder = variants_folder(path)
@@ -148,6 +149,7 @@ def _offered_variants(path: Path, game, problems: list) -> dict:
             continue
         try:
             variant = read_variant(file, file.stem, {}, game.source)
+            apply_variants(game.source, [file.stem])  # by NAME: a folder name may hold ":" and "="
         except DefinitionError as exc:
             problems.append(f"left out: {exc}")
             continue

@@ -308,3 +308,14 @@ def test_a_variant_setting_of_a_game_parameter_is_offered_and_sets_it_at_the_tab
     chosen = Choice.read(catalog, "set_parameters", [["hand", {"hand_size": 5}]])
     assert chosen.refs() == ["hand:hand_size=5"] and lobby.load(chosen).params["hand_size"] == 5
     assert lobby.load(Choice.read(catalog, "set_parameters", [["hand", {}]])).params["hand_size"] == 3
+
+
+def test_a_variant_whose_setting_cannot_set_the_games_parameter_is_left_out_of_the_catalog_and_named(games):
+    (games / "variants" / "selection" / "by_name.yaml").write_text(
+        "variant: By name\ngame: Secret Selection\nparameters:\n  actions_each: {default: two}\n")
+    catalog = Catalog.scan(games)
+    assert list(catalog.offers["selection"].variants) == ["head_start"]
+    [problem] = [p for p in catalog.problems if "by_name.yaml" in p]
+    assert problem.startswith(f"left out: {games / 'variants' / 'selection' / 'by_name.yaml'}:4:27: "
+                              "parameters.actions_each.default: the default 'two' is a text, but the setting sets the "
+                              "game parameter 'actions_each' (")
