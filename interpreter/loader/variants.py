@@ -12,6 +12,9 @@ part::
     before:  {deal: "log \"Dealing.\""}                        # hooks: stack across variants
     instead: {score_of: {if: "p.passed", do: "return 0"}}         # the first whose if holds
 
+A setting (``parameters``) becomes a game parameter of its name; named like a game parameter that
+holds one value of its kind, it sets that parameter instead (owned like a ``replace`` of it).
+
 Parts are found by name: mapping keys (procedures, functions and quantities by
 the name before the parenthesis), components and triggers by ``name``, setup
 steps by ``step``, phases by ``phase``, score terms by key.  Variants apply in
