@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from interpreter import DefinitionError, SaveFileError, State, load_game
-from interpreter.cli import main
 from interpreter.state import fingerprint
 
 from conftest import REPO_ROOT, zone
@@ -25,11 +24,6 @@ GAME = REPO_ROOT / "tests" / "definitions" / "set_parameters.yaml"
 VARIANTS = REPO_ROOT / "tests" / "definitions" / "variants" / "set_parameters"
 HAND = VARIANTS / "hand.yaml"
 SCORES = VARIANTS / "scores.yaml"
-
-
-@pytest.fixture(autouse=True)
-def in_the_repository(monkeypatch):
-    monkeypatch.chdir(REPO_ROOT)
 
 
 def variant(folder: Path, name: str, body: str) -> Path:
