@@ -9,7 +9,7 @@ import pytest
 from interpreter import load_game
 from interpreter.agents import make_agent
 
-FAILING_WORLDS = Path(__file__).resolve().parents[1] / "definitions" / "failing_worlds.yaml"
+FAILING_WORLDS = Path(__file__).resolve().parents[1] / "definitions" / "failing" / "failing_worlds.yaml"
 
 
 @pytest.mark.parametrize("bot", ["ismcts", "mcts"])
