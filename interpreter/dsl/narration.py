@@ -50,26 +50,28 @@ def assignments(body) -> dict:
     defs: dict = {}
     picked: dict = {}
     for st in statements(body):
+        for n, value in _assigned(st):
+            defs.setdefault(n, []).append(value)
         if isinstance(st, A.AskEach):
             for n in (st.name, st.rest_name):
                 picked[n] = picked.get(n, 0) + 1
-        if isinstance(st, A.Let):
-            defs.setdefault(st.name, []).append(st.value)
-        elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
-            defs.setdefault(st.target.name, []).append(st.value)
-        elif isinstance(st, A.For):
-            for n, source in _parts(st.var, st.iterable):
-                defs.setdefault(n, []).append(source)
-        elif isinstance(st, (A.Ask, A.AskEach)):
-            defs.setdefault(st.name, []).append(st.options)
-            if st.rest_name is not None:
-                defs.setdefault(st.rest_name, []).append(st.rest)
-        elif isinstance(st, A.AskMenu):
-            for opt in st.options:
-                for n, source in _parts(opt.var, opt.items):
-                    defs.setdefault(n, []).append(source)
     defs[PICKS] = frozenset(n for n, times in picked.items() if n is not None and len(defs.get(n, ())) == times)
     return defs
+
+
+def _assigned(st) -> list:
+    """(local name, the expression it is given) of each local the statement ``st`` assigns."""
+    if isinstance(st, A.Let):
+        return [(st.name, st.value)]
+    if isinstance(st, A.Assign) and isinstance(st.target, A.Name):
+        return [(st.target.name, st.value)]
+    if isinstance(st, A.For):
+        return _parts(st.var, st.iterable)
+    if isinstance(st, (A.Ask, A.AskEach)):
+        return [(st.name, st.options)] + ([(st.rest_name, st.rest)] if st.rest_name is not None else [])
+    if isinstance(st, A.AskMenu):
+        return [pair for opt in st.options for pair in _parts(opt.var, opt.items)]
+    return []
 
 
 def _parts(var, items) -> list:
