@@ -1412,3 +1412,13 @@ def test_a_flow_key_naming_a_player_it_does_not_have_says_how_to_name_one(tmp_pa
     text = variant("until: size(hand(seat(2))) == 0", f"until: {until}")
     path, error = load_error(tmp_path, text, DSLNameError)
     assert str(error) == located(path, text, needle, "flow[0].until", message)
+
+
+def test_a_bracket_left_open_is_reported_where_it_opens_not_on_the_line_it_swallows(tmp_path):
+    # The text reads on inside an open bracket, so the parser stumbles on the next line: the message named
+    # only a token there, far from the missing ')'.
+    text = variant("    p.points += card.value\n", "    p.points += max(card.value, 1\n")
+    path, error = load_error(tmp_path, text, DSLSyntaxError)
+    assert str(error) == located(path, text, "max^(card", "procedures.take_turn(player p)",
+                                 "this ( is never closed: the text reads on inside it into the next lines, where "
+                                 "'game' is out of place; add its closing )")
