@@ -810,8 +810,10 @@ def _patched_key(v: Variant, op: str, node, segment: str, last: bool, walked: st
     """The key of mapping ``node`` that a key path's ``segment`` names: one that exists, except that the last key
     of an ``add`` must not (it is made, a number if it reads as one)."""
     if not isinstance(node, dict):
+        whole = f"; a key path stops at a list: give the whole list, as {op}: {{{walked}: [...]}}" \
+            if isinstance(node, list) else ""
         raise v.source.error_at(f"{quote(dotted)}: {walked} is {_kind_of(node)}, not a mapping, so it has no "
-                                f"key {quote(segment)}", v.source.key_location(where))
+                                f"key {quote(segment)}{whole}", v.source.key_location(where))
     found = next((k for k in node if _text(k) == segment), _MISSING)
     if last and op == "add":
         if found is not _MISSING:
