@@ -171,10 +171,11 @@ class Dependencies:
     def one_pick(self, node, bound) -> frozenset | None:
         """``chosen[q]`` of an ``ask each``'s picks, q read outside any 'each': player q's pick reveals only itself,
         so it is checked where it lies (the caller checks the card or cards) and the other picks are not read.
-        None for any other index (an 'each' choosing which pick is read may reveal them all)."""
+        None for any other index (an 'each' choosing which pick is read may reveal them all), and in what a local
+        was given (checked when the line is written, when q may name another player)."""
         obj = node.obj
-        if not isinstance(obj, A.Name) or obj.name in bound or obj.name not in self.defs.get(PICKS, ()):
-            return None
+        if self.expanding or not isinstance(obj, A.Name) or obj.name in bound or obj.name not in self.defs.get(PICKS, ()):
+            return None  # (in what a local was given, q may since name another player: every pick counts)
         names = self.free(node.key, bound)
         if names & bound or self.kind(node) not in ("card", "list:card"):
             return None

@@ -73,3 +73,22 @@ def test_what_reads_every_pick_is_hidden_while_some_pick_is(tmp_path, text):
     state = first_round(game)
     for reader in (1, 2, None):  # seat 1's pick is public, the others' still in hands
         assert lines(state, reader, "seen: ") == ["seen: (hidden)." if "count" in text else "seen: some cards."]
+
+
+def test_a_value_read_from_a_pick_into_a_local_stays_hidden_while_any_pick_is(tmp_path):
+    # The local is traced back to what it was given, `chosen[r]`, but r may name another player by the time the
+    # line is written: that trace counts every pick, as before.
+    game = drafting_with(tmp_path, """    ask each q in players secretly to choose one of hand(q) as chosen "keep"
+    let r = seat(2)
+    let k = chosen[r].kind
+    move chosen[seat(1)] to kept(seat(1))
+    r = seat(1)
+    log "seen: {k}."
+    for q in players:
+      if q != seat(1):
+        move chosen[q] to kept(q)
+""")
+    state = first_round(game)
+    assert [line for line in state.log if line.startswith("seen: ")] != ["seen: (hidden)."]
+    for reader in (0, 2, None):  # seat 2's pick is still in its hand
+        assert lines(state, reader, "seen: ") == ["seen: (hidden)."]
