@@ -176,6 +176,9 @@ class Dependencies:
         obj = node.obj
         if self.expanding or not isinstance(obj, A.Name) or obj.name in bound or obj.name not in self.defs.get(PICKS, ()):
             return None  # (in what a local was given, q may since name another player: every pick counts)
+        proc = self.scope.proc
+        if proc is not None and any(param == obj.name for param, _ in proc.params):
+            return None  # a parameter of that name holds something else until the 'ask each'
         names = self.free(node.key, bound)
         if names & bound or self.kind(node) not in ("card", "list:card"):
             return None

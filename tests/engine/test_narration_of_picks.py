@@ -92,3 +92,20 @@ def test_a_value_read_from_a_pick_into_a_local_stays_hidden_while_any_pick_is(tm
     assert [line for line in state.log if line.startswith("seen: ")] != ["seen: (hidden)."]
     for reader in (0, 2, None):  # seat 2's pick is still in its hand
         assert lines(state, reader, "seen: ") == ["seen: (hidden)."]
+
+
+def test_a_parameter_an_ask_each_later_reuses_is_read_as_the_list_it_holds(tmp_path):
+    # `chosen` is a list of cards passed in until the 'ask each' gives it the picks: reading chosen[0] before
+    # reads that list, hidden cards included, as any list (docs/dsl.md, "Narration and secrecy").
+    text = DRAFTING.read_text().replace("  pick(): |\n    ask each", """  pick(): |
+    move top(hand(seat(1))) to kept(seat(1))
+    pick_from(kept(seat(1)) + hand(seat(2)))
+  pick_from(cards chosen): |
+    log "first: {chosen[0]}."
+    ask each""")
+    path = tmp_path / "drafting.yaml"
+    path.write_text(text)
+    state = load_game(path).new_game(3, seed=4)
+    assert [line for line in state.log if line.startswith("first: ")] != ["first: some cards."]
+    for reader in (0, 2, None):  # the list holds seat 2's hand
+        assert lines(state, reader, "first: ") == ["first: a card."]
