@@ -1136,6 +1136,20 @@ def _setup(console, game, data):
         console.print(Padding(effect(step["do"]), (0, 0, 0, 4)))
 
 
+def _phase_end(phase, check: str) -> str:
+    """When a phase ends, in words: its `until` as written (YAML reads `false` as a bool, printed as the rules
+    spell it), or that only `end game` ends it."""
+    until = phase.get("until")
+    if until is None and phase.get("repeat", True) is False:
+        return ""
+    if until is None or until is False:
+        spelt = "" if until is None else " (`until: false`)"
+        return f"; the phase never ends by itself{spelt}: an effect ends the game with `end game`"
+    if until is True:
+        return f"; the phase ends after its first {check.split()[-1]} (`until: true`)"
+    return f"; the phase ends when {until} ({check})"
+
+
 def _flow(console, game, data):
     _section(console, f"Flow ({plural(len(data['flow']), 'phase')})")
     for number, phase in enumerate(data["flow"], 1):
@@ -1148,8 +1162,7 @@ def _flow(console, game, data):
             text = "a round: " + ", then ".join(phase["round"])
             text += ", once" if phase.get("repeat", True) is False else ", again and again"
             check = "after each round"
-        if "until" in phase:
-            text += f"; the phase ends when {phase['until']} ({check})"
+        text += _phase_end(phase, check)
         console.print(Text.assemble((f"{number}. {name}", "bold"), " - ", text) + _changed(game, ("flow", number - 1)))
     console.print(Text("The game ends when the last phase ends, or at once when an effect says `end game`.",
                        style="dim"))

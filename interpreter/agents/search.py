@@ -18,6 +18,8 @@ Each iteration walks down the tree with UCB1, adds one node, then plays random m
 game ends or ``rollout`` decisions have been made after the decision being taken.  A finished
 game is worth ``state.returns()`` to each player; an unfinished one is worth a share of 1 among the
 leaders by ``state.current_scores()``.  Each node adds up the worth to the player who moved into it.
+An iteration in which a rule fails (in an imagined world only, maybe) is dropped whole: the node it
+added is taken out again, so no option is left in the tree without a visit to value it by.
 At a simultaneous decision the searching seat chooses first in the tree and the others after it
 without seeing its pick in the real game; in the tree they answer it (a cautious assumption).
 
@@ -129,7 +131,23 @@ class TreeSearchAgent:
         return order[:max(2, self.iterations // 4)]  # too many options for the iterations: the best judged
 
     def _iterate(self, root: Node, world, seat: int, order: list) -> None:
-        rng = self.rng
+        added = []  # (children, key) of the node this iteration adds
+        try:
+            path = self._walk(root, world, seat, order, added)
+        except RibbitError:
+            if added:  # a world where a rule failed values nothing: no node is left unvisited
+                children, key = added[0]
+                del children[key]
+            raise
+        value = worth(world)
+        root.visits += 1
+        for node, mover in path:
+            node.visits += 1
+            node.total += value[mover]
+
+    def _walk(self, root: Node, world, seat: int, order: list, added: list) -> list:
+        """Go down the tree from the root, adding one node (recorded in ``added``), then play the rollout:
+        the path of (node, player who moved into it)."""
         node, path = root, []
         here = set(world.legal_actions(seat))
         player, legal = seat, [a for a in order if a in here] or order
@@ -139,6 +157,8 @@ class TreeSearchAgent:
             keys = [(player, a) for a in legal]
             key, fresh = self._descend(node, root, keys)
             node = children[key]
+            if fresh:
+                added.append((children, key))
             world.apply(player, key[1])
             path.append((node, player))
             budget -= 1
@@ -147,12 +167,8 @@ class TreeSearchAgent:
             player = world.current_players()[0]
             legal = world.legal_actions(player)
         if not world.over and budget > 0:  # the rollout: random moves straight from the decisions (state.playout)
-            world.playout(rng, decisions=budget)
-        value = worth(world)
-        root.visits += 1
-        for node, mover in path:
-            node.visits += 1
-            node.total += value[mover]
+            world.playout(self.rng, decisions=budget)
+        return path
 
     def _descend(self, node: Node, root: Node, keys: list):
         """(the child's key to go down to, whether it is new): an option not tried yet (the root tries its options

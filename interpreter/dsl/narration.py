@@ -41,26 +41,37 @@ class Opaque(Exception):
     """What an interpolation reveals cannot be told at load: it is shown to nobody but the referee."""
 
 
+PICKS = object()  # the key of assignments() holding the locals that only ever hold the picks of an 'ask each'
+
+
 def assignments(body) -> dict:
-    """Local name -> the expressions assigned to it anywhere in ``body`` (flow-insensitive, so loops are covered)."""
+    """Local name -> the expressions assigned to it anywhere in ``body`` (flow-insensitive, so loops are covered);
+    under :data:`PICKS`, the names that only an ``ask each`` assigns (one pick per player, indexed by player)."""
     defs: dict = {}
+    picked: dict = {}
     for st in statements(body):
-        if isinstance(st, A.Let):
-            defs.setdefault(st.name, []).append(st.value)
-        elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
-            defs.setdefault(st.target.name, []).append(st.value)
-        elif isinstance(st, A.For):
-            for n, source in _parts(st.var, st.iterable):
-                defs.setdefault(n, []).append(source)
-        elif isinstance(st, (A.Ask, A.AskEach)):
-            defs.setdefault(st.name, []).append(st.options)
-            if st.rest_name is not None:
-                defs.setdefault(st.rest_name, []).append(st.rest)
-        elif isinstance(st, A.AskMenu):
-            for opt in st.options:
-                for n, source in _parts(opt.var, opt.items):
-                    defs.setdefault(n, []).append(source)
+        for n, value in _assigned(st):
+            defs.setdefault(n, []).append(value)
+        if isinstance(st, A.AskEach):
+            for n in (st.name, st.rest_name):
+                picked[n] = picked.get(n, 0) + 1
+    defs[PICKS] = frozenset(n for n, times in picked.items() if n is not None and len(defs.get(n, ())) == times)
     return defs
+
+
+def _assigned(st) -> list:
+    """(local name, the expression it is given) of each local the statement ``st`` assigns."""
+    if isinstance(st, A.Let):
+        return [(st.name, st.value)]
+    if isinstance(st, A.Assign) and isinstance(st.target, A.Name):
+        return [(st.target.name, st.value)]
+    if isinstance(st, A.For):
+        return _parts(st.var, st.iterable)
+    if isinstance(st, (A.Ask, A.AskEach)):
+        return [(st.name, st.options)] + ([(st.rest_name, st.rest)] if st.rest_name is not None else [])
+    if isinstance(st, A.AskMenu):
+        return [pair for opt in st.options for pair in _parts(opt.var, opt.items)]
+    return []
 
 
 def _parts(var, items) -> list:
@@ -147,11 +158,31 @@ class Dependencies:
             return names
         if isinstance(node, A.Call):
             return self.call(node, bound)
+        if isinstance(node, A.Index):
+            one = self.one_pick(node, bound)
+            if one is not None:
+                return one
         names = frozenset()
         for f in dataclasses.fields(node):
             if f.name not in ("line", "column"):
                 names |= self.free(getattr(node, f.name), bound)
         return names
+
+    def one_pick(self, node, bound) -> frozenset | None:
+        """``chosen[q]`` of an ``ask each``'s picks, q read outside any 'each': player q's pick reveals only itself,
+        so it is checked where it lies (the caller checks the card or cards) and the other picks are not read.
+        None for any other index (an 'each' choosing which pick is read may reveal them all), and in what a local
+        was given (checked when the line is written, when q may name another player)."""
+        obj = node.obj
+        if self.expanding or not isinstance(obj, A.Name) or obj.name in bound or obj.name not in self.defs.get(PICKS, ()):
+            return None  # (in what a local was given, q may since name another player: every pick counts)
+        proc = self.scope.proc
+        if proc is not None and any(param == obj.name for param, _ in proc.params):
+            return None  # a parameter of that name holds something else until the 'ask each'
+        names = self.free(node.key, bound)
+        if names & bound or self.kind(node) not in ("card", "list:card"):
+            return None
+        return names | {obj.name}
 
     def private_read(self, node, bound_names) -> None:
         """A private player variable read: whose it is, checked at run time (unless that cannot be told)."""

@@ -375,11 +375,45 @@ def _unexpected_token(text: str, exc: UnexpectedToken) -> SnippetSyntaxError:
     return _unexpected_word(text, exc, line, col)
 
 
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _unclosed(text: str, end: int) -> tuple | None:
+    """(bracket, line, column) of the innermost bracket still open at offset ``end`` of ``text`` (texts in
+    quotes and comments skipped), or None."""
+    stack, quoted, comment, line, column = [], False, False, 1, 1
+    for i in range(min(end, len(text))):
+        ch = text[i]
+        if ch == "\n":
+            comment, line, column = False, line + 1, 1
+            continue
+        if quoted:
+            quoted = ch != '"' or text[i - 1] == "\\"
+        elif not comment:
+            if ch == '"':
+                quoted = True
+            elif ch == "#":
+                comment = True
+            elif ch in _CLOSERS:
+                stack.append((ch, line, column))
+            elif ch in ")]}" and stack:
+                stack.pop()
+        column += 1
+    return stack[-1] if stack else None
+
+
 def _unexpected_word(text: str, exc: UnexpectedToken, line: int, col: int) -> SnippetSyntaxError:
-    """A word or symbol out of place: what was expected instead, with the likely intent for '=' and 'ask'."""
+    """A word or symbol out of place: what was expected instead, with the likely intent for '=' and 'ask'; a
+    bracket left open on an earlier line (the text reads on inside it) is reported where it was opened."""
     accepted = _accepted(exc)
     tok = exc.token
     what = "end of line" if tok.type == "_NL" else repr(str(tok))
+    opened = _unclosed(text, tok.start_pos) if tok.start_pos is not None else None
+    if opened is not None and opened[1] < line:
+        bracket, at_line, at_column = opened
+        return SnippetSyntaxError(f"this {bracket} is never closed: the text reads on inside it into the next lines, "
+                                  f"where {what} is out of place; add its closing {_CLOSERS[bracket]}",
+                                  at_line, at_column)
     if str(tok) == "=" and "COMPOP" in accepted:
         return SnippetSyntaxError("unexpected '='; did you mean '=='? ('==' compares two values; a single '=' "
                                   "gives a variable a new value, on a line of its own)", line, col)

@@ -39,6 +39,21 @@ MAX_CARDS = 100_000  # cards and pieces in one game, all copies counted: rules s
 _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.DSLTypeError}
 
 
+def _no_player_here(exc: CompileError, key: str, pvars) -> None:
+    """An unknown name (with no close match) or a bare player variable in a flow key that names no player: say
+    how to name one there (a stranger writes ``until: p.points >= 10`` as in a procedure)."""
+    node = exc.node
+    if not isinstance(node, A.Name) or "did you mean" in exc.message:
+        return
+    scope = (f"{quote(key)} is worked out for the whole table, with no player 'p' in scope: name the player whose "
+             "turn it is 'active'")
+    if node.name in pvars:
+        exc.message = (f"{quote(node.name)} is a player variable, and {scope} (active.{node.name}), or go through the "
+                       f"players: any(each q in players where q.{node.name} ...)")
+    elif exc.message.startswith("unknown name"):
+        exc.message += f" ({scope}, or go through the players: any(each q in players where ...))"
+
+
 class Builder:
     def __init__(self, source: Source, texts: list[str], variants: list[str], per_count=None, options=None):
         self.per_count = per_count  # a board per player count: (this game's Board, its counts, every space name)
@@ -593,13 +608,17 @@ class Builder:
                                  path + ("do",))
             self.g.triggers.setdefault(trig["on"], []).append(proc)
 
-    def check_expr(self, node, params, where, kind):
+    def check_expr(self, node, params, where, kind, no_player: str = ""):
+        """The kind of the expression ``node`` (checked against ``kind``); ``no_player`` names a key evaluated with
+        no player in scope (``until``, ``first``), whose 'unknown name' errors then say how to name one."""
         from ..dsl.compiler import Scope
 
         try:
             self.compiler.where = where
             _, k = self.compiler.expr(node, Scope(dict(params), None))
         except CompileError as exc:
+            if no_player:
+                _no_player_here(exc, no_player, self.g.pvars)
             self.compile_error(exc, where)
         if kind:
             self.check_kind(k, kind, where)
@@ -770,7 +789,7 @@ class Builder:
             path = ("flow", i)
             until = self.parse_expr(phase["until"], path + ("until",)) if "until" in phase else None
             if until is not None:
-                self.check_expr(until, [], path + ("until",), "bool")
+                self.check_expr(until, [], path + ("until",), "bool", no_player="until")
                 until = self.flow_expression(until, path + ("until",))
             if "turn" in phase:
                 stmts.extend(self.turn_phase(phase, path, until))
@@ -812,7 +831,7 @@ class Builder:
 
     def turn_phase(self, phase, path, until):
         first = self.parse_expr(phase.get("first", "seat(1)"), path + ("first",))
-        self.check_expr(first, [], path + ("first",), "player")
+        self.check_expr(first, [], path + ("first",), "player", no_player="first")
         first = self.flow_expression(first, path + ("first",))
         var = f"$phase{path[1]}"
         p = A.Name(var)

@@ -773,7 +773,18 @@ class Overlay:
         if unnamed and part in LIST_PARTS:
             message += f"; some {part} entries have no {quote(LIST_PARTS[part])} key, so variants cannot name them"
         located = v.source.key_location(where) if own or key else v.source.location(where)  # a key, or the anchor's name
-        raise v.source.error_at(message + hint, located)
+        raise v.source.error_at(message + hint + self._not_a_procedure(op, name), located)
+
+    def _not_a_procedure(self, op: str, name: str) -> str:
+        """A hook naming a function or quantity of the game: say that hooks wrap procedures only, and what to do."""
+        if op not in HOOK_OPS.values():
+            return ""
+        for part in ("functions", "quantities"):
+            if any(e.name == name for e in self.part(part)):
+                what = WORDS[part]
+                return (f"; {quote(name)} is a {what} of the game, and hooks run around procedures only: to change "
+                        f"what it gives, replace the {what} (replace: {part}: {name}(...): ...)")
+        return ""
 
     def _where_names(self) -> str:
         files = [self.base.file] + [a.file for a in self.applied.values()]
@@ -854,8 +865,10 @@ def _patched_key(v: Variant, op: str, node, segment: str, last: bool, walked: st
     """The key of mapping ``node`` that a key path's ``segment`` names: one that exists, except that the last key
     of an ``add`` must not (it is made, a number if it reads as one)."""
     if not isinstance(node, dict):
+        whole = f"; a key path stops at a list: give the whole list, as {op}: {{{walked}: [...]}}" \
+            if isinstance(node, list) else ""
         raise v.source.error_at(f"{quote(dotted)}: {walked} is {_kind_of(node)}, not a mapping, so it has no "
-                                f"key {quote(segment)}", v.source.key_location(where))
+                                f"key {quote(segment)}{whole}", v.source.key_location(where))
     found = next((k for k in node if _text(k) == segment), _MISSING)
     if last and op == "add":
         if found is not _MISSING:

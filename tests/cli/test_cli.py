@@ -16,6 +16,7 @@ from interpreter.render import describe_cards, render_decision
 from interpreter.sim import SimStats, Tally, play_bot_game, run_chunk
 
 FROG_TOWER = str(Path(__file__).resolve().parents[2] / "definitions" / "frog_tower.yaml")
+CRAZY_EIGHTS = str(Path(__file__).resolve().parents[2] / "definitions" / "crazy_eights.yaml")
 
 # A small game with a ring board, per-space, owner and top zones, a private variable,
 # a trigger, a card ability, a secret simultaneous decision, rounds and `end game`.
@@ -530,3 +531,20 @@ def test_a_decision_marks_you_beside_your_own_seat_among_those_it_waits_for(seat
     console = Console(width=120, record=True, file=io.StringIO())
     render_decision(console, {"prompt": "bid", "waiting_for": [0, 1, 2]}, seat)
     assert console.export_text().splitlines()[0] == f"Decision: bid - {line}"
+
+
+@pytest.mark.parametrize("until, says", [
+    ("false", "the phase never ends by itself (`until: false`): an effect ends the game with `end game`"),
+    (None, "the phase never ends by itself: an effect ends the game with `end game`"),
+    ("true", "the phase ends after its first turn (`until: true`)"),
+    ("game.turn >= 4", "the phase ends when game.turn >= 4 (after each turn)")])
+def test_rules_summary_says_when_a_phase_ends_in_the_words_of_the_rules(capsys, tmp_path, until, says):
+    # `until: false` read as YAML is Python's False: the summary printed "the phase ends when False".
+    text = Path(CRAZY_EIGHTS).read_text()
+    assert "    until: false " in text
+    path = tmp_path / "crazy.yaml"
+    path.write_text(text.replace("    until: false ", "" if until is None else f"    until: {until} "))
+    code, out, _ = run(capsys, "rules", str(path))
+    assert code == 0
+    flow = " ".join(out[out.index("Flow (1 phase)"):out.index("The game ends when")].split())
+    assert says in flow and "False" not in flow and "True" not in flow

@@ -520,12 +520,35 @@ def quoting(tmp_path, block):
     assert rounds.is_terminal() and rounds.view(0)["variables"]["round"] == 1
 
 
+def graph_board(tmp_path, block):
+    """A board of spaces and one-way edges: step follows an edge its way only, adjacent and distance both ways."""
+    claims = {'step("fork", "branch")': "shortcut", 'step("b", "branch")': "none", 'step("a", "back")': "none",
+              'adjacent("fork")': "a, b, shortcut", 'distance("home", "start")': "4", 'step("home", "back")': "start"}
+    for number, (expression, shown) in enumerate(claims.items()):
+        game = game_with(tmp_path, block, turn(f'let shown = {expression}\nlog "{{shown}}"\n'), name=f"graph{number}")
+        assert game.new_game(3, 0).log[-1] == shown, expression
+    with pytest.raises(RibbitError, match="unknown direction 'sideways'; the board has back, branch, next"):
+        game_with(tmp_path, block, turn('let shown = step("a", "sideways")\n'), name="graph_unknown")
+
+
+def graph_board_walk(tmp_path, block):
+    """The spaces n steps ahead of a pawn, any branch taken, on the board of the block before."""
+    board = dsl_blocks("graph-board")[0]
+    functions = "functions:\n  exits(space sp): '[each t in [step(sp, \"next\"), step(sp, \"branch\")] where t != none]'\n"
+    for n, ahead in ((2, "fork"), (3, "b, shortcut"), (4, "home")):
+        body = f"let pawn = first(pile)\nmove pawn to stand(\"start\")\nlet n = {n}\n" + block + 'log "{frontier}"\n'
+        game = game_with(tmp_path, board, functions, "components: [{name: pawn, zone: pile}]", turn(body),
+                         name=f"walk{n}")
+        assert game.new_game(3, 0).log[-1] == ahead
+
+
 CHECKS = {
     "error": error, "expressions": expressions, "ordering": ordering, "weights": weights, "product": product,
     "statements": statements, "narration": narration, "events": events, "listeners": listeners,
     "quantities": quantities, "counters": counters, "counter-statements": counter_statements, "wet": wet,
     "board": board, "board-per-count": board_per_count, "family": family, "seen-by": seen_by, "pieces": pieces, "flow": flow,
-    "table": table, "quoting": quoting, "per-player": per_player,
+    "table": table, "quoting": quoting, "per-player": per_player, "graph-board": graph_board,
+    "graph-board-walk": graph_board_walk,
 }
 
 

@@ -210,3 +210,12 @@ def test_ribbit_rules_lists_the_hooks_as_changes():
     changes = [str(c) for c in game.source.changes]
     assert changes[0].startswith("leaf_to_box runs an effect instead of procedure 'bust' (")
     assert changes[1].startswith("extra_card runs an effect before procedure 'stop' (")
+
+
+def test_a_hook_on_a_function_says_hooks_wrap_procedures_and_to_replace_the_function(tmp_path):
+    # 'busts' is a function of Frog Tower: a stranger hooking it was told only that no procedure has that name.
+    a = variant(tmp_path, "a", "after:\n  busts: pass\n")
+    message = error_of([a])
+    assert message.startswith(f"{a}:4:3: after.busts: there is no procedure 'busts' to run an effect after in ")
+    assert "'busts' is a function of the game, and hooks run around procedures only: to change what it gives, " \
+           "replace the function (replace: functions: busts(...): ...)" in message

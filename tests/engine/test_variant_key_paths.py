@@ -130,3 +130,16 @@ def test_changing_only_the_six_player_top_frog_pond_leaves_the_two_to_five_playe
     assert patched.for_players(6).board.grid == (6, 6) and plain.for_players(6).board.grid == (5, 5)
     state = patched.new_game(6, seed=1)
     assert sum(1 for name in state.view(None)["zones"] if name.startswith("cell(")) == 36
+
+
+def test_a_key_path_into_a_list_says_to_give_the_whole_list(tmp_path):
+    # A stranger changing one listener of a Top Frog card wrote 'components.Robot.listeners.0.do'.
+    robot = variant(tmp_path, "robot.yaml", 'replace:\n  components.Robot.listeners.0.do: "gain(player, 2)"\n',
+                    game="Top Frog")
+    assert error_of(TOP_FROG, [robot]).splitlines()[0] == (
+        f"{robot}:4:3: replace.components.Robot.listeners.0.do: 'components.Robot.listeners.0.do': "
+        "components.Robot.listeners is a list, not a mapping, so it has no key '0'; a key path stops at a list: give "
+        "the whole list, as replace: {components.Robot.listeners: [...]}")
+    whole = variant(tmp_path, "whole.yaml", "replace:\n  components.Robot.listeners:\n    - {on: squandered, "
+                    'while: showing(self) and owner_of(self) == player, do: "gain(player, 2)"}\n', game="Top Frog")
+    assert load_game(TOP_FROG, variants=[str(whole)])  # as the message says

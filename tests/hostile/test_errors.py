@@ -1398,3 +1398,27 @@ def test_dividing_by_a_constant_zero_is_refused_at_load_where_the_zero_is(tmp_pa
     path, err = load_error(tmp_path, text, DSLTypeError)
     assert err.message == "division by zero"
     assert (err.location.line, err.location.column) == position(text, "1 // 0")[0:1] + (position(text, "1 // 0")[1] + 5,)
+
+
+@pytest.mark.parametrize("until, needle, message", [
+    ("p.points >= 5", "until: ^p.points", "unknown name 'p' ('until' is worked out for the whole table, with no player 'p' "
+     "in scope: name the player whose turn it is 'active', or go through the players: any(each q in players where ...))"),
+    ("points >= 5", "until: ^points", "'points' is a player variable, and 'until' is worked out for the whole table, with "
+     "no player 'p' in scope: name the player whose turn it is 'active' (active.points), or go through the players: "
+     "any(each q in players where q.points ...)"),
+    ("size(hand(seat(2))) == 0 and game.plays == size(plyers)", "^plyers", "unknown name 'plyers'; did you mean 'players'?")])
+def test_a_flow_key_naming_a_player_it_does_not_have_says_how_to_name_one(tmp_path, until, needle, message):
+    # A stranger writes `until: p.points >= 5` as in a procedure: 'unknown name p' alone did not say why.
+    text = variant("until: size(hand(seat(2))) == 0", f"until: {until}")
+    path, error = load_error(tmp_path, text, DSLNameError)
+    assert str(error) == located(path, text, needle, "flow[0].until", message)
+
+
+def test_a_bracket_left_open_is_reported_where_it_opens_not_on_the_line_it_swallows(tmp_path):
+    # The text reads on inside an open bracket, so the parser stumbles on the next line: the message named
+    # only a token there, far from the missing ')'.
+    text = variant("    p.points += card.value\n", "    p.points += max(card.value, 1\n")
+    path, error = load_error(tmp_path, text, DSLSyntaxError)
+    assert str(error) == located(path, text, "max^(card", "procedures.take_turn(player p)",
+                                 "this ( is never closed: the text reads on inside it into the next lines, where "
+                                 "'game' is out of place; add its closing )")
