@@ -16,14 +16,26 @@ def setting_text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def variant_refs(variant_file: Path) -> list[str]:
-    """The variant with its defaults, then once more for each other value of each ``one_of`` parameter."""
+def variant_refs(variant_file: Path, numbers: bool = True) -> list[str]:
+    """The variant with its defaults, then once more for each other value of each ``one_of`` parameter
+    (without ``numbers``, not of a whole-number one: see :func:`varies_the_paths`)."""
     parameters = (yaml.safe_load(variant_file.read_text()) or {}).get("parameters") or {}
     refs = [variant_file.stem]
     for key, spec in parameters.items():
-        refs += [f"{variant_file.stem}:{key}={setting_text(value)}"
-                 for value in spec.get("one_of", []) if value != spec.get("default")]
+        if numbers or varies_the_paths(spec.get("default")):
+            refs += [f"{variant_file.stem}:{key}={setting_text(value)}"
+                     for value in spec.get("one_of", []) if value != spec.get("default")]
     return refs
+
+
+def varies_the_paths(default) -> bool:
+    """Whether another value of a setting with this default may take the rules down other paths.
+
+    A text or true/false setting picks among rules (``crayfish:rule=pass_left``); a whole number is an
+    amount the rules read (points, a limit), whose other values take the paths of the default.  The sweeps
+    that check a property of every position (trace, saves, narration, replay) play the default only; the
+    invariants (test_conformance.py) and the compiler's differential test play every value."""
+    return isinstance(default, bool) or not isinstance(default, int)
 
 
 def every_configuration(test_definitions_at_most: bool = True, settings: bool = False) -> list[tuple[Path, list[str], int]]:

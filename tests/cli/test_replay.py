@@ -18,7 +18,7 @@ from interpreter.render import SafeConsole
 from interpreter.log_replay import Replay, load_logged_game, read_log
 from interpreter.render import show_position
 from invariants import with_cards_permuted
-from test_conformance import CONFIGURATIONS
+from test_conformance import SWEEP_CONFIGURATIONS as CONFIGURATIONS
 from test_narration import unseen_cards
 
 from conftest import REPO_ROOT

@@ -19,7 +19,7 @@ from interpreter import DefinitionError, RuleError, SaveFileError, State, load_g
 from interpreter.cli import main
 from interpreter.runtime.visibility import Line, Part
 from invariants import check_cards, random_playout, seen_cards, with_cards_permuted
-from test_conformance import CONFIGURATIONS, shipped_game
+from test_conformance import SWEEP_CONFIGURATIONS as CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
 

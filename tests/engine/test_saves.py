@@ -23,7 +23,7 @@ from interpreter import DefinitionError, IllegalActionError, SaveFileError, Stat
 from interpreter.state import fingerprint
 from interpreter.agents import UnknownAgentError, make_agent
 from invariants import snapshot
-from test_conformance import CONFIGURATIONS, playout_plan, shipped_game
+from test_conformance import SWEEP_CONFIGURATIONS as CONFIGURATIONS, playout_plan, shipped_game
 
 FROG_TOWER = REPO_ROOT / "definitions" / "frog_tower.yaml"
 KAERU = REPO_ROOT / "definitions" / "kaeru.yaml"

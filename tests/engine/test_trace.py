@@ -18,7 +18,7 @@ from interpreter import DefinitionError, State, load_game, load_scenario
 from interpreter import trace as TR
 from interpreter.cli import main
 from invariants import random_playout, seen_cards, with_cards_permuted
-from test_conformance import CONFIGURATIONS, shipped_game
+from test_conformance import SWEEP_CONFIGURATIONS as CONFIGURATIONS, shipped_game
 
 WHISPERS = REPO_ROOT / "tests" / "definitions" / "narration.yaml"
 FROG_TOWER = REPO_ROOT / "definitions" / "frog_tower.yaml"

@@ -25,17 +25,19 @@ FEWEST_GAMES = 6  # a game for few player counts plays more seeds of each
 LONG_GAME = 300  # actions in a random game: longer games play fewer, sampled playouts (playout_plan)
 
 
-def shipped_configurations() -> list[tuple[str, tuple[str, ...]]]:
-    """(game file stem, variants) for every shipped game alone and with each variant setting on its own."""
+def shipped_configurations(numbers: bool = True) -> list[tuple[str, tuple[str, ...]]]:
+    """(game file stem, variants) for every shipped game alone and with each variant setting on its own
+    (without ``numbers``, not the other values of a whole-number setting: configurations.varies_the_paths)."""
     configurations = []
     for game_file in sorted(DEFINITIONS.glob("*.yaml")):
         configurations.append((game_file.stem, ()))
         for variant_file in sorted((DEFINITIONS / "variants" / game_file.stem).glob("*.yaml")):
-            configurations += [(game_file.stem, (ref,)) for ref in variant_refs(variant_file)]
+            configurations += [(game_file.stem, (ref,)) for ref in variant_refs(variant_file, numbers)]
     return configurations
 
 
 CONFIGURATIONS = shipped_configurations()
+SWEEP_CONFIGURATIONS = shipped_configurations(numbers=False)  # for sweeps of a property at every position
 
 
 @cache
@@ -50,6 +52,9 @@ def test_every_shipped_game_and_variant_setting_is_covered():
             "frog_tower+crayfish", "frog_tower+crayfish:rule=pass_left"} <= found
     assert "frog_tower+crayfish:rule=random" not in found  # the default: that is plain "crayfish"
     assert len(found) == len(CONFIGURATIONS)
+    swept = {stem + "".join(f"+{v}" for v in variants) for stem, variants in SWEEP_CONFIGURATIONS}
+    assert "frog_tower+crayfish:rule=pass_left" in swept and "top_frog+tall_stacks" in swept
+    assert not any("tall_stack_bonus=" in name for name in swept) and swept < found
 
 
 @cache
