@@ -737,15 +737,16 @@ class PlaySession:
 
     def finish(self) -> None:
         state = self.state
+        seat = self.audience if isinstance(self.audience, int) else None  # one human: the end as they see it
         if self.humans:
             self.console.rule("game over")
-            render_view(self.console, self.game, state.view(None), None, self.news)
+            render_view(self.console, self.game, state.view(seat), seat, self.news)
         scores, winners = state.scores(), state.winners()
         self.log.write(event="end", scores=scores, breakdown=state.score_breakdown(), winners=[w + 1 for w in winners],
                        returns=state.returns(),
                        ended_by=state.ended_by, decisions=len(state.history),
                        turns=state.gv.get("turn"), seed=state.seed)
-        render_result(self.console, self.game, state)
+        render_result(self.console, self.game, state, seat)
 
 
 # ---------------------------------------------------------------- simulate

@@ -13,6 +13,7 @@ That happens in one place, ``SafeConsole``, for everything printed through it;
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 
@@ -223,9 +224,24 @@ def card_badges(game, name: str) -> str:
     return ", ".join(_short(key, props[key]) for key in _face(game).get("badges", ()) if key in props)
 
 
+def _words(text: str) -> set:
+    return set(re.findall(r"[^\W_]+", text.lower()))
+
+
+def _said_by_name(name: str, key: str, value) -> bool:
+    """Whether the card's name already says what this badge would ('red knight (blue shield)' and
+    'shields blue'; 'knight (Again!)' and a true 'again')."""
+    said = _words(key) if value is True else _words(" ".join(map(str, value)) if isinstance(value, list)
+                                                     else format_value(value))
+    return bool(said) and said <= _words(str(name))
+
+
 def card_label(game, name: str) -> str:
-    """A card's name with its badges: 'Red Knight (strength 3, value 2)'."""
-    badges = card_badges(game, name)
+    """A card's name with its badges, in a list of cards: 'Red Knight (strength 3, value 2)'; a badge the
+    name already says is not repeated."""
+    props = card_properties(game, name)
+    badges = ", ".join(_short(key, props[key]) for key in _face(game).get("badges", ())
+                       if key in props and not _said_by_name(name, key, props[key]))
     return f"{name} ({badges})" if badges else str(name)
 
 
@@ -280,17 +296,30 @@ def _unshown_properties(face: dict, props: dict) -> list:
             for k, v in props.items() if k not in shown]
 
 
-def _grouped(game, names: list) -> list:
-    """``names`` in groups by the card face's band value (first seen first), in order within a group."""
+def _groups(game, names: list) -> list[tuple[str, list]]:
+    """[(band value, names)]: ``names`` in groups by the card face's band value (first seen first), in order
+    within a group; one unnamed group when the face has no band."""
     band = _face(game).get("band")
     if not band:
-        return list(names)
+        return [("", list(names))]
     default = game.property_defaults.get(band)
-    value = {name: str(card_properties(game, name).get(band, default)) for name in names}
-    rank: dict = {}
+    groups: dict = {}
     for name in names:
-        rank.setdefault(value[name], len(rank))
-    return sorted(names, key=lambda name: rank[value[name]])  # stable: in order within a group
+        groups.setdefault(format_value(card_properties(game, name).get(band, default)), []).append(name)
+    return list(groups.items())
+
+
+def _grouped_zone(game, names: list) -> Text:
+    """A ``show: grouped`` zone: each group under its band value, the groups apart ("red: red knight x2 │
+    blue: blue page"), as cards sorted by colour lie on a table."""
+    text = Text()
+    for number, (value, group) in enumerate(_groups(game, names)):
+        if number:
+            text.append(" │ ", style="dim")
+        if value:
+            text.append(value + ": ", style="italic")
+        text.append(_open_zone(group, game))
+    return text
 
 
 def shown_variables(game, row: dict, which: str) -> list:
@@ -461,8 +490,9 @@ def top_text(game, zone: str, shown: dict) -> str:
 
 def _with_top_text(game, zone: str, shown: dict) -> Text:
     if zone_place(game, zone)["show"] == "grouped" and shown.get("cards"):
-        shown = {**shown, "cards": _grouped(game, shown["cards"])}
-    contents = zone_contents(shown, game)
+        contents = _grouped_zone(game, shown["cards"])
+    else:
+        contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
     if text:
         contents.append("\n↳ " + text, style="italic")
@@ -777,7 +807,9 @@ def render_decision(console: Console, decision: dict, seat: int | None, game=Non
     for number, option in enumerate(options, 1):
         console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
         for name in faces.get(option, ()):
-            console.print(Padding(card_face(game, name), (0, 0, 0, 8)))
+            face = card_face(game, name)
+            if face.plain != name:  # a face that says no more than the card's name would only repeat the option
+                console.print(Padding(face, (0, 0, 0, 8)))
     if options:
         console.print(Text("  (? explains this decision; info NAME shows a card you can see, info ZONE a zone)",
                            style="dim"))
@@ -873,21 +905,30 @@ def _code_blocks_plain(console, entries):
 
 
 # ---------------------------------------------------------------- results
-def render_result(console: Console, game, state) -> None:
-    """Final scores and winners of a finished game."""
-    scores, winners = state.scores(), state.winners()
+def score_columns(game) -> tuple[list, str]:
+    """The end-of-game breakdown's columns and the total's heading, in the definition's terms: several terms
+    each get a column beside "score"; a single term is the score itself, headed by its label ("tricks")."""
     terms = (getattr(game, "presentation", None) or {}).get("score") or []
-    terms = terms if len(terms) > 1 else []  # one term is the score itself
+    if len(terms) == 1:
+        return [], terms[0][1]
+    return list(terms), "score"
+
+
+def render_result(console: Console, game, state, seat: int | None = None) -> None:
+    """Final scores and winners of a finished game (``seat``'s row says "(you)")."""
+    scores, winners = state.scores(), state.winners()
+    terms, total = score_columns(game)
     breakdown = state.score_breakdown() if terms else []
     table = Table(title=f"{game.name}: final result", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("seat")
     for _, label in terms:
         table.add_column(Text(label), justify="right")
-    table.add_column("score", justify="right")
+    table.add_column(Text(total), justify="right")
     table.add_column("")
-    for seat, score in enumerate(scores):
-        table.add_row(f"player {seat + 1}", *(str(breakdown[seat][term]) for term, _ in terms), str(score),
-                      "winner" if seat in winners else "", style="bold green" if seat in winners else "")
+    for player, score in enumerate(scores):
+        table.add_row(f"player {player + 1}" + (" (you)" if player == seat else ""),
+                      *(str(breakdown[player][term]) for term, _ in terms), str(score),
+                      "winner" if player in winners else "", style="bold green" if player in winners else "")
     console.print(table)
     console.print(Text(winners_sentence(winners) + (" (the rules ended the game with `end game`)"
                                                      if state.forced_winners is not None else ""), style="bold green"))
