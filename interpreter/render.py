@@ -474,29 +474,68 @@ def _player_cells(game, view: dict, zones: dict, player: int, columns: _PlayerCo
             *(str(values_of[player]) for values_of in columns.counters.values())]
 
 
-def top_text(game, zone: str, shown: dict) -> str:
-    """The text property a zone names with ``show_text`` (its rules text), of its top card if the viewer sees it."""
+def top_text(game, zone: str, shown: dict, at: int = -1) -> str:
+    """The text property a zone names with ``show_text`` (its rules text), of its top card (``at``: another
+    place, 0 the bottom) if the viewer sees it."""
     spec = game.zones.get(zone)
     cards = shown.get("cards")
     if spec is None or not spec.show_text or not cards:
         return ""
     table = game.properties[spec.show_text][0]
     try:
-        text = table[game.card_names.index(cards[-1])]
+        text = table[game.card_names.index(cards[at])]
     except (ValueError, IndexError):
         return ""
     return text if isinstance(text, str) else ""
 
 
+def _stack_zone(game, cards: list) -> Text:
+    """A ``show: stack`` pile read as it stands, bottom to top: 'A ▸ B ▸ C  (bottom ▸ top)'."""
+    text = Text(" ▸ ".join(card_label(game, name) for name in cards))
+    text.append("  (bottom ▸ top)", style="dim")
+    return text
+
+
 def _with_top_text(game, zone: str, shown: dict) -> Text:
-    if zone_place(game, zone)["show"] == "grouped" and shown.get("cards"):
-        contents = _grouped_zone(game, shown["cards"])
+    """A zone's contents in a player's row or a table line, with the ``show_text`` of its top card; a pile
+    of several cards also shows that of its base (the card the others stand on)."""
+    show, cards = zone_place(game, zone)["show"], shown.get("cards")
+    pile = show == "stack" and cards and len(cards) > 1
+    if show == "grouped" and cards:
+        contents = _grouped_zone(game, cards)
+    elif pile:
+        contents = _stack_zone(game, cards)
     else:
         contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
     if text:
-        contents.append("\n↳ " + text, style="italic")
+        contents.append(("\n↳ top: " if pile else "\n↳ ") + text, style="italic")
+    base = top_text(game, zone, shown, 0) if pile else ""
+    if base:
+        contents.append("\n↳ base: " + base, style="italic")
     return contents
+
+
+FACES_SHOWN = 4  # a shared zone of at most this many different cards shows each card's ability and text
+
+
+def _faces_zone(game, cards: list):
+    """A few cards on the table, each on its line with its ability and text, as they lie face up; None when
+    the card face shows no ability or text (the names say it all)."""
+    face = _face(game)
+    groups = group_cards(cards)
+    if not (face.get("ability") or face.get("text")) or not cards or len(groups) > FACES_SHOWN:
+        return None
+    lines = Text()
+    said = False
+    for number, (name, times) in enumerate(groups):
+        props = card_properties(game, name)
+        rules = [format_value(props[key]) for key in (face.get("ability"), face.get("text")) if key and props.get(key)]
+        said = said or bool(rules)
+        lines.append(("\n" if number else "") + card_label(game, name) + ("" if times == 1 else f" x{times}"))
+        if rules:
+            lines.append(" · " + ": ".join(rules), style="dim")
+    return lines if said else None
 
 
 def _is_empty(shown: dict) -> bool:
@@ -547,8 +586,12 @@ def _zone_table(title: str, zones, game=None) -> Table:
     table.add_column(style="bold")
     table.add_column()
     for name, shown in zones:
-        table.add_row(Text(zone_place(game, name)["label"] if game is not None else name),
-                      _with_top_text(game, name, shown) if game is not None else zone_contents(shown))
+        if game is None:
+            table.add_row(Text(name), zone_contents(shown))
+            continue
+        faces = _faces_zone(game, shown["cards"]) if "cards" in shown and zone_place(game, name)["show"] == "row" \
+            else None
+        table.add_row(Text(zone_place(game, name)["label"]), faces or _with_top_text(game, name, shown))
     return table
 
 

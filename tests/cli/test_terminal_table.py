@@ -120,3 +120,47 @@ def test_a_badge_the_card_name_already_says_is_not_repeated_in_a_list_of_cards()
     top = load_game(DEFS / "top_frog.yaml")
     assert card_label(top, "Mech") == "Mech (weights 3/6, value 3)"
     assert card_label(top, "Lily Pad #5") == "Lily Pad #5 (value 4, need 3)"  # '5' is in the name, '4' is not
+
+
+def top_frog_midgame(moves=60):
+    game = load_game(DEFS / "top_frog.yaml")
+    state = game.new_game(2, 2)
+    rng = random.Random(1)
+    for _ in range(moves):
+        seat = state.current_players()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return game, state
+
+
+def test_a_pile_reads_bottom_to_top_with_the_text_of_its_top_and_of_its_base():
+    """A ``show: stack`` zone of several cards is read as it stands, bottom to top, and shows its base's
+    text (a Lily Pad's condition under the Frogs) as well as its top card's."""
+    game, state = top_frog_midgame()
+    view = state.view(0)
+    pile = next(label for label, entry in view["zones"].items()
+                if label.startswith("stack") and len(entry.get("cards", ())) > 1)
+    cards = view["zones"][pile]["cards"]
+    out = console(400)
+    render_view(out, game, view, 0)
+    text = out.file.getvalue()
+    row = next(line for line in text.splitlines() if cards[0] in line and cards[-1] in line)
+    assert row.index(cards[0]) < row.index(" ▸ ") < row.index(cards[-1]) and "(bottom ▸ top)" in row
+    texts, names = game.properties["text"][0], game.card_names
+    assert f"↳ base: {texts[names.index(cards[0])]}" in text
+    assert f"↳ top: {texts[names.index(cards[-1])]}" in text
+
+
+def test_a_few_cards_on_the_table_show_their_ability_and_text():
+    """The hat display and the River read as faces (each card's ability and text), not bare names; a zone of
+    many different cards keeps to names (``info`` reads them)."""
+    game, state = top_frog_midgame()
+    view = state.view(0)
+    out = console(400)
+    render_view(out, game, view, 0)
+    text = out.file.getvalue()
+    texts, names = game.properties["text"][0], game.card_names
+    for hat in view["zones"]["hat_display"]["cards"]:
+        assert any(hat in line and texts[names.index(hat)] in line for line in text.splitlines()), hat
+    abilities = view["zones"]["abilities"]["cards"]
+    assert len(set(abilities)) > 4
+    assert not any(texts[names.index(card)] in text for card in abilities if texts[names.index(card)])
