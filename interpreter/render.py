@@ -1585,7 +1585,5 @@ def show_position(console, replay, state, n: int, seat) -> None:
     if lines:
         console.print(Panel(Text("\n".join(lines)), title="Narration", title_align="left", border_style="dim"))
     render_view(console, replay.game, state.view(seat), seat)
-    if state.is_terminal():
-        view = state.view(seat)
-        console.print(Text("Final scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(view["scores"]))
-                           + ". " + winners_sentence(view["winners"])))
+    if state.is_terminal():  # the ending as at the table: each score by the definition's terms, the winner
+        render_result(console, replay.game, state, seat)
