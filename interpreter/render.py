@@ -843,6 +843,11 @@ def render_decision(console: Console, decision: dict, seat: int | None, game=Non
                         for p in decision["waiting_for"]) or "nobody"
     options = decision.get("your_options") or []
     head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
+    decided = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "") for p in decision.get("decided") or ())
+    if decided:  # at a decision taken at once: who has chosen, never what
+        head.append(f" · chosen: {decided}", style="dim")
+    if decision.get("secret"):
+        head.append(" (secret: the others see only who has chosen)", style="dim")
     console.print(head)
     faces = {}
     if game is not None and described and len(described) <= MAX_OPTION_FACES:

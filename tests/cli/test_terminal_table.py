@@ -164,3 +164,20 @@ def test_a_few_cards_on_the_table_show_their_ability_and_text():
     abilities = view["zones"]["abilities"]["cards"]
     assert len(set(abilities)) > 4
     assert not any(texts[names.index(card)] in text for card in abilities if texts[names.index(card)])
+
+
+def test_a_secret_decision_says_who_has_chosen_never_what():
+    """Two people at one screen (simultaneous.yaml): the second sees that the first has chosen, and that the
+    pick is secret, but not the card."""
+    game = load_game(ROOT / "tests" / "definitions" / "simultaneous.yaml")
+    state = game.new_game(2, 4)
+    picked = state.legal_actions(0)[0]
+    state.apply(0, picked)
+    out = console()
+    render_decision(out, state.view(1)["decision"], 1, game, state.decision_for(1)["options"])
+    head = out.file.getvalue().splitlines()[0]
+    assert "waiting for player 2 (you)" in head and "chosen: player 1" in head and "secret" in head
+    assert picked.split()[-1] not in out.file.getvalue()
+    out = console()
+    render_decision(out, state.view(0)["decision"], 0, game)
+    assert "chosen: player 1 (you)" in out.file.getvalue()
