@@ -496,15 +496,40 @@ def _stack_zone(game, cards: list) -> Text:
     return text
 
 
+def next_index(game, zone: str, cards) -> int | None:
+    """Where the card the rules take next lies in ``cards`` (the zone's ``next`` hint: top, the last listed;
+    bottom, the first), or None."""
+    end = zone_place(game, zone).get("next")
+    if not end or not cards:
+        return None
+    return len(cards) - 1 if end == "top" else 0
+
+
+NEXT_MARK = "  ◂ next"
+
+
+def _marked_row(game, cards: list, marked: int) -> Text:
+    """A row whose next card is marked: its cards one by one as they lie (none counted together)."""
+    text = Text()
+    for i, name in enumerate(cards):
+        text.append((", " if i else "") + card_label(game, name))
+        if i == marked:
+            text.append(NEXT_MARK, style="bold")
+    return text
+
+
 def _with_top_text(game, zone: str, shown: dict) -> Text:
     """A zone's contents in a player's row or a table line, with the ``show_text`` of its top card; a pile
     of several cards also shows that of its base (the card the others stand on)."""
     show, cards = zone_place(game, zone)["show"], shown.get("cards")
     pile = show == "stack" and cards and len(cards) > 1
+    marked = next_index(game, zone, cards) if show == "row" else None
     if show == "grouped" and cards:
         contents = _grouped_zone(game, cards)
     elif pile:
         contents = _stack_zone(game, cards)
+    elif marked is not None:
+        contents = _marked_row(game, cards, marked)
     else:
         contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
@@ -519,12 +544,13 @@ def _with_top_text(game, zone: str, shown: dict) -> Text:
 FACES_SHOWN = 4  # a shared zone of at most this many different cards shows each card's ability and text
 
 
-def _faces_zone(game, cards: list):
-    """A few cards on the table, each on its line with its ability and text, as they lie face up; None when
-    the card face shows no ability or text (the names say it all)."""
+def _faces_zone(game, cards: list, marked: int | None = None):
+    """A few cards on the table, each on its line with its ability and text, as they lie face up (the one at
+    ``marked`` marked next: then each card on its own line); None when the card face shows no ability or
+    text (the names say it all)."""
     face = _face(game)
-    groups = group_cards(cards)
-    if not (face.get("ability") or face.get("text")) or not cards or len(groups) > FACES_SHOWN:
+    groups = group_cards(cards) if marked is None else [(name, 1) for name in cards]
+    if not (face.get("ability") or face.get("text")) or not cards or len(group_cards(cards)) > FACES_SHOWN:
         return None
     lines = Text()
     said = False
@@ -533,6 +559,8 @@ def _faces_zone(game, cards: list):
         rules = [format_value(props[key]) for key in (face.get("ability"), face.get("text")) if key and props.get(key)]
         said = said or bool(rules)
         lines.append(("\n" if number else "") + card_label(game, name) + ("" if times == 1 else f" x{times}"))
+        if number == marked:
+            lines.append(NEXT_MARK, style="bold")
         if rules:
             lines.append(" · " + ": ".join(rules), style="dim")
     return lines if said else None
@@ -589,8 +617,8 @@ def _zone_table(title: str, zones, game=None) -> Table:
         if game is None:
             table.add_row(Text(name), zone_contents(shown))
             continue
-        faces = _faces_zone(game, shown["cards"]) if "cards" in shown and zone_place(game, name)["show"] == "row" \
-            else None
+        faces = _faces_zone(game, shown["cards"], next_index(game, name, shown["cards"])) \
+            if "cards" in shown and zone_place(game, name)["show"] == "row" else None
         table.add_row(Text(zone_place(game, name)["label"]), faces or _with_top_text(game, name, shown))
     return table
 
@@ -1372,7 +1400,10 @@ def _zone_shows(game, name: str, hint: dict, band) -> str:
         seen = game.seen_zone is not None and any(game.seen_zone[i] is not None
                                                   for i in range(spec.base, spec.base + spec.count))
         return "face down, with its count" + (" (the cards to whoever may see them)" if seen else "")
-    return SHOW.get(hint["show"], hint["show"]).format(band=band or "the band's value")
+    shows = SHOW.get(hint["show"], hint["show"]).format(band=band or "the band's value")
+    if hint.get("next"):
+        shows += f"; the {hint['next']} card marked next"
+    return shows
 
 
 def _table_cards(console, game, given: dict, cards: dict) -> None:

@@ -181,3 +181,22 @@ def test_a_secret_decision_says_who_has_chosen_never_what():
     out = console()
     render_decision(out, state.view(0)["decision"], 0, game)
     assert "chosen: player 1 (you)" in out.file.getvalue()
+
+
+def test_a_row_marks_the_card_the_rules_take_next():
+    """The River's ``next: top`` hint: its top card (the last listed) is marked next at the terminal, the
+    cards one by one as they lie; a zone without the hint marks nothing."""
+    game = load_game(DEFS / "top_frog.yaml")
+    assert game.presentation["zones"]["river"]["next"] == "top"
+    assert "next" not in game.presentation["zones"]["hand"]
+    state = game.new_game(2, 2)
+    river = state.view(0)["zones"]["river"]["cards"]
+    out = console(400)
+    render_view(out, game, state.view(0), 0)
+    lines = out.file.getvalue().splitlines()
+    marked = [line for line in lines if "◂ next" in line]
+    assert len(marked) == 1 and river[-1] in marked[0] and not any(name in marked[0] for name in river[:-1])
+    out = console(400)
+    from interpreter.render import render_rules
+    render_rules(out, game)
+    assert "the top card marked next" in out.file.getvalue()

@@ -72,6 +72,7 @@ MISTAKES = [
     ({"score": {"card_left": "x"}}, "table.score.card_left: the breakdown names score term 'card_left', which the "
                                     "scoring does not have (the score terms are 'cards_left'); did you mean 'cards_left'?"),
     ({"cards": {"colours": {"hearts": "red"}}}, "table.cards.colours.hearts: "),
+    ({"zones": {"stock": {"next": "middle"}}}, "table.zones.stock.next: "),
 ]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,14 @@ GAMES = [
     ("kaeru", 2, ["2=random"], 3, 10, True),
     ("top_frog", 2, ["2=random"], 2, 30, True),
 ]
+
+
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
+
+
+def low_contrast(page) -> list:
+    """The texts on the page below WCAG AA contrast (4.5:1, large text 3:1) against their background."""
+    return page.evaluate(CONTRAST)
 
 
 def overflow(page) -> int:
@@ -144,9 +153,16 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     assert not seat.over()
     screenshot(page, f"{name}_desktop.png", tmp_path)
     assert overflow(page) <= 0
+    assert not low_contrast(page), f"{name}: text below AA contrast: {low_contrast(page)[:5]}"
     board_texts = page.locator("#board-area .cards.compact > .card > .card-text")
     if name == "top_frog":  # a face on the board shows its ability's text (its start) beside name and badges
         assert board_texts.count() and board_texts.first.is_visible()
+        river = last_state(seat)["view"]["zones"]["river"]["cards"]  # next: top, the River's last card
+        marked = page.locator('.zone[data-zone="river"] .card.next-card')
+        expect(marked).to_have_count(1 if river else 0)
+        if river:
+            assert marked.get_attribute("data-index") == str(len(river) - 1)
+            expect(marked.locator(".next-mark")).to_have_text("next")
     if name == "top_frog":
         play([seat], rng, until=lambda: any_public(seat) or seat.over())  # (a selection empties a hand's list)
         assert not seat.over()
@@ -178,6 +194,7 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
         assert headers == [label for _, label in terms]
     else:  # the one term is the score itself: its label heads the score ("towers", "meals")
         expect(page.locator("#decision table.scores th.total")).to_have_text(terms[0][1])
+    assert not low_contrast(page), f"{name}: text below AA contrast at the end: {low_contrast(page)[:5]}"
     assert overflow(page) <= 0
     page.set_viewport_size(PHONE)
     assert overflow(page) <= 0, f"{name}: the end of the game scrolls sideways at 390 px"

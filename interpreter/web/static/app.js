@@ -344,12 +344,13 @@
         // Consecutive identical cards (same name, same counters) are drawn once with "×N", unless the
         // decision may pick among them; a long row nobody picks from shows the names only.
         const picking = pickZones().has(label);
+        const next = hint.next && n ? (hint.next === "top" ? n - 1 : 0) : -1;  // the card the rules take next
         const runs = [];
         const order = groupedOrder(entry.cards, hint);
         order.forEach((i) => {
           const name = entry.cards[i], m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
           const prev = runs[runs.length - 1];
-          if (!picking && prev && prev.key === key) prev.count++;
+          if (!picking && prev && prev.key === key && i !== next && prev.index !== next) prev.count++;
           else runs.push({ key, name, index: i, marks: m, count: 1, group: bandOf(name) });
         });
         if (!picking && runs.length > MANY_CARDS) row.classList.add("names-only");
@@ -357,6 +358,7 @@
           const c = cardEl(run.name, label, run.index, run.marks);
           if (run.count > 1) { c.append(el("div", "copies", `×${run.count}`)); c.dataset.copies = String(run.count); }
           if (hint.show === "grouped" && r > 0 && runs[r - 1].group !== run.group) c.classList.add("group-start");
+          if (run.index === next) { c.classList.add("next-card"); c.append(el("div", "next-mark", "next")); }
           row.append(c);
         });
       }
