@@ -884,7 +884,7 @@ def render_decision(console: Console, decision: dict, seat: int | None, game=Non
         console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
         for name in faces.get(option, ()):
             face = card_face(game, name)
-            if face.plain != name:  # a face that says no more than the card's name would only repeat the option
+            if not _words(face.plain) <= _words(name):  # a face saying no more than the name would repeat the option
                 console.print(Padding(face, (0, 0, 0, 8)))
     if options:
         console.print(Text("  (? explains this decision; info NAME shows a card you can see, info ZONE a zone)",
