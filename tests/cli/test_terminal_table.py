@@ -214,3 +214,21 @@ def test_a_row_marks_the_card_the_rules_take_next():
     from interpreter.render import render_rules
     render_rules(out, game)
     assert "the top card marked next" in out.file.getvalue()
+
+
+def test_a_person_at_a_terminal_sees_which_bot_is_thinking(monkeypatch, tmp_path):
+    """A bot's move does not leave the screen silent: at a terminal, "player 2 is thinking…" shows while it
+    decides (and goes away); output to a pipe or a file gets no such line."""
+    import interpreter.cli as cli
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "make_console", lambda stderr=False: SafeConsole(file=screen, force_terminal=True,
+                                                                               width=100))
+    monkeypatch.setattr(builtins, "input", lambda prompt="": "1")
+    argv = ["play", str(DEFS / "kaeru.yaml"), "--players", "2", "--human", "1", "--seed", "3", "--log", "-"]
+    assert main(argv) == 0
+    assert "player 2 is thinking…" in screen.getvalue()
+    piped = io.StringIO()
+    monkeypatch.setattr(cli, "make_console", lambda stderr=False: SafeConsole(file=piped, force_terminal=False))
+    assert main(argv) == 0
+    assert "thinking" not in piped.getvalue()
