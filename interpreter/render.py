@@ -544,26 +544,30 @@ def _with_top_text(game, zone: str, shown: dict) -> Text:
 FACES_SHOWN = 4  # a shared zone of at most this many different cards shows each card's ability and text
 
 
+def _face_rules(game, name: str) -> list:
+    """The ability's type and the text a card's face shows, as far as the card has them."""
+    face, props = _face(game), card_properties(game, name)
+    return [format_value(props[key]) for key in (face.get("ability"), face.get("text")) if key and props.get(key)]
+
+
 def _faces_zone(game, cards: list, marked: int | None = None):
     """A few cards on the table, each on its line with its ability and text, as they lie face up (the one at
-    ``marked`` marked next: then each card on its own line); None when the card face shows no ability or
-    text (the names say it all)."""
-    face = _face(game)
+    ``marked`` marked next: then each card on its own line); None when no card there has an ability or text
+    on its face (the names say it all)."""
+    if not cards or len(group_cards(cards)) > FACES_SHOWN:
+        return None
     groups = group_cards(cards) if marked is None else [(name, 1) for name in cards]
-    if not (face.get("ability") or face.get("text")) or not cards or len(group_cards(cards)) > FACES_SHOWN:
+    rules = [_face_rules(game, name) for name, _ in groups]
+    if not any(rules):
         return None
     lines = Text()
-    said = False
-    for number, (name, times) in enumerate(groups):
-        props = card_properties(game, name)
-        rules = [format_value(props[key]) for key in (face.get("ability"), face.get("text")) if key and props.get(key)]
-        said = said or bool(rules)
+    for number, ((name, times), said) in enumerate(zip(groups, rules)):
         lines.append(("\n" if number else "") + card_label(game, name) + ("" if times == 1 else f" x{times}"))
         if number == marked:
             lines.append(NEXT_MARK, style="bold")
-        if rules:
-            lines.append(" · " + ": ".join(rules), style="dim")
-    return lines if said else None
+        if said:
+            lines.append(" · " + ": ".join(said), style="dim")
+    return lines
 
 
 def _is_empty(shown: dict) -> bool:
@@ -864,28 +868,46 @@ def pile_contents(shown: dict) -> Text:
 MAX_OPTION_FACES = 12  # a decision with more options than this lists no card faces under them
 
 
-def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
-    """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
-    (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
-    waiting = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "")  # beside the seat's own name
-                        for p in decision["waiting_for"]) or "nobody"
-    options = decision.get("your_options") or []
+def _seats_text(players, seat: int | None) -> str:
+    """'player 1 (you), player 2': seats by number, the viewer's own marked."""
+    return ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "") for p in players)
+
+
+def decision_head(decision: dict, seat: int | None) -> Text:
+    """'Decision: play - waiting for player 2 (you) · chosen: player 1 (secret: ...)': whose decision it is and,
+    at a decision taken at once, who has chosen (never what)."""
+    waiting = _seats_text(decision["waiting_for"], seat) or "nobody"
     head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
-    decided = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "") for p in decision.get("decided") or ())
-    if decided:  # at a decision taken at once: who has chosen, never what
+    decided = _seats_text(decision.get("decided") or (), seat)
+    if decided:
         head.append(f" · chosen: {decided}", style="dim")
     if decision.get("secret"):
         head.append(" (secret: the others see only who has chosen)", style="dim")
-    console.print(head)
+    return head
+
+
+def _option_faces(game, described) -> dict:
+    """{option label: the card faces to print under it}: those that say more than the card's name."""
+    if game is None or not described or len(described) > MAX_OPTION_FACES:
+        return {}
     faces = {}
-    if game is not None and described and len(described) <= MAX_OPTION_FACES:
-        faces = {o["label"]: o["cards"] for o in described if o.get("cards")}
+    for option in described:
+        shown = [card_face(game, name) for name in option.get("cards") or ()]
+        faces[option["label"]] = [face for face, name in zip(shown, option.get("cards") or ())
+                                  if not _words(face.plain) <= _words(name)]  # else it would repeat the option
+    return faces
+
+
+def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
+    """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
+    (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
+    options = decision.get("your_options") or []
+    console.print(decision_head(decision, seat))
+    faces = _option_faces(game, described)
     for number, option in enumerate(options, 1):
         console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
-        for name in faces.get(option, ()):
-            face = card_face(game, name)
-            if not _words(face.plain) <= _words(name):  # a face saying no more than the name would repeat the option
-                console.print(Padding(face, (0, 0, 0, 8)))
+        for face in faces.get(option, ()):
+            console.print(Padding(face, (0, 0, 0, 8)))
     if options:
         console.print(Text("  (? explains this decision; info NAME shows a card you can see, info ZONE a zone)",
                            style="dim"))
