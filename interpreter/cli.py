@@ -625,7 +625,7 @@ class PlaySession:
                     self.take_back(seat)
                     continue
             else:
-                action = self.bots[seat].act(state, seat)
+                action = self.bot_move(seat)
             try:
                 readers = state.apply_read(seat, action)  # (and who may read its text)
             except RibbitError as exc:  # a rule failed: record what was tried, so the failure can be replayed
@@ -675,6 +675,14 @@ class PlaySession:
         shown = f" ({action})" if readers is not None and self.may_read(readers, self.audience) else ""
         self.log.write(event="undo", turn=state.gv.get("turn"), player=seat + 1)
         self.console.print(f"player {seat + 1} took back their last decision{shown}.", markup=False, style="green")
+
+    def bot_move(self, seat: int):
+        """A bot's action; while it decides, a person at a terminal sees who is thinking (a search bot may take a
+        while), on a line that goes away once it has chosen."""
+        if not self.humans or not self.console.is_terminal:
+            return self.bots[seat].act(self.state, seat)
+        with self.console.status(f"player {seat + 1} is thinking…"):
+            return self.bots[seat].act(self.state, seat)
 
     def narrate(self) -> None:
         """Pass new narration lines on: to the log, and to the screen (now if all bots, else as news).
@@ -737,15 +745,16 @@ class PlaySession:
 
     def finish(self) -> None:
         state = self.state
+        seat = self.audience if isinstance(self.audience, int) else None  # one human: the end as they see it
         if self.humans:
             self.console.rule("game over")
-            render_view(self.console, self.game, state.view(None), None, self.news)
+            render_view(self.console, self.game, state.view(seat), seat, self.news)
         scores, winners = state.scores(), state.winners()
         self.log.write(event="end", scores=scores, breakdown=state.score_breakdown(), winners=[w + 1 for w in winners],
                        returns=state.returns(),
                        ended_by=state.ended_by, decisions=len(state.history),
                        turns=state.gv.get("turn"), seed=state.seed)
-        render_result(self.console, self.game, state)
+        render_result(self.console, self.game, state, seat)
 
 
 # ---------------------------------------------------------------- simulate

@@ -13,6 +13,7 @@ That happens in one place, ``SafeConsole``, for everything printed through it;
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 
@@ -223,9 +224,24 @@ def card_badges(game, name: str) -> str:
     return ", ".join(_short(key, props[key]) for key in _face(game).get("badges", ()) if key in props)
 
 
+def _words(text: str) -> set:
+    return set(re.findall(r"[^\W_]+", text.lower()))
+
+
+def _said_by_name(name: str, key: str, value) -> bool:
+    """Whether the card's name already says what this badge would ('red knight (blue shield)' and
+    'shields blue'; 'knight (Again!)' and a true 'again')."""
+    said = _words(key) if value is True else _words(" ".join(map(str, value)) if isinstance(value, list)
+                                                     else format_value(value))
+    return bool(said) and said <= _words(str(name))
+
+
 def card_label(game, name: str) -> str:
-    """A card's name with its badges: 'Red Knight (strength 3, value 2)'."""
-    badges = card_badges(game, name)
+    """A card's name with its badges, in a list of cards: 'Red Knight (strength 3, value 2)'; a badge the
+    name already says is not repeated."""
+    props = card_properties(game, name)
+    badges = ", ".join(_short(key, props[key]) for key in _face(game).get("badges", ())
+                       if key in props and not _said_by_name(name, key, props[key]))
     return f"{name} ({badges})" if badges else str(name)
 
 
@@ -280,17 +296,30 @@ def _unshown_properties(face: dict, props: dict) -> list:
             for k, v in props.items() if k not in shown]
 
 
-def _grouped(game, names: list) -> list:
-    """``names`` in groups by the card face's band value (first seen first), in order within a group."""
+def _groups(game, names: list) -> list[tuple[str, list]]:
+    """[(band value, names)]: ``names`` in groups by the card face's band value (first seen first), in order
+    within a group; one unnamed group when the face has no band."""
     band = _face(game).get("band")
     if not band:
-        return list(names)
+        return [("", list(names))]
     default = game.property_defaults.get(band)
-    value = {name: str(card_properties(game, name).get(band, default)) for name in names}
-    rank: dict = {}
+    groups: dict = {}
     for name in names:
-        rank.setdefault(value[name], len(rank))
-    return sorted(names, key=lambda name: rank[value[name]])  # stable: in order within a group
+        groups.setdefault(format_value(card_properties(game, name).get(band, default)), []).append(name)
+    return list(groups.items())
+
+
+def _grouped_zone(game, names: list) -> Text:
+    """A ``show: grouped`` zone: each group under its band value, the groups apart ("red: red knight x2 │
+    blue: blue page"), as cards sorted by colour lie on a table."""
+    text = Text()
+    for number, (value, group) in enumerate(_groups(game, names)):
+        if number:
+            text.append(" │ ", style="dim")
+        if value:
+            text.append(value + ": ", style="italic")
+        text.append(_open_zone(group, game))
+    return text
 
 
 def shown_variables(game, row: dict, which: str) -> list:
@@ -445,28 +474,100 @@ def _player_cells(game, view: dict, zones: dict, player: int, columns: _PlayerCo
             *(str(values_of[player]) for values_of in columns.counters.values())]
 
 
-def top_text(game, zone: str, shown: dict) -> str:
-    """The text property a zone names with ``show_text`` (its rules text), of its top card if the viewer sees it."""
+def top_text(game, zone: str, shown: dict, at: int = -1) -> str:
+    """The text property a zone names with ``show_text`` (its rules text), of its top card (``at``: another
+    place, 0 the bottom) if the viewer sees it."""
     spec = game.zones.get(zone)
     cards = shown.get("cards")
     if spec is None or not spec.show_text or not cards:
         return ""
     table = game.properties[spec.show_text][0]
     try:
-        text = table[game.card_names.index(cards[-1])]
+        text = table[game.card_names.index(cards[at])]
     except (ValueError, IndexError):
         return ""
     return text if isinstance(text, str) else ""
 
 
+def _stack_zone(game, cards: list) -> Text:
+    """A ``show: stack`` pile read as it stands, bottom to top: 'A ▸ B ▸ C  (bottom ▸ top)'."""
+    text = Text(" ▸ ".join(card_label(game, name) for name in cards))
+    text.append("  (bottom ▸ top)", style="dim")
+    return text
+
+
+def next_index(game, zone: str, cards) -> int | None:
+    """Where the card the rules take next lies in ``cards`` (the zone's ``next`` hint: top, the last listed;
+    bottom, the first), or None."""
+    end = zone_place(game, zone).get("next")
+    if not end or not cards:
+        return None
+    return len(cards) - 1 if end == "top" else 0
+
+
+NEXT_MARK = "  ◂ next"
+
+
+def _marked_row(game, cards: list, marked: int) -> Text:
+    """A row whose next card is marked: its cards one by one as they lie (none counted together)."""
+    text = Text()
+    for i, name in enumerate(cards):
+        text.append((", " if i else "") + card_label(game, name))
+        if i == marked:
+            text.append(NEXT_MARK, style="bold")
+    return text
+
+
 def _with_top_text(game, zone: str, shown: dict) -> Text:
-    if zone_place(game, zone)["show"] == "grouped" and shown.get("cards"):
-        shown = {**shown, "cards": _grouped(game, shown["cards"])}
-    contents = zone_contents(shown, game)
+    """A zone's contents in a player's row or a table line, with the ``show_text`` of its top card; a pile
+    of several cards also shows that of its base (the card the others stand on)."""
+    show, cards = zone_place(game, zone)["show"], shown.get("cards")
+    pile = show == "stack" and cards and len(cards) > 1
+    marked = next_index(game, zone, cards) if show == "row" else None
+    if show == "grouped" and cards:
+        contents = _grouped_zone(game, cards)
+    elif pile:
+        contents = _stack_zone(game, cards)
+    elif marked is not None:
+        contents = _marked_row(game, cards, marked)
+    else:
+        contents = zone_contents(shown, game)
     text = top_text(game, zone, shown)
     if text:
-        contents.append("\n↳ " + text, style="italic")
+        contents.append(("\n↳ top: " if pile else "\n↳ ") + text, style="italic")
+    base = top_text(game, zone, shown, 0) if pile else ""
+    if base:
+        contents.append("\n↳ base: " + base, style="italic")
     return contents
+
+
+FACES_SHOWN = 4  # a shared zone of at most this many different cards shows each card's ability and text
+
+
+def _face_rules(game, name: str) -> list:
+    """The ability's type and the text a card's face shows, as far as the card has them."""
+    face, props = _face(game), card_properties(game, name)
+    return [format_value(props[key]) for key in (face.get("ability"), face.get("text")) if key and props.get(key)]
+
+
+def _faces_zone(game, cards: list, marked: int | None = None):
+    """A few cards on the table, each on its line with its ability and text, as they lie face up (the one at
+    ``marked`` marked next: then each card on its own line); None when no card there has an ability or text
+    on its face (the names say it all)."""
+    if not cards or len(group_cards(cards)) > FACES_SHOWN:
+        return None
+    groups = group_cards(cards) if marked is None else [(name, 1) for name in cards]
+    rules = [_face_rules(game, name) for name, _ in groups]
+    if not any(rules):
+        return None
+    lines = Text()
+    for number, ((name, times), said) in enumerate(zip(groups, rules)):
+        lines.append(("\n" if number else "") + card_label(game, name) + ("" if times == 1 else f" x{times}"))
+        if number == marked:
+            lines.append(NEXT_MARK, style="bold")
+        if said:
+            lines.append(" · " + ": ".join(said), style="dim")
+    return lines
 
 
 def _is_empty(shown: dict) -> bool:
@@ -517,8 +618,12 @@ def _zone_table(title: str, zones, game=None) -> Table:
     table.add_column(style="bold")
     table.add_column()
     for name, shown in zones:
-        table.add_row(Text(zone_place(game, name)["label"] if game is not None else name),
-                      _with_top_text(game, name, shown) if game is not None else zone_contents(shown))
+        if game is None:
+            table.add_row(Text(name), zone_contents(shown))
+            continue
+        faces = _faces_zone(game, shown["cards"], next_index(game, name, shown["cards"])) \
+            if "cards" in shown and zone_place(game, name)["show"] == "row" else None
+        table.add_row(Text(zone_place(game, name)["label"]), faces or _with_top_text(game, name, shown))
     return table
 
 
@@ -763,21 +868,46 @@ def pile_contents(shown: dict) -> Text:
 MAX_OPTION_FACES = 12  # a decision with more options than this lists no card faces under them
 
 
+def _seats_text(players, seat: int | None) -> str:
+    """'player 1 (you), player 2': seats by number, the viewer's own marked."""
+    return ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "") for p in players)
+
+
+def decision_head(decision: dict, seat: int | None) -> Text:
+    """'Decision: play - waiting for player 2 (you) · chosen: player 1 (secret: ...)': whose decision it is and,
+    at a decision taken at once, who has chosen (never what)."""
+    waiting = _seats_text(decision["waiting_for"], seat) or "nobody"
+    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
+    decided = _seats_text(decision.get("decided") or (), seat)
+    if decided:
+        head.append(f" · chosen: {decided}", style="dim")
+    if decision.get("secret"):
+        head.append(" (secret: the others see only who has chosen)", style="dim")
+    return head
+
+
+def _option_faces(game, described) -> dict:
+    """{option label: the card faces to print under it}: those that say more than the card's name."""
+    if game is None or not described or len(described) > MAX_OPTION_FACES:
+        return {}
+    faces = {}
+    for option in described:
+        shown = [card_face(game, name) for name in option.get("cards") or ()]
+        faces[option["label"]] = [face for face, name in zip(shown, option.get("cards") or ())
+                                  if not _words(face.plain) <= _words(name)]  # else it would repeat the option
+    return faces
+
+
 def render_decision(console: Console, decision: dict, seat: int | None, game=None, described=None) -> None:
     """Whose decision it is, and the numbered options when it is ``seat``'s; with ``game`` and ``described``
     (``state.decision_for(seat)["options"]``), an option that picks cards shows their faces."""
-    waiting = ", ".join(f"player {p + 1}" + (" (you)" if p == seat else "")  # beside the seat's own name
-                        for p in decision["waiting_for"]) or "nobody"
     options = decision.get("your_options") or []
-    head = Text.assemble(("Decision: ", "bold"), decision["prompt"] or "choose", (f" - waiting for {waiting}", "dim"))
-    console.print(head)
-    faces = {}
-    if game is not None and described and len(described) <= MAX_OPTION_FACES:
-        faces = {o["label"]: o["cards"] for o in described if o.get("cards")}
+    console.print(decision_head(decision, seat))
+    faces = _option_faces(game, described)
     for number, option in enumerate(options, 1):
         console.print(Text.assemble((f"  {number:>3}. ", "bold cyan"), option))
-        for name in faces.get(option, ()):
-            console.print(Padding(card_face(game, name), (0, 0, 0, 8)))
+        for face in faces.get(option, ()):
+            console.print(Padding(face, (0, 0, 0, 8)))
     if options:
         console.print(Text("  (? explains this decision; info NAME shows a card you can see, info ZONE a zone)",
                            style="dim"))
@@ -873,21 +1003,30 @@ def _code_blocks_plain(console, entries):
 
 
 # ---------------------------------------------------------------- results
-def render_result(console: Console, game, state) -> None:
-    """Final scores and winners of a finished game."""
-    scores, winners = state.scores(), state.winners()
+def score_columns(game) -> tuple[list, str]:
+    """The end-of-game breakdown's columns and the total's heading, in the definition's terms: several terms
+    each get a column beside "score"; a single term is the score itself, headed by its label ("tricks")."""
     terms = (getattr(game, "presentation", None) or {}).get("score") or []
-    terms = terms if len(terms) > 1 else []  # one term is the score itself
+    if len(terms) == 1:
+        return [], terms[0][1]
+    return list(terms), "score"
+
+
+def render_result(console: Console, game, state, seat: int | None = None) -> None:
+    """Final scores and winners of a finished game (``seat``'s row says "(you)")."""
+    scores, winners = state.scores(), state.winners()
+    terms, total = score_columns(game)
     breakdown = state.score_breakdown() if terms else []
     table = Table(title=f"{game.name}: final result", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("seat")
     for _, label in terms:
         table.add_column(Text(label), justify="right")
-    table.add_column("score", justify="right")
+    table.add_column(Text(total), justify="right")
     table.add_column("")
-    for seat, score in enumerate(scores):
-        table.add_row(f"player {seat + 1}", *(str(breakdown[seat][term]) for term, _ in terms), str(score),
-                      "winner" if seat in winners else "", style="bold green" if seat in winners else "")
+    for player, score in enumerate(scores):
+        table.add_row(f"player {player + 1}" + (" (you)" if player == seat else ""),
+                      *(str(breakdown[player][term]) for term, _ in terms), str(score),
+                      "winner" if player in winners else "", style="bold green" if player in winners else "")
     console.print(table)
     console.print(Text(winners_sentence(winners) + (" (the rules ended the game with `end game`)"
                                                      if state.forced_winners is not None else ""), style="bold green"))
@@ -1298,7 +1437,10 @@ def _zone_shows(game, name: str, hint: dict, band) -> str:
         seen = game.seen_zone is not None and any(game.seen_zone[i] is not None
                                                   for i in range(spec.base, spec.base + spec.count))
         return "face down, with its count" + (" (the cards to whoever may see them)" if seen else "")
-    return SHOW.get(hint["show"], hint["show"]).format(band=band or "the band's value")
+    shows = SHOW.get(hint["show"], hint["show"]).format(band=band or "the band's value")
+    if hint.get("next"):
+        shows += f"; the {hint['next']} card marked next"
+    return shows
 
 
 def _table_cards(console, game, given: dict, cards: dict) -> None:
@@ -1516,7 +1658,5 @@ def show_position(console, replay, state, n: int, seat) -> None:
     if lines:
         console.print(Panel(Text("\n".join(lines)), title="Narration", title_align="left", border_style="dim"))
     render_view(console, replay.game, state.view(seat), seat)
-    if state.is_terminal():
-        view = state.view(seat)
-        console.print(Text("Final scores: " + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(view["scores"]))
-                           + ". " + winners_sentence(view["winners"])))
+    if state.is_terminal():  # the ending as at the table: each score by the definition's terms, the winner
+        render_result(console, replay.game, state, seat)

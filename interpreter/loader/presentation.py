@@ -9,7 +9,8 @@ so a misspelt zone or property is a located error before a game starts.
 
 The result (``game.presentation``) is plain JSON data with every default filled:
 
-``zones``      every zone, in drawing order: ``{name: {"at", "label", "show"}}``;
+``zones``      every zone, in drawing order: ``{name: {"at", "label", "show"}}``, with ``"next"`` (``top`` or
+               ``bottom``) when the section names the end the next card is taken from;
 ``cards``      ``{"title", "badges", "band", "band_default", "colours", "ability", "text"}`` (``band_default``: the
                band property's default value, which the cards' own properties leave out);
 ``variables``  ``None`` (show every variable under its name) or ``{"game": {name: label}, "player": {...}}``;
@@ -87,7 +88,10 @@ class _TableReader:
             kind = {"game": "a shared zone", "player": "a zone per player", "space": "a zone per board space"}[spec.per]
             self.fail(f"zone {quote(name)} is {kind}: it can be drawn at {quote(PLACE_OF[spec.per])} or under the "
                       f"table (box), not at {quote(at)}", ("table", "zones", name, "at"))
-        return {"at": at, "label": hint.get("label", name.replace("_", " ")), "show": hint.get("show", "row")}
+        placed = {"at": at, "label": hint.get("label", name.replace("_", " ")), "show": hint.get("show", "row")}
+        if "next" in hint:  # which end the rules take the next card from: the table marks it
+            placed["next"] = hint["next"]
+        return placed
 
     def cards(self) -> dict:
         """The card face: title, badges, band (with its default and colours), ability and text properties."""

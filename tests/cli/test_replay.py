@@ -182,6 +182,20 @@ def test_to_n_prints_the_seats_own_view_and_narration(project, capsys):
     assert "player 2 (you)" in out and "the Pond (face down)" in out and "(hidden)" in out  # the table's label
 
 
+def test_the_last_position_ends_with_each_score_by_the_definitions_terms(project, capsys):
+    """TABLE.md: the end shows the winner and each player's score by the definition's own terms, in a replay
+    as at the table (Top Frog's Frogs, Hats, Lily Pad, Gnats; the seat's own row says "(you)")."""
+    log = play_log(capsys, "top_frog", seed=5)
+    end = records(log)[-1]
+    code, out, err = run(capsys, "replay", log, "--to", str(end["decisions"]), "--seat", "2")
+    assert code == 0, err
+    result = out[out.index("final result"):]
+    header = next(line for line in result.splitlines() if "seat" in line)
+    assert header.split() == ["seat", "Frogs", "Hats", "Lily", "Pad", "Gnats", "score"]
+    mine = next(line for line in result.splitlines() if "player 2 (you)" in line)
+    assert mine.split()[3:7] == [str(v) for v in end["breakdown"][1].values()]
+
+
 def test_stepping_through_goes_forward_back_and_jumps(project, capsys, monkeypatch):
     log = play_log(capsys, "frog_tower", seed=4)
     monkeypatch.setattr("sys.stdin", io.StringIO("n\n\np\ng 7\nwhat\ng 9999\nq\n"))

@@ -72,6 +72,7 @@ MISTAKES = [
     ({"score": {"card_left": "x"}}, "table.score.card_left: the breakdown names score term 'card_left', which the "
                                     "scoring does not have (the score terms are 'cards_left'); did you mean 'cards_left'?"),
     ({"cards": {"colours": {"hearts": "red"}}}, "table.cards.colours.hearts: "),
+    ({"zones": {"stock": {"next": "middle"}}}, "table.zones.stock.next: "),
 ]
 
 
@@ -264,7 +265,7 @@ def test_a_grouped_zone_is_drawn_in_groups_by_band_and_keeps_every_card(tmp_path
     state = game.new_game(2, 1)
     view = json.loads(json.dumps(state.view(0)))
     view["zones"]["garden(1)"] = {"cards": garden}
-    out = console()
+    out = SafeConsole(width=220, file=io.StringIO(), force_terminal=False)  # the groups on one line
     render_view(out, game, view, 0)
     row = next(line for line in out.file.getvalue().splitlines() if "green frog" in line)
     order = [row.index(name) for name in ("green frog,", "green frog (One more!)", "leaf,", "starting leaf",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,14 @@ GAMES = [
     ("kaeru", 2, ["2=random"], 3, 10, True),
     ("top_frog", 2, ["2=random"], 2, 30, True),
 ]
+
+
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
+
+
+def low_contrast(page) -> list:
+    """The texts on the page below WCAG AA contrast (4.5:1, large text 3:1) against their background."""
+    return page.evaluate(CONTRAST)
 
 
 def overflow(page) -> int:
@@ -144,6 +153,16 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     assert not seat.over()
     screenshot(page, f"{name}_desktop.png", tmp_path)
     assert overflow(page) <= 0
+    assert not low_contrast(page), f"{name}: text below AA contrast: {low_contrast(page)[:5]}"
+    board_texts = page.locator("#board-area .cards.compact > .card > .card-text")
+    if name == "top_frog":  # a face on the board shows its ability's text (its start) beside name and badges
+        assert board_texts.count() and board_texts.first.is_visible()
+        river = last_state(seat)["view"]["zones"]["river"]["cards"]  # next: top, the River's last card
+        marked = page.locator('.zone[data-zone="river"] .card.next-card')
+        expect(marked).to_have_count(1 if river else 0)
+        if river:
+            assert marked.get_attribute("data-index") == str(len(river) - 1)
+            expect(marked.locator(".next-mark")).to_have_text("next")
     if name == "top_frog":
         play([seat], rng, until=lambda: any_public(seat) or seat.over())  # (a selection empties a hand's list)
         assert not seat.over()
@@ -156,6 +175,8 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
     assert decision_in_view(page), f"{name}: the decision scrolls away on a phone"
     screenshot(page, f"{name}_phone.png", tmp_path, full_page=False)
+    if board_texts.count():  # a phone's board keeps its faces short: the text is behind the card's "i"
+        assert not board_texts.first.is_visible()
 
     page.set_viewport_size(DESKTOP)
     play([seat], rng, limit=240, max_actions=5000)
@@ -171,6 +192,9 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     if len(terms) > 1:
         headers = page.locator("#decision table.scores th.term").all_inner_texts()
         assert headers == [label for _, label in terms]
+    else:  # the one term is the score itself: its label heads the score ("towers", "meals")
+        expect(page.locator("#decision table.scores th.total")).to_have_text(terms[0][1])
+    assert not low_contrast(page), f"{name}: text below AA contrast at the end: {low_contrast(page)[:5]}"
     assert overflow(page) <= 0
     page.set_viewport_size(PHONE)
     assert overflow(page) <= 0, f"{name}: the end of the game scrolls sideways at 390 px"
@@ -184,4 +208,39 @@ def test_a_whole_game_through_the_page_at_desktop_and_phone_width(browser, serve
     frames = "".join(seat.frames)
     leaked = sorted(card for card in unseen if json.dumps(card, ensure_ascii=False) in frames)
     assert not leaked, f"{name}: frames name cards seat 1 never saw: {leaked[:5]}"
+    seat.close()
+
+
+def test_a_person_picks_cards_with_the_keyboard_and_keeps_their_place(browser, serve):  # noqa: F811
+    """A card to pick is a button to assistive technology (pressed when selected), and the page, redrawn
+    after each key, gives the keyboard back to the card it was on: Enter, Tab, Enter selects two cards."""
+    server = serve(DEFS / "top_frog.yaml", "--players", "2", "--seed", "2", "--seat", "2=random")
+    seat = Seat(browser, server.links["player 1"])
+    page = seat.page
+    pad = page.locator(".card.pickable").first  # keep a Lily Pad: one card, Enter picks it
+    expect(pad).to_have_attribute("role", "button")
+    pad.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#decision button.confirm")).to_have_count(1, timeout=10_000)  # play: several cards
+    first = page.locator(".card.pickable").first
+    expect(first).to_have_attribute("aria-pressed", "false")
+    first.focus()
+    page.keyboard.press("Enter")
+    focused = "(() => { const a = document.activeElement; return a && a.dataset.index !== undefined"
+    focused += " ? [a.dataset.zone, a.dataset.index, a.getAttribute('aria-pressed')] : null; })()"
+    expect(page.locator(".card.selected")).to_have_count(1)
+    zone, index, pressed = page.evaluate(focused)
+    assert pressed == "true" and page.locator(".card.selected").get_attribute("data-index") == index
+    page.keyboard.press("Tab")  # the card's own "i": Enter there opens the card and leaves the selection alone
+    assert page.evaluate("document.activeElement.classList.contains('card-info')")
+    page.keyboard.press("Enter")
+    expect(page.locator("#card-detail")).to_be_visible()
+    page.keyboard.press("Escape")  # closed, the card gives the keyboard back to its "i"
+    expect(page.locator(".card.selected")).to_have_count(1)
+    assert page.evaluate("document.activeElement.classList.contains('card-info')")
+    page.keyboard.press("Tab")  # on to the next card
+    assert page.evaluate(focused)[2] == "false"
+    page.keyboard.press("Enter")
+    expect(page.locator(".card.selected")).to_have_count(2)
+    assert page.evaluate(focused)[2] == "true"
     seat.close()

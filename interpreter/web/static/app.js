@@ -251,15 +251,25 @@
   }
 
   // The whole card, every property included, in a panel over the page.
+  let detailOpener = null;  // what had the focus when the card opened: it gets it back when the card closes
+  function closeCard() {
+    const shade = $("card-detail");
+    if (!shade || shade.hidden) return;
+    shade.hidden = true;
+    if (detailOpener && document.body.contains(detailOpener)) detailOpener.focus({ preventScroll: true });
+    detailOpener = null;
+  }
+
   function showCard(name, zone, index, marks) {
     let shade = $("card-detail");
     if (!shade) {
       shade = el("div", "card-detail");
       shade.id = "card-detail";
-      shade.onclick = (e) => { if (e.target === shade) shade.hidden = true; };
-      document.addEventListener("keydown", (e) => { if (e.key === "Escape") shade.hidden = true; });
+      shade.onclick = (e) => { if (e.target === shade) closeCard(); };
+      document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeCard(); });
       document.body.append(shade);
     }
+    if (shade.hidden !== false || !detailOpener) detailOpener = document.activeElement;
     const props = (last.cards || {})[name] || {};
     const box = el("div", "card-detail-box");
     box.setAttribute("role", "dialog");
@@ -271,7 +281,7 @@
     for (const [key, value] of Object.entries(props)) list.append(el("dt", null, words(key)), el("dd", null, format(value)));
     if (list.children.length) box.append(list);
     const close = el("button", "secondary", "Close");
-    close.onclick = () => { shade.hidden = true; };
+    close.onclick = closeCard;
     box.append(close);
     shade.replaceChildren(box);
     shade.hidden = false;
@@ -334,12 +344,13 @@
         // Consecutive identical cards (same name, same counters) are drawn once with "×N", unless the
         // decision may pick among them; a long row nobody picks from shows the names only.
         const picking = pickZones().has(label);
+        const next = hint.next && n ? (hint.next === "top" ? n - 1 : 0) : -1;  // the card the rules take next
         const runs = [];
         const order = groupedOrder(entry.cards, hint);
         order.forEach((i) => {
           const name = entry.cards[i], m = markOf(i), key = name + "\u0000" + JSON.stringify(m);
           const prev = runs[runs.length - 1];
-          if (!picking && prev && prev.key === key) prev.count++;
+          if (!picking && prev && prev.key === key && i !== next && prev.index !== next) prev.count++;
           else runs.push({ key, name, index: i, marks: m, count: 1, group: bandOf(name) });
         });
         if (!picking && runs.length > MANY_CARDS) row.classList.add("names-only");
@@ -347,6 +358,7 @@
           const c = cardEl(run.name, label, run.index, run.marks);
           if (run.count > 1) { c.append(el("div", "copies", `×${run.count}`)); c.dataset.copies = String(run.count); }
           if (hint.show === "grouped" && r > 0 && runs[r - 1].group !== run.group) c.classList.add("group-start");
+          if (run.index === next) { c.classList.add("next-card"); c.append(el("div", "next-mark", "next")); }
           row.append(c);
         });
       }
@@ -732,9 +744,9 @@
     const scores = el("table", "scores");
     const top = el("tr");
     top.append(el("th", null, "player"));
-    const shownTerms = terms.length > 1 ? terms : [];  // one term is the score itself
+    const shownTerms = terms.length > 1 ? terms : [];  // one term is the score itself, and heads it
     for (const [, label] of shownTerms) top.append(el("th", "term", label));
-    top.append(el("th", "total", "score"));
+    top.append(el("th", "total", terms.length === 1 ? terms[0][1] : "score"));
     scores.append(top);
     const order = [...view.scores.keys()].sort((a, b) => view.scores[b] - view.scores[a] || a - b);
     for (const p of order) {
@@ -781,8 +793,10 @@
       if (!candidates.has(key) || c.closest(".shown")) continue;
       c.classList.add("pickable");
       c.tabIndex = 0;
+      c.setAttribute("role", "button");  // a card to pick is a control: said so, and whether it is selected
       const chosen = selection.some((s) => s.zone === c.dataset.zone && s.index === Number(c.dataset.index));
       if (chosen) c.classList.add("selected");
+      if (d.pick === "several") c.setAttribute("aria-pressed", chosen ? "true" : "false");
       const click = () => {
         if (sent) return;
         if (d.pick === "several") {
@@ -796,7 +810,9 @@
         }
       };
       c.onclick = click;
-      c.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); click(); } };
+      c.onkeydown = (e) => {  // (a key on the card's own "i" button opens the card, and picks nothing)
+        if (e.target === c && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); click(); }
+      };
     }
   }
 
@@ -815,8 +831,34 @@
     note.hidden = !who.length;
   }
 
+  // The control the keyboard is on, found again after a redraw (every frame redraws the page): a card to
+  // pick by its zone and place, a button of the decision by its text.  A person choosing with the keyboard
+  // keeps their place instead of starting again from the top of the page after each key.
+  function focusedPlace() {
+    const a = document.activeElement;
+    if (!a || a === document.body) return null;
+    const card = a.closest(".card.pickable, .card-info") && a.closest(".card");
+    if (card && !card.closest(".card-detail, .option")) {
+      const { zone, index } = card.dataset, info = a.matches(".card-info");
+      return () => {
+        const again = [...document.querySelectorAll(".card")].find((c) => c.dataset.zone === zone && c.dataset.index === index
+          && !c.closest(".card-detail, .option"));
+        return again && info ? again.querySelector(".card-info") : again;
+      };
+    }
+    if (a.matches("#decision button.confirm")) return () => document.querySelector("#decision button.confirm");
+    if (a.matches("#decision button")) {
+      const text = a.textContent;
+      return () => [...document.querySelectorAll("#decision button")].find((b) => b.textContent === text);
+    }
+    return null;
+  }
+  let focusToRestore = null;  // a place whose control was gone or disabled at the last redraw (an action in flight)
+  document.addEventListener("pointerdown", () => { focusToRestore = null; });
+
   function render() {
     if (!layout || !last) return;
+    const place = focusedPlace() || focusToRestore;
     renderTable();
     renderBoard();
     renderPlayers();
@@ -824,6 +866,9 @@
     wireCards();
     renderControls();
     showThinking();
+    const again = place && place();
+    if (again && !again.disabled) { again.focus({ preventScroll: true }); focusToRestore = null; }
+    else focusToRestore = place;
   }
 
   connect();
