@@ -162,6 +162,8 @@ class DecisionCompiler(NodeVisitor):
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
         labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(3))
+        picked = "list:card" if st.rest is not None else scope.names[st.name]  # (a 'plus' pick: [one, *others])
+        held = self.ctx.layout.holding(scope, picked if T.holds_cards(picked) else None)
         # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
         code.append(Op(lambda k: shape("""
             P = PLAYER
@@ -173,7 +175,7 @@ class DecisionCompiler(NodeVisitor):
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build, J=name(drawn),
             TRACED=self.traced_single(name(p), ast.Constant(prompt), name(labels), name(values)),
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
-            NEXT=self.ctx.layout.resumed_at(k), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
+            NEXT=self.ctx.layout.resumed_holding(k, held), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
         if after is not None:
             code.append(after)
@@ -190,11 +192,12 @@ class DecisionCompiler(NodeVisitor):
         p, cards, labels, values, drawn, card = (self.ctx.stmts.tmp() for _ in range(6))
         K = self.ctx.stmts.K
         parts = dict(P=name(p), CARDS=name(cards), LABELS_OF=K(labels_of), DEST=local(dest, True))
+        held = self.ctx.layout.holding(scope, "card")
 
         def make(k):
             listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(chooser_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
                 TRACED=self.traced_single(parts["P"], ast.Constant(prompt), name(labels), name(values)),
-                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_at(k),
+                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_holding(k, held),
                 DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
             # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
             return shape("""
@@ -212,6 +215,7 @@ class DecisionCompiler(NodeVisitor):
         inner = scope.child()
         inner.names[st.var] = "player"
         build, dest, after = self.ask_options(st, inner, scope, each=True, chooser=local(inner.keys.get(st.var, st.var)))
+        held = self.ctx.layout.holding(scope)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
@@ -251,7 +255,7 @@ class DecisionCompiler(NodeVisitor):
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.ctx.stmts.K(asked_twice), LOC=self.ctx.stmts.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
-            DEST=local(dest, True), NEXT=self.ctx.layout.resumed_at(self.ctx.layout.entered(k)), DEST_KEY=ast.Constant(dest),
+            DEST=local(dest, True), NEXT=self.ctx.layout.resumed_holding(self.ctx.layout.entered(k), held), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
             PENDING=self.ctx.stmts.K(Pending),
             TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs), secret)),
@@ -273,6 +277,7 @@ class DecisionCompiler(NodeVisitor):
         # (no dispatch step).  The positions are known once the procedure is laid out.
         targets = [Label() for _ in st.options]
         pcs = []
+        held = self.ctx.layout.holding(scope)
         self.ctx.fixups.append(lambda: pcs.extend(self.ctx.layout.entered(t.pc) for t in targets))
 
         if all(c is None for c in conds) and len(conds) > 1:
@@ -286,11 +291,11 @@ class DecisionCompiler(NodeVisitor):
                 fr.pc = NEXT
                 s.pending = PENDING([P], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, NEXT=self.ctx.layout.resumed_at(k), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
+            """, NEXT=self.ctx.layout.resumed_holding(k, held), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
                 VALUES=self.ctx.stmts.K(values_fixed), ALL=self.ctx.stmts.K(labels_all), PCS=self.ctx.stmts.K(pcs),
                 J=name(drawn), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
         else:
-            code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
+            code.append(self._menu_ask(player, conds, labels_all, pcs, loc, held))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
@@ -301,7 +306,7 @@ class DecisionCompiler(NodeVisitor):
                 code.append(jump(end))
         end.pc = len(code)
 
-    def _menu_ask(self, player, conds, labels_all, pcs, loc):
+    def _menu_ask(self, player, conds, labels_all, pcs, loc, held):
         # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
         always = sum(1 << i for i, c in enumerate(conds) if c is None)
         tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
@@ -349,7 +354,7 @@ class DecisionCompiler(NodeVisitor):
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
-                NEXT=self.ctx.layout.resumed_at(k), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
+                NEXT=self.ctx.layout.resumed_holding(k, held), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
                 TRACED=self.traced_single(name(p), ast.Constant("choose"), name(labels), ast.Constant(None)))
         return Op(make, loc)
 
@@ -371,7 +376,9 @@ class DecisionCompiler(NodeVisitor):
         spec = MenuSpec(self.ctx.m.card_names, self.ctx.m.describe_value, [entry[2] for entry in entries],
                         [self.ctx.location(opt) for opt in st.options], loc, slot)
         targets = [Label() for _ in st.options]
-        code.append(Op(lambda k: self.menu_options_code(k, p, labels, player, entries, spec), None))
+        held = self.ctx.layout.holding(scope, ("menu", tuple(elem if elem and T.holds_cards(elem) else None
+                                                             for _, _, elem, _, _ in entries)))
+        code.append(Op(lambda k: self.menu_options_code(k, p, labels, player, entries, spec, held), None))
 
         keys = [entry[1] for entry in entries]
         which, item = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
@@ -456,7 +463,7 @@ class DecisionCompiler(NodeVisitor):
                                                      **dict(enumerate(self.ctx.m.card_names))}
         return self.ctx.stmts.K(texts)
 
-    def menu_options_code(self, k, p, labels, player, entries, spec) -> list:
+    def menu_options_code(self, k, p, labels, player, entries, spec, held) -> list:
         """The menu's instruction at pc ``k``: who chooses put in ``p``, its open options made in ``labels`` (each
         entry's items gone through), then ``menu_decide`` gives the pc to go on at, or SUSPEND."""
         K = self.ctx.stmts.K
@@ -486,7 +493,7 @@ class DecisionCompiler(NodeVisitor):
                 if pc < 0:
                     return pc
                 continue
-        """, DECIDE=K(menu_decide), P=name(p), PC=ast.Constant(k), NEXT=self.ctx.layout.resumed_at(k), **offered)
+        """, DECIDE=K(menu_decide), P=name(p), PC=ast.Constant(k), NEXT=self.ctx.layout.resumed_holding(k, held), **offered)
 
     def label_template(self, opt, scope):
         """An option's text as literal strings and (tree, kind) parts for its ``{expression}`` s."""

@@ -97,7 +97,7 @@ def card_text(s, player, card, texts, offered: list) -> str:
     """How ``card`` reads in the text of an option offered to ``player`` (a menu's ``"bury {b}"``): its text
     (``texts[card]``: its name, or what none reads as) if ``player`` sees it where it lies, else its place
     (``offered``: the options made so far, which number a card whose place cannot be told: :func:`placed`)."""
-    if card is None or _seen_whole(s.game)[player][s.loc[card]] or can_see(s, card, player, _table(s.game)):
+    if card is None or sees(s, player, card):
         return texts[card]
     return placed(s, s.game, card, len(offered))
 
@@ -136,6 +136,11 @@ def sees_all(s, player, cards: list) -> bool:
             table = _table(s.game)
             return all([can_see(s, c, player, table) for c in cards])
     return True
+
+
+def sees(s, player, card) -> bool:
+    """Does ``player`` see ``card`` where it lies (``runtime.visibility.can_see``)?"""
+    return _seen_whole(s.game)[player][s.loc[card]] or can_see(s, card, player, _table(s.game))
 
 
 def _table(g) -> tuple:

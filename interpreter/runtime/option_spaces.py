@@ -66,6 +66,23 @@ def reading(space, names):
     return names if not places else Reading(names, places[0])
 
 
+def places_moved(space, moved: dict) -> list:
+    """``space`` with each card of its places table (cards its chooser cannot see, read as their places) replaced
+    by ``moved.get(card)``, the card now at that place, if any: the same options, each reading the same place,
+    each picking the card there now (a determinised copy: interpreter/determinise.py).  ``space`` itself is kept."""
+    places = space[5:6] if space[0] == CHOOSE else space[7:8]
+    if not places:
+        return space
+    places = places[0]
+
+    def at(card):
+        return moved.get(card, card) if card in places else card
+    now = {at(card): text for card, text in places.items()}
+    if space[0] == CHOOSE:
+        return [CHOOSE, space[1], [list(map(at, group)) for group in space[2]], space[3], space[4], now]
+    return [PLUS, space[1], list(map(at, space[2])), space[3], list(map(at, space[4])), space[5], space[6], now]
+
+
 def with_places(space: list, places) -> list:
     """``space`` with the trailing ``places`` table (None or empty: a space read by names alone)."""
     return space + [places] if places else space

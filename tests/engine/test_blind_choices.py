@@ -176,3 +176,42 @@ def test_the_fixed_action_ids_of_options_read_as_places_name_no_card(several):
         secret = unseen_names(state, seat)
         for action in table.ids(state, seat):
             assert not named(table.describe(action), secret), table.describe(action)
+
+
+# ---------------------------------------------------------------- determinised copies (search)
+def test_in_a_determinised_copy_an_option_read_as_places_picks_the_cards_dealt_there(several):
+    """A search bot's copy deals the cards its seat cannot see again: an option reading "card 2 from the top of
+    hand(2)" must pick the card dealt there, not the real one (a search that took the real card would learn it)."""
+    checked = 0
+    for state, seat in decisions(several, 3, seeds=range(3)):
+        if state.pending["each"]:
+            continue  # (asked again in the new deal: test_hidden_choices.py)
+        copy = state.determinised(seat, random.Random(checked))
+        assert copy.legal_actions(seat) == state.legal_actions(seat)
+        for text, value in options_of(copy, seat):
+            if type(value) is tuple and value[1] is None:
+                continue
+            placed_cards = at_places(copy, text)
+            assert all(c in cards_of(value) for c in placed_cards), text
+            checked += bool(placed_cards)
+    assert checked > 50
+
+
+def test_a_rule_local_holding_a_card_holds_in_a_determinised_copy_the_card_dealt_to_its_place(several):
+    """``let hidden = top(deck)`` while the rule waits: the copy's local is the copy's top card, so what the rule
+    does with it later (``move hidden to hand(p)``) moves the card dealt there, never the real one."""
+    checked = 0
+    for state, seat in decisions(several, 2, seeds=range(4)):
+        if state.pending["prompt"] != "choose" or not any(t.startswith("keep") for t in state.legal_actions(seat)):
+            continue
+        deck = state.game.zone_index("deck")
+        for k in range(3):
+            copy = state.determinised(seat, random.Random(k))
+            top = copy.zones[deck][-1]
+            hand = state.game.zone_index(f"hand({seat + 1})")
+            copy.apply(seat, next(t for t in copy.legal_actions(seat) if t.startswith("keep")))
+            assert top not in copy.zones[deck] and copy.loc[top] != deck
+            assert copy.loc[top] in (hand, copy.game.zone_index("pile"))  # drawn (then maybe given away)
+            checked += 1
+    assert checked >= 6
+
