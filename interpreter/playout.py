@@ -222,7 +222,7 @@ class Drawer:
         if self.left <= 0:
             return None
         self.left -= 1
-        label, value = OPT.option(space, self.below[player](OPT.count(space)), self.names)
+        label, value = OPT.option(space, self.below[player](space[-1]), self.names)
         self.history.append([player, label])
         self.state.steps = self.steps
         return value
@@ -245,7 +245,7 @@ class Drawer:
         """(text, value) of ``player``'s option drawn among ``labels`` / ``values`` (the first option with the drawn
         text, as ``apply`` has it), or from the option space ``space`` when ``labels`` is None."""
         if labels is None:
-            return OPT.option(space, self.below[player](OPT.count(space)), self.names)
+            return OPT.option(space, self.below[player](space[-1]), self.names)
         label = labels[self.below[player](len(labels))]
         return label, values[labels.index(label)]
 
@@ -294,7 +294,7 @@ def _played_by_policy(state, rngs, policy, decisions: int) -> None:
             continue
         player = p.players[0]
         space = p.lazy and p.lazy[0]
-        count = OPT.count(space) if space else len(p.labels[0])
+        count = space[-1] if space else len(p.labels[0])
         k = _drawn(state, player, count, rngs[player], policy)
         if space:
             label, value = OPT.option(space, k, names)

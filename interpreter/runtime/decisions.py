@@ -75,15 +75,19 @@ def chooser_card_options(s, player, cards, labels_of) -> tuple[list, list]:
     return labels, values
 
 
-def unseen_places(s, player, cards) -> dict | None:
+def unseen_places(s, player, cards, more=()) -> dict | None:
     """{card: its place (:func:`placed`)} of the cards of ``cards`` that ``player`` cannot see where they lie, for
-    a choice of several of them (``choose 2 of hand(q)``, ``plus``): each such card reads as its place.  None when
+    a choice of several of them (``choose 2 of hand(q)``; ``plus``: ``more``, its others): each such card reads as
+    its place.  None when
     it sees them all (the common case, checked by a table), or when nobody in particular chooses (``s`` None: a
     fixed choice checked at load)."""
     if s is None:
         return None
-    if cards.__class__ is not list:
-        cards = list(cards)
+    seen, loc = (s.game.__dict__.get("_seen_whole") or _seen_whole(s.game))[player], s.loc
+    if all(map(seen.__getitem__, map(loc.__getitem__, cards))) and \
+            all(map(seen.__getitem__, map(loc.__getitem__, more))):  # the common case (in C): zones it sees whole
+        return None
+    cards = [*cards, *more]
     if sees_all(s, player, cards):
         return None
     g, table, places = s.game, _table(s.game), {}
@@ -97,9 +101,13 @@ def card_text(s, player, card, texts, offered: list) -> str:
     """How ``card`` reads in the text of an option offered to ``player`` (a menu's ``"bury {b}"``): its text
     (``texts[card]``: its name, or what none reads as) if ``player`` sees it where it lies, else its place
     (``offered``: the options made so far, which number a card whose place cannot be told: :func:`placed`)."""
-    if card is None or sees(s, player, card):
+    if card is None:
+        return texts[None]
+    g = s.game
+    whole = g.__dict__.get("_seen_whole") or _seen_whole(g)  # (sees, written out: a menu reads every item)
+    if whole[player][s.loc[card]] or can_see(s, card, player, _table(g)):
         return texts[card]
-    return placed(s, s.game, card, len(offered))
+    return placed(s, g, card, len(offered))
 
 
 def value_text(s, player, value, kind: str, offered: list) -> str:
@@ -130,7 +138,7 @@ def _seen_whole(g) -> list:
 def sees_all(s, player, cards: list) -> bool:
     """Does ``player`` see every one of ``cards`` where it lies (``runtime.visibility.can_see``)?  Cards in zones
     it sees whole are checked by a table of the game; only the others by ``can_see``."""
-    seen, loc = _seen_whole(s.game)[player], s.loc
+    seen, loc = (s.game.__dict__.get("_seen_whole") or _seen_whole(s.game))[player], s.loc
     for card in cards:
         if not seen[loc[card]]:
             table = _table(s.game)

@@ -127,7 +127,7 @@ def plus_options(spec: PlusSpec, ones, pool, s=None, player=None) -> tuple:
     (:func:`plus_plans`).  A card ``player`` cannot see where it lies (``s``: the state) reads as its place, an
     option, or a group of the others, of its own (``runtime.decisions.unseen_places``)."""
     pool = list(pool)  # (a copy: a zone's own list changes as cards move; the space is kept)
-    places = unseen_places(s, player, [*ones, *pool]) if s is not None else None
+    places = unseen_places(s, player, ones, pool)
     names, room = spec.names, spec.room
     if places:  # cards the chooser cannot see read as their places (runtime.decisions.unseen_places)
         names = Reading(names, places)

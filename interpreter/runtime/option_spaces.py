@@ -12,10 +12,10 @@ its pending entry, a small plain-data *option space* instead of every label and 
   allows, ``pool`` the cards the others are picked from and ``keys`` their names (the groups of
   the others of a first card, the pool less that card, are made only for an option asked for).
 
-``count`` is the number of options.  A space may end with one more item, ``places``: a table {card: its
-place} of the cards its chooser cannot see where they lie, which read as their place (``"card 2 from the top
-of hand(2)"``, ``runtime.decisions.placed``) instead of their name, each a group of its own (alike unseen cards
-made one group would tell the chooser they are alike).  Option ``i`` is exactly the ``i``-th option of the list
+``count`` is the number of options, always the last item.  A space may have one more item just before it,
+``places``: a table {card: its place} of the cards its chooser cannot see where they lie, which read as their
+place (``"card 2 from the top of hand(2)"``, ``runtime.decisions.placed``) instead of their name, each a group
+of its own (alike unseen cards made one group would tell the chooser they are alike).  Option ``i`` is exactly the ``i``-th option of the list
 :func:`expand` makes, which is the list the decision offers as ``legal_actions`` (the same order:
 sizes from small to large, then more of an earlier group first).  :func:`value` and
 :func:`label` make one option without listing the others, by unranking: the number of ways
@@ -43,7 +43,7 @@ def names_can_collide(names) -> bool:
 
 
 def count(space) -> int:
-    return space[4] if space[0] == CHOOSE else space[6]
+    return space[-1]
 
 
 class Reading:
@@ -61,31 +61,31 @@ class Reading:
 
 
 def reading(space, names):
-    """The texts of the cards of ``space``: ``names``, or a :class:`Reading` when it has places (see above)."""
-    places = space[5:6] if space[0] == CHOOSE else space[7:8]
-    return names if not places else Reading(names, places[0])
+    """The texts of the cards of ``space``: ``names``, or a :class:`Reading` when it has places (see above: the
+    item before the count, a table, where a space without places has its ``k`` or its ``keys``)."""
+    places = space[-2]
+    return Reading(names, places) if places.__class__ is dict else names
 
 
 def places_moved(space, moved: dict) -> list:
     """``space`` with each card of its places table (cards its chooser cannot see, read as their places) replaced
     by ``moved.get(card)``, the card now at that place, if any: the same options, each reading the same place,
     each picking the card there now (a determinised copy: interpreter/determinise.py).  ``space`` itself is kept."""
-    places = space[5:6] if space[0] == CHOOSE else space[7:8]
-    if not places:
+    places = space[-2]
+    if places.__class__ is not dict:
         return space
-    places = places[0]
 
     def at(card):
         return moved.get(card, card) if card in places else card
     now = {at(card): text for card, text in places.items()}
     if space[0] == CHOOSE:
-        return [CHOOSE, space[1], [list(map(at, group)) for group in space[2]], space[3], space[4], now]
-    return [PLUS, space[1], list(map(at, space[2])), space[3], list(map(at, space[4])), space[5], space[6], now]
+        return [CHOOSE, space[1], [list(map(at, group)) for group in space[2]], space[3], now, space[-1]]
+    return [PLUS, space[1], list(map(at, space[2])), space[3], list(map(at, space[4])), space[5], now, space[-1]]
 
 
 def with_places(space: list, places) -> list:
-    """``space`` with the trailing ``places`` table (None or empty: a space read by names alone)."""
-    return space + [places] if places else space
+    """``space`` with its ``places`` table before its count (None or empty: a space read by names alone)."""
+    return space[:-1] + [places, space[-1]] if places else space
 
 
 BIG_TABLE = 20_000  # numbers in a table of ways beyond which it is not kept (see _ways_of)
@@ -242,7 +242,8 @@ def label(space, index: int, names) -> str:
 
 def option(space, index: int, names) -> tuple[str, list]:
     """(:func:`label`, :func:`value`) of option ``index``, the option located once."""
-    names = reading(space, names)
+    if space[-2].__class__ is dict:  # (:func:`reading`, written out: a bot's every option)
+        names = Reading(names, space[-2])
     if space[0] == PLUS and space[5] == []:  # no others to pick: option ``index`` is a first card alone
         one = space[2][index]
         return space[1] + names[one], [one]
