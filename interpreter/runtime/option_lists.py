@@ -12,7 +12,8 @@ counted before any is listed (the cap ``decisions.MAX_OPTIONS``).
 from __future__ import annotations
 
 from ..errors import RuleError
-from .decisions import MAX_OPTIONS, decide_one, entries_bound, one_card_options, savable_labels, unseen_places
+from .decisions import (MAX_OPTIONS, decide_one, entries_bound, one_card_options, savable_labels, unseen_places,
+                        value_text)
 from .limits import MAX_ACTION_TEXT
 from .option_spaces import CHOOSE, PLUS, SEPARATOR, Reading, others, with_places
 from .selections import combo_shapes, count_any_shapes, count_shapes
@@ -43,14 +44,19 @@ class PlusSpec:
 
 
 # ---------------------------------------------------------------------------- choose N of X
-def alike_groups(spec: ChoiceSpec, items, places=None) -> dict:
+def alike_groups(spec: ChoiceSpec, items, places=None, s=None, player=None) -> dict:
     """The items grouped by how they read (a card by its name, one in ``places`` by its place: a group of its own),
-    in the order each text first appears."""
+    in the order each text first appears.  Items that hold cards (pairs) read as ``player`` may read them, when
+    ``s`` is given (``runtime.decisions.value_text``)."""
     groups = {}
     if spec.elem == "card":
         names = spec.names if places is None else Reading(spec.names, places)
         for c in items:
             groups.setdefault(names[c], []).append(c)
+    elif s is not None and "card" in spec.elem:  # a pair holding a card: it may read as its place
+        elem = spec.elem
+        for v in items:
+            groups.setdefault(value_text(s, player, v, elem, groups), []).append(v)
     else:
         describe, elem = spec.describe, spec.elem
         for v in items:
@@ -63,7 +69,7 @@ def choose_options(spec: ChoiceSpec, items, k, s=None, player=None) -> tuple:
     ``player`` may read them (``s``: the state; None: a fixed choice checked at load): a card it cannot see where
     it lies reads as its place, an option of its own (``runtime.decisions.unseen_places``)."""
     places = unseen_places(s, player, items) if spec.elem == "card" else None
-    groups = alike_groups(spec, items, places)
+    groups = alike_groups(spec, items, places, s, player)
     prefix = spec.prefix
     if spec.count == "one":
         return [prefix + text for text in groups], [g[0] for g in groups.values()]

@@ -86,7 +86,7 @@ PLACE = re.compile(r"card (\d+) from the top of ([\w()]+)")
 
 @pytest.fixture(scope="module")
 def several():
-    """Takes two of the next hand, discards any number of it, plays one of its own cards plus any of the next
+    """Takes two of the next hand, points at one of the rest (a pair), discards any number of it, plays one of its own cards plus any of the next
     hand's, buries one of them from a menu ("bury {b}"), may keep the top card of the deck ("keep {hidden} in the
     deck"), and everyone secretly gives two cards of the next hand at once."""
     return load_game(SEVERAL)
@@ -113,8 +113,11 @@ def at_places(state, text) -> list:
     return out
 
 
-def cards_of(value) -> list:
-    """The cards an option's value picks: a list of them ('choose 2', 'plus'), or a menu's (entry, item)."""
+def cards_of(value, prompt: str = "") -> list:
+    """The cards an option's value picks: a list of them ('choose 2', 'plus'), a menu's (entry, item), or the
+    card of a pair (player, card) pointed at."""
+    if prompt == "point at":
+        return value[1:]
     if type(value) is tuple:
         return [] if value[1] is None else [value[1]]
     return value if type(value) is list else [value]
@@ -129,7 +132,7 @@ def test_no_option_of_several_cards_plus_or_a_menu_names_a_card_its_chooser_cann
             assert not named(text, secret), (seat, text)
         assert state.view(seat)["decision"]["your_options"] == state.legal_actions(seat)
         prompts.add(state.pending["prompt"])
-    assert {"take", "discard", "play", "choose", "give"} <= prompts
+    assert {"take", "point at", "discard", "play", "choose", "give"} <= prompts
 
 
 def test_an_option_read_as_places_picks_exactly_the_unseen_cards_at_those_places(several):
@@ -139,7 +142,8 @@ def test_an_option_read_as_places_picks_exactly_the_unseen_cards_at_those_places
         for text, value in options_of(state, seat):
             if type(value) is tuple and value[1] is None:
                 continue  # a menu's fixed entry ("keep {hidden} in the deck"): it picks nothing
-            assert sorted(at_places(state, text)) == sorted(c for c in cards_of(value) if c in unseen), text
+            picked = cards_of(value, state.pending["prompt"])
+            assert sorted(at_places(state, text)) == sorted(c for c in picked if c in unseen), text
             checked += bool(PLACE.search(text))
     assert checked > 100
 
@@ -192,7 +196,7 @@ def test_in_a_determinised_copy_an_option_read_as_places_picks_the_cards_dealt_t
             if type(value) is tuple and value[1] is None:
                 continue
             placed_cards = at_places(copy, text)
-            assert all(c in cards_of(value) for c in placed_cards), text
+            assert all(c in cards_of(value, copy.pending["prompt"]) for c in placed_cards), text
             checked += bool(placed_cards)
     assert checked > 50
 
