@@ -78,9 +78,8 @@ def chooser_card_options(s, player, cards, labels_of) -> tuple[list, list]:
 def unseen_places(s, player, cards, more=()) -> dict | None:
     """{card: its place (:func:`placed`)} of the cards of ``cards`` that ``player`` cannot see where they lie, for
     a choice of several of them (``choose 2 of hand(q)``; ``plus``: ``more``, its others): each such card reads as
-    its place.  None when
-    it sees them all (the common case, checked by a table), or when nobody in particular chooses (``s`` None: a
-    fixed choice checked at load)."""
+    its place.  None when it sees them all (the common case, checked by a table), or when nobody in particular
+    chooses (``s`` None: a fixed choice checked at load)."""
     if s is None:
         return None
     seen, loc = (s.game.__dict__.get("_seen_whole") or _seen_whole(s.game))[player], s.loc
