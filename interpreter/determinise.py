@@ -12,7 +12,9 @@ from . import rng as RNG
 from .errors import IllegalActionError, not_a_generator
 from .chance import CHANCE_PLAYER
 from .runtime.chance import Unresolved, raw
-from .runtime.decisions import placed
+from .runtime.decisions import sees
+from .runtime.kinds import tuple_items
+from .runtime.option_spaces import places_moved
 
 
 def determinised(state, seat: int, rng) -> "State":
@@ -23,9 +25,10 @@ def determinised(state, seat: int, rng) -> "State":
     everyone saw go there) is dealt again at random among the positions
     it cannot see, keeping zone sizes; a card only trades places with cards that started the game in
     the same zone (cards of one starting pile share their back).  The deal depends only on which
-    cards are unseen and on ``rng``, never on where they really are.  A card variable holding an unseen
-    card holds the card dealt to its place (the variable points at a place on the table, not at which
-    card really lies there).  Counters on unseen cards are
+    cards are unseen and on ``rng``, never on where they really are.  A card variable, or a local of a rule
+    waiting for a decision, holding an unseen card holds the card dealt to its place (it points at a place on
+    the table, not at which card really lies there), and so does an option that reads as a place (a card its
+    chooser cannot see: ``runtime.decisions``); see :func:`cards_follow`.  Counters on unseen cards are
     zero and what others were shown of them is forgotten; other players' private player variables
     go back to their starting values, and a simultaneous decision (``ask each``) is asked again in the
     new deal: the others' choices already made are undone (and taken out of the history), so the searcher decides
@@ -46,8 +49,7 @@ def determinised(state, seat: int, rng) -> "State":
     dealt = _deal_again(state, c, _unseen_cards(state, seat), rng)
     if dealt:
         _unseen_forgotten(state, c, set(dealt))
-        _variables_follow_the_deal(state, c, dealt)
-        _placed_options_follow_the_deal(state, c, dealt)
+        cards_follow(state, c, dealt)
     _hidden_variables_reset(state, c, seat)
     _asked_again(state, c, seat)
     return c
@@ -134,41 +136,68 @@ def _unseen_forgotten(state, c, unseen: set) -> None:
                 row[card] = 0
 
 
-def _variables_follow_the_deal(state, c, dealt: dict) -> None:
-    """Game and player variables holding cards (``card``, ``list:card``) hold the cards dealt to their places."""
+def cards_follow(state, c, moved: dict) -> None:
+    """In ``c``, a copy of ``state`` whose cards ``moved`` says were put in each other's places ({card: the card
+    now in its place}), what points at a place follows: game and player variables holding cards, the locals that
+    hold cards of every frame waiting (``Proc.held_cards``, noted by the compiler where a frame waits), and the
+    options of the decision pending whose card reads as its place to its chooser.  ``determinised`` calls it with
+    the new deal; a test may with any permutation of cards a seat cannot see."""
     g = state.game
     for values, kinds, rows in ((c.gv, g.gvars, False), (c.pv, g.pvars, True)):
         for name, kind in kinds.items():
             if kind not in ("card", "list:card") or name not in values:
                 continue
             if rows:
-                values[name] = [_followed(v, kind, dealt) for v in values[name]]
+                values[name] = [_followed(v, kind, moved.get) for v in values[name]]
             else:
-                values[name] = _followed(values[name], kind, dealt)
-
-
-def _placed_options_follow_the_deal(state, c, dealt: dict) -> None:
-    """At a one-player decision, an option that reads as a place (a card the chooser cannot see, listed by
-    ``runtime.decisions.chooser_card_options``) takes the card dealt to that place, not the real one."""
-    p = c.pending
-    if p is None or p.each:  # (a simultaneous decision is asked again in the new deal: _asked_again)
-        return
-    values = []
-    for labels, row in zip(p.labels, p.values):
-        if labels is None or row is None:
-            values.append(row)
+                values[name] = _followed(values[name], kind, moved.get)
+    procs = g.procs
+    for fr in c.frames:
+        held = procs[fr.pid].held_cards.get(fr.pc)
+        if held is None:
             continue
-        values.append([dealt[v] if type(v) is int and v in dealt and label.endswith(placed(state, state.game, v, j))
-                       else v for j, (label, v) in enumerate(zip(labels, row))])
-    p.values = values  # (the copy's own: the options are shared with the real position, never changed)
+        env = fr.env  # (the copy's own dict; its lists are shared with the real position: made anew, never changed)
+        for key, kind in held[1].items():
+            if key in env:
+                env[key] = _followed(env[key], kind, moved.get)
+    if c.pending is not None and not c.pending.each and c.frames:  # (a simultaneous one is asked again)
+        _options_follow(state, c, moved, procs[c.frames[-1].pid].held_cards.get(c.frames[-1].pc))
 
 
-def _followed(value, kind: str, dealt: dict):
+def _options_follow(state, c, moved: dict, held) -> None:
+    """The pending one-player decision's options whose cards read as their places to the chooser (it cannot see
+    them: ``runtime.decisions.unseen_places``, ``chooser_card_options``, ``card_text``) take the card now there:
+    in an option space, the cards of its places table; in listed options, by the kind of their values (``held``)."""
+    p = c.pending
+    chooser = p.players[0]
+    lazy = p.lazy and p.lazy[0]
+    if lazy:
+        p.lazy = [places_moved(lazy, moved)]  # (a new list: the copy's options are made anew from it)
+    elif held is not None and held[0] is not None and p.values[0] is not None:
+        def follow(card):
+            got = moved.get(card)
+            return None if got is None or sees(state, chooser, card) else got
+        kind = held[0]
+        if kind.__class__ is tuple:  # a menu: (entry, item), each entry's items of their kind
+            kinds = kind[1]
+            p.values = [[v if v[1] is None or kinds[v[0]] is None else (v[0], _followed(v[1], kinds[v[0]], follow))
+                         for v in p.values[0]]]
+        else:
+            p.values = [[_followed(v, kind, follow) for v in p.values[0]]]
+
+
+def _followed(value, kind: str, follow):
+    """``value``, of ``kind``, with each card ``follow`` gives another for (None: it stays) replaced by it."""
     if value is None:
         return None
     if kind == "card":
-        return dealt.get(value, value)
-    return [dealt.get(card, card) for card in value]
+        got = follow(value)
+        return value if got is None else got
+    if kind.startswith("list:"):
+        return [_followed(v, kind[5:], follow) for v in value]
+    if kind.startswith("tuple:"):
+        return [_followed(v, k, follow) for v, k in zip(value, tuple_items(kind))]
+    return value
 
 
 def _hidden_variables_reset(state, c, seat: int) -> None:

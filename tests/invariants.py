@@ -16,6 +16,7 @@ from functools import lru_cache
 import pytest
 
 from interpreter import IllegalActionError, State, replay
+from interpreter.determinise import cards_follow
 
 MAX_ACTIONS = 2000  # no playout of the games tested comes near this; reaching it means the flow never ends
 DECISION_KEYS = {"prompt", "secret", "waiting_for", "decided"}  # what every viewer may see of a decision
@@ -353,32 +354,7 @@ def with_cards_permuted(state, cards, rng):
             list.__setitem__(zone, slice(None), moved)
         for card in moved:
             world.loc[card] = index
-    _variables_permuted(world, sigma)
-    _placed_options_permuted(state, world, sigma)
+    cards_follow(state, world, sigma)  # what points at a place (variables, rule locals, options read as places)
     return world, sigma
 
 
-def _placed_options_permuted(state, world, sigma) -> None:
-    """Options of a one-player decision that read as a place (a card its chooser cannot see) follow the
-    permutation: the permuted world offers, at that place, the card now there."""
-    from interpreter.runtime.decisions import placed
-
-    p = world.pending
-    if p is None or p.each:
-        return
-    p.values = [row if labels is None or row is None else
-                [sigma.get(v, v) if type(v) is int and v in sigma and label.endswith(placed(state, state.game, v, j))
-                 else v for j, (label, v) in enumerate(zip(labels, row))]
-                for labels, row in zip(p.labels, p.values)]
-
-
-def _variables_permuted(world, sigma) -> None:
-    """Game and player variables holding cards follow the permutation: a variable names a card on the table, so
-    the permuted world holds, where the real one held card c, the card now in c's place."""
-    g = world.game
-    follow = lambda v, kind: (None if v is None else sigma.get(v, v)) if kind == "card" \
-        else [sigma.get(c, c) for c in v]  # noqa: E731
-    for values, kinds, rows in ((world.gv, g.gvars, False), (world.pv, g.pvars, True)):
-        for name, kind in kinds.items():
-            if kind in ("card", "list:card") and name in values:
-                values[name] = [follow(v, kind) for v in values[name]] if rows else follow(values[name], kind)

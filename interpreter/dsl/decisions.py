@@ -10,7 +10,8 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.decisions import NOT_DRAWN, asked_twice, bind_parts, chooser_card_options, decide_space, one_card_options
+from ..runtime.decisions import (NOT_DRAWN, asked_twice, bind_parts, card_text, chooser_card_options, decide_space,
+                                 one_card_options, value_text)
 from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
 from ..runtime.values import paid
 from ..runtime.option_spaces import names_can_collide
@@ -76,8 +77,9 @@ class DecisionCompiler(NodeVisitor):
         ``runtime.option_lists.choose_options`` with the list, the count and a ``ChoiceSpec``.  A choice
         of several cards with two options or more gives (None, option space) instead: its options are
         counted, not listed (see runtime/option_spaces.py).  ``listed``: the list, already
-        lowered by :meth:`list_code` (tree, kind).  ``chooser``: code reading who chooses, if known (one card is
-        then listed as that player may read it: ``chooser_card_options``).
+        lowered by :meth:`list_code` (tree, kind).  ``chooser``: code reading who chooses, if known: the options
+        are then made as that player may read them (a card it cannot see reads as its place:
+        ``chooser_card_options``, ``runtime.decisions.unseen_places``).
         """
         fixed = False  # the options read nothing of the state (their note): a fixed choice is checked at load
         if listed is None:
@@ -91,11 +93,7 @@ class DecisionCompiler(NodeVisitor):
         prefix = f"{verb} " if verb else ""
         names = self.ctx.m.card_names
         if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
-            labels_of = [prefix + name for name in names]  # every card's action text, made once
-            K = self.ctx.stmts.K
-            if chooser is not None:
-                return ast.Call(K(chooser_card_options), [name("s"), chooser, listed[0], K(labels_of)], []), elem
-            return ast.Call(K(one_card_options), [listed[0], K(labels_of)], []), elem
+            return self.one_card_builder(listed[0], prefix, chooser), elem
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
@@ -108,7 +106,18 @@ class DecisionCompiler(NodeVisitor):
         if fixed:
             self.static_choice(spec, listed[0], count, options_node)
         K = self.ctx.stmts.K
-        return ast.Call(K(choose_options), [K(spec), listed[0], k], []), (elem if count == "one" else T.list_of(elem))
+        chooser_args = [] if chooser is None else [name("s"), chooser]  # (cards it cannot see read as places)
+        return ast.Call(K(choose_options), [K(spec), listed[0], k] + chooser_args, []), \
+            (elem if count == "one" else T.list_of(elem))
+
+    def one_card_builder(self, items, prefix: str, chooser) -> ast.expr:
+        """The call listing a choice of one of the cards ``items``: ``chooser_card_options`` as ``chooser`` may read
+        them, or ``one_card_options`` when nobody in particular chooses."""
+        labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
+        K = self.ctx.stmts.K
+        if chooser is not None:
+            return ast.Call(K(chooser_card_options), [name("s"), chooser, items, K(labels_of)], [])
+        return ast.Call(K(one_card_options), [items, K(labels_of)], [])
 
     def static_choice(self, spec, items, count, options_node):
         """A choice whose count and options are fixed (``choose 20 of range(40)``) is checked once, at load
@@ -131,7 +140,7 @@ class DecisionCompiler(NodeVisitor):
         Returns (build, dest, after): ``after`` splits a one-plus-others pick into its two variables.
         """
         if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
-            build = plus_options(self.ctx, st, options_scope)
+            build = plus_options(self.ctx, st, options_scope, chooser)
             one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
             scope.names[st.name], scope.names[st.rest_name] = one, rest
             dest = f"$plus{next(scope.counter)}"
@@ -148,10 +157,13 @@ class DecisionCompiler(NodeVisitor):
             listed = self.ctx.exprs.list_code(st.options, scope, "what is chosen among")
             if T.element(listed[1]) == "card":  # the commonest choice: its options listed by generated code
                 return self.ask_one_card(st, scope, code, player, listed[0])
-        build, dest, after = self.ask_options(st, scope, scope, each=False, listed=listed)
+        p = self.ctx.stmts.tmp()  # (who chooses: read by the options it may read, made after it is known)
+        build, dest, after = self.ask_options(st, scope, scope, each=False, listed=listed, chooser=name(p))
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
-        p, labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(4))
+        labels, values, drawn = (self.ctx.stmts.tmp() for _ in range(3))
+        picked = "list:card" if st.rest is not None else scope.names[st.name]  # (a 'plus' pick: [one, *others])
+        held = self.ctx.layout.holding(scope, picked if T.holds_cards(picked) else None)
         # decide_one, written out: a single option is taken at once; otherwise wait until it is chosen
         code.append(Op(lambda k: shape("""
             P = PLAYER
@@ -163,7 +175,7 @@ class DecisionCompiler(NodeVisitor):
         """ + DECIDE_ONE, P=name(p), PLAYER=player, LABELS=name(labels), VALUES=name(values), OPTIONS=build, J=name(drawn),
             TRACED=self.traced_single(name(p), ast.Constant(prompt), name(labels), name(values)),
             RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc), PROMPT=ast.Constant(prompt), DEST=local(dest, True),
-            NEXT=self.ctx.layout.resumed_at(k), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
+            NEXT=self.ctx.layout.resumed_holding(k, held), DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND),
             SPACE=self.ctx.stmts.K(decide_space), PC=ast.Constant(k), PENDING=self.ctx.stmts.K(Pending)), loc))
         if after is not None:
             code.append(after)
@@ -180,11 +192,12 @@ class DecisionCompiler(NodeVisitor):
         p, cards, labels, values, drawn, card = (self.ctx.stmts.tmp() for _ in range(6))
         K = self.ctx.stmts.K
         parts = dict(P=name(p), CARDS=name(cards), LABELS_OF=K(labels_of), DEST=local(dest, True))
+        held = self.ctx.layout.holding(scope, "card")
 
         def make(k):
             listed = shape(ONE_CARD_LISTED + DECIDE_ONE, ONE_CARD=K(chooser_card_options), J=name(drawn), LABELS=name(labels), VALUES=name(values),
                 TRACED=self.traced_single(parts["P"], ast.Constant(prompt), name(labels), name(values)),
-                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_at(k),
+                RE=K(RuleError), LOC=K(loc), PROMPT=ast.Constant(prompt), NEXT=self.ctx.layout.resumed_holding(k, held),
                 DEST_KEY=ast.Constant(dest), SUSPEND=ast.Constant(SUSPEND), PENDING=K(Pending), **parts)
             # in a playout (s.drawing) the card is drawn from the list itself, its options never listed
             return shape("""
@@ -202,6 +215,7 @@ class DecisionCompiler(NodeVisitor):
         inner = scope.child()
         inner.names[st.var] = "player"
         build, dest, after = self.ask_options(st, inner, scope, each=True, chooser=local(inner.keys.get(st.var, st.var)))
+        held = self.ctx.layout.holding(scope)
         var, secret = inner.keys.get(st.var, st.var), st.secret
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
@@ -241,7 +255,7 @@ class DecisionCompiler(NodeVisitor):
         """, WHO=name(who), LABELS=name(labels), VALUES=name(values), CHOSEN=name(chosen), RESULT=name(result),
             ASKED=name(asked), PLAYERS=players, TWICE=self.ctx.stmts.K(asked_twice), LOC=self.ctx.stmts.K(loc), P=name(p),
             VAR=local(var, True), LS=name(ls), VS=name(vs), OPTIONS=build, PROMPT=ast.Constant(prompt),
-            DEST=local(dest, True), NEXT=self.ctx.layout.resumed_at(self.ctx.layout.entered(k)), DEST_KEY=ast.Constant(dest),
+            DEST=local(dest, True), NEXT=self.ctx.layout.resumed_holding(self.ctx.layout.entered(k), held), DEST_KEY=ast.Constant(dest),
             SECRET=ast.Constant(secret), SUSPEND=ast.Constant(SUSPEND), SPACES=name(spaces),
             PENDING=self.ctx.stmts.K(Pending),
             TRACED=self.traced_single(name(p), ast.Constant(prompt), name(ls), name(vs), secret)),
@@ -263,6 +277,7 @@ class DecisionCompiler(NodeVisitor):
         # (no dispatch step).  The positions are known once the procedure is laid out.
         targets = [Label() for _ in st.options]
         pcs = []
+        held = self.ctx.layout.holding(scope)
         self.ctx.fixups.append(lambda: pcs.extend(self.ctx.layout.entered(t.pc) for t in targets))
 
         if all(c is None for c in conds) and len(conds) > 1:
@@ -276,11 +291,11 @@ class DecisionCompiler(NodeVisitor):
                 fr.pc = NEXT
                 s.pending = PENDING([P], LABELS, VALUES, [None], None, False, False, "choose", None)
                 return SUSPEND
-            """, NEXT=self.ctx.layout.resumed_at(k), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
+            """, NEXT=self.ctx.layout.resumed_holding(k, held), P=name(p), PLAYER=player, LABELS=self.ctx.stmts.K(labels_fixed),
                 VALUES=self.ctx.stmts.K(values_fixed), ALL=self.ctx.stmts.K(labels_all), PCS=self.ctx.stmts.K(pcs),
                 J=name(drawn), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending)), loc))
         else:
-            code.append(self._menu_ask(player, conds, labels_all, pcs, loc))
+            code.append(self._menu_ask(player, conds, labels_all, pcs, loc, held))
         end = Label()
         for i, (opt, target) in enumerate(zip(st.options, targets)):
             target.pc = len(code)
@@ -291,7 +306,7 @@ class DecisionCompiler(NodeVisitor):
                 code.append(jump(end))
         end.pc = len(code)
 
-    def _menu_ask(self, player, conds, labels_all, pcs, loc):
+    def _menu_ask(self, player, conds, labels_all, pcs, loc, held):
         # Which options are open is a bit mask; each mask's option lists are made once (never mutated).
         always = sum(1 << i for i, c in enumerate(conds) if c is None)
         tests = [(1 << i, c) for i, c in enumerate(conds) if c is not None]
@@ -339,7 +354,7 @@ class DecisionCompiler(NodeVisitor):
                 s.pending = PENDING([P], [LABELS], [VALUES], [None], None, False, False, "choose", None)
                 return SUSPEND
             """, P=name(p), LABELS=name(labels), VALUES=name(values), RE=self.ctx.stmts.K(RuleError), LOC=self.ctx.stmts.K(loc),
-                NEXT=self.ctx.layout.resumed_at(k), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
+                NEXT=self.ctx.layout.resumed_holding(k, held), SUSPEND=ast.Constant(SUSPEND), PENDING=self.ctx.stmts.K(Pending), J=name(drawn),
                 TRACED=self.traced_single(name(p), ast.Constant("choose"), name(labels), ast.Constant(None)))
         return Op(make, loc)
 
@@ -353,13 +368,17 @@ class DecisionCompiler(NodeVisitor):
         variable to the item and goes to the entry's code.
         """
         player = self.ctx.exprs.expect_code(st.player, scope, "player", "who is asked")[0]
-        entries = [self.menu_entry(opt, scope) for opt in st.options]
+        # who chooses, and the options made so far: a card in an option's text reads as that player may read it
+        p, labels = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
+        entries = [self.menu_entry(opt, scope, (name(p), name(labels))) for opt in st.options]
         loc = self.ctx.location(st)
         slot = f"$menu{next(scope.counter)}"  # holds (entry, item) from the choice until the next instruction
         spec = MenuSpec(self.ctx.m.card_names, self.ctx.m.describe_value, [entry[2] for entry in entries],
                         [self.ctx.location(opt) for opt in st.options], loc, slot)
         targets = [Label() for _ in st.options]
-        code.append(Op(lambda k: self.menu_options_code(k, player, entries, spec), None))
+        held = self.ctx.layout.holding(scope, ("menu", tuple(elem if elem and T.holds_cards(elem) else None
+                                                             for _, _, elem, _, _ in entries)))
+        code.append(Op(lambda k: self.menu_options_code(k, p, labels, player, entries, spec, held), None))
 
         keys = [entry[1] for entry in entries]
         which, item = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
@@ -392,16 +411,17 @@ class DecisionCompiler(NodeVisitor):
                 code.append(jump(end))
         end.pc = len(code)
 
-    def menu_entry(self, opt, scope) -> tuple:
+    def menu_entry(self, opt, scope, chooser) -> tuple:
         """One entry of a built menu as generated trees: (items, env key, kind of the items, condition, text);
-        a fixed entry has no items, key or kind."""
+        a fixed entry has no items, key or kind.  ``chooser``: code reading who chooses and the options made so
+        far (see :meth:`label_code`)."""
         cond_of = lambda: self.ctx.exprs.expect_code(opt.condition, scope, "bool", "the condition of an option")[0] \
             if opt.condition else None  # noqa: E731
         if opt.items is None:
             cond = cond_of()
             # A fixed option's text may show values too ("keep {card}"): its {...} are filled in.
             return None, None, None, cond, self.label_code(self.label_template(opt, scope) if "{" in opt.label
-                                                           else [opt.label])
+                                                           else [opt.label], chooser)
         items, kind = self.ctx.exprs.list_code(opt.items, scope, "what a menu entry goes through")
         elem = T.element(kind)
         scope.names.update(T.unpacked(opt.var, elem))
@@ -412,15 +432,21 @@ class DecisionCompiler(NodeVisitor):
         if not any(isinstance(part, tuple) for part in parts):  # "play" for c in ...: reads "play red king"
             whole = local(key) if key.__class__ is str else ast.List([local(k) for k in key], ast.Load())
             parts = ([opt.label + " "] if opt.label else []) + [(whole, elem)]
-        return items, key, elem, cond, self.label_code(parts)
+        return items, key, elem, cond, self.label_code(parts, chooser)
 
-    def label_code(self, parts) -> ast.expr:
-        """An option's text in generated code: its literal strings and its parts, each as it reads."""
+    def label_code(self, parts, chooser) -> ast.expr:
+        """An option's text in generated code: its literal strings and its parts, each as it reads to the player
+        ``chooser[0]`` reads (``chooser[1]``: the options made so far): a card it cannot see where it lies by its
+        place (``runtime.decisions.card_text``), in a list or a pair too (``value_text``)."""
         if all(part.__class__ is str for part in parts):
             return ast.Constant("".join(parts))
-        describe = self.ctx.stmts.K(self.ctx.m.describe_value)
+        K = self.ctx.stmts.K
+        describe = K(self.ctx.m.describe_value)
         pieces = [ast.Constant(part) if part.__class__ is str else
-                  ast.Subscript(self.card_texts(), part[0], ast.Load()) if part[1] == "card" else
+                  ast.Call(K(card_text), [name("s"), chooser[0], part[0], self.card_texts(), chooser[1]], [])
+                  if part[1] == "card" else
+                  ast.Call(K(value_text), [name("s"), chooser[0], part[0], ast.Constant(part[1]), chooser[1]], [])
+                  if T.holds_cards(part[1]) else
                   ast.Call(describe, [part[0], ast.Constant(part[1])], [])
                   for part in parts]
         text = pieces[0]
@@ -437,11 +463,11 @@ class DecisionCompiler(NodeVisitor):
                                                      **dict(enumerate(self.ctx.m.card_names))}
         return self.ctx.stmts.K(texts)
 
-    def menu_options_code(self, k, player, entries, spec) -> list:
-        """The menu's instruction at pc ``k``: its open options made (each entry's items gone through), then
-        ``menu_decide`` gives the pc to go on at, or SUSPEND."""
+    def menu_options_code(self, k, p, labels, player, entries, spec, held) -> list:
+        """The menu's instruction at pc ``k``: who chooses put in ``p``, its open options made in ``labels`` (each
+        entry's items gone through), then ``menu_decide`` gives the pc to go on at, or SUSPEND."""
         K = self.ctx.stmts.K
-        p, labels, values, same = (self.ctx.stmts.tmp() for _ in range(4))
+        values, same = (self.ctx.stmts.tmp() for _ in range(2))
         offered = dict(SPEC=K(spec), LABELS=name(labels), VALUES=name(values), SAME=name(same))
         body = shape("""
             P = PLAYER
@@ -467,7 +493,7 @@ class DecisionCompiler(NodeVisitor):
                 if pc < 0:
                     return pc
                 continue
-        """, DECIDE=K(menu_decide), P=name(p), PC=ast.Constant(k), NEXT=self.ctx.layout.resumed_at(k), **offered)
+        """, DECIDE=K(menu_decide), P=name(p), PC=ast.Constant(k), NEXT=self.ctx.layout.resumed_holding(k, held), **offered)
 
     def label_template(self, opt, scope):
         """An option's text as literal strings and (tree, kind) parts for its ``{expression}`` s."""

@@ -21,17 +21,18 @@ from .pyast import local, name, shape
 from .procedures import Op
 
 
-def plus_options(ctx, st, scope) -> ast.expr:
+def plus_options(ctx, st, scope, chooser=None) -> ast.expr:
     """What a player chooses among, for an Ask or AskEach with ``rest``: the generated call of
     ``runtime.option_lists.plus_options``, which gives (labels, values), or (None, option space) with two
-    options or more and card names that cannot make two options read alike (runtime/option_spaces.py)."""
+    options or more and card names that cannot make two options read alike (runtime/option_spaces.py).
+    ``chooser``: code reading who chooses: a card that player cannot see reads as its place."""
     # (one of the first list, two names, lists of cards: checked by the statement analysis)
     ones = ctx.exprs.list_code(st.options, scope, "what one is chosen of")[0]
     others = ctx.exprs.list_code(st.rest, scope, "what any number are chosen of")[0]
     names = ctx.m.card_names
     spec = PlusSpec(f"{st.verb} " if st.verb else "", names, not names_can_collide(names), ctx.location(st.options))
     K = ctx.code.constant
-    return ast.Call(K(options_of_plus), [K(spec), ones, others], [])
+    return ast.Call(K(options_of_plus), [K(spec), ones, others] + ([] if chooser is None else [name("s"), chooser]), [])
 
 
 def split_one(dest, one_key, rest_key):

@@ -33,6 +33,9 @@ class Proc:
         self.instructions = 0  # how many instructions ``code`` has (its pcs are 0 up to that; resumable.py)
         self.entries: tuple = ()  # the pcs ``code`` may be entered at, in order: those its dispatch tests (resumable.py)
         self.stmt_notes = None  # {id(statement): StmtNote}, once the statement analysis has walked the body
+        # {pc a frame of it waits at: (how the values of the decision pending there hold cards, or None; {env key:
+        # kind} of its locals that hold cards)}: what a determinised copy deals again (WaitingLayout.holding)
+        self.held_cards: dict = {}
         self.hook = None  # (hook name, when) of a hook's procedure (loader/build.py; read by dsl/returns.py)
         # whether its 'return's must give a value (dsl/returns.py): the loader says True where the author wrote
         # '->' (even '-> any'), None for a procedure the engine made (a hooked procedure's wrapper: not checked)
@@ -73,12 +76,14 @@ class Scope:
         self.counter = itertools.count()
         self.ret_key = "$ret"  # where 'return' puts its value (an inlined procedure gets its own key)
         self.ret_signal = None  # where 'return' goes: out of the procedure (None), or the end Label of a spliced one
+        self.internal: dict = {}  # env keys the compiler made that hold cards ('for' lists), and their kinds
 
     def child(self):
         s = Scope(self.names, self.proc, self.aliases)
         s.keys = dict(self.keys)
         s.ret_key = self.ret_key
         s.ret_signal = self.ret_signal
+        s.internal = dict(self.internal)
         s.loops = self.loops
         s.counter = self.counter
         return s

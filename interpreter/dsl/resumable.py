@@ -143,6 +143,8 @@ class WaitingLayout(NodeVisitor):
         scope.names.update(T.unpacked(st.var, self.ctx.stmt_analysis.stmt_note(st).kind))  # (the analysis's kind of an item)
         n = next(scope.counter)
         lst, idx = f"$for{n}", f"$i{n}"
+        if T.holds_cards(T.element(kind)):  # the list gone through is kept in the frame: it holds cards
+            scope.internal[lst] = T.list_of(T.element(kind))
         var = local(scope.keys.get(st.var, st.var)) if isinstance(st.var, str) else \
             ast.Tuple([local(scope.keys.get(n_, n_), True) for n_ in st.var], ast.Store())  # for q, r in pairs
         loc = self.ctx.location(st)
@@ -216,6 +218,7 @@ class WaitingLayout(NodeVisitor):
         self.ctx.pushed_ids.add(proc.id)  # it runs in a frame of its own: it needs its resumable code
         loc = self.ctx.location(call)
         frame, got = self.ctx.stmts.tmp(), self.ctx.stmts.tmp()
+        held = self.holding(scope)
         return Op(lambda k: self.ctx.stmts.budget(ast.Constant(1), TOO_LONG_CALLS, loc) + shape("""
             fr.pc = NEXT
             FRAME = NEW_FRAME(PID, 0, ENV, DEST)
@@ -228,7 +231,7 @@ class WaitingLayout(NodeVisitor):
                     FRAME.pc = GOT
                     return TRANSFER
                 return GOT
-        """, NEXT=self.resumed_at(k), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
+        """, NEXT=self.resumed_holding(k, held), PID=ast.Constant(proc.id), ENV=env, DEST=ast.Constant(dest),
             TRANSFER=ast.Constant(TRANSFER), FRAME=name(frame), GOT=name(got), PROC=self.ctx.stmts.K(proc),
             MAX_DIRECT=ast.Constant(MAX_DIRECT), NEW_FRAME=self.ctx.stmts.K(Frame)), loc)
 
@@ -242,13 +245,14 @@ class WaitingLayout(NodeVisitor):
         name_, kinds = st.event, self.ctx.m.events[st.event]
         env = ast.Dict([ast.Constant(n) for n, _ in args], [code for _, code in args])
         t = self.ctx.stmts.tmp()
+        held = self.holding(scope)
         code.append(Op(lambda k: self.ctx.stmts.budget(ast.Constant(1), "effects ran too long without a decision (an endless "
                                              "chain of events?)", loc) + shape("""
             ENV = ARGS
             TRACED
             fr.pc = NEXT
             return PUSH(s, ENV, HANDLERS, ABILITIES, LISTENERS)
-        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=self.resumed_at(k),
+        """, ENV=name(t), ARGS=env, NAME=ast.Constant(name_), KINDS=self.ctx.stmts.K(kinds), NEXT=self.resumed_holding(k, held),
             PUSH=self.ctx.stmts.K(push_handlers), HANDLERS=self.ctx.stmts.K(handlers), ABILITIES=self.ctx.stmts.K(abilities),
             LISTENERS=self.ctx.stmts.K(listeners), TRACED=tuple(self.ctx.stmts.watched(shape("""
                 if s.trace is not None:
@@ -293,6 +297,22 @@ class WaitingLayout(NodeVisitor):
         """The pc after instruction ``k`` as a constant of its code: where its frame resumes once a player
         has decided, or a call it made has returned through the run loop (an entry point)."""
         return ast.Constant(self.entered(k + 1))
+
+    def resumed_holding(self, k: int, held: tuple) -> ast.Constant:
+        """:meth:`resumed_at`, noting for the procedure being laid out what holds cards while its frame waits
+        there (``held``, from :meth:`holding`: ``Proc.held_cards``)."""
+        if held[0] is not None or held[1]:
+            self.ctx.splicing[0].held_cards[k + 1] = held
+        return self.resumed_at(k)
+
+    def holding(self, scope, options=None) -> tuple:
+        """What holds cards in a frame waiting at the instruction being lowered in ``scope``: (``options``, how
+        the values of the decision it waits at hold cards, a kind or a menu's ``("menu", kind of each entry's
+        items)``; {env key: kind} of its locals that may hold cards).  A determinised copy deals the cards its
+        seat cannot see again: what these hold follows the deal (interpreter/determinise.py)."""
+        held = {scope.keys.get(n, n): kind for n, kind in scope.names.items() if T.holds_cards(kind)}
+        held.update(scope.internal)
+        return options, held
 
     def entry_points(self, count: int) -> list:
         """The sorted entry points of the procedure laid out in ``count`` instructions: pc 0 (a new frame),
@@ -383,6 +403,8 @@ class WaitingLayout(NodeVisitor):
         try:
             self.ctx.stmt_analysis.statement_notes(proc)  # the statements' checks (stmt_analysis.py), before any is lowered
             scope = Scope(dict(proc.params), proc)
+            # a frame pushed for it waits at pc 0, its parameters given, until the frames above it are done
+            proc.held_cards = {0: (None, {n: kind for n, kind in proc.params if T.holds_cards(kind)})}
             if not proc.suspends:
                 direct = self.ctx.stmts.block(proc.body, scope, f"{proc.name}", into=self.ctx.stmts.direct_of(proc),
                                     first=self.ctx.coverage.count_entry(proc))

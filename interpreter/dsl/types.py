@@ -42,6 +42,16 @@ def element(kind: str) -> str:
     return ANY
 
 
+def holds_cards(kind: str) -> bool:
+    """Does a value of this kind hold cards (a card, a list of them, a pair with one)?  (A zone is a place, not
+    cards: ``list(zone)`` is a list of cards.)"""
+    if kind == "card":
+        return True
+    if kind.startswith("list:"):
+        return holds_cards(kind[5:])
+    return kind.startswith("tuple:") and any(map(holds_cards, tuple_items(kind) or ()))
+
+
 def tuple_of(kinds) -> str:
     return "tuple:(" + ",".join(kinds) + ")"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from .control import SUSPEND
+from .kinds import tuple_items
 from .limits import MAX_ACTION_TEXT
 from .records import Pending
 from .visibility import can_see, visibility_table
@@ -74,21 +75,79 @@ def chooser_card_options(s, player, cards, labels_of) -> tuple[list, list]:
     return labels, values
 
 
-def sees_all(s, player, cards: list) -> bool:
-    """Does ``player`` see every one of ``cards`` where it lies (``runtime.visibility.can_see``)?  Cards in zones
-    it sees whole are checked by a table of the game; only the others by ``can_see``."""
-    whole = s.game.__dict__.get("_seen_whole")
+def unseen_places(s, player, cards, more=()) -> dict | None:
+    """{card: its place (:func:`placed`)} of the cards of ``cards`` that ``player`` cannot see where they lie, for
+    a choice of several of them (``choose 2 of hand(q)``; ``plus``: ``more``, its others): each such card reads as
+    its place.  None when it sees them all (the common case, checked by a table), or when nobody in particular
+    chooses (``s`` None: a fixed choice checked at load)."""
+    if s is None:
+        return None
+    seen, loc = (s.game.__dict__.get("_seen_whole") or _seen_whole(s.game))[player], s.loc
+    if all(map(seen.__getitem__, map(loc.__getitem__, cards))) and \
+            all(map(seen.__getitem__, map(loc.__getitem__, more))):  # the common case (in C): zones it sees whole
+        return None
+    cards = [*cards, *more]
+    if sees_all(s, player, cards):
+        return None
+    g, table, places = s.game, _table(s.game), {}
+    for card in cards:
+        if card not in places and not can_see(s, card, player, table):
+            places[card] = placed(s, g, card, len(places))
+    return places
+
+
+def card_text(s, player, card, texts, offered: list) -> str:
+    """How ``card`` reads in the text of an option offered to ``player`` (a menu's ``"bury {b}"``): its text
+    (``texts[card]``: its name, or what none reads as) if ``player`` sees it where it lies, else its place
+    (``offered``: the options made so far, which number a card whose place cannot be told: :func:`placed`)."""
+    if card is None:
+        return texts[None]
+    g = s.game
+    whole = g.__dict__.get("_seen_whole") or _seen_whole(g)  # (sees, written out: a menu reads every item)
+    if whole[player][s.loc[card]] or can_see(s, card, player, _table(g)):
+        return texts[card]
+    return placed(s, g, card, len(offered))
+
+
+def value_text(s, player, value, kind: str, offered: list) -> str:
+    """How a value holding cards (a list of them, a pair) reads in the text of an option offered to ``player``: as
+    ``describe_value`` has it, each card ``player`` cannot see where it lies by its place (:func:`card_text`)."""
+    g = s.game
+    if value is None:
+        return "none"
+    if kind == "card":
+        return card_text(s, player, value, g.card_names, offered)
+    if kind.startswith("list:"):
+        return ", ".join(value_text(s, player, v, kind[5:], offered) for v in value) or "nothing"
+    if kind.startswith("tuple:"):
+        return ", ".join(value_text(s, player, v, k, offered) for v, k in zip(value, tuple_items(kind)))
+    return g.describe_value(value, kind)
+
+
+def _seen_whole(g) -> list:
+    """Per player, per zone (and a last entry for a card out of play): does it see that zone whole?"""
+    whole = g.__dict__.get("_seen_whole")
     if whole is None:
-        g = s.game
         whole = g._seen_whole = [tuple(spec.visibility == "public" or (spec.visibility == "owner" and owner == p)
                                        for spec, owner in zip(g.zone_spec, g.zone_owner)) + (False,)
                                  for p in range(g.max_players)]  # (the last: a card out of play, loc -1)
-    seen, loc = whole[player], s.loc
+    return whole
+
+
+def sees_all(s, player, cards: list) -> bool:
+    """Does ``player`` see every one of ``cards`` where it lies (``runtime.visibility.can_see``)?  Cards in zones
+    it sees whole are checked by a table of the game; only the others by ``can_see``."""
+    seen, loc = (s.game.__dict__.get("_seen_whole") or _seen_whole(s.game))[player], s.loc
     for card in cards:
         if not seen[loc[card]]:
             table = _table(s.game)
             return all([can_see(s, c, player, table) for c in cards])
     return True
+
+
+def sees(s, player, card) -> bool:
+    """Does ``player`` see ``card`` where it lies (``runtime.visibility.can_see``)?"""
+    return _seen_whole(s.game)[player][s.loc[card]] or can_see(s, card, player, _table(s.game))
 
 
 def _table(g) -> tuple:

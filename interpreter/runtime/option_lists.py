@@ -12,9 +12,10 @@ counted before any is listed (the cap ``decisions.MAX_OPTIONS``).
 from __future__ import annotations
 
 from ..errors import RuleError
-from .decisions import MAX_OPTIONS, decide_one, entries_bound, one_card_options, savable_labels
+from .decisions import (MAX_OPTIONS, decide_one, entries_bound, one_card_options, savable_labels, unseen_places,
+                        value_text)
 from .limits import MAX_ACTION_TEXT
-from .option_spaces import CHOOSE, PLUS, SEPARATOR, others
+from .option_spaces import CHOOSE, PLUS, SEPARATOR, Reading, others, with_places
 from .selections import combo_shapes, count_any_shapes, count_shapes
 
 
@@ -43,13 +44,19 @@ class PlusSpec:
 
 
 # ---------------------------------------------------------------------------- choose N of X
-def alike_groups(spec: ChoiceSpec, items) -> dict:
-    """The items grouped by how they read (a card by its name), in the order each text first appears."""
+def alike_groups(spec: ChoiceSpec, items, places=None, s=None, player=None) -> dict:
+    """The items grouped by how they read (a card by its name, one in ``places`` by its place: a group of its own),
+    in the order each text first appears.  Items that hold cards (pairs) read as ``player`` may read them, when
+    ``s`` is given (``runtime.decisions.value_text``)."""
     groups = {}
     if spec.elem == "card":
-        names = spec.names
+        names = spec.names if places is None else Reading(spec.names, places)
         for c in items:
             groups.setdefault(names[c], []).append(c)
+    elif s is not None and "card" in spec.elem:  # a pair holding a card: it may read as its place
+        elem = spec.elem
+        for v in items:
+            groups.setdefault(value_text(s, player, v, elem, groups), []).append(v)
     else:
         describe, elem = spec.describe, spec.elem
         for v in items:
@@ -57,9 +64,12 @@ def alike_groups(spec: ChoiceSpec, items) -> dict:
     return groups
 
 
-def choose_options(spec: ChoiceSpec, items, k) -> tuple:
-    """The options of ``choose k of items`` (``k`` None: one of them; any number: ``spec.count == "any"``)."""
-    groups = alike_groups(spec, items)
+def choose_options(spec: ChoiceSpec, items, k, s=None, player=None) -> tuple:
+    """The options of ``choose k of items`` (``k`` None: one of them; any number: ``spec.count == "any"``), as
+    ``player`` may read them (``s``: the state; None: a fixed choice checked at load): a card it cannot see where
+    it lies reads as its place, an option of its own (``runtime.decisions.unseen_places``)."""
+    places = unseen_places(s, player, items) if spec.elem == "card" else None
+    groups = alike_groups(spec, items, places, s, player)
     prefix = spec.prefix
     if spec.count == "one":
         return [prefix + text for text in groups], [g[0] for g in groups.values()]
@@ -70,7 +80,7 @@ def choose_options(spec: ChoiceSpec, items, k) -> tuple:
     caps = tuple(map(len, members))
     total = counted_selections(spec, items, keys, caps, k)
     if spec.as_space and total > 1:  # none (an error) and one (taken at once) stay listed
-        return None, [CHOOSE, prefix, members, -1 if anyhow else k, total]
+        return None, with_places([CHOOSE, prefix, members, -1 if anyhow else k, total], places)
     sizes = range(0, len(items) + 1) if anyhow else (k,)
     return listed_selections(prefix, keys, members, caps, sizes)
 
@@ -112,7 +122,7 @@ def others_grouped(names, pool, c) -> tuple:
     return [names[group[0]] for group in members], members, tuple(map(len, members))
 
 
-def plus_options(spec: PlusSpec, ones, pool) -> tuple:
+def plus_options(spec: PlusSpec, ones, pool, s=None, player=None) -> tuple:
     """The options of ``one of ones plus any number of pool``: a distinct first card with any distinct
     selection of the others, reading ``"<one> + <others>"`` (or ``"<one>"``).
 
@@ -120,35 +130,40 @@ def plus_options(spec: PlusSpec, ones, pool) -> tuple:
     how many selections the others allow, from the sizes of the pool's groups of alike cards (the
     groups of the others are made only for an option asked for: option_spaces.py).  Too many options,
     or texts that might be too long to save, are refused exactly as listing them would
-    (:func:`plus_plans`)."""
-    names = spec.names
+    (:func:`plus_plans`).  A card ``player`` cannot see where it lies (``s``: the state) reads as its place, an
+    option, or a group of the others, of its own (``runtime.decisions.unseen_places``)."""
     pool = list(pool)  # (a copy: a zone's own list changes as cards move; the space is kept)
+    places = unseen_places(s, player, ones, pool)
+    names, room = spec.names, spec.room
+    if places:  # cards the chooser cannot see read as their places (runtime.decisions.unseen_places)
+        names = Reading(names, places)
+        room = min(room, MAX_ACTION_TEXT - len(spec.prefix) - max(map(len, places.values())) - len(SEPARATOR))
     first, firsts = one_card_options(ones, names)  # each text once, in order, and its first card (new lists)
-    counted = plus_counted(spec, first, firsts, pool)
+    counted = plus_counted(spec, names, room, first, firsts, pool)
     if counted is not None:
-        return None, counted
-    if len(firsts) == 1 and not pool and spec.room >= 0:  # a single option, taken at once: its text fits
+        return None, with_places(counted, places)
+    if len(firsts) == 1 and not pool and room >= 0:  # a single option, taken at once: its text fits
         return [spec.prefix + first[0]], [[firsts[0]]]
-    plans, total = plus_plans(spec, dict(zip(first, firsts)), pool)
+    plans, total = plus_plans(spec, names, dict(zip(first, firsts)), pool)
     if spec.as_space and total > 1:
-        return None, [PLUS, spec.prefix, [c for _, c, _, _, _, _ in plans], [n for *_, n in plans], pool,
-                      list(map(names.__getitem__, pool)), total]
+        return None, with_places([PLUS, spec.prefix, [c for _, c, _, _, _, _ in plans], [n for *_, n in plans], pool,
+                                  list(map(names.__getitem__, pool)), total], places)
     return listed_plus(spec, plans)
 
 
-def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
+def plus_counted(spec: PlusSpec, names, room: int, texts, firsts: list, pool: list):
     """The option space of a 'plus' choice (option_spaces.py), its options counted from group sizes alone;
     None when it is no space (fewer than two options, ``spec.as_space`` off) or when a check might refuse
     it (too many options, texts too long to save): :func:`plus_plans` then counts plan by plan, and
-    refuses as listing the options would."""
+    refuses as listing the options would.  ``names``: how each card reads; ``room``: as ``spec.room``, for them."""
     if not spec.as_space:
         return None
     if not pool:  # each option is a first card alone
         n = len(firsts)
-        if n < 2 or n > MAX_OPTIONS or spec.room < 0:
+        if n < 2 or n > MAX_OPTIONS or room < 0:
             return None
         return [PLUS, spec.prefix, firsts, [1] * n, pool, [], n]
-    keys = list(map(spec.names.__getitem__, pool))
+    keys = list(map(names.__getitem__, pool))
     caps = {}
     for key in keys:
         caps[key] = caps.get(key, 0) + 1
@@ -158,7 +173,7 @@ def plus_counted(spec: PlusSpec, texts, firsts: list, pool: list):
         return None
     # the longest text an option could have (every other named, each at its largest count: the bound of
     # savable_labels) fits a save: then no plan's check refuses
-    if entries_bound(caps, caps.values()) > spec.room:
+    if entries_bound(caps, caps.values()) > room:
         return None
     return [PLUS, spec.prefix, firsts, sizes, pool, keys, total]
 
@@ -177,11 +192,11 @@ def plus_sizes(caps: dict, texts, firsts: list, pool: list) -> list:
     return [whole // (caps[key] + 1) * caps[key] if c in pool else whole for key, c in zip(texts, firsts)]
 
 
-def plus_plans(spec: PlusSpec, firsts: dict, pool) -> tuple:
+def plus_plans(spec: PlusSpec, names, firsts: dict, pool) -> tuple:
     """Per distinct first card (name, card, the others' group names, cards and sizes, how many selections),
-    and the number of options, counted before any is listed."""
+    and the number of options, counted before any is listed (``names``: how each card reads)."""
     plans, total = [], 0
-    names, head, loc = spec.names, spec.prefix, spec.loc
+    head, loc = spec.prefix, spec.loc
     whole = None  # the groups of the whole pool: those of every first card that is not in it, made once
     what = f"one of {len(firsts)} different plus any number of {len(pool)}"
     for text, c in firsts.items():

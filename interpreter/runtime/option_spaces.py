@@ -12,7 +12,10 @@ its pending entry, a small plain-data *option space* instead of every label and 
   allows, ``pool`` the cards the others are picked from and ``keys`` their names (the groups of
   the others of a first card, the pool less that card, are made only for an option asked for).
 
-``count`` is the number of options, and option ``i`` is exactly the ``i``-th option of the list
+``count`` is the number of options, always the last item.  A space may have one more item just before it,
+``places``: a table {card: its place} of the cards its chooser cannot see where they lie, which read as their
+place (``"card 2 from the top of hand(2)"``, ``runtime.decisions.placed``) instead of their name, each a group
+of its own (alike unseen cards made one group would tell the chooser they are alike).  Option ``i`` is exactly the ``i``-th option of the list
 :func:`expand` makes, which is the list the decision offers as ``legal_actions`` (the same order:
 sizes from small to large, then more of an earlier group first).  :func:`value` and
 :func:`label` make one option without listing the others, by unranking: the number of ways
@@ -41,6 +44,48 @@ def names_can_collide(names) -> bool:
 
 def count(space) -> int:
     return space[-1]
+
+
+class Reading:
+    """How a space's cards read to its chooser: a card it cannot see by its place (``places``), any other by its
+    name (``names``: the game's card names); indexed by card, as the list of names is."""
+
+    __slots__ = ("names", "places")
+
+    def __init__(self, names, places: dict):
+        self.names, self.places = names, places
+
+    def __getitem__(self, card) -> str:
+        place = self.places.get(card)
+        return self.names[card] if place is None else place
+
+
+def reading(space, names):
+    """The texts of the cards of ``space``: ``names``, or a :class:`Reading` when it has places (see above: the
+    item before the count, a table, where a space without places has its ``k`` or its ``keys``)."""
+    places = space[-2]
+    return Reading(names, places) if places.__class__ is dict else names
+
+
+def places_moved(space, moved: dict) -> list:
+    """``space`` with each card of its places table (cards its chooser cannot see, read as their places) replaced
+    by ``moved.get(card)``, the card now at that place, if any: the same options, each reading the same place,
+    each picking the card there now (a determinised copy: interpreter/determinise.py).  ``space`` itself is kept."""
+    places = space[-2]
+    if places.__class__ is not dict:
+        return space
+
+    def at(card):
+        return moved.get(card, card) if card in places else card
+    now = {at(card): text for card, text in places.items()}
+    if space[0] == CHOOSE:
+        return [CHOOSE, space[1], [list(map(at, group)) for group in space[2]], space[3], now, space[-1]]
+    return [PLUS, space[1], list(map(at, space[2])), space[3], list(map(at, space[4])), space[5], now, space[-1]]
+
+
+def with_places(space: list, places) -> list:
+    """``space`` with its ``places`` table before its count (None or empty: a space read by names alone)."""
+    return space[:-1] + [places, space[-1]] if places else space
 
 
 BIG_TABLE = 20_000  # numbers in a table of ways beyond which it is not kept (see _ways_of)
@@ -144,7 +189,7 @@ def _text(names, groups, shape) -> str:
 
 def _plan(space, index):
     """(first card, groups of the others, index among its selections) for option ``index`` of a 'plus' space."""
-    _, _, firsts, sizes, pool, keys, _ = space
+    firsts, sizes, pool, keys = space[2:6]
     for one, size in zip(firsts, sizes):
         if index < size:
             return one, others(pool, keys, one), index
@@ -172,7 +217,7 @@ def others(pool: list, keys: list, one) -> list:
 def _locate(space, index):
     """(first card or None, groups, shape) of option ``index``."""
     if space[0] == CHOOSE:
-        _, _, groups, k, _ = space
+        groups, k = space[2:4]
         caps = _caps(groups)
         return None, groups, (_any_shape(caps, index) if k < 0 else _shape(caps, k, index))
     one, groups, index = _plan(space, index)
@@ -187,6 +232,7 @@ def value(space, index: int) -> list:
 
 def label(space, index: int, names) -> str:
     """The text of option ``index`` (``names``: the game's card names)."""
+    names = reading(space, names)
     one, groups, shape = _locate(space, index)
     text = _text(names, groups, shape)
     if one is None:
@@ -196,6 +242,8 @@ def label(space, index: int, names) -> str:
 
 def option(space, index: int, names) -> tuple[str, list]:
     """(:func:`label`, :func:`value`) of option ``index``, the option located once."""
+    if space[-2].__class__ is dict:  # (:func:`reading`, written out: a bot's every option)
+        names = Reading(names, space[-2])
     if space[0] == PLUS and space[5] == []:  # no others to pick: option ``index`` is a first card alone
         one = space[2][index]
         return space[1] + names[one], [one]
@@ -208,6 +256,7 @@ def option(space, index: int, names) -> tuple[str, list]:
 
 def expand(space, names) -> tuple[list, list]:
     """Every option of the space, in order: (labels, values)."""
+    names = reading(space, names)
     labels, values = [], []
     for head, picked0, groups, k in _starts(space, names):
         if picked0 and not groups:  # one card and none to add to it: one option, its name alone (as below, straight)
@@ -232,9 +281,9 @@ def _starts(space, names) -> list:
     how many cards the rest picks or -1 for any number).  A 'choose' space has one, a 'plus' space one per card."""
     prefix = space[1]
     if space[0] == CHOOSE:
-        _, _, groups, k, _ = space
+        groups, k = space[2:4]
         return [(prefix, [], groups, k)]
-    _, _, firsts, _, pool, keys, _ = space
+    firsts, _, pool, keys = space[2:6]
     return [(prefix + names[one] + SEPARATOR, [one], others(pool, keys, one), -1) for one in firsts]
 
 
