@@ -20,6 +20,12 @@ from .options import ALL_ON
 from .procedures import CompileError
 from .static import LOAD_STEPS, NO_CARD_USES
 
+# Inlining a function or procedure, or splicing a procedure, copies its body to the call site, and copies
+# nest (a body copied into a body copied into ...): a small file could make millions of syntax nodes to
+# compile.  One game's compilation copies at most this many (Top Frog copies about 4,300); past it, calls
+# stay ordinary calls, which run the same.
+MAX_COPIED_NODES = 20_000
+
 
 class CompileContext:
     """The shared state of one game's compilation, and its passes."""
@@ -43,6 +49,8 @@ class CompileContext:
         "inlining",  # the procedures being inlined right now, innermost last: inliner
         "splicing",  # the procedure being compiled, then those spliced into it, innermost last: splicer
         "_inline_sizes",  # function name -> its syntax nodes with its calls inlined: expression lowering
+        "_copies_left",  # syntax nodes the inliner, the splicer and function inlining may still copy: may_copy()
+        "_body_sizes",  # id(body) -> (body, its syntax nodes): may_copy()
         "pushed_ids",  # procedures entered by an ordinary waiting call (they need resumable code): layout
         "spliced_ids",  # procedures spliced into a caller somewhere (so compiled, and checked, there): splicer
         # ---- the lowering (lower_expr.py, statements.py and their helpers)
@@ -100,6 +108,8 @@ class CompileContext:
         self.inlining = ()
         self.splicing = ()
         self._inline_sizes = {}
+        self._copies_left = MAX_COPIED_NODES
+        self._body_sizes = {}
         self.pushed_ids = set()
         self.spliced_ids = set()
         self.tables = {}
@@ -126,6 +136,17 @@ class CompileContext:
         self.decisions = self.counters = self.ordering = self.showing = self.coverage = None
 
     # ---------------------------------------------------------------- what every pass asks
+    def may_copy(self, body) -> bool:
+        """Whether ``body`` (a node, or a tuple of them) may be copied to one more call site: yes while the
+        game's copies stay within MAX_COPIED_NODES (the copy is then counted), else no (an ordinary call)."""
+        found = self._body_sizes.get(id(body))
+        if found is None or found[0] is not body:
+            found = self._body_sizes[id(body)] = (body, sum(1 for _ in A.walk(body)))
+        if found[1] > self._copies_left:
+            return False
+        self._copies_left -= found[1]
+        return True
+
     def location(self, node):
         """A Location for a node of the snippet being compiled (for runtime errors); each is worked out once."""
         key = (self.where if not isinstance(self.where, list) else tuple(self.where), id(node))

@@ -1,0 +1,76 @@
+"""A definition's load does bounded work however its rules are written (docs/security.md, "Bounded work").
+
+The compiler copies the body of a function or procedure to each place that calls it (inlining a
+function or a procedure, splicing a waiting procedure), and copies nest: a turn calling a procedure
+twenty times, which calls another twenty times, which calls a third twenty times, makes 8,000 copies
+of the innermost body from a file of a hundred lines.  One game's
+compilation copies at most ``MAX_COPIED_NODES`` syntax nodes; past that, calls stay ordinary calls,
+which run the same.  Each load runs in a child process with a time and memory limit, so a runaway
+fails the test instead of stopping the run.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_errors import TINY_DUEL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def nested_calls(fan_out: int, body_lines: int, terms: int) -> str:
+    """Tiny Duel whose turn calls p1 ``fan_out`` times, which calls p2 as often, which calls p3 as often;
+    p3 adds 1 to the player's points through a function of ``terms`` terms (then passes ``body_lines`` times)."""
+    function = "functions:\n  one(player q): \"" + " + ".join(["q.points - q.points"] * terms) + " + 1\"\n"
+    procs = "  p3(player q): |\n    q.points += one(q) + one(q) - one(q)\n" + "    pass\n" * body_lines
+    procs += "  p2(player q): |\n" + "    p3(q)\n" * fan_out
+    procs += "  p1(player q): |\n" + "    p2(q)\n" * fan_out
+    procs += ("  take_turn(player p): |\n    ask p to choose one of hand(p) as card \"play\"\n    move card to pile\n"
+              + "    p1(p)\n" * fan_out)
+    old = TINY_DUEL.split("procedures:\n")[1].split("setup:")[0]
+    return TINY_DUEL.replace(old, procs).replace("procedures:\n", function + "procedures:\n")
+
+
+def load_and_play_in_a_child(path: Path, seconds: float = 60, memory: int = 1_500_000_000) -> dict:
+    """Load ``path`` and play one action in a fresh process limited in time and address space:
+    {"code": characters of generated code, "points": player 1's points after the action}."""
+    code = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from interpreter import load_game
+        game = load_game({str(path)!r})
+        size = 0
+        for _, compiled in game.every_count():
+            compiled.code.compile_pending()
+            size += len(compiled.code.source())
+        state = game.new_game(2, seed=1)
+        state.apply(0, state.legal_actions(0)[0])
+        print(json.dumps({{"code": size, "points": state.to_json()["pv"]["points"][0]}}))
+    """)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds,
+                              preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"loading and playing {path.name} took more than {seconds} s")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def test_nested_calls_copy_a_bounded_amount_of_code_and_run_the_same(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(nested_calls(fan_out=20, body_lines=60, terms=3), encoding="utf-8")
+    assert len(path.read_bytes()) < 5_000
+    result = load_and_play_in_a_child(path)  # before the bound: 8,000 copies of p3, a minute and gigabytes
+    assert result["code"] < 1_000_000
+    assert result["points"] == 20 ** 3  # every call ran, copied or not
