@@ -49,7 +49,11 @@ class _Indenter(Indenter):
         last = []
 
         def remember(tokens):
-            for token in tokens:
+            for count, token in enumerate(tokens):
+                if count == MAX_TOKENS:  # before lark builds a tree of them (see MAX_TOKENS)
+                    raise SnippetSyntaxError(f"this text has more than {MAX_TOKENS:,} words and symbols; an effect "
+                                             "is at most that long (split it into procedures)",
+                                             token.line or 1, token.column or 1)
                 last[:] = [token]
                 yield token
         try:
@@ -245,6 +249,9 @@ class SnippetSyntaxError(Exception):
 
 # Limits checked on the parse tree before anything recursive walks it (the compiler and the compiled
 # closures recurse once per level): far above what rules need, far below Python's stack.
+# Words and symbols in one text (the longest shipped one has 327): the rules hold at most 30,000 syntax nodes in
+# all (loader/build.py), and a text far longer would cost seconds and megabytes to parse before that is known.
+MAX_TOKENS = 20_000
 MAX_NESTING = 200  # brackets, operators and blocks inside each other; 'a and b and c ...' is one level
 MAX_DIGITS = 18  # a number literal has at most 18 digits (numbers in rules stay within 10^18)
 _CHAINS = {"and_", "or_"}  # a chain of the same one of these is one flat node in the AST

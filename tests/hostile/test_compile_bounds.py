@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import DefinitionError, DSLSyntaxError, load_game
 from test_errors import TINY_DUEL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,3 +75,41 @@ def test_nested_calls_copy_a_bounded_amount_of_code_and_run_the_same(tmp_path):
     result = load_and_play_in_a_child(path)  # before the bound: 8,000 copies of p3, a minute and gigabytes
     assert result["code"] < 1_000_000
     assert result["points"] == 20 ** 3  # every call ran, copied or not
+
+
+# ---------------------------------------------------------------- the size of the rules
+# Compiling costs about a tenth of a millisecond and a few kilobytes per syntax node: the 2 MB a file may
+# hold would take minutes and gigabytes.  A definition's rules hold at most 30,000 syntax nodes, and one
+# text at most 20,000 words and symbols (refused while it is read, before a tree of them is built).
+def with_functions(count: int, items: int) -> str:
+    """Tiny Duel with ``count`` functions, each the sum of a list of ``items`` ones (``items`` + 2 nodes)."""
+    ones = ", ".join(["1"] * items)
+    functions = "functions:\n" + "".join(f"  f{i}(player q): \"sum([{ones}])\"\n" for i in range(count))
+    return TINY_DUEL.replace("procedures:\n", functions + "procedures:\n")
+
+
+def test_rules_of_more_than_30000_syntax_nodes_are_refused_at_the_text_that_passes_the_limit(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(with_functions(count=7, items=4_500), encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_game(path)
+    assert str(info.value).splitlines()[0] == (
+        f"{path}:26:17: functions.f6(player q): with this text the rules hold more than 30,000 syntax nodes "
+        "(names, numbers, operators, statements) in all; a definition's rules are at most that large, so that it "
+        "loads in seconds (the largest shipped game has about 2,500)")
+
+
+def test_rules_of_fewer_syntax_nodes_load(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(with_functions(count=6, items=4_500), encoding="utf-8")
+    assert load_game(path).name == "Tiny Duel"
+
+
+def test_an_effect_of_more_than_20000_words_and_symbols_is_refused_where_it_passes_the_limit(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(with_functions(count=1, items=10_001), encoding="utf-8")
+    with pytest.raises(DSLSyntaxError) as info:
+        load_game(path)
+    message = str(info.value).splitlines()[0]
+    assert message == (f"{path}:20:30017: functions.f0(player q): this text has more than 20,000 words and symbols; "
+                       "an effect is at most that long (split it into procedures)")
