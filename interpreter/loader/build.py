@@ -18,6 +18,7 @@ from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
+from ..dsl.context import TOO_MANY_NODES
 from ..dsl.inline import loose_signal
 from ..dsl.layout_hash import layout_hash
 from .saves import load_save
@@ -35,10 +36,6 @@ PLACEHOLDER = re.compile(r"(\{[^{}]*\})")  # "{rank}" in a family's name templat
 BUILTIN_GVARS = {"active": ("player", 0), "turn": ("int", 0), "round": ("int", 0)}
 
 MAX_CARDS = 100_000  # cards and pieces in one game, all copies counted: rules scan zones of them
-# Syntax nodes of all a definition's effects, expressions and conditions together: compiling costs about
-# a tenth of a millisecond and a few kilobytes per node, so 2 MB of rules would take minutes and
-# gigabytes.  The largest shipped game has about 2,500.
-MAX_SYNTAX_NODES = 30_000
 
 _ERROR_CLASSES = {"syntax": E.DSLSyntaxError, "name": E.DSLNameError, "type": E.DSLTypeError}
 
@@ -60,7 +57,6 @@ class Builder:
         self.g.prepare_scenario, self.g.apply_scenario = prepare_scenario, apply_scenario
         self.g.read_save = load_save
         self.compiler = None
-        self.syntax_nodes = 0  # of the effects parsed so far (MAX_SYNTAX_NODES)
         self.setup_steps: list[str] = []  # procedure keys of named setup steps, dropped once compiled
         self.hidden_functions: list[str] = []  # function keys of hook conditions, dropped once compiled
 
@@ -122,11 +118,8 @@ class Builder:
             raise self.src.error(E.bound_quotes(exc.message), path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
         except RecursionError:
             raise self.too_deep(path) from None
-        self.syntax_nodes += sum(1 for _ in A.walk(parsed))
-        if self.syntax_nodes > MAX_SYNTAX_NODES:
-            self.fail(f"with this text the rules hold more than {MAX_SYNTAX_NODES:,} syntax nodes (names, numbers, "
-                      "operators, statements) in all; a definition's rules are at most that large, so that it loads "
-                      "in seconds (the largest shipped game has about 2,500)", path)
+        if not self.compiler.ctx.count_syntax(parsed):
+            self.fail(TOO_MANY_NODES, path)
         return parsed
 
     def too_deep(self, where):

@@ -96,7 +96,7 @@ def test_rules_of_more_than_30000_syntax_nodes_are_refused_at_the_text_that_pass
     assert str(info.value).splitlines()[0] == (
         f"{path}:26:17: functions.f6(player q): with this text the rules hold more than 30,000 syntax nodes "
         "(names, numbers, operators, statements) in all; a definition's rules are at most that large, so that it "
-        "loads in seconds (the largest shipped game has about 2,500)")
+        "loads in seconds (the largest shipped game has about 2,600)")
 
 
 def test_rules_of_fewer_syntax_nodes_load(tmp_path):
@@ -113,3 +113,16 @@ def test_an_effect_of_more_than_20000_words_and_symbols_is_refused_where_it_pass
     message = str(info.value).splitlines()[0]
     assert message == (f"{path}:20:30017: functions.f0(player q): this text has more than 20,000 words and symbols; "
                        "an effect is at most that long (split it into procedures)")
+
+
+def test_the_parts_of_log_texts_count_towards_the_30000_syntax_nodes(tmp_path):
+    part = "{" + "+".join(["1"] * 40) + "}"  # 79 nodes
+    logs = "".join("    log \"" + part * 100 + "\"\n" for _ in range(4))
+    path = tmp_path / "game.yaml"
+    path.write_text(TINY_DUEL.replace("    game.plays += 1\n", "    game.plays += 1\n" + logs), encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_game(path)
+    assert str(info.value).splitlines()[0] == (
+        f"{path}:28:5: procedures.take_turn(player p): with this text the rules hold more than 30,000 syntax nodes "
+        "(names, numbers, operators, statements) in all; a definition's rules are at most that large, so that it "
+        "loads in seconds (the largest shipped game has about 2,600)")
