@@ -18,6 +18,7 @@ from lark.lexer import BasicLexer, PatternRE, PatternStr, Scanner
 from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from . import ast as A
+from ..runtime.limits import MAX_TEXT
 from .tables import load_parser
 
 GRAMMAR = resources.files(__package__).joinpath("grammar.lark")  # package data, also in a wheel or zip
@@ -270,7 +271,8 @@ def _to_ast(tree):
 
 def _checked_nodes(tree) -> list:
     """Every node of ``tree``, each parent before its children (a depth-first walk with an explicit stack),
-    refusing the first number over MAX_DIGITS digits or node nested over MAX_NESTING levels met in that order."""
+    refusing the first number over MAX_DIGITS digits, text over MAX_TEXT characters or node nested over
+    MAX_NESTING levels met in that order."""
     order = []
     stack = [(tree, 0)]
     while stack:
@@ -279,6 +281,9 @@ def _checked_nodes(tree) -> list:
         if isinstance(node, Token):
             if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
                 raise _too_many_digits(node)
+            if node.type == "STRING" and len(node) - 2 > MAX_TEXT:  # as a constant text or a text built with '+'
+                raise SnippetSyntaxError(f"this text has {len(node) - 2:,} characters; texts in rules have at most "
+                                         f"{MAX_TEXT:,}", node.line or 1, node.column or 1)
             continue
         if not isinstance(node, Tree):
             continue
