@@ -279,11 +279,7 @@ def _checked_nodes(tree) -> list:
         node, depth = stack.pop()
         order.append(node)
         if isinstance(node, Token):
-            if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
-                raise _too_many_digits(node)
-            if node.type == "STRING" and len(node) - 2 > MAX_TEXT:  # as a constant text or a text built with '+'
-                raise SnippetSyntaxError(f"this text has {len(node) - 2:,} characters; texts in rules have at most "
-                                         f"{MAX_TEXT:,}", node.line or 1, node.column or 1)
+            _check_token(node)
             continue
         if not isinstance(node, Tree):
             continue
@@ -297,6 +293,16 @@ def _checked_nodes(tree) -> list:
             flat = i == 0 and node.data in _CHAINS and isinstance(child, Tree) and child.data == node.data
             stack.append((child, depth if flat else depth + 1))
     return order
+
+
+def _check_token(token: Token) -> None:
+    """Refuse a number over MAX_DIGITS digits, or a text over MAX_TEXT characters (as a constant text, or one built
+    with '+', may have)."""
+    if token.type == "NUMBER" and len(token.lstrip("0")) > MAX_DIGITS:
+        raise _too_many_digits(token)
+    if token.type == "STRING" and len(token) - 2 > MAX_TEXT:
+        raise SnippetSyntaxError(f"this text has {len(token) - 2:,} characters; texts in rules have at most "
+                                 f"{MAX_TEXT:,}", token.line or 1, token.column or 1)
 
 
 def _too_many_digits(token: Token) -> SnippetSyntaxError:

@@ -209,6 +209,17 @@ def test_a_choice_of_one_text_too_long_to_save_is_refused_at_its_ask(tmp_path):
                                "item in the text")
 
 
+def test_a_choice_of_one_card_whose_name_is_too_long_to_save_is_a_load_error_at_its_ask(tmp_path):
+    path, text = make(tmp_path, 'ask p to choose one of hand(p) as c "pick"')
+    text = text.replace("{name: low,", "{name: " + "l" * 9_996 + ",")
+    open(path, "w", encoding="utf-8").write(text)
+    with pytest.raises(DSLTypeError) as info:
+        load_game(path)
+    assert str(info.value).split("\n")[0] == located(path, text, "hand(p) as c", "").split("\n")[0] + \
+        "an option of this choice could read 10,001 characters (its text and the longest name of a card), more " \
+        "than the 10,000 a save keeps for one action; give the card a shorter name"
+
+
 @pytest.mark.parametrize("op", ["x * x", "x + x"])
 def test_a_number_growing_without_end_stops_past_ten_to_the_eighteen(tmp_path, op):
     path, text = make(tmp_path, f"let x = 2\nrepeat 200 times:\n  x = {op}")
