@@ -72,11 +72,10 @@ def whole_number(minimum: int | None = None):
         if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
             raise argparse.ArgumentTypeError(f"a number of at most {MAX_DIGITS} digits is expected, "
                                              f"got one of {len(digits)} digits")
-        try:
-            value = int(text)
-        except ValueError:
+        if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):  # as int() reads it, less '1_000' and '١٢' (other digits)
             shown = text if len(text) <= 40 else text[:40] + "..."
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}")
+        value = int(text)
         if minimum is not None and value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
         return value

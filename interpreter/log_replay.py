@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -440,10 +441,19 @@ class Replay:
         return state
 
 
+def written_for(start: dict) -> str:
+    """Whose narration the log says it holds, as `ribbit play` writes it ("player 2", "spectator"); "one seat" for
+    anything else (the field is the log's own text, of any length or kind)."""
+    audience = start.get("narration")
+    if type(audience) is str and re.fullmatch(r"player [1-9][0-9]{0,3}|spectator", audience):
+        return audience
+    return "one seat"
+
+
 def hidden_message(log: GameLogFile, number: int) -> str:
     logged = log.actions[number - 1]
     return (f"decision {number} (line {logged.line}) is player {logged.player + 1}'s secret choice, which this log "
-            f"does not hold (it was written for {log.start.get('narration', 'one seat')}), so the game cannot be "
+            f"does not hold (it was written for {written_for(log.start)}), so the game cannot be "
             "replayed past it; a log written with `ribbit play --log-omniscient`, or of a game only bots play, "
             "holds every choice")
 

@@ -152,7 +152,7 @@ def _played_untraced(state, rngs, policy, decisions: int) -> None:
             try:  # the rules run to the next decision they cannot take, or the end; one that fails rewinds the last
                 run(state)
             except Exception as exc:  # noqa: BLE001 - located and raised by failed
-                failed(state, exc, history[-1][1])
+                failed(state, exc, history[-1][0])
     finally:
         state.drawing = None
 
@@ -314,7 +314,7 @@ def _played_by_policy(state, rngs, policy, decisions: int) -> None:
         try:  # the rules run to the next decision, as run_loop.play has them run; one that fails rewinds it
             run(state)
         except Exception as exc:  # noqa: BLE001 - located and raised by failed
-            failed(state, exc, label)
+            failed(state, exc, player)
 
 
 def _drawn(state, player: int, count: int, rng, policy) -> int:

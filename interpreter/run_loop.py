@@ -116,11 +116,13 @@ def play(state, p, i, player, action, j, value) -> None:
         if state.trace is not None:
             TR.changed(state)
     except Exception as exc:
-        failed(state, exc, action)
+        failed(state, exc, player)
 
 
-def failed(state, exc, action):
-    """A rule failed while ``action`` resolved: rewind the action and raise the error (located, if unforeseen)."""
+def failed(state, exc, player):
+    """A rule failed while ``player``'s action resolved: rewind the action and raise the error (located, if
+    unforeseen).  The message does not quote the action: it may reach every seat (a bot's action stops a web
+    table for all), and the action's text may be a secret choice or name cards some of them cannot see."""
     progress = flow_progress(state) if state.steps < 0 and isinstance(exc, RuleError) else None
     rewind(state)
     if progress is not None and state.chance is None:  # the budget ran out: was it the flow that looped?
@@ -128,10 +130,10 @@ def failed(state, exc, action):
     if isinstance(exc, RibbitError):
         raise exc
     if isinstance(exc, RecursionError):
-        raise RuleError(f"effects nested too deeply after {action!r} (endless recursion?)") from None
+        raise RuleError(f"effects nested too deeply after player {player + 1}'s action (endless recursion?)") from None
     # a rule failed in a way no check foresaw: never half an action
     cause, where = _unforeseen(exc)
-    raise RuleError(f"a rule failed after {action!r}: {in_ribbit_words(cause)}; "
+    raise RuleError(f"a rule failed after player {player + 1}'s action: {in_ribbit_words(cause)}; "
                     "the game is back where it was before that action", where) from cause
 
 

@@ -6,9 +6,13 @@ bot and handled by :func:`interpreter.agents.make_agent`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import RibbitError, quote
+
+WHOLE = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 class BotSpecError(RibbitError, ValueError):
@@ -39,10 +43,10 @@ class Param:
 
     def read(self, name: str, text: str):
         """The value written as ``text``, or BotSpecError."""
-        try:
-            value = int(text) if self.kind is int else float(text)
-        except ValueError:
-            raise BotSpecError(f"{name} must be {self.expected()}, not {quote(text)}") from None
+        written = WHOLE if self.kind is int else DECIMAL  # ASCII digits only: int() reads '١٢' and '1_000' too
+        if not written.fullmatch(text):
+            raise BotSpecError(f"{name} must be {self.expected()}, not {quote(text)}")
+        value = int(text) if self.kind is int else float(text)
         if value != value:  # NaN
             raise BotSpecError(f"{name} must be {self.expected()}, not {quote(text)}")
         return self.check(name, value)

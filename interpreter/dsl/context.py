@@ -20,6 +20,19 @@ from .options import ALL_ON
 from .procedures import CompileError
 from .static import LOAD_STEPS, NO_CARD_USES
 
+# Inlining a function or procedure, or splicing a procedure, copies its body to the call site, and copies
+# nest (a body copied into a body copied into ...): a small file could make millions of syntax nodes to
+# compile.  One game's compilation copies at most this many (the largest shipped game copies about 4,300);
+# past it, calls stay ordinary calls, which run the same.
+MAX_COPIED_NODES = 20_000
+# Syntax nodes of all a definition's effects, expressions, conditions and the {...} parts of its texts
+# together: compiling costs about a tenth of a millisecond and a few kilobytes per node, so the 2 MB a
+# file may hold would take minutes and gigabytes.  The largest shipped game has about 2,600.
+MAX_SYNTAX_NODES = 30_000
+TOO_MANY_NODES = (f"with this text the rules hold more than {MAX_SYNTAX_NODES:,} syntax nodes (names, numbers, "
+                  "operators, statements) in all; a definition's rules are at most that large, so that it loads in "
+                  "seconds (the largest shipped game has about 2,600)")
+
 
 class CompileContext:
     """The shared state of one game's compilation, and its passes."""
@@ -43,6 +56,9 @@ class CompileContext:
         "inlining",  # the procedures being inlined right now, innermost last: inliner
         "splicing",  # the procedure being compiled, then those spliced into it, innermost last: splicer
         "_inline_sizes",  # function name -> its syntax nodes with its calls inlined: expression lowering
+        "_copies_left",  # syntax nodes the inliner, the splicer and function inlining may still copy: may_copy()
+        "_body_sizes",  # id(body) -> (body, its syntax nodes): may_copy()
+        "_syntax_left",  # syntax nodes the definition's texts may still add (MAX_SYNTAX_NODES): count_syntax()
         "pushed_ids",  # procedures entered by an ordinary waiting call (they need resumable code): layout
         "spliced_ids",  # procedures spliced into a caller somewhere (so compiled, and checked, there): splicer
         # ---- the lowering (lower_expr.py, statements.py and their helpers)
@@ -100,6 +116,9 @@ class CompileContext:
         self.inlining = ()
         self.splicing = ()
         self._inline_sizes = {}
+        self._copies_left = MAX_COPIED_NODES
+        self._body_sizes = {}
+        self._syntax_left = MAX_SYNTAX_NODES
         self.pushed_ids = set()
         self.spliced_ids = set()
         self.tables = {}
@@ -126,6 +145,23 @@ class CompileContext:
         self.decisions = self.counters = self.ordering = self.showing = self.coverage = None
 
     # ---------------------------------------------------------------- what every pass asks
+    def count_syntax(self, parsed) -> bool:
+        """Count the syntax nodes of a text just parsed (a node, or a tuple of them); False once the
+        definition's texts hold more than MAX_SYNTAX_NODES in all."""
+        self._syntax_left -= sum(1 for _ in A.walk(parsed))
+        return self._syntax_left >= 0
+
+    def may_copy(self, body) -> bool:
+        """Whether ``body`` (a node, or a tuple of them) may be copied to one more call site: yes while the
+        game's copies stay within MAX_COPIED_NODES (the copy is then counted), else no (an ordinary call)."""
+        found = self._body_sizes.get(id(body))
+        if found is None or found[0] is not body:
+            found = self._body_sizes[id(body)] = (body, sum(1 for _ in A.walk(body)))
+        if found[1] > self._copies_left:
+            return False
+        self._copies_left -= found[1]
+        return True
+
     def location(self, node):
         """A Location for a node of the snippet being compiled (for runtime errors); each is worked out once."""
         key = (self.where if not isinstance(self.where, list) else tuple(self.where), id(node))
@@ -160,9 +196,12 @@ class CompileContext:
             if k < 0:
                 raise self.err(f"'{{' without a closing '}}' in {what}", node, "syntax")
             try:
-                pieces.append((j, placed(parse_expression(text[j + 1:k]), node.line, start + j)))
+                part = placed(parse_expression(text[j + 1:k]), node.line, start + j)
             except SnippetSyntaxError as exc:
                 raise self.err(f"in '{{{text[j + 1:k]}}}': {exc.message}", node, "syntax") from None
+            if not self.count_syntax(part):
+                raise self.err(TOO_MANY_NODES, node, "syntax")
+            pieces.append((j, part))
             i = k + 1
         return [piece for piece in pieces if piece != ""]
 

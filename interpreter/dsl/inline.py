@@ -43,7 +43,8 @@ class Inliner(NodeVisitor):
         if not all(arg.key is not None or arg.fixed for arg in bound):  # each one local, or a constant
             return None
         names = [n for n, _ in proc.params]
-        if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body):
+        if bound_names(proc.body) & set(names) or not bindings_are_definite(proc.body) \
+                or not self.ctx.may_copy(proc.body):
             return None
         loc = self.ctx.location(call)
         inner = self.inlined_scope(proc, scope, bound, dest)

@@ -721,7 +721,8 @@ class ExpressionLowering(NodeVisitor):
         self.ctx.analysis.function_kind(func)  # the body analysed once, on its own, with located errors
         args = self.bound_args(node, func.params, scope, node.func)
         names = [n for n, _ in func.params]
-        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.small_enough(func):
+        if self.ctx.options.inline and all(is_cheap(a) for a in node.args) and self.small_enough(func) \
+                and self.ctx.may_copy(func.body):
             # Inline: lower the body again with each parameter an alias of the caller's argument
             # tree (its notes rewritten so), so a call costs no env dict and no extra call layer.
             aliases = dict(zip(names, args))

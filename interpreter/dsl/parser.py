@@ -18,6 +18,7 @@ from lark.lexer import BasicLexer, PatternRE, PatternStr, Scanner
 from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from . import ast as A
+from ..runtime.limits import MAX_TEXT
 from .tables import load_parser
 
 GRAMMAR = resources.files(__package__).joinpath("grammar.lark")  # package data, also in a wheel or zip
@@ -49,7 +50,11 @@ class _Indenter(Indenter):
         last = []
 
         def remember(tokens):
-            for token in tokens:
+            for count, token in enumerate(tokens):
+                if count == MAX_TOKENS:  # before lark builds a tree of them (see MAX_TOKENS)
+                    raise SnippetSyntaxError(f"this text has more than {MAX_TOKENS:,} words and symbols; an effect "
+                                             "is at most that long (split it into procedures)",
+                                             token.line or 1, token.column or 1)
                 last[:] = [token]
                 yield token
         try:
@@ -245,6 +250,9 @@ class SnippetSyntaxError(Exception):
 
 # Limits checked on the parse tree before anything recursive walks it (the compiler and the compiled
 # closures recurse once per level): far above what rules need, far below Python's stack.
+# Words and symbols in one text (the longest shipped one has 327): the rules hold at most 30,000 syntax nodes in
+# all (loader/build.py), and a text far longer would cost seconds and megabytes to parse before that is known.
+MAX_TOKENS = 20_000
 MAX_NESTING = 200  # brackets, operators and blocks inside each other; 'a and b and c ...' is one level
 MAX_DIGITS = 18  # a number literal has at most 18 digits (numbers in rules stay within 10^18)
 _CHAINS = {"and_", "or_"}  # a chain of the same one of these is one flat node in the AST
@@ -263,15 +271,15 @@ def _to_ast(tree):
 
 def _checked_nodes(tree) -> list:
     """Every node of ``tree``, each parent before its children (a depth-first walk with an explicit stack),
-    refusing the first number over MAX_DIGITS digits or node nested over MAX_NESTING levels met in that order."""
+    refusing the first number over MAX_DIGITS digits, text over MAX_TEXT characters or node nested over
+    MAX_NESTING levels met in that order."""
     order = []
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         order.append(node)
         if isinstance(node, Token):
-            if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
-                raise _too_many_digits(node)
+            _check_token(node)
             continue
         if not isinstance(node, Tree):
             continue
@@ -285,6 +293,16 @@ def _checked_nodes(tree) -> list:
             flat = i == 0 and node.data in _CHAINS and isinstance(child, Tree) and child.data == node.data
             stack.append((child, depth if flat else depth + 1))
     return order
+
+
+def _check_token(token: Token) -> None:
+    """Refuse a number over MAX_DIGITS digits, or a text over MAX_TEXT characters (as a constant text, or one built
+    with '+', may have)."""
+    if token.type == "NUMBER" and len(token.lstrip("0")) > MAX_DIGITS:
+        raise _too_many_digits(token)
+    if token.type == "STRING" and len(token) - 2 > MAX_TEXT:
+        raise SnippetSyntaxError(f"this text has {len(token) - 2:,} characters; texts in rules have at most "
+                                 f"{MAX_TEXT:,}", token.line or 1, token.column or 1)
 
 
 def _too_many_digits(token: Token) -> SnippetSyntaxError:

@@ -93,7 +93,7 @@ class Splicer(NodeVisitor):
             return None, None
         proc = self.ctx.m.procedures.get(call.func)
         if not self.ctx.options.splice or proc is None or not proc.suspends or proc in self.ctx.splicing \
-                or len(self.ctx.splicing) > MAX_SPLICED or too_big_to_splice(proc):
+                or len(self.ctx.splicing) > MAX_SPLICED or too_big_to_splice(proc) or not self.ctx.may_copy(proc.body):
             return None, None
         if isinstance(st, A.Let):
             scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind

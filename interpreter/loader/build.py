@@ -18,6 +18,7 @@ from ..board import BoardError, build_board
 from ..dsl import ast as A
 from ..dsl import types as T
 from ..dsl.compiler import CompileError, Compiler, Func, Proc
+from ..dsl.context import TOO_MANY_NODES
 from ..dsl.inline import loose_signal
 from ..dsl.layout_hash import layout_hash
 from .saves import load_save
@@ -127,11 +128,14 @@ class Builder:
     def parsed(self, parser, text, path):
         """Parse with syntax errors moved onto the YAML file's line and column."""
         try:
-            return parser(text)
+            parsed = parser(text)
         except SnippetSyntaxError as exc:
             raise self.src.error(E.bound_quotes(exc.message), path, exc.line, exc.column, cls=E.DSLSyntaxError) from None
         except RecursionError:
             raise self.too_deep(path) from None
+        if not self.compiler.ctx.count_syntax(parsed):
+            self.fail(TOO_MANY_NODES, path)
+        return parsed
 
     def too_deep(self, where):
         """A located error for a snippet that nests too deeply for Python's stack (a safety net

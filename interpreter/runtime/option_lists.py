@@ -72,6 +72,11 @@ def choose_options(spec: ChoiceSpec, items, k, s=None, player=None) -> tuple:
     groups = alike_groups(spec, items, places, s, player)
     prefix = spec.prefix
     if spec.count == "one":
+        if len(prefix) + max(map(len, groups), default=0) > MAX_ACTION_TEXT:  # a text of 10,000 characters, say
+            longest = len(prefix) + max(map(len, groups))
+            raise RuleError(f"an option of this decision reads {longest:,} characters, more than the "
+                            f"{MAX_ACTION_TEXT:,} an action may have (a save keeps every action's text); show less of "
+                            "the item in the text", spec.loc)
         return [prefix + text for text in groups], [g[0] for g in groups.values()]
     anyhow = spec.count == "any"
     if not anyhow and k == len(items):  # only one way: take them all (taken without asking, so no text is made)

@@ -268,7 +268,25 @@ def last(xs):
 
 
 def distinct(xs):
-    return list(dict.fromkeys(xs))
+    try:
+        return list(dict.fromkeys(xs))
+    except TypeError:  # items that are lists (pairs, a card's list property) or tables: compared by value
+        seen, out = set(), []
+        for x in xs:
+            key = _by_value(x)
+            if key not in seen:
+                seen.add(key)
+                out.append(x)
+        return out
+
+
+def _by_value(x):
+    """A value that hashes as ``x`` compares: a list as a tuple of its items, a table as its entries."""
+    if type(x) is list:
+        return tuple(_by_value(item) for item in x)
+    if type(x) is dict:
+        return frozenset((key, _by_value(value)) for key, value in x.items())
+    return x
 
 
 def reverse(xs):

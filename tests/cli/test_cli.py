@@ -165,6 +165,14 @@ def test_validate_reports_unknown_procedure_in_flow_with_its_location(capsys, tm
     (["play", FROG_TOWER, "--players", "2", "--seed", "seven"],
      "argument --seed: expected a whole number, got 'seven'"),
     (["play", FROG_TOWER, "--players", "2", "--bot", "genius"], "--bot 'genius': there is no bot 'genius'"),
+    # only ASCII digits make a number, as in a variant's setting (int() reads other scripts' digits and '1_000')
+    (["play", FROG_TOWER, "--players", "\u0662"], "argument --players: expected a whole number, got '\u0662'"),
+    (["simulate", FROG_TOWER, "--players", "2", "--games", "1_0"], "argument --games: expected a whole number, "
+                                                                     "got '1_0'"),
+    (["play", FROG_TOWER, "--players", "2", "--bot", "ismcts:iterations=\u0661\u0660"],
+     "iterations must be a whole number from 1 to 1,000,000 (searches per decision), not '\u0661\u0660'"),
+    (["play", FROG_TOWER, "--players", "2", "--bot", "ismcts:time=1_0"],
+     "time must be a number from 0.01 to 3,600.0"),
     (["simulate", FROG_TOWER, "--players", "3", "--games", "0"], "argument --games: must be at least 1, got 0"),
     (["simulate", FROG_TOWER, "--players", "1", "--games", "5"], "--players 1: Frog Tower is for 2-5 players"),
     (["simulate", FROG_TOWER, "--players", "3", "--games", "2", "--json", "no/such/dir/out.json"],

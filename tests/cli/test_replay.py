@@ -129,6 +129,19 @@ def test_a_log_that_hides_secret_choices_cannot_be_checked_and_says_why(project,
     assert "--log-omniscient" in err and "only bots play" in err
 
 
+def test_a_hidden_choice_names_whose_log_it_is_only_as_play_writes_it(project, capsys):
+    # the start record's "narration" is the log's own text: a 3 MB one was quoted whole in the message
+    log, hidden = secret_log(capsys)
+    rows = records(log)
+    for written_for, shown in [("player 1", "player 1"), ("spectator", "spectator"),
+                               ("\x1b[31m[bold]" + "x" * 3_000_000, "one seat"), ({"a": list(range(1000))}, "one seat")]:
+        rows[0]["narration"] = written_for
+        write_records(log, rows)
+        code, out, err = run(capsys, "replay", log, "--check")
+        assert code == 2 and one_paragraph(err) and len(err) < 1000
+        assert f"which this log does not hold (it was written for {shown}), so the game" in err
+
+
 def test_a_log_that_hides_secret_choices_replays_up_to_the_first_hidden_one(project, capsys):
     log, hidden = secret_log(capsys)
     code, out, err = run(capsys, "replay", log, "--to", hidden - 1, "--seat", "1")

@@ -277,5 +277,5 @@ def test_a_failure_in_a_spliced_procedure_names_it_though_its_code_was_run_on_in
     state = game.new_game(2, seed=1)
     with pytest.raises(RuleError) as info:
         state.apply(0, action)
-    assert str(info.value).startswith(f"{path}:9:15: procedures.choose(player p): a rule failed after {action!r}: "
+    assert str(info.value).startswith(f"{path}:9:15: procedures.choose(player p): a rule failed after player 1's action: "
                                       "the variable 'y' has no value here")

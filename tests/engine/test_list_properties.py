@@ -116,3 +116,11 @@ def test_a_value_of_the_wrong_kind_for_a_list_property_is_refused(tmp_path):
     path = write_definition(tmp_path, "bad_weight", "lists", "{name: brick, weights: 4,", '{name: brick, weights: "4",')
     with pytest.raises(DefinitionError, match=r"property 'weights' is a list of numbers \(its default is \[1\]\), not \['4'\]"):
         load_game(path)
+
+
+def test_distinct_of_lists_keeps_the_first_of_each_list_compared_by_value():
+    # lists are not hashable: distinct() failed on them with a Python error, reported as "a value of the wrong kind"
+    state = balance(["stone", "spring", "stone", "bellows"])
+    assert evaluate(state, "distinct(each c in pile(p): c.weights)", p=0) == [[3], [3, 6], [1, 4]]
+    assert evaluate(state, "distinct([[1, 2], [2, 1], [1, 2], []])") == [[1, 2], [2, 1], []]
+    assert evaluate(state, "size(distinct(product(players, [1, 1])))") == 1

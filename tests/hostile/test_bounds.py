@@ -188,6 +188,38 @@ def test_a_text_doubled_in_a_loop_stops_at_the_text_limit(tmp_path):
                                "at most 10,000")
 
 
+def test_a_text_longer_than_the_text_limit_written_in_a_rule_is_a_located_syntax_error(tmp_path):
+    # it went into variables, views and saves whole (1.5 million characters from one literal)
+    path, text = make(tmp_path, 'let t = "' + "b" * 10_001 + '"')
+    with pytest.raises(DSLSyntaxError) as info:
+        load_game(path)
+    assert str(info.value).split("\n")[0] == located(path, text, '"bbb', "").split("\n")[0] + \
+        "this text has 10,001 characters; texts in rules have at most 10,000"
+    path, _ = make(tmp_path, 'let t = "' + "b" * 10_000 + '"')
+    go_ok(path)
+
+
+def test_a_choice_of_one_text_too_long_to_save_is_refused_at_its_ask(tmp_path):
+    # offered, it was played, and the save of the game could not be loaded again (an action is at most 10,000)
+    half = "b" * 5_000
+    path, text = make(tmp_path, f'let t = "{half}" + "{half}"\nask p to choose one of [t, "c"] as x "pick"')
+    err = run_go(path)
+    assert str(err) == located(path, text, '[t, "c"]', "an option of this decision reads 10,005 characters, more than "
+                               "the 10,000 an action may have (a save keeps every action's text); show less of the "
+                               "item in the text")
+
+
+def test_a_choice_of_one_card_whose_name_is_too_long_to_save_is_a_load_error_at_its_ask(tmp_path):
+    path, text = make(tmp_path, 'ask p to choose one of hand(p) as c "pick"')
+    text = text.replace("{name: low,", "{name: " + "l" * 9_996 + ",")
+    open(path, "w", encoding="utf-8").write(text)
+    with pytest.raises(DSLTypeError) as info:
+        load_game(path)
+    assert str(info.value).split("\n")[0] == located(path, text, "hand(p) as c", "").split("\n")[0] + \
+        "an option of this choice could read 10,001 characters (its text and the longest name of a card), more " \
+        "than the 10,000 a save keeps for one action; give the card a shorter name"
+
+
 @pytest.mark.parametrize("op", ["x * x", "x + x"])
 def test_a_number_growing_without_end_stops_past_ten_to_the_eighteen(tmp_path, op):
     path, text = make(tmp_path, f"let x = 2\nrepeat 200 times:\n  x = {op}")

@@ -1155,9 +1155,19 @@ def test_an_unforeseen_python_error_names_the_statement_that_failed_and_keeps_it
     err = assert_rule_error_leaves_state_unchanged(game)
     # generated code is located at the innermost part that failed: the read of 'x' (the caret's '^x')
     assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, "game.plays += ^x", TAKE_TURN,
-                               "a rule failed after 'play low': " + NO_X + "; "
+                               "a rule failed after player 1's action: " + NO_X + "; "
                                "the game is back where it was before that action")
     assert type(err.__cause__) is KeyError
+
+
+def test_an_unforeseen_failure_names_whose_action_it_followed_never_its_text(tmp_path):
+    # the message may reach every seat (a bot's action stops a web table for all), and an action's text may be
+    # a secret choice or name cards some of them cannot see: "bury clover" is for its readers only
+    text, path, game = duel(tmp_path, *UNFORESEEN)
+    state = game.new_game(2, seed=1)
+    with pytest.raises(RuleError) as info:
+        state.apply(0, "play high")
+    assert "a rule failed after player 1's action: " in str(info.value) and "high" not in str(info.value)
 
 
 def test_an_unforeseen_python_error_during_setup_names_the_statement_and_keeps_its_cause(tmp_path):
@@ -1192,7 +1202,7 @@ def test_an_unforeseen_python_error_is_located_at_the_innermost_statement(tmp_pa
     path = write(tmp_path, text)
     err = assert_rule_error_leaves_state_unchanged(load_game(path))
     assert re.sub(r"'x\.\d+'", "'x'", str(err)) == located(path, text, needle, key,
-                               "a rule failed after 'play low': " + NO_X + "; "
+                               "a rule failed after player 1's action: " + NO_X + "; "
                                "the game is back where it was before that action")
     assert type(err.__cause__) is KeyError and err.__cause__.__traceback__ is not None
 
@@ -1206,7 +1216,7 @@ def test_an_unforeseen_python_error_names_which_of_two_identical_rule_texts_fail
     path = write(tmp_path, text)
     err = assert_rule_error_leaves_state_unchanged(load_game(path))
     assert str(err) == located(path, text, "game.plays += ^x", "triggers[1].do",
-                               "a rule failed after 'play low': " + NO_X + "; "
+                               "a rule failed after player 1's action: " + NO_X + "; "
                                "the game is back where it was before that action", nth=2)
 
 
