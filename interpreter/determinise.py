@@ -216,7 +216,7 @@ def _asked_again(state, c, seat: int) -> None:
     cannot see): the others' picks are undone and taken out of the history; the seat's own pick is made again
     if it is still open to it."""
     p = c.pending
-    if p is None or not p.each or all(who == seat for who in p.players):
+    if p is None or not p.each:
         return
     own = None
     if seat in p.players:
