@@ -10,7 +10,6 @@ import ast
 
 from ..errors import RuleError
 from ..runtime.control import SUSPEND
-from ..runtime.limits import MAX_ACTION_TEXT
 from ..runtime.decisions import (NOT_DRAWN, asked_twice, bind_parts, card_text, chooser_card_options, decide_space,
                                  one_card_options, value_text)
 from ..runtime.option_lists import ChoiceSpec, MenuSpec, choose_options, menu_decide, menu_entry, menu_item
@@ -94,7 +93,7 @@ class DecisionCompiler(NodeVisitor):
         prefix = f"{verb} " if verb else ""
         names = self.ctx.m.card_names
         if count == "one" and elem == "card":  # listed by generated code (identical cards are one option)
-            return self.one_card_builder(listed[0], prefix, chooser, options_node), elem
+            return self.one_card_builder(listed[0], prefix, chooser), elem
         # Several cards at once: kept as an option space (runtime/option_spaces.py), each option made on demand,
         # unless two selections could read alike (a card name with a separator of the labels).
         as_space = elem == "card" and count != "one" and not names_can_collide(names)
@@ -111,10 +110,10 @@ class DecisionCompiler(NodeVisitor):
         return ast.Call(K(choose_options), [K(spec), listed[0], k] + chooser_args, []), \
             (elem if count == "one" else T.list_of(elem))
 
-    def one_card_builder(self, items, prefix: str, chooser, options_node) -> ast.expr:
+    def one_card_builder(self, items, prefix: str, chooser) -> ast.expr:
         """The call listing a choice of one of the cards ``items``: ``chooser_card_options`` as ``chooser`` may read
         them, or ``one_card_options`` when nobody in particular chooses."""
-        labels_of = self.card_labels(prefix, options_node)  # every card's action text, made once
+        labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
         K = self.ctx.stmts.K
         if chooser is not None:
             return ast.Call(K(chooser_card_options), [name("s"), chooser, items, K(labels_of)], [])
@@ -181,24 +180,13 @@ class DecisionCompiler(NodeVisitor):
         if after is not None:
             code.append(after)
 
-    def card_labels(self, prefix: str, node) -> list:
-        """Every card's action text in a choice of one card (``prefix`` and its name); a load error at ``node`` if
-        one is longer than a save keeps for an action (a card of 10,000 characters' name, say)."""
-        labels = [prefix + name for name in self.ctx.m.card_names]
-        longest = max(labels, key=len, default="")
-        if len(longest) > MAX_ACTION_TEXT:
-            raise self.ctx.err(f"an option of this choice could read {len(longest):,} characters (its text and the "
-                               f"longest name of a card), more than the {MAX_ACTION_TEXT:,} a save keeps for one "
-                               "action; give the card a shorter name", node)
-        return labels
-
     def ask_one_card(self, st, scope, code, player, items):
         """``ask P to choose one of CARDS``: the options listed by ``one_card_options`` (identical cards are one
         option, the first of them its value), as :meth:`options_builder` lists them, and ``decide_one`` written out."""
         scope.names[st.name] = self.ctx.stmt_analysis.stmt_note(st).kind
         dest = scope.keys.get(st.name, st.name)
         prefix = f"{st.verb} " if st.verb else ""
-        labels_of = self.card_labels(prefix, st.options)  # every card's action text, made once
+        labels_of = [prefix + name for name in self.ctx.m.card_names]  # every card's action text, made once
         prompt = st.verb or st.name.replace("_", " ")
         loc = self.ctx.location(st)
         p, cards, labels, values, drawn, card = (self.ctx.stmts.tmp() for _ in range(6))

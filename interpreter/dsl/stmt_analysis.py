@@ -30,7 +30,7 @@ from . import ast as A
 from . import types as T
 from .inline import statements
 from .returns import check_returns, subject
-from ..runtime.limits import MAX_LOG_PARTS
+from ..runtime.limits import MAX_ACTION_TEXT, MAX_LOG_PARTS
 from .procedures import Scope, suggest
 from .visitor import NodeVisitor
 
@@ -400,27 +400,15 @@ class StatementAnalysis(NodeVisitor):
     def options_notes(self, st, options_scope, scope, each):
         """What an ask binds (its name, and a one-plus-others pick's second name): its kind."""
         if st.rest is not None:  # one of X plus any number of Y (one_plus_any.py)
-            if st.count != "one":
-                raise self.ctx.err("'choose ... plus any number of ...' chooses exactly one of the first list: "
-                               "write 'choose one of X plus any number of Y'",
-                               st.count if isinstance(st.count, A.Node) else st.options)
-            if st.rest_name == st.name:
-                raise self.ctx.err(f"the two names after 'as' must differ; both are {st.name!r}", st)
-            k1 = self.list_kind(st.options, options_scope, "what one is chosen of")
-            k2 = self.list_kind(st.rest, options_scope, "what any number are chosen of")
-            for node, kind in ((st.options, k1), (st.rest, k2)):
-                if T.element(kind) != "card":
-                    raise self.ctx.err(f"'choose one of X plus any number of Y' chooses cards; this is "
-                                   f"{T.describe(kind)}", node)
-            one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
-            scope.names[st.name], scope.names[st.rest_name] = one, rest
-            return one
+            return self.one_plus_any_notes(st, options_scope, scope, each)
         kind = self.list_kind(st.options, options_scope, "what is chosen among")
         elem = T.element(kind)
         if not T.showable(elem):
             raise self.ctx.err(f"players choose among cards, players, spaces, numbers, texts or lists of them; "
                            f"this is {T.describe(kind)}, which an action text cannot show", st.options)
         count = st.count
+        if count == "one" and elem == "card":
+            self.card_texts_fit(st)
         if count not in ("one", "any"):
             self.kind_of(count, options_scope, ("int", "how many to choose"))
             if isinstance(count, A.Const) and type(count.value) is int and count.value < 0:
@@ -428,6 +416,34 @@ class StatementAnalysis(NodeVisitor):
         kind = elem if count == "one" else T.list_of(elem)
         kind = scope.names[st.name] = T.list_of(kind) if each else kind
         return kind
+
+    def one_plus_any_notes(self, st, options_scope, scope, each):
+        """``choose one of X plus any number of Y as a, b``: both lists of cards, two names; the kind of ``a``."""
+        if st.count != "one":
+            raise self.ctx.err("'choose ... plus any number of ...' chooses exactly one of the first list: "
+                           "write 'choose one of X plus any number of Y'",
+                           st.count if isinstance(st.count, A.Node) else st.options)
+        if st.rest_name == st.name:
+            raise self.ctx.err(f"the two names after 'as' must differ; both are {st.name!r}", st)
+        k1 = self.list_kind(st.options, options_scope, "what one is chosen of")
+        k2 = self.list_kind(st.rest, options_scope, "what any number are chosen of")
+        for node, kind in ((st.options, k1), (st.rest, k2)):
+            if T.element(kind) != "card":
+                raise self.ctx.err(f"'choose one of X plus any number of Y' chooses cards; this is "
+                               f"{T.describe(kind)}", node)
+        one, rest = ("list:card", "list:list:card") if each else ("card", "list:card")
+        scope.names[st.name], scope.names[st.rest_name] = one, rest
+        return one
+
+    def card_texts_fit(self, st) -> None:
+        """A choice of one card reads each option as its verb and the card's name (decisions.one_card_builder): one
+        that could be longer than a save keeps for an action (a card of 10,000 characters' name) is refused here."""
+        prefix = f"{st.verb} " if st.verb else ""
+        longest = max((len(prefix) + len(card) for card in self.ctx.m.card_names), default=0)
+        if longest > MAX_ACTION_TEXT:
+            raise self.ctx.err(f"an option of this choice could read {longest:,} characters (its text and the longest "
+                               f"name of a card), more than the {MAX_ACTION_TEXT:,} a save keeps for one action; give "
+                               "the card a shorter name", st.options)
 
     def visit_Ask(self, st, scope, notes):
         self.kind_of(st.player, scope, ("player", "who is asked"))
