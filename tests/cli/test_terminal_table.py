@@ -124,13 +124,6 @@ def test_a_badge_the_card_name_already_says_is_not_repeated_in_a_list_of_cards()
     game = load_game(DEFS / "frog_tower.yaml")
     assert card_label(game, "red frog (yellow flower)") == "red frog (yellow flower)"
     assert card_label(game, "yellow frog (One more!)") == "yellow frog (One more!)"
-    tower = load_game(DEFS / "frog_tower.yaml")  # 'blue frog  blue': the band's value is already in the name
-    out = console()
-    render_decision(out, {"prompt": "take", "waiting_for": [0], "your_options": ["take blue frog", "take rainbow frog"]},
-                    0, tower, [{"label": "take blue frog", "cards": ["blue frog"]},
-                               {"label": "take rainbow frog", "cards": ["rainbow frog (purple flower)"]}])
-    text = out.file.getvalue()
-    assert text.count("blue frog") == 1 and text.count("rainbow frog (purple flower)") == 1  # (its badge is new)
     top = load_game(DEFS / "top_frog.yaml")
     assert card_label(top, "Mech") == "Mech (weights 3/6, value 3)"
     assert card_label(top, "Lily Pad #5") == "Lily Pad #5 (value 4, need 3)"  # '5' is in the name, '4' is not
