@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from ..agents import make_agent
-from ..errors import Location, RibbitError, SaveFileError, not_text_problem, quote
+from ..errors import IllegalActionError, Location, RibbitError, SaveFileError, not_text_problem, quote
 from ..state import State
 from .layout import CardInfo, layout_of
 
@@ -208,8 +208,14 @@ class Table:
 
     # ---------------------------------------------------------------- changing the game
     def apply(self, seat: int, action) -> None:
-        """Play ``action`` for ``seat`` (validated by the engine: an illegal one raises and changes nothing)."""
+        """Play ``action`` for ``seat`` (validated by the engine: an illegal one raises and changes nothing).  A seat
+        the decision does not wait for is told so in seats, as the page numbers them (the engine's own message also
+        gives the API's player numbers from 0)."""
         state = self.state
+        waiting = state.current_players()
+        if seat not in waiting:
+            who = ", ".join(f"seat {p + 1}" for p in waiting) or "nobody: the game is over"
+            raise IllegalActionError(f"it is not your decision now (you are seat {seat + 1}); waiting for {who}")
         self.secret_at.append((state.apply_read(seat, action), len(state.log or ())))
         self.touch()
         self.write_save()

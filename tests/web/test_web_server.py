@@ -111,7 +111,8 @@ def test_a_seat_token_acts_only_for_its_own_seat_and_an_illegal_action_changes_n
             before = json.dumps(table.state.to_json())
             ws.send_json({"type": "act", "action": table.state.legal_actions(first)[0], "state_id": state["state_id"]})
             error = receive_until(ws, "error")
-            assert "not player" in error["message"] and json.dumps(table.state.to_json()) == before
+            assert error["message"] == (f"it is not your decision now (you are seat {other + 1}); waiting for seat "
+                                        f"{first + 1}") and json.dumps(table.state.to_json()) == before
             ws.send_json({"type": "act", "action": "take everything", "state_id": state["state_id"]})
             assert receive_until(ws, "error")
             assert json.dumps(table.state.to_json()) == before
