@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import IllegalActionError, RibbitError, inert, not_text_problem
+from ..errors import IllegalActionError, RibbitError, RuleError, inert, not_text_problem
 from .table import MAX_CONNECTIONS
 
 MAX_MESSAGE = 16 * 1024  # characters in one message from a browser (an action's text is far shorter)
@@ -201,7 +201,7 @@ class Server:
                 self.changed(table)
             return await thought, None
         except RibbitError as exc:
-            return None, f"the game stopped: {exc}"
+            return None, f"the game stopped: {told(exc, seat)}"
         except Exception as exc:  # noqa: BLE001 - a bug in a bot stops this game, not the server
             print(inert(f"ribbit serve: unexpected {type(exc).__name__} in the bot of seat {seat + 1}: {exc}"),
                   file=sys.stderr)
@@ -216,7 +216,7 @@ class Server:
             try:
                 table.apply(seat, action)
             except RibbitError as exc:
-                table.problem = f"the game stopped: {exc}"
+                table.problem = f"the game stopped: {told(exc, seat)}"
             except OSError as exc:
                 table.problem = f"the game cannot be saved: {exc.strerror or exc}"
         self.changed(table)
@@ -380,11 +380,25 @@ class Server:
             request = message.get("request") if type(message.get("request")) is int else None
             await self.handle(conn, message)
         except RibbitError as exc:
-            conn.send({"type": "error", "message": str(exc), "request": request})
+            conn.send({"type": "error", "message": told(exc, conn.seat), "request": request})
         except Exception as exc:  # noqa: BLE001 - a bug must cost this message, not the server
             print(inert(f"ribbit serve: unexpected {type(exc).__name__} handling a message: {exc}"), file=sys.stderr)
             conn.send({"type": "error", "message": "the server could not handle that message",
                        "request": request})
+
+
+def told(exc: RibbitError, seat) -> str:
+    """What a page is told of an error.  A rule's failure (RuleError) may quote what the rule read, from cards some
+    seat cannot see ("the table 'points' has no entry 'X'"), so pages are told where it failed and after whose
+    action, and the server's output (the referee's) the whole message.  Any other error is about the message
+    the page sent, and is told whole."""
+    if not isinstance(exc, RuleError):
+        return str(exc)
+    print(inert(f"ribbit serve: a rule failed: {exc}"), file=sys.stderr)
+    where = f" at {exc.location}" if exc.location else ""
+    after = f" after seat {seat + 1}'s action" if isinstance(seat, int) else ""
+    return (f"a rule of the game failed{where}{after}; what it read may be cards some seats cannot see, so the "
+            "whole message is in the server's output")
 
 
 def frame_text(message) -> str:

@@ -509,3 +509,57 @@ def test_a_bot_that_fails_while_thinking_stops_its_game_with_a_message_and_the_s
             one.send_json({"type": "ping"})
             assert receive_until(one, "pong")
     assert "unexpected ValueError in the bot of seat 3" in capsys.readouterr().err
+
+
+FAILING_LOOKUP = """\
+game: Failing Lookup
+players: {min: 2, max: 2}
+properties:
+  kind: ""
+components:
+  - {name: stone, kind: secret_kind, count: 1, zone: deck}
+parameters:
+  points: {plain: 1}
+zones:
+  deck: {visibility: hidden}
+game_variables:
+  x: 0
+procedures:
+  turn(player p): |
+    ask p to choose one of ["look", "wait"] as go "go"
+    game.x = points[top(deck).kind]
+flow:
+  - turn: turn
+    until: game.turn >= 2
+"""
+
+
+def failing_lookup_table(tmp_path, bots):
+    """A game whose first action fails in a rule whose message would name a card nobody sees ('secret_kind')."""
+    path = tmp_path / "failing_lookup.yaml"
+    path.write_text(FAILING_LOOKUP, encoding="utf-8")
+    return Table(load_game(path), 2, bots, tmp_path / "game.json", seed=1)
+
+
+def test_a_rule_failing_after_a_person_s_action_tells_them_where_not_what_it_read_of_hidden_cards(tmp_path, capsys):
+    table = failing_lookup_table(tmp_path, {1: ("random", {})})
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as one:
+            _, state = hello(one, token=table.tokens[0])
+            one.send_json({"type": "act", "action": "go look", "state_id": state["state_id"], "request": 3})
+            error = receive_until(one, "error")
+    assert error["request"] == 3 and "secret_kind" not in error["message"]
+    assert error["message"].startswith(f"a rule of the game failed at {tmp_path / 'failing_lookup.yaml'}:16:")
+    assert "after seat 1's action" in error["message"] and table.state.history == []  # nothing changed
+    assert "has no entry 'secret_kind'" in capsys.readouterr().err  # the referee (the server's output) is told
+
+
+def test_a_bot_s_action_failing_in_a_rule_stops_the_table_without_telling_the_seats_what_it_read(tmp_path, capsys):
+    table = failing_lookup_table(tmp_path, {0: ("random", {})})
+    with TestClient(make_app([table])) as client:
+        with client.websocket_connect("/ws") as two:
+            _, first = hello(two, token=table.tokens[1])
+            stopped = first if "problem" in first else latest_state(two, lambda m: "problem" in m)
+    assert stopped["problem"].startswith("the game stopped: a rule of the game failed at ")
+    assert "secret_kind" not in json.dumps(stopped) and "after seat 1's action" in stopped["problem"]
+    assert "has no entry 'secret_kind'" in capsys.readouterr().err
