@@ -13,6 +13,7 @@ from pathlib import Path
 from interpreter import load_game
 from interpreter.cli import main
 from interpreter.render import SafeConsole, card_label, render_decision, render_result, render_view
+from test_table_presentation import played_out  # a random game played to its end
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFS = ROOT / "definitions"
@@ -20,14 +21,6 @@ DEFS = ROOT / "definitions"
 
 def console(width=140):
     return SafeConsole(width=width, file=io.StringIO(), force_terminal=False)
-
-
-def played_out(state, seed=1):
-    rng = random.Random(seed)
-    while not state.over:
-        seat = state.current_players()[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return state
 
 
 def result_text(game, state, seat=None) -> str:
